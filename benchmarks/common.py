@@ -1,0 +1,57 @@
+"""Timing and reporting helpers shared by the benchmark scripts (never tests)."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+RESULTS = Path(__file__).parent / "results"
+
+
+def median_time(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
+    """Median wall time of ``repeats`` calls, and the last call's result."""
+    times, result = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def print_table(rows: list[dict[str, Any]], columns: list[str]) -> None:
+    """A fixed-width table on stdout."""
+
+    def fmt(v: Any) -> str:
+        if isinstance(v, float):
+            return f"{v:.3g}" if abs(v) < 1e-2 or abs(v) >= 1e4 else f"{v:.4f}"
+        return str(v)
+
+    cells = [[fmt(r.get(c, "")) for c in columns] for r in rows]
+    widths = [
+        max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)
+    ]
+    print("  ".join(c.rjust(w) for c, w in zip(columns, widths, strict=True)))
+    for row in cells:
+        print("  ".join(v.rjust(w) for v, w in zip(row, widths, strict=True)))
+
+
+def write_json(name: str, payload: dict[str, Any]) -> Path:
+    """Write ``results/<name>.json`` with the machine description attached."""
+    RESULTS.mkdir(exist_ok=True)
+    payload = {
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+        },
+        **payload,
+    }
+    path = RESULTS / f"{name}.json"
+    path.write_text(json.dumps(payload, indent=2))
+    return path

@@ -1,0 +1,34 @@
+"""svmlab: an interactive lab for seeing support vector machines work.
+
+The engine is pure: importing ``svmlab`` never imports streamlit (only the
+``svmlab.ui`` subpackage does) nor plotly (only ``svmlab.figures`` does).
+"""
+
+from __future__ import annotations
+
+from svmlab import datasets, kernels, losses, solvers
+from svmlab.errors import (
+    DataError,
+    IncompatibleLossError,
+    ParameterError,
+    ProblemError,
+    SvmlabError,
+    UnknownNameError,
+)
+from svmlab.estimator import BIASES, SV_STATES, SVC
+
+__all__ = [
+    "BIASES",
+    "SVC",
+    "SV_STATES",
+    "DataError",
+    "IncompatibleLossError",
+    "ParameterError",
+    "ProblemError",
+    "SvmlabError",
+    "UnknownNameError",
+    "datasets",
+    "kernels",
+    "losses",
+    "solvers",
+]

@@ -1,0 +1,183 @@
+"""The solver family: one signature, one result type, one compatibility table.
+
+``SOLVERS`` maps a name to a :class:`SolverSpec`; pages build their solver list from
+it, filtered by :func:`valid_solvers`. ``solve(problem, method=...)`` is the single
+front (in the spirit of qpsolvers' ``solve_qp``): it validates the name and the
+loss x solver x bias pair, times the call and returns a :class:`DualSolution`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from numpy.typing import NDArray
+
+from svmlab.errors import IncompatibleLossError, UnknownNameError
+from svmlab.solvers import qp
+from svmlab.solvers.base import DualSolution, History, Problem, SolveFunction
+
+__all__ = [
+    "AUTO",
+    "COMPATIBLE",
+    "SOLVERS",
+    "DualSolution",
+    "History",
+    "Problem",
+    "SolverSpec",
+    "check_solver",
+    "resolve_solver",
+    "solve",
+    "valid_solvers",
+]
+
+
+@dataclass(frozen=True)
+class SolverSpec:
+    """What a page and the dispatcher need to know about one solver."""
+
+    name: str
+    title: str
+    solve: SolveFunction
+    losses: frozenset[str]
+    with_intercept: bool
+    without_intercept: bool
+    iterative: bool
+    source: str
+    hard_margin: bool = False
+
+
+SOLVERS: dict[str, SolverSpec] = {
+    "qp": SolverSpec(
+        name="qp",
+        title="Exact QP (interior point, Clarabel)",
+        solve=qp.solve,
+        losses=frozenset({"hinge", "squared_hinge"}),
+        with_intercept=True,
+        without_intercept=True,
+        iterative=False,
+        source="Sugiyama §27.2 eq. (27.3); §27.6.2",
+        hard_margin=True,
+    ),
+}
+
+#: solver name -> the losses it can minimise (STYLE rule 8).
+COMPATIBLE: dict[str, frozenset[str]] = {k: s.losses for k, s in SOLVERS.items()}
+
+#: loss -> solvers in order of preference for ``solver="auto"``.
+AUTO: dict[str, tuple[str, ...]] = {
+    "hinge": ("smo", "qp"),
+    "squared_hinge": ("smo", "qp"),
+    "ramp": ("cccp",),
+    "squared_ramp": ("retargeted_ls",),
+    "modified_hinge": ("irwls",),
+}
+
+
+def valid_solvers(loss: str, *, fit_intercept: bool = True) -> list[str]:
+    """Registered solvers that can minimise ``loss`` in this bias mode."""
+    return [
+        name
+        for name, spec in SOLVERS.items()
+        if loss in spec.losses
+        and (spec.with_intercept if fit_intercept else spec.without_intercept)
+    ]
+
+
+def check_solver(
+    name: str, loss: str, *, fit_intercept: bool, hard_margin: bool
+) -> None:
+    """Raise a typed error naming the valid choices if ``name`` cannot do the job."""
+    if name not in SOLVERS:
+        raise UnknownNameError("solver", name, [*SOLVERS, "auto"])
+    spec = SOLVERS[name]
+    if loss not in spec.losses:
+        raise IncompatibleLossError(
+            name, f"the {loss} loss", valid_solvers(loss, fit_intercept=fit_intercept)
+        )
+    if fit_intercept and not spec.with_intercept:
+        raise IncompatibleLossError(
+            name,
+            "an unregularized bias (sum alpha_i y_i = 0); use bias='none' or "
+            "'regularized' with it",
+            valid_solvers(loss, fit_intercept=True),
+        )
+    if not fit_intercept and not spec.without_intercept:
+        raise IncompatibleLossError(
+            name,
+            "a model without an unregularized bias",
+            valid_solvers(loss, fit_intercept=False),
+        )
+    if hard_margin and not spec.hard_margin:
+        raise IncompatibleLossError(
+            name,
+            "the hard margin (C = inf)",
+            [
+                s
+                for s in valid_solvers(loss, fit_intercept=fit_intercept)
+                if SOLVERS[s].hard_margin
+            ],
+        )
+
+
+def resolve_solver(
+    name: str, loss: str, *, fit_intercept: bool, hard_margin: bool
+) -> str:
+    """The concrete solver for ``name`` (``"auto"`` picks by :data:`AUTO`)."""
+    if name == "auto":
+        for candidate in AUTO.get(loss, ()):
+            if candidate in SOLVERS:
+                try:
+                    check_solver(
+                        candidate,
+                        loss,
+                        fit_intercept=fit_intercept,
+                        hard_margin=hard_margin,
+                    )
+                except IncompatibleLossError:
+                    continue
+                return candidate
+        for candidate in valid_solvers(loss, fit_intercept=fit_intercept):
+            if not hard_margin or SOLVERS[candidate].hard_margin:
+                return candidate
+        raise IncompatibleLossError(
+            "auto",
+            f"the {loss} loss in this bias mode",
+            valid_solvers(loss, fit_intercept=fit_intercept),
+        )
+    check_solver(name, loss, fit_intercept=fit_intercept, hard_margin=hard_margin)
+    return name
+
+
+def solve(
+    problem: Problem,
+    *,
+    method: str = "auto",
+    tol: float = 1e-3,
+    max_iter: int = 10_000,
+    init: NDArray | None = None,
+    record_history: bool = False,
+    **options: Any,
+) -> DualSolution:
+    """Solve ``problem`` with the named solver; see :mod:`svmlab.solvers.base`."""
+    import math
+
+    name = resolve_solver(
+        method,
+        problem.loss.name,
+        fit_intercept=problem.fit_intercept,
+        hard_margin=math.isinf(problem.C),
+    )
+    start = time.perf_counter()
+    solution = SOLVERS[name].solve(
+        problem,
+        tol=tol,
+        max_iter=max_iter,
+        init=init,
+        record_history=record_history,
+        **options,
+    )
+    solution.fit_time = time.perf_counter() - start
+    solution.extras.setdefault("solver", name)
+    return solution
