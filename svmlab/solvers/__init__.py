@@ -9,14 +9,13 @@ loss x solver x bias pair, times the call and returns a :class:`DualSolution`.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from numpy.typing import NDArray
 
 from svmlab.errors import IncompatibleLossError, UnknownNameError
 from svmlab.solvers import qp
-from svmlab.solvers.base import DualSolution, History, Problem, SolveFunction
+from svmlab.solvers.base import DualSolution, History, Problem, SolverSpec
 
 __all__ = [
     "AUTO",
@@ -33,34 +32,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class SolverSpec:
-    """What a page and the dispatcher need to know about one solver."""
-
-    name: str
-    title: str
-    solve: SolveFunction
-    losses: frozenset[str]
-    with_intercept: bool
-    without_intercept: bool
-    iterative: bool
-    source: str
-    hard_margin: bool = False
-
-
-SOLVERS: dict[str, SolverSpec] = {
-    "qp": SolverSpec(
-        name="qp",
-        title="Exact QP (interior point, Clarabel)",
-        solve=qp.solve,
-        losses=frozenset({"hinge", "squared_hinge"}),
-        with_intercept=True,
-        without_intercept=True,
-        iterative=False,
-        source="Sugiyama §27.2 eq. (27.3); §27.6.2",
-        hard_margin=True,
-    ),
-}
+SOLVERS: dict[str, SolverSpec] = {spec.name: spec for spec in (qp.SPEC,)}
 
 #: solver name -> the losses it can minimise (STYLE rule 8).
 COMPATIBLE: dict[str, frozenset[str]] = {k: s.losses for k, s in SOLVERS.items()}

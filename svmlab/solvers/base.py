@@ -31,6 +31,7 @@ __all__ = [
     "History",
     "Problem",
     "SolveFunction",
+    "SolverSpec",
     "box_dual",
     "dual_objective",
     "intercept_from_gradient",
@@ -257,6 +258,21 @@ def repair_init(
         elif neg > pos:
             a[y < 0] *= pos / neg if neg > 0 else 0.0
     return a
+
+
+@dataclass(frozen=True)
+class SolverSpec:
+    """What a page and the dispatcher need to know about one solver."""
+
+    name: str
+    title: str
+    solve: SolveFunction
+    losses: frozenset[str]
+    with_intercept: bool
+    without_intercept: bool
+    iterative: bool
+    source: str
+    hard_margin: bool = False
 
 
 @dataclass

@@ -42,12 +42,13 @@ from svmlab.errors import ProblemError
 from svmlab.solvers.base import (
     DualSolution,
     Problem,
+    SolverSpec,
     box_dual,
     intercept_from_gradient,
     kkt_violation,
 )
 
-__all__ = ["solve"]
+__all__ = ["SPEC", "solve"]
 
 Array = NDArray[np.float64]
 
@@ -282,3 +283,16 @@ def solve(
         converged=converged,
         extras={"status": status, "polished": used_polish, "backend": "clarabel"},
     )
+
+
+SPEC = SolverSpec(
+    name="qp",
+    title="Exact QP (interior point, Clarabel)",
+    solve=solve,
+    losses=frozenset({"hinge", "squared_hinge"}),
+    with_intercept=True,
+    without_intercept=True,
+    iterative=False,
+    source="Sugiyama §27.2 eq. (27.3); §27.6.2",
+    hard_margin=True,
+)
