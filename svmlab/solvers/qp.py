@@ -9,10 +9,12 @@ Hinge: ``K_d = K``, ``u = C`` (Sugiyama eq. 27.3; ``u = inf`` is the hard margin
 Squared hinge: ``K_d = K + I/C``, ``u = inf`` (MATH.md "Squared hinge dual").
 The equality holds with an unregularized bias only.
 
-Back end: Clarabel (interior point, Rust), chosen over CVXOPT and OSQP by
-``benchmarks/qp_backends.py``: as accurate as CVXOPT (relative objective error
-~1e-12 against LIBSVM at tol 1e-8) and 2-3x faster at n = 1000-2000; OSQP is a
-first-order method, accurate only with polishing and 8x slower there.
+Back ends, chosen by ``benchmarks/qp_backends.py`` (same dual, tol ~1e-10, LIBSVM at
+tol 1e-10 as the reference): CVXOPT (dense Hessian, sparse box) takes 4 ms / 0.16 s /
+1.4 s at n = 200 / 1000 / 2000, Clarabel 37 ms / 0.97 s / 4.6 s, OSQP 30 ms / 3.3 s /
+43 s; all three reach relative objective errors of 1e-11 to 1e-14. CVXOPT is used
+for every soft-margin problem; Clarabel for the hard margin (C = inf), because it
+reports an unbounded dual -- no separating hyperplane -- as a status.
 
 Interior-point iterates never reach a bound exactly, so the answer is *polished*:
 the free set is read off with a relative threshold (1e-7 u), the bound variables
@@ -22,8 +24,9 @@ no worse; either way ``extras["polished"]`` says which.
 
 References
 ----------
-Goulart, Chen (2024), Clarabel: an interior-point solver for conic programs with
-quadratic objectives. Sugiyama (2015) §27.2. Zhu, "Support Vector Machine" notes.
+Andersen, Dahl, Vandenberghe, CVXOPT (cvxopt.org). Goulart, Chen (2024), Clarabel:
+an interior-point solver for conic programs with quadratic objectives. Sugiyama
+(2015) §27.2. Zhu, "Support Vector Machine" lecture notes.
 """
 
 from __future__ import annotations
@@ -82,6 +85,48 @@ def _clarabel(
     )
     result = solver.solve()
     return np.asarray(result.x, dtype=np.float64), str(result.status), result.iterations
+
+
+def _cvxopt(
+    Q: Array, y: Array, upper: float, fit_intercept: bool
+) -> tuple[Array, str, int]:
+    """CVXOPT's dense-Hessian interior point with the box as a sparse G."""
+    import cvxopt
+
+    n = y.shape[0]
+    rows = list(range(n))
+    values, cols = [-1.0] * n, list(range(n))
+    h = [0.0] * n
+    if math.isfinite(upper):
+        values += [1.0] * n
+        rows += list(range(n, 2 * n))
+        cols += list(range(n))
+        h += [upper] * n
+    G = cvxopt.spmatrix(values, rows, cols, (len(h), n))
+    A = cvxopt.matrix(y[None, :]) if fit_intercept else None
+    b = cvxopt.matrix(0.0) if fit_intercept else None
+    options = {
+        "show_progress": False,
+        "abstol": 1e-11,
+        "reltol": 1e-11,
+        "feastol": 1e-10,
+        "maxiters": 200,
+    }
+    try:
+        result = cvxopt.solvers.qp(
+            cvxopt.matrix(Q),
+            cvxopt.matrix(-np.ones(n)),
+            G,
+            cvxopt.matrix(h),
+            A,
+            b,
+            options=options,
+        )
+    except (ValueError, ArithmeticError) as error:
+        raise ProblemError(f"The QP back end (CVXOPT) failed: {error}.") from error
+    status = "Solved" if result["status"] == "optimal" else str(result["status"])
+    x = np.asarray(result["x"], dtype=np.float64).ravel()
+    return x, status, int(result["iterations"])
 
 
 def _linear_solve(M: Array, rhs: Array, kind: str) -> Array:
@@ -246,7 +291,13 @@ def solve(
     K_dual, upper = box_dual(problem)
     y = problem.y
     Q = (y[:, None] * y[None, :]) * K_dual
-    a, status, iterations = _clarabel(Q, y, upper, problem.fit_intercept)
+    # CVXOPT is 3-10x faster on these dense problems (benchmarks/qp_backends.py);
+    # Clarabel reports an unbounded dual (no separating hyperplane) as a status,
+    # which the hard margin needs.
+    backend = (
+        _clarabel if math.isinf(upper) and problem.loss.name == "hinge" else _cvxopt
+    )
+    a, status, iterations = backend(Q, y, upper, problem.fit_intercept)
     if status in ("DualInfeasible", "AlmostDualInfeasible"):
         raise ProblemError(
             "The hard-margin SVM has no solution: the two classes cannot be "
@@ -274,14 +325,20 @@ def solve(
             b_p = intercept_from_gradient(y, a_p, G_p, upper, eps=0.0)
         if kkt_violation(problem, a_p, b_p) <= max(raw_kkt, 1e-9):
             a, b, used_polish = a_p, b_p, True
-    converged = status in ("Solved", "AlmostSolved")
+    converged = status in ("Solved", "AlmostSolved") or (
+        used_polish and kkt_violation(problem, a, b) < 1e-9
+    )
     return DualSolution.finish(
         problem,
         a,
         b,
         n_iter=iterations,
         converged=converged,
-        extras={"status": status, "polished": used_polish, "backend": "clarabel"},
+        extras={
+            "status": status,
+            "polished": used_polish,
+            "backend": backend.__name__[1:],
+        },
     )
 
 
