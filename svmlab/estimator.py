@@ -22,7 +22,7 @@ from svmlab import solvers
 from svmlab.errors import DataError, ParameterError, UnknownNameError
 from svmlab.kernels import check_kernel_params, gram
 from svmlab.losses import LOSSES, Loss, make_loss
-from svmlab.solvers.base import Problem
+from svmlab.solvers.base import Problem, sv_states
 
 __all__ = ["BIASES", "SVC", "SV_STATES"]
 
@@ -253,7 +253,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.solver_ = name
         b = solution.b + (float(alpha @ y_pm) if self.bias == "regularized" else 0.0)
         self.intercept_ = np.array([b])
-        self.sv_state_ = self._sv_states(alpha, problem)
+        self.sv_state_ = sv_states(alpha, problem.C, self.loss)
         self.support_ = np.flatnonzero(self.sv_state_ > 0)
         self.support_vectors_ = X[self.support_]
         self.dual_coef_ = (alpha * y_pm)[self.support_][None, :]
@@ -270,23 +270,6 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.n_iter_ = solution.n_iter
         self.converged_ = solution.converged
         self.history_ = solution.history
-
-    def _sv_states(self, alpha: Array, problem: Problem) -> NDArray[np.int8]:
-        """0 non-SV, 1 free SV, 2 bound SV, with thresholds relative to C.
-
-        Exact solvers (polished QP, SMO) leave alpha exactly at 0 or C; the
-        threshold 1e-8 C only absorbs round-off. Smooth losses (modified hinge)
-        give every point a positive alpha that decays like exp(-m/delta): below
-        1e-6 C it counts as no support (MATH.md: say which threshold).
-        """
-        C = problem.C
-        scale = C if math.isfinite(C) else max(1.0, float(np.abs(alpha).max()))
-        rel = 1e-8 if self.loss in ("hinge", "squared_hinge", "ramp") else 1e-6
-        eps = rel * scale
-        state = np.where(np.abs(alpha) > eps, 1, 0).astype(np.int8)
-        if math.isfinite(C) and self.loss != "squared_hinge":
-            state[alpha >= C - eps] = 2
-        return state
 
     # -- prediction -----------------------------------------------------------------
 

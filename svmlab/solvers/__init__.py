@@ -14,7 +14,7 @@ from typing import Any
 from numpy.typing import NDArray
 
 from svmlab.errors import IncompatibleLossError, UnknownNameError
-from svmlab.solvers import qp
+from svmlab.solvers import coordinate, qp, retargeted_ls
 from svmlab.solvers.base import DualSolution, History, Problem, SolverSpec
 
 __all__ = [
@@ -32,7 +32,9 @@ __all__ = [
 ]
 
 
-SOLVERS: dict[str, SolverSpec] = {spec.name: spec for spec in (qp.SPEC,)}
+SOLVERS: dict[str, SolverSpec] = {
+    spec.name: spec for spec in (qp.SPEC, coordinate.SPEC, retargeted_ls.SPEC)
+}
 
 #: solver name -> the losses it can minimise (STYLE rule 8).
 COMPATIBLE: dict[str, frozenset[str]] = {k: s.losses for k, s in SOLVERS.items()}

@@ -38,6 +38,7 @@ __all__ = [
     "kkt_violation",
     "primal_objective",
     "repair_init",
+    "sv_states",
 ]
 
 Array = NDArray[np.float64]
@@ -215,13 +216,42 @@ def kkt_violation(problem: Problem, alpha: Array, b: float) -> float:
             a = alpha + np.where(m < 0.0, problem.C, 0.0)
         G = y * (K_dual @ (alpha * y)) - 1.0
         eps = _alpha_eps(a, upper)
-        return _box_violation(y, a, G, upper, problem.fit_intercept, eps)
+        worst = _box_violation(y, a, G, upper, problem.fit_intercept, eps)
+        # Outside the box is not a dual solution whatever the gradient says
+        # (alpha_i < 0 with G_i = 0 reads as optimal to the projected gradient).
+        outside = max(-float(a.min(initial=0.0)), float(a.max(initial=0.0)) - upper)
+        return max(worst, outside / problem.C)
     m = y * decision_values(problem, alpha, b)
     residual = np.abs(alpha + problem.C * problem.loss.derivative(m)) / problem.C
     worst = float(residual.max(initial=0.0))
     if problem.fit_intercept:
         worst = max(worst, abs(float(alpha @ y)) / problem.C)
     return worst
+
+
+def sv_states(
+    alpha: Array, C: float, loss: str, *, rel: float | None = None
+) -> NDArray[np.int8]:
+    """KKT state of each sample: 0 non-SV, 1 free SV, 2 bound SV (Sugiyama 27.3).
+
+    ``|alpha_i| > eps`` is a support vector, ``|alpha_i| >= C - eps`` a bound one,
+    with ``eps = rel * C``. Exact solvers (polished QP, SMO) leave alpha exactly at
+    0 or C, so ``rel = 1e-8`` (the default for hinge-type losses) only absorbs
+    round-off; smooth losses (modified hinge, squared ramp) give every point a
+    positive alpha decaying like exp(-m/delta), so their default is 1e-6 (MATH.md:
+    say which threshold). Float32 history snapshots need ``rel = 1e-6`` too. The
+    ramp's effective coefficients may be negative: they count by size. The
+    squared hinge has no upper bound, so none of its SVs is bound.
+    """
+    if rel is None:
+        rel = 1e-8 if loss in ("hinge", "squared_hinge", "ramp") else 1e-6
+    a = np.abs(np.asarray(alpha, dtype=np.float64))
+    scale = C if math.isfinite(C) else max(1.0, float(a.max(initial=0.0)))
+    eps = rel * scale
+    state = np.where(a > eps, 1, 0).astype(np.int8)
+    if math.isfinite(C) and loss != "squared_hinge":
+        state[a >= C - eps] = 2
+    return state
 
 
 def repair_init(

@@ -141,7 +141,9 @@ def _epochs(
     """Run up to ``n_epochs`` epochs in place; stop early once the violation is
     at most ``tol``. Returns (epochs run, violation, updates run)."""
     n = a.shape[0]
-    np.random.seed(seed)
+    # Inside compiled code this seeds numba's own generator, not NumPy's global
+    # state (which stays untouched); the seed comes from ``random_state``.
+    np.random.seed(seed)  # noqa: NPY002
     updates = 0
     for epoch in range(n_epochs):
         if greedy:
@@ -157,7 +159,7 @@ def _epochs(
                 _update(Q, a, G, best, upper)
                 updates += 1
         else:
-            for i in np.random.permutation(n):
+            for i in np.random.permutation(n):  # noqa: NPY002
                 _update(Q, a, G, i, upper)
             updates += n
         violation = _max_violation(a, G, upper)
@@ -187,6 +189,27 @@ def _record(
         time=elapsed,
         alpha=a,
     )
+
+
+def _check_problem(problem: Problem) -> None:
+    """Refuse other losses and the unregularized bias, naming what can do them."""
+    # Imported here: the registry imports this module.
+    from svmlab.solvers import valid_solvers
+
+    loss, fit_intercept = problem.loss.name, problem.fit_intercept
+    if loss not in SPEC.losses:
+        raise IncompatibleLossError(
+            "coordinate",
+            f"the {loss} loss",
+            valid_solvers(loss, fit_intercept=fit_intercept),
+        )
+    if fit_intercept:
+        raise IncompatibleLossError(
+            "coordinate",
+            "an unregularized bias (sum alpha_i y_i = 0 moves two coordinates "
+            "at a time); use bias='none' or 'regularized' with it",
+            valid_solvers(loss, fit_intercept=True),
+        )
 
 
 def solve(
@@ -230,20 +253,7 @@ def solve(
         raise ParameterError(
             f"order must be one of {', '.join(ORDERS)}; got {order!r}."
         )
-    if problem.loss.name not in SPEC.losses or problem.fit_intercept:
-        # The registry's own check names the valid choices (imported here: the
-        # registry imports this module).
-        from svmlab.solvers import check_solver
-
-        check_solver(
-            "coordinate",
-            problem.loss.name,
-            fit_intercept=problem.fit_intercept,
-            hard_margin=False,
-        )
-        raise IncompatibleLossError(
-            "coordinate", "this problem", sorted(SPEC.losses)
-        )  # pragma: no cover - only if the registry disagrees with SPEC
+    _check_problem(problem)
     if not math.isfinite(problem.C):
         raise ProblemError(
             "Coordinate ascent needs a finite C; the hard margin is solved by 'qp'."

@@ -1,0 +1,605 @@
+"""Ramp loss by the concave-convex procedure (CCCP): convex box QPs in a loop.
+
+.. math::
+
+    \\min_{f,b}\\ \\tfrac12\\|f\\|_H^2 + C\\sum_i \\operatorname{ramp}(m_i),\\qquad
+    \\operatorname{ramp}(m) = \\min(1, \\max(0, 1 - m))
+    = \\underbrace{\\max(0, 1 - m)}_{\\text{hinge}} - \\max(0, -m)
+
+**The outer step.** The subtracted part ``C max(0, -m)`` is convex, so it lies above
+its tangent at the current margins ``m^t``: ``C max(0, -m) >= const - beta_i m`` with
+``beta_i = C`` if ``m_i^t < 0`` else 0 (Collobert et al.'s ``s = 0``). Replacing it
+by the tangent gives a convex upper bound that touches the objective at ``f^t``::
+
+    J_t(f, b) = 0.5 ||f||^2 + C sum_i hinge(m_i) + sum_i beta_i m_i + const.
+
+Its minimiser ``f^{t+1}`` satisfies ``J(f^{t+1}) <= J_t(f^{t+1}) <= J_t(f^t) =
+J(f^t)``: the objective never increases.
+
+**The subproblem's dual.** With slacks ``xi_i >= 1 - m_i``, ``xi_i >= 0`` and
+multipliers ``a_i``, setting the Lagrangian's derivatives to zero gives
+``f = K (y * (a - beta)) + b``, ``0 <= a_i <= C`` and, with an unregularized bias,
+``sum_i y_i (a_i - beta_i) = 0``. The dual is the hinge dual with ``a - beta`` in the
+quadratic (``Q = Y K Y``)::
+
+    min_a 0.5 (a - beta)' Q (a - beta) - 1'a,   0 <= a <= C,   [y'a = y'beta]
+
+that is the box QP ``min 0.5 a'Qa + p'a`` with ``p = -(1 + Q beta)`` and equality
+right-hand side ``y'beta``. The box is the hinge's, so each outer step's solution is
+a feasible warm start for the next. The returned coefficients are the *effective*
+``alpha = a - beta`` (in [-C, C]; in [0, C] at a fixed point), so that
+``f = K (alpha * y) + b`` as for every solver. A point with ``m_i < 0`` at a fixed
+point has ``a_i = C = beta_i``: ``alpha_i = 0``, it is ignored. That is the
+robustness to outliers.
+
+**Squared ramp** (``0.5 min(1, (1 - m)_+)^2``). The split
+``0.5 (1 - m)_+^2 - g(m)``, ``g(m) = (0.5 m^2 - m) [m < 0]``, has a curved concave
+part: its tangent slopes ``C (1 - m_i^t)`` move with every step and CCCP converges
+only in the limit (linearly, slowly at large C). This module uses the split with
+the ramp's concave part instead::
+
+    sqramp(m) = h(m) - max(0, -m),
+    h(m) = 0.5 - m (m < 0),  0.5 (1 - m)^2 (0 <= m <= 1),  0 (m > 1)
+
+``h`` is convex and C^1 (a squared hinge continued linearly below m = 0), and
+``h(m) = max_{0 <= u <= 1} u (1 - m) - u^2 / 2``, so with ``a = C u`` the
+subproblem's dual is the squared-hinge dual with the hinge's box: ``Q + I/C``,
+``0 <= a <= C``, the same ``p`` and ``beta_i = C [m_i^t < 0]``. CCCP then stops in
+finitely many steps, by the same rule as for the ramp. At a fixed point
+``alpha_i = C (1 - m_i)`` on ``0 <= m_i < 1`` and 0 elsewhere: the stationarity
+conditions of the squared ramp.
+
+**Template** (STYLE rule 7): ``setup`` (the start: the hinge solution by the
+registered ``inner`` solver, zero, or ``init``) -> loop(``update``: beta from the
+current margins; ``inner solve`` of the box QP, warm-started from the previous
+solution; ``check_convergence``) -> ``finalize``. Stopping: ``beta`` unchanged
+(the point minimises its own linearisation: a CCCP fixed point); or no decrease of
+the objective (then the current point also minimises its own linearisation, up to
+the inner solver's accuracy, and is kept); or ``max_iter`` outer steps
+(``converged=False``).
+
+The inner solve: the box QP above. ``inner="qp"`` (default) solves it exactly by
+the interior-point method and active-set polish of :mod:`svmlab.solvers.qp`,
+generalised here to a linear term ``p`` and an equality right-hand side ``c``
+(``qp`` cannot take them yet); after the first step it tries the active-set method
+alone from the previous solution (exact when it ends: it checks the KKT
+conditions) and calls the interior-point method only if that fails.
+``inner="smo"`` runs :mod:`svmlab.solvers.smo`'s compiled loops, which work on
+``(a, G)`` in place and so accept any ``p`` (LIBSVM's ``Solver`` takes a ``p``
+too): ``G = Q_d a + p`` from the previous solution made feasible for the new
+``c``; it stops at ``tol``. The hinge start is the registered ``inner`` solver's
+own answer.
+
+References
+----------
+Collobert, Sinz, Weston, Bottou (2006), Trading convexity for scalability, ICML.
+Yuille, Rangarajan (2003), The concave-convex procedure. Sugiyama (2015) §27.6.3.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import time
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
+from svmlab.losses import Hinge, SquaredHinge
+from svmlab.solvers import qp
+from svmlab.solvers.base import (
+    DualSolution,
+    History,
+    Problem,
+    SolverSpec,
+    intercept_from_gradient,
+    kkt_violation,
+    primal_objective,
+    repair_init,
+)
+
+__all__ = ["SPEC", "solve"]
+
+Array = NDArray[np.float64]
+
+STARTS = ("hinge", "zero", "init")
+INNERS = ("qp", "smo")
+
+
+# -- the generalised box QP: min 0.5 a'Qa + p'a, 0 <= a <= u, [y'a = c] ---------------
+# These mirror qp._cvxopt / qp._polish with a linear term p and equality rhs c
+# (qp's are the case p = -1, c = 0); see the proposed qp.py change in the report.
+
+
+def _cvxopt(
+    Q: Array, y: Array, upper: float, fit_intercept: bool, *, p: Array, c: float
+) -> tuple[Array, str, int]:
+    """CVXOPT's dense-Hessian interior point with the box as a sparse G."""
+    import cvxopt
+
+    n = y.shape[0]
+    rows = list(range(n))
+    values, cols = [-1.0] * n, list(range(n))
+    h = [0.0] * n
+    if math.isfinite(upper):
+        values += [1.0] * n
+        rows += list(range(n, 2 * n))
+        cols += list(range(n))
+        h += [upper] * n
+    G = cvxopt.spmatrix(values, rows, cols, (len(h), n))
+    A = cvxopt.matrix(y[None, :]) if fit_intercept else None
+    b = cvxopt.matrix(float(c)) if fit_intercept else None
+    options = {
+        "show_progress": False,
+        "abstol": 1e-11,
+        "reltol": 1e-11,
+        "feastol": 1e-10,
+        "maxiters": 200,
+    }
+    try:
+        result = cvxopt.solvers.qp(
+            cvxopt.matrix(Q),
+            cvxopt.matrix(p),
+            G,
+            cvxopt.matrix(h),
+            A,
+            b,
+            options=options,
+        )
+    except (ValueError, ArithmeticError) as error:
+        raise ProblemError(f"The QP back end (CVXOPT) failed: {error}.") from error
+    status = "Solved" if result["status"] == "optimal" else str(result["status"])
+    x = np.asarray(result["x"], dtype=np.float64).ravel()
+    return x, status, int(result["iterations"])
+
+
+def _solve_free(
+    Q: Array,
+    y: Array,
+    lower: NDArray[np.bool_],
+    at_up: NDArray[np.bool_],
+    upper: float,
+    fit_intercept: bool,
+    *,
+    p: Array,
+    c: float,
+) -> tuple[Array, float | None]:
+    """Bound sets fixed, the free variables (and b) from the KKT equations."""
+    free = ~lower & ~at_up
+    a = np.where(at_up, upper, 0.0)
+    F, U = np.flatnonzero(free), np.flatnonzero(at_up)
+    rhs = -p[F] - Q[np.ix_(F, U)] @ a[U]
+    if fit_intercept:
+        if F.size == 0:
+            return a, None
+        k = F.size
+        M = np.zeros((k + 1, k + 1))
+        M[:k, :k] = Q[np.ix_(F, F)]
+        M[:k, k] = M[k, :k] = y[F]
+        sol = qp._linear_solve(M, np.append(rhs, c - y[U] @ a[U]), "sym")
+        a[F] = sol[:k]
+        return a, float(sol[k])
+    if F.size:
+        a[F] = qp._linear_solve(Q[np.ix_(F, F)], rhs, "pos")
+    return a, 0.0
+
+
+def _polish(
+    Q: Array,
+    y: Array,
+    a: Array,
+    upper: float,
+    fit_intercept: bool,
+    *,
+    p: Array,
+    c: float,
+) -> tuple[Array, float] | None:
+    """The active-set method from a guess ``a`` (qp._polish, generalised)."""
+    finite = math.isfinite(upper)
+    scale = upper if finite else max(1.0, float(a.max(initial=0.0)))
+    for lower, at_up in _initial_sets(Q, y, a, upper, fit_intercept, scale, p=p):
+        found = _active_set(Q, y, a, upper, fit_intercept, lower, at_up, p=p, c=c)
+        if found is not None:
+            return found
+    return None
+
+
+def _initial_sets(
+    Q: Array,
+    y: Array,
+    a: Array,
+    upper: float,
+    fit_intercept: bool,
+    scale: float,
+    *,
+    p: Array,
+):
+    """Guesses of the bound sets: from ``a`` alone, then also from the gradient."""
+    finite = math.isfinite(upper)
+    none = np.zeros(a.shape, bool)
+    for rel in (1e-7, 1e-5):
+        tiny = rel * scale
+        lower = a <= tiny
+        yield lower, (a >= upper - tiny) & ~lower if finite else none.copy()
+    tiny = 1e-7 * scale
+    G = Q @ a + p
+    b0 = intercept_from_gradient(y, a, G, upper, eps=tiny) if fit_intercept else 0.0
+    g = G + b0 * y
+    lower = (a <= tiny) | (g > 1e-6)
+    yield lower, ((a >= upper - tiny) | (g < -1e-6)) & ~lower if finite else none
+
+
+def _active_set(
+    Q: Array,
+    y: Array,
+    a: Array,
+    upper: float,
+    fit_intercept: bool,
+    lower: NDArray[np.bool_],
+    at_up: NDArray[np.bool_],
+    *,
+    p: Array,
+    c: float,
+) -> tuple[Array, float] | None:
+    """qp._active_set with ``p`` and ``c``; None unless it ends at a KKT point."""
+    x = np.where(lower, 0.0, np.where(at_up, upper, a))
+    scale = upper if math.isfinite(upper) else max(1.0, float(np.abs(a).max()))
+    for _ in range(50 + y.shape[0] // 4):
+        try:
+            out, b = _solve_free(Q, y, lower, at_up, upper, fit_intercept, p=p, c=c)
+        except (np.linalg.LinAlgError, ValueError):
+            return None
+        if not np.all(np.isfinite(out)):
+            return None
+        free = ~lower & ~at_up
+        d = np.where(free, out - x, 0.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t_low = np.where(free & (d < 0), x / -d, np.inf)
+            t_up = np.where(free & (d > 0), (upper - x) / d, np.inf)
+        t = min(1.0, float(t_low.min(initial=np.inf)), float(t_up.min(initial=np.inf)))
+        if t < 1.0:
+            x = x + t * d
+            hit_low = free & (t_low <= t)
+            hit_up = free & (t_up <= t)
+            lower |= hit_low
+            at_up |= hit_up
+            x[hit_low], x[hit_up] = 0.0, upper
+            continue
+        x = out
+        # All variables at bounds: the sets alone must satisfy the equality.
+        if fit_intercept and abs(float(y @ x) - c) > 1e-9 * scale * y.shape[0]:
+            return None
+        G = Q @ x + p
+        if b is None:
+            b = intercept_from_gradient(y, x, G, upper, eps=0.0)
+        g = G + (b * y if fit_intercept else 0.0)
+        wrong_low = lower & (g < -1e-9)
+        wrong_up = at_up & (g > 1e-9)
+        if not (wrong_low.any() or wrong_up.any()):
+            if np.abs(g[~lower & ~at_up]).max(initial=0.0) > 1e-8:
+                return None
+            return x, b
+        worst = np.argmax(np.where(wrong_low, -g, 0.0) + np.where(wrong_up, g, 0.0))
+        lower[worst] = at_up[worst] = False
+    return None
+
+
+def _box_qp(
+    Q: Array,
+    p: Array,
+    y: Array,
+    upper: float,
+    *,
+    c: float,
+    fit_intercept: bool,
+    warm: Array | None,
+) -> tuple[Array, float, dict[str, Any]]:
+    """Solve ``min 0.5 a'Qa + p'a, 0 <= a <= upper, [y'a = c]`` exactly.
+
+    From a warm start the active-set method runs alone (its answer is a verified
+    KKT point); otherwise, or if it fails, CVXOPT then the active-set polish.
+    """
+    if warm is not None:
+        found = _polish(Q, y, warm, upper, fit_intercept, p=p, c=c)
+        if found is not None:
+            a, b = found
+            return a, _intercept(Q, p, y, a, b, upper, fit_intercept), {"ip": 0}
+    a, status, iterations = _cvxopt(Q, y, upper, fit_intercept, p=p, c=c)
+    if status not in ("Solved", "AlmostSolved") or not np.all(np.isfinite(a)):
+        raise ProblemError(
+            f"A CCCP subproblem could not be solved (interior point: {status})."
+        )
+    a = np.clip(a, 0.0, upper)
+    found = _polish(Q, y, a, upper, fit_intercept, p=p, c=c)
+    b: float | None = None
+    if found is not None:
+        a, b = found
+    return a, _intercept(Q, p, y, a, b, upper, fit_intercept), {"ip": iterations}
+
+
+def _intercept(
+    Q: Array,
+    p: Array,
+    y: Array,
+    a: Array,
+    b: float | None,
+    upper: float,
+    fit_intercept: bool,
+) -> float:
+    if not fit_intercept:
+        return 0.0
+    # Free SVs (0 < a_i < u) have y_i f_i = 1 (hinge) or 1 - a_i / C (squared).
+    eps = 0.0 if b is not None else 1e-7 * (upper if math.isfinite(upper) else 1.0)
+    return intercept_from_gradient(y, a, Q @ a + p, upper, eps=eps)
+
+
+# -- the inner solvers ----------------------------------------------------------------
+
+
+class _Inner:
+    """One convex subproblem solver: ``"qp"`` (above) or SMO's compiled loops.
+
+    ``solve(p, c, warm)`` returns ``(a, b, converged, info)`` for
+    ``min 0.5 a'Q_d a + p'a, 0 <= a <= upper, [y'a = c]``.
+    """
+
+    def __init__(self, problem: Problem, inner: str, ramp: bool, tol: float) -> None:
+        y, C = problem.y, problem.C
+        self.problem, self.tol, self.ramp = problem, tol, ramp
+        self.upper = C
+        self.ridge = 0.0 if ramp else 1.0 / C
+        self.Q = (y[:, None] * y[None, :]) * problem.K
+        self.module, self.name, self.fallback = qp, "qp", None
+        if inner == "smo":
+            try:
+                smo = importlib.import_module("svmlab.solvers.smo")
+                self.loops = (smo._pair_loop, smo._single_loop)
+                self.module, self.name = smo, "smo"
+            except (ImportError, AttributeError) as error:
+                self.fallback = f"smo is not available ({error}); used qp"
+
+    def start(self, init: Array | None) -> DualSolution:
+        """The (squared-)hinge solution by the registered solver."""
+        p = self.problem
+        convex = Problem(
+            p.K, p.y, Hinge() if self.ramp else SquaredHinge(), p.C, p.fit_intercept
+        )
+        return self.module.solve(convex, tol=self.tol, init=init)
+
+    def solve(
+        self, p: Array, c: float, warm: Array | None
+    ) -> tuple[Array, float, bool, dict[str, Any]]:
+        fit_intercept, upper = self.problem.fit_intercept, self.upper
+        y = self.problem.y
+        if self.name == "qp":
+            Q_d = self.Q + self.ridge * np.eye(y.shape[0]) if self.ridge else self.Q
+            a, b, info = _box_qp(
+                Q_d, p, y, upper, c=c, fit_intercept=fit_intercept, warm=warm
+            )
+            return a, b, True, info
+        # SMO keeps y'a fixed, so it must start from a feasible point.
+        a = np.zeros(y.shape[0]) if warm is None else warm.copy()
+        if fit_intercept:
+            a = _feasible(a, y, c, upper)
+        G = self.Q @ a + self.ridge * a + p
+        K = np.ascontiguousarray(self.problem.K)
+        QD = np.diagonal(K) + self.ridge
+        loop = self.loops[0] if fit_intercept else self.loops[1]
+        it, done = loop(K, y, QD, a, G, upper, self.ridge, self.tol, 0, 1_000_000)
+        b = intercept_from_gradient(y, a, G, upper, eps=0.0) if fit_intercept else 0.0
+        return a, b, bool(done), {"inner_iterations": int(it)}
+
+
+def _feasible(a: Array, y: Array, c: float, upper: float) -> Array:
+    """``a`` moved inside the box so that ``y'a = c``, each coordinate in
+    proportion to its room (SMO preserves ``y'a``, so it needs this start)."""
+    a = np.clip(a, 0.0, upper)
+    r = c - float(y @ a)
+    if r == 0.0:
+        return a
+    # Raising y'a: a_i up where y_i > 0, down where y_i < 0 (and the reverse).
+    up = np.where(y > 0, upper - a, a) if r > 0 else np.where(y > 0, a, upper - a)
+    if not np.isfinite(up).all():
+        up = np.where(np.isfinite(up), up, abs(r))
+    room = float(up.sum())
+    if room < abs(r) * (1.0 - 1e-9):
+        raise ProblemError("A CCCP subproblem has no feasible point.")
+    return np.clip(a + np.sign(r) * y * up * min(1.0, abs(r) / room), 0.0, upper)
+
+
+# -- CCCP -----------------------------------------------------------------------------
+
+
+def _best_intercept(problem: Problem, g: Array) -> float:
+    """The b minimising ``sum loss(y_i (g_i + b))`` over the loss's breakpoints
+    (``m_i = 0`` or 1); exact for the piecewise-linear ramp."""
+    y = problem.y
+    candidates = np.concatenate([-g, y - g])
+    values = problem.loss.value(y[None, :] * (g[None, :] + candidates[:, None]))
+    return float(candidates[np.argmin(values.sum(axis=1))])
+
+
+def _beta(problem: Problem, m: Array) -> Array:
+    """The tangent's slopes at margins ``m``: ``C [m < 0]`` (module docstring)."""
+    return np.where(m < 0.0, problem.C, 0.0)
+
+
+def solve(
+    problem: Problem,
+    *,
+    tol: float = 1e-3,
+    max_iter: int = 100,
+    init: Array | None = None,
+    record_history: bool = False,
+    start: str | None = None,
+    inner: str = "qp",
+    **options: Any,
+) -> DualSolution:
+    """Minimise the ramp (or squared ramp) objective by CCCP (module docstring).
+
+    Parameters
+    ----------
+    problem
+        The training problem; its loss must be ``ramp`` or ``squared_ramp``.
+    tol
+        The inner SMO's stopping tolerance (the ``qp`` inner solve is exact).
+    max_iter
+        Cap on outer steps (convex subproblems after the start).
+    init
+        A previous ``alpha`` (effective coefficients, e.g. from a nearby C).
+    record_history
+        Record the start (iteration 0) and every outer step.
+    start
+        ``"hinge"``: the hinge solution (squared hinge for the squared ramp),
+        from the registered ``inner`` solver (warm-started from ``init`` when
+        given); ``"zero"``: ``alpha = 0, b = 0``, whose margins are all 0, so the
+        first step is the hinge solution again (for the ramp);
+        ``"init"``: ``init`` itself, with the best intercept over the loss's
+        breakpoints. Default: ``"init"`` if a usable ``init`` is given, else
+        ``"hinge"``. CCCP finds a local minimum near its start (MATH.md).
+    inner
+        ``"qp"`` (exact: interior point and active-set polish, warm-started by the
+        active-set method alone) or ``"smo"`` (:mod:`svmlab.solvers.smo`'s loops
+        from the previous solution, to ``tol``); if smo cannot be imported, qp
+        is used and ``extras["inner_fallback"]`` says why.
+
+    Returns
+    -------
+    DualSolution
+        ``alpha = a - beta``; ``extras``: ``start``, ``inner``,
+        ``outer_iterations``, ``objectives`` (start first, one per outer step),
+        ``flips`` (samples whose beta changed before each step), ``flipped``
+        (samples whose beta would still change: 0 on convergence), ``ignored``
+        (indices with ``m < 0``: effective alpha 0 at a fixed point),
+        ``hinge_objective`` (with ``start="hinge"``), ``stalled`` (None, or the
+        objective change of a rejected last step), ``inner_info`` (per step:
+        interior-point iterations, 0 when the warm active-set method sufficed,
+        or SMO updates).
+    """
+    if options:
+        raise ParameterError(
+            f"The cccp solver has no option {sorted(options)[0]!r}; its options are "
+            "start and inner."
+        )
+    name = problem.loss.name
+    if name not in SPEC.losses:
+        raise IncompatibleLossError("cccp", f"the {name} loss", sorted(SPEC.losses))
+    if inner not in INNERS:
+        raise ParameterError(f"inner must be one of {INNERS}; got {inner!r}.")
+    clock = time.perf_counter()
+    y, K = problem.y, problem.K
+    ramp = name == "ramp"
+    warm_alpha = repair_init(init, problem)
+    if start is None:
+        start = "init" if warm_alpha is not None else "hinge"
+    if start not in STARTS:
+        raise ParameterError(f"start must be one of {STARTS}; got {start!r}.")
+    if start == "init" and warm_alpha is None:
+        raise ParameterError(
+            "start='init' needs init: a previous alpha with one finite value per "
+            "training point."
+        )
+    solver = _Inner(problem, inner, ramp, tol)
+
+    # setup: the start (alpha, b), its box variable a, and the beta it solved for.
+    extras: dict[str, Any] = {"start": start, "inner": solver.name}
+    if solver.fallback:
+        extras["inner_fallback"] = solver.fallback
+    beta_used: Array | None = None
+    if start == "hinge":
+        first = solver.start(init)
+        alpha, b = first.alpha, first.b
+        # The hinge problem is the subproblem with beta = 0; so is the squared
+        # hinge when no alpha exceeds C (alpha_i = C (1 - m_i)_+ there: no m_i < 0).
+        if ramp or float(alpha.max(initial=0.0)) <= problem.C:
+            beta_used = np.zeros(problem.n)
+    elif start == "zero":
+        alpha, b = np.zeros(problem.n), 0.0
+    else:
+        alpha = warm_alpha
+        g = K @ (alpha * y)
+        b = _best_intercept(problem, g) if problem.fit_intercept else 0.0
+    m = y * (K @ (alpha * y) + b)
+    a = np.clip(alpha + _beta(problem, m), 0.0, solver.upper)
+    objective = primal_objective(problem, alpha, b)
+    if start == "hinge":
+        extras["hinge_objective"] = objective
+    history = History() if record_history else None
+
+    def record(it: int) -> None:
+        if history is not None and history.wants(it):
+            history.record(
+                it,
+                objective=objective,
+                kkt_violation=kkt_violation(problem, alpha, b),
+                time=time.perf_counter() - clock,
+                alpha=alpha,
+                intercept=b,
+            )
+
+    record(0)
+    objectives, flips, inner_info = [objective], [], []
+    converged, inner_done, stalled, it = False, True, None, 0
+    while True:
+        # update: the tangent at the current margins.
+        beta = _beta(problem, y * (K @ (alpha * y) + b))
+        changed = int(
+            np.count_nonzero(beta != beta_used if beta_used is not None else beta)
+        )
+        if beta_used is not None and changed == 0:
+            converged = True
+            break
+        if it >= max_iter:
+            break
+        # inner solve: the convex box QP, warm-started from the last solution.
+        a_new, b_new, done, info = solver.solve(
+            -(1.0 + solver.Q @ beta), float(y @ beta), a if a.any() else None
+        )
+        alpha_new = a_new - beta
+        new_objective = primal_objective(problem, alpha_new, b_new)
+        # check_convergence: no decrease means the current point is a fixed point
+        # (it minimises its own linearisation), up to the inner solver's accuracy.
+        if new_objective >= objective - 1e-12 * max(1.0, abs(objective)):
+            stalled, converged = new_objective - objective, True
+            break
+        it += 1
+        a, alpha, b, objective, beta_used = a_new, alpha_new, b_new, new_objective, beta
+        inner_done = done
+        objectives.append(objective)
+        flips.append(changed)
+        inner_info.append(info)
+        record(it)
+
+    m = y * (K @ (alpha * y) + b)
+    extras.update(
+        outer_iterations=it,
+        objectives=objectives,
+        flips=flips,
+        flipped=changed,
+        ignored=np.flatnonzero(m < 0.0),
+        stalled=stalled,
+        inner_info=inner_info,
+    )
+    return DualSolution.finish(
+        problem,
+        alpha,
+        b,
+        n_iter=it,
+        converged=converged and inner_done,
+        history=history,
+        extras=extras,
+    )
+
+
+SPEC = SolverSpec(
+    name="cccp",
+    title="CCCP (ramp loss as a sequence of hinge QPs)",
+    solve=solve,
+    losses=frozenset({"ramp", "squared_ramp"}),
+    with_intercept=True,
+    without_intercept=True,
+    iterative=True,
+    source="Sugiyama §27.6.3; Collobert, Sinz, Weston, Bottou (2006)",
+)

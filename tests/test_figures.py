@@ -1,0 +1,536 @@
+"""Figure builders: trace structure, geometry checked against the model, payloads."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+from PIL import Image
+
+import svmlab
+from svmlab import figures
+from svmlab.datasets import make_two_circles
+from svmlab.errors import DataError, ParameterError
+from svmlab.losses import LOSSES, ModifiedHinge, make_loss
+from svmlab.solvers import SOLVERS
+from svmlab.solvers.base import History
+
+BOUNDS = (-1.25, 1.25, -1.25, 1.25)
+
+
+def _by_name(fig: go.Figure) -> dict[str, go.Scatter]:
+    return {trace.name: trace for trace in fig.data}
+
+
+def _points(trace) -> np.ndarray:
+    """The (x, y) vertices of a line trace, None separators dropped."""
+    pts = [(x, y) for x, y in zip(trace.x, trace.y, strict=True) if x is not None]
+    return np.array(pts, dtype=float)
+
+
+def _validate(fig: go.Figure) -> None:
+    """The builders skip plotly's validation for speed: check every property here."""
+    go.Figure(fig.to_dict())
+
+
+@pytest.fixture(scope="module")
+def data():
+    return make_two_circles(80, random_state=0)
+
+
+@pytest.fixture(scope="module")
+def model(data):
+    X, y = data
+    return svmlab.SVC(solver="qp", C=10.0, sigma=0.3).fit(X, y)
+
+
+@pytest.fixture(scope="module")
+def fig(model, data):
+    X, y = data
+    return figures.decision_figure(model, X, y, bounds=BOUNDS, resolution=80)
+
+
+@pytest.fixture(scope="module")
+def replay_model(data):
+    """A model with recorded iterations: from an iterative solver when one is
+    registered, otherwise a QP fit with a History built by hand."""
+    X, y = data
+    iterative = [
+        name
+        for name, spec in SOLVERS.items()
+        if spec.iterative and "hinge" in spec.losses and spec.with_intercept
+    ]
+    if iterative:
+        model = svmlab.SVC(
+            solver=iterative[0], C=10.0, sigma=0.3, record_history=True
+        ).fit(X, y)
+        if len(model.history_) >= 3:
+            return model
+    model = svmlab.SVC(solver="qp", C=10.0, sigma=0.3).fit(X, y)
+    history = History()
+    b = float(model.intercept_[0])
+    for k in range(6):
+        t = (k + 1) / 6
+        history.record(
+            10 * k,
+            objective=50.0 * (1 - t) + 1.0,
+            kkt_violation=10.0 ** (-3 * t),
+            time=0.01 * k,
+            alpha=model.alpha_ * t,
+            intercept=b * t,
+        )
+    model.history_ = history
+    return model
+
+
+# -- grid and bounds ---------------------------------------------------------------
+
+
+def test_grid_points_order():
+    xs, ys, XY = figures.grid_points((0.0, 1.0, -2.0, 2.0), 5)
+    assert xs.shape == ys.shape == (5,)
+    assert XY.shape == (25, 2)
+    assert xs[0] == 0.0 and xs[-1] == 1.0 and ys[0] == -2.0 and ys[-1] == 2.0
+    grid = XY.reshape(5, 5, 2)
+    assert np.allclose(grid[2, 3], [xs[3], ys[2]])  # [j, i] is (xs[i], ys[j])
+
+
+def test_grid_points_rejects_bad_input():
+    with pytest.raises(ParameterError):
+        figures.grid_points((1.0, 0.0, 0.0, 1.0), 10)
+    with pytest.raises(ParameterError):
+        figures.grid_points((0.0, 1.0, 0.0, 1.0), 1)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_data_bounds_equal_spans_and_cover_data(seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(50, 2)) * [3.0, 0.5] + [10.0, -2.0]
+    xmin, xmax, ymin, ymax = figures.data_bounds(X)
+    assert math.isclose(xmax - xmin, ymax - ymin)
+    assert xmin < X[:, 0].min() and xmax > X[:, 0].max()
+    assert ymin < X[:, 1].min() and ymax > X[:, 1].max()
+
+
+def test_data_bounds_are_stable_under_small_edits(data):
+    X, _ = data
+    bounds = figures.data_bounds(X)
+    assert bounds == BOUNDS
+    moved = X.copy()
+    moved[:5] += 0.01
+    assert figures.data_bounds(moved) == bounds
+
+
+def test_data_bounds_degenerate_and_invalid():
+    xmin, xmax, ymin, ymax = figures.data_bounds(np.zeros((3, 2)))
+    assert xmax - xmin == ymax - ymin > 0
+    with pytest.raises(DataError):
+        figures.data_bounds(np.array([[0.0, np.nan]]))
+    with pytest.raises(DataError):
+        figures.data_bounds(np.zeros((3, 3)))
+
+
+# -- decision figure --------------------------------------------------------------
+
+
+def test_decision_figure_traces(fig, model):
+    names = [t.name for t in fig.data]
+    for name in (
+        "f = 0 (boundary)",
+        "f = +1 margin",
+        "f = −1 margin",
+        "class +1",
+        "class −1",
+        "free SV (0 < α < C)",
+        "bound SV (α = C)",
+    ):
+        assert name in names
+    assert all(t.type == "scatter" for t in fig.data)
+    traces = _by_name(fig)
+    assert traces["f = 0 (boundary)"].mode == "lines"
+    assert traces["f = +1 margin"].line.dash == "dash"
+    assert traces["class +1"].marker.symbol != traces["class −1"].marker.symbol
+    assert traces["class +1"].marker.color == figures.PALETTE["positive"]
+    assert traces["class −1"].marker.color == figures.PALETTE["negative"]
+    _validate(fig)
+
+
+def test_class_traces_hold_every_point(fig, data):
+    _, y = data
+    traces = _by_name(fig)
+    assert len(traces["class +1"].x) == int((y > 0).sum())
+    assert len(traces["class −1"].x) == int((y < 0).sum())
+
+
+def test_support_vector_rings_match_kkt_states(fig, model):
+    traces = _by_name(fig)
+    free, bound = traces["free SV (0 < α < C)"], traces["bound SV (α = C)"]
+    assert len(free.x) == int((model.sv_state_ == 1).sum()) > 0
+    assert len(bound.x) == int((model.sv_state_ == 2).sum()) > 0
+    assert free.marker.symbol == bound.marker.symbol == "circle-open"
+    assert free.marker.color != bound.marker.color
+    assert bound.marker.color not in (
+        figures.PALETTE["positive"],
+        figures.PALETTE["negative"],
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "level"),
+    [("f = 0 (boundary)", 0.0), ("f = +1 margin", 1.0), ("f = −1 margin", -1.0)],
+)
+def test_level_lines_lie_on_their_level(fig, model, name, level):
+    _, _, XY = figures.grid_points(BOUNDS, 80)
+    scale = np.abs(model.decision_function(XY)).max()
+    pts = _points(_by_name(fig)[name])
+    assert len(pts) > 20
+    sample = pts[:: max(1, len(pts) // 60)]
+    f = model.decision_function(sample)
+    assert np.all(np.abs(f - level) < 0.05 * scale)
+
+
+def test_hover_data_is_alpha_margin_slack(fig, model, data):
+    _, y = data
+    trace = _by_name(fig)["class +1"]
+    rows = np.array(trace.customdata, dtype=float)
+    i = rows[:, 0].astype(int)
+    assert np.all(y[i] > 0)
+    assert np.allclose(rows[:, 1], model.alpha_[i], rtol=5e-3, atol=1e-6)
+    assert np.allclose(rows[:, 2], model.margins_[i], rtol=5e-3, atol=1e-6)
+    slack = np.maximum(0.0, 1.0 - model.margins_[i])
+    assert np.allclose(rows[:, 3], slack, rtol=5e-3, atol=1e-6)
+    assert "customdata[1]" in trace.hovertemplate
+
+
+def test_layout_image_is_a_png_over_the_bounds(fig):
+    (image,) = fig.layout.images
+    assert image.source.startswith("data:image/png;base64,")
+    png = Image.open(io.BytesIO(base64.b64decode(image.source.split(",", 1)[1])))
+    assert png.size == (80, 80)
+    assert (image.xref, image.yref, image.sizing, image.layer) == (
+        "x",
+        "y",
+        "stretch",
+        "below",
+    )
+    # The image covers the bounds (pixel centres on the grid, half a pixel over).
+    assert image.x <= BOUNDS[0] and image.x + image.sizex >= BOUNDS[1]
+    assert image.y >= BOUNDS[3] and image.y - image.sizey <= BOUNDS[2]
+
+
+def test_surface_colours_follow_the_sign_of_f(model):
+    _, _, XY = figures.grid_points(BOUNDS, 40)
+    Z = model.decision_function(XY).reshape(40, 40)
+    uri = figures.surface_png(Z)
+    png = Image.open(io.BytesIO(base64.b64decode(uri.split(",", 1)[1]))).convert("RGB")
+    rgb = np.asarray(png)[::-1].astype(int)  # row 0 back to ymin
+    blue_side = rgb[..., 2] > rgb[..., 0]
+    strong = np.abs(Z) > 0.2
+    assert np.array_equal(blue_side[strong], Z[strong] > 0)
+    assert rgb.min() > 120  # light tints only
+
+
+def test_layout_axes_and_style(fig):
+    layout = fig.layout
+    assert tuple(layout.xaxis.range) == BOUNDS[:2]
+    assert tuple(layout.yaxis.range) == BOUNDS[2:]
+    assert layout.xaxis.autorange is False and layout.yaxis.autorange is False
+    assert layout.yaxis.scaleanchor == "x" and layout.yaxis.scaleratio == 1
+    assert layout.xaxis.title.text == "x₁" and layout.yaxis.title.text == "x₂"
+    assert layout.font.size >= 16
+    assert layout.uirevision is not None
+    assert layout.datarevision is None
+    assert layout.dragmode == "zoom"
+    assert fig.to_dict()["layout"]["template"] == {}
+
+
+def test_payload_is_small_and_plain(model, data):
+    X, y = data
+    figure = figures.decision_figure(model, X, y, bounds=BOUNDS)
+    text = figure.to_json()
+    assert len(text) < 60_000
+    assert "bdata" not in text  # plain lists, no typed arrays
+
+
+def test_payload_at_n_200():
+    X, y = make_two_circles(200, random_state=1)
+    model = svmlab.SVC(solver="qp", C=10.0, sigma=0.3).fit(X, y)
+    figure = figures.decision_figure(model, X, y, bounds=figures.data_bounds(X))
+    assert len(figure.to_json()) < 100_000
+
+
+def test_test_points_and_new_points(model, data):
+    X, y = data
+    X_test, y_test = make_two_circles(30, random_state=5)
+    added = np.zeros(len(y), dtype=bool)
+    added[[0, 1]] = True
+    figure = figures.decision_figure(
+        model,
+        X,
+        y,
+        bounds=BOUNDS,
+        resolution=40,
+        test=(X_test, y_test),
+        new_points=added,
+        dragmode="select",
+        legend="top",
+    )
+    traces = _by_name(figure)
+    pos, neg = traces["test: +1"], traces["test: −1"]
+    assert len(pos.x) + len(neg.x) == 30
+    assert pos.marker.symbol.endswith("-open") and neg.marker.symbol.endswith("-open")
+    widths = [
+        w
+        for name in ("class +1", "class −1")
+        for w in np.atleast_1d(traces[name].marker.line.width)
+    ]
+    assert sorted(widths)[-2:] == [2.0, 2.0] and widths.count(2.0) == 2
+    assert figure.layout.dragmode == "select"
+    assert figure.layout.legend.orientation == "h"
+    _validate(figure)
+
+
+def test_string_labels_name_the_classes(data):
+    X, y = data
+    labels = np.where(y > 0, "inner", "outer")
+    model = svmlab.SVC(solver="qp", C=10.0, sigma=0.3).fit(X, labels)
+    figure = figures.decision_figure(model, X, labels, bounds=BOUNDS, resolution=30)
+    names = {t.name for t in figure.data}
+    assert {"class inner", "class outer"} <= names
+    # classes_[1] ("outer") is the +1 class: blue circles.
+    assert _by_name(figure)["class outer"].marker.color == figures.PALETTE["positive"]
+
+
+def test_squared_hinge_has_no_bound_svs(data):
+    X, y = data
+    model = svmlab.SVC(solver="qp", loss="squared_hinge", C=10.0, sigma=0.3)
+    model.fit(X, y)
+    figure = figures.decision_figure(model, X, y, bounds=BOUNDS, resolution=30)
+    traces = _by_name(figure)
+    assert len(traces["SV (α > 0)"].x) == int((model.sv_state_ == 1).sum()) > 0
+    assert len(traces["bound SV (α = C)"].x) == 0
+    hist = figures.alpha_histogram(model)
+    assert not hist.layout.shapes
+    assert sum(sum(t.y) for t in hist.data) == len(y)
+
+
+def test_decision_figure_rejects_foreign_data(model, data):
+    X, y = data
+    with pytest.raises(DataError):
+        figures.decision_figure(model, X[:10], y[:10], bounds=BOUNDS)
+    with pytest.raises(ParameterError):
+        figures.decision_figure(model, X, y, bounds=BOUNDS, legend="left")
+
+
+# -- snapshots -----------------------------------------------------------------------
+
+
+def test_snapshot_draws_the_recorded_state(replay_model, data):
+    X, y = data
+    model = replay_model
+    k = 1
+    figure = figures.decision_figure(
+        model, X, y, bounds=BOUNDS, resolution=60, snapshot=k
+    )
+    _, _, XY = figures.grid_points(BOUNDS, 60)
+    scale = np.abs(model.history_decision_function(XY, k)).max()
+    pts = _points(_by_name(figure)["f = 0 (boundary)"])
+    f = model.history_decision_function(pts[::5], k)
+    assert np.all(np.abs(f) < 0.05 * scale)
+    alpha = np.asarray(model.history_.alpha[k], dtype=float)
+    traces = _by_name(figure)
+    n_bound = len(traces["bound SV (α = C)"].x)
+    n_free = len(traces["free SV (0 < α < C)"].x)
+    eps = 1e-6 * model.C
+    assert n_bound == int((alpha >= model.C - eps).sum())
+    assert n_free == int(((alpha > eps) & (alpha < model.C - eps)).sum())
+    rows = np.array(traces["class +1"].customdata, dtype=float)
+    i = rows[:, 0].astype(int)
+    margins = np.where(y > 0, 1.0, -1.0) * model.history_decision_function(X, k)
+    assert np.allclose(rows[:, 2], margins[i], rtol=5e-3, atol=1e-6)
+    assert np.allclose(rows[:, 1], alpha[i], rtol=5e-3, atol=1e-6)
+
+
+def test_last_snapshot_matches_the_fit_states(replay_model, data):
+    """float32 snapshots of alpha = C still count as bound."""
+    X, y = data
+    model = replay_model
+    figure = figures.decision_figure(
+        model, X, y, bounds=BOUNDS, resolution=30, snapshot=-1
+    )
+    final = np.asarray(model.history_.alpha[-1], dtype=float)
+    if np.allclose(final, model.alpha_, rtol=1e-5, atol=1e-6):
+        traces = _by_name(figure)
+        assert len(traces["bound SV (α = C)"].x) == int((model.sv_state_ == 2).sum())
+
+
+def test_float32_snapshot_at_c_stays_bound(data):
+    """alpha = C = 0.7 rounds to 0.69999999 in float32: still a bound SV."""
+    X, y = data
+    model = svmlab.SVC(solver="qp", C=0.7, sigma=0.3).fit(X, y)
+    assert (model.sv_state_ == 2).any()
+    history = History()
+    history.record(
+        0,
+        objective=1.0,
+        kkt_violation=0.0,
+        time=0.0,
+        alpha=model.alpha_,
+        intercept=float(model.intercept_[0]),
+    )
+    model.history_ = history
+    figure = figures.decision_figure(
+        model, X, y, bounds=BOUNDS, resolution=30, snapshot=0
+    )
+    traces = _by_name(figure)
+    assert len(traces["bound SV (α = C)"].x) == int((model.sv_state_ == 2).sum())
+    assert len(traces["free SV (0 < α < C)"].x) == int((model.sv_state_ == 1).sum())
+
+
+def test_snapshot_errors(replay_model, model, data):
+    X, y = data
+    with pytest.raises(ParameterError, match="out of range"):
+        figures.decision_figure(
+            replay_model, X, y, bounds=BOUNDS, snapshot=len(replay_model.history_)
+        )
+    with pytest.raises(ParameterError, match="record_history"):
+        figures.decision_figure(model, X, y, bounds=BOUNDS, snapshot=0)
+
+
+def test_ramp_like_negative_alpha_counts_by_size(model, data):
+    """A snapshot with negative coefficients (the ramp's CCCP) rings by |alpha|."""
+    X, y = data
+    history = History()
+    alpha = np.zeros(len(y))
+    alpha[:3] = [-model.C, -0.5, 0.5]
+    history.record(0, objective=1.0, kkt_violation=1.0, time=0.0, alpha=alpha)
+    clone = svmlab.SVC(solver="qp", C=10.0, sigma=0.3).fit(X, y)
+    clone.history_ = history
+    figure = figures.decision_figure(
+        clone, X, y, bounds=BOUNDS, resolution=30, snapshot=0
+    )
+    traces = _by_name(figure)
+    assert len(traces["bound SV (α = C)"].x) == 1
+    assert len(traces["free SV (0 < α < C)"].x) == 2
+    hist = figures.alpha_histogram(clone, snapshot=0)
+    assert hist.layout.xaxis.title.text == "|αᵢ|"
+
+
+# -- alpha histogram ---------------------------------------------------------------
+
+
+def test_alpha_histogram(model, data):
+    _, y = data
+    hist = figures.alpha_histogram(model)
+    assert all(t.type == "bar" for t in hist.data)
+    assert sum(sum(t.y) for t in hist.data) == len(y)
+    counts = [int((model.sv_state_ == s).sum()) for s in (0, 1, 2)]
+    names = [t.name for t in hist.data]
+    assert names == [
+        f"non-SV: {counts[0]}",
+        f"free SV: {counts[1]}",
+        f"bound SV: {counts[2]}",
+    ]
+    for trace, count in zip(hist.data, counts, strict=True):
+        assert sum(trace.y) == count
+    (line,) = hist.layout.shapes
+    assert line.name == "C" and line.x0 == line.x1 == model.C
+    assert any(a.text == "C" for a in hist.layout.annotations)
+    assert hist.layout.xaxis.title.text == "αᵢ"
+    assert hist.layout.yaxis.title.text == "count"
+    assert hist.layout.barmode == "stack"
+    assert hist.data[2].marker.color == figures.PALETTE["bound"]
+    _validate(hist)
+
+
+def test_alpha_histogram_log_and_snapshot(replay_model, data):
+    _, y = data
+    hist = figures.alpha_histogram(replay_model, log_count=True, snapshot=0)
+    assert hist.layout.yaxis.type == "log"
+    assert sum(sum(t.y) for t in hist.data) == len(y)
+    assert "iteration" in hist.layout.title.text
+    _validate(hist)
+
+
+def test_alpha_histogram_hard_margin_has_no_c_line():
+    rng = np.random.default_rng(0)
+    X = np.r_[rng.normal(size=(20, 2)) + 3, rng.normal(size=(20, 2)) - 3]
+    y = np.r_[np.ones(20), -np.ones(20)]
+    model = svmlab.SVC(solver="qp", C=math.inf, kernel="linear").fit(X, y)
+    hist = figures.alpha_histogram(model)
+    assert not hist.layout.shapes
+    assert sum(sum(t.y) for t in hist.data) == 40
+
+
+# -- loss figure ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(LOSSES))
+def test_loss_curve_equals_loss_value(name):
+    loss = make_loss(name, delta=0.2)
+    figure = figures.loss_figure(loss)
+    curve = next(t for t in figure.data if t.name.startswith(loss.title))
+    x = np.asarray(curve.x, dtype=float)
+    assert x.min() == -2.0 and x.max() == 3.0
+    expected = loss.value(x)
+    assert np.allclose(np.asarray(curve.y, dtype=float), expected, rtol=1e-4, atol=1e-5)
+    names = [t.name for t in figure.data]
+    assert ("hinge (reference)" in names) == (name != "hinge")
+    assert ("Lee's printed form (not C¹)" in names) == (name == "modified_hinge")
+    assert figure.layout.xaxis.title.text == "margin m = y f(x)"
+    assert figure.layout.yaxis.title.text == "loss ℓ(m)"
+    _validate(figure)
+
+
+def test_loss_printed_form_and_switch():
+    loss = ModifiedHinge(delta=0.3)
+    figure = figures.loss_figure(loss)
+    printed = _by_name(figure)["Lee's printed form (not C¹)"]
+    expected = ModifiedHinge(delta=0.3, form="printed").value(np.asarray(printed.x))
+    assert np.allclose(printed.y, expected, rtol=1e-4, atol=1e-5)
+    assert printed.line.dash == "dot"
+    off = figures.loss_figure(loss, show_printed=False)
+    assert "Lee's printed form (not C¹)" not in {t.name for t in off.data}
+
+
+def test_loss_rug_splits_paying_points(model):
+    loss = make_loss("hinge")
+    figure = figures.loss_figure(loss, model.margins_, C=model.C)
+    rug = [t for t in figure.data if t.name.startswith("ℓ(mᵢ)")]
+    assert len(rug) == 2
+    assert sum(len(t.x) for t in rug) == len(model.margins_)
+    pays = int((loss.value(model.margins_) > figures.PAYS).sum())
+    assert len(rug[0].x) == pays
+    assert all(v <= 0 for t in rug for v in t.y)  # below the curve's axis
+    total = model.C * loss.value(model.margins_).sum()
+    assert f"{total:.4g}" in figure.layout.title.text
+    _validate(figure)
+
+
+# -- convergence ---------------------------------------------------------------------
+
+
+def test_convergence_figure(replay_model):
+    history = replay_model.history_
+    figure = figures.convergence_figure(history, current=2)
+    traces = _by_name(figure)
+    assert len(traces["objective"].x) == len(history)
+    assert len(traces["KKT violation"].y) == len(history)
+    assert figure.layout.yaxis2.type == "log"
+    (line,) = figure.layout.shapes
+    assert line.name == "current" and line.x0 == history.iteration[2]
+    timed = figures.convergence_figure(history, x="time")
+    assert timed.layout.xaxis2.title.text == "time (s)"
+    _validate(figure)
+
+
+def test_convergence_figure_empty_history():
+    figure = figures.convergence_figure(History(), current=0)
+    assert not figure.layout.shapes
+    assert "No iterations" in figure.layout.annotations[0].text
+    json.loads(figure.to_json())
