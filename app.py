@@ -59,6 +59,14 @@ st.markdown(
     "you move the settings."
 )
 
+EXPLORE = PAGES_DIR / "1_Explore.py"
+if EXPLORE.is_file():
+    st.page_link(
+        "pages/1_Explore.py",
+        label="Start here: Explore, the live SVM playground",
+        icon=":material/play_arrow:",
+    )
+
 st.subheader("Pages")
 st.markdown("\n".join(f"- **{name}**: {what}" for name, what in PLANNED))
 

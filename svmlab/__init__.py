@@ -6,7 +6,7 @@ The engine is pure: importing ``svmlab`` never imports streamlit (only the
 
 from __future__ import annotations
 
-from svmlab import datasets, kernels, losses, solvers
+from svmlab import csv_data, datasets, kernels, losses, solvers
 from svmlab.errors import (
     DataError,
     IncompatibleLossError,
@@ -27,6 +27,7 @@ __all__ = [
     "ProblemError",
     "SvmlabError",
     "UnknownNameError",
+    "csv_data",
     "datasets",
     "kernels",
     "losses",

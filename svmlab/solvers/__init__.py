@@ -14,7 +14,7 @@ from typing import Any
 from numpy.typing import NDArray
 
 from svmlab.errors import IncompatibleLossError, UnknownNameError
-from svmlab.solvers import coordinate, qp, retargeted_ls
+from svmlab.solvers import cccp, coordinate, irwls, qp, retargeted_ls, smo
 from svmlab.solvers.base import DualSolution, History, Problem, SolverSpec
 
 __all__ = [
@@ -33,7 +33,15 @@ __all__ = [
 
 
 SOLVERS: dict[str, SolverSpec] = {
-    spec.name: spec for spec in (qp.SPEC, coordinate.SPEC, retargeted_ls.SPEC)
+    spec.name: spec
+    for spec in (
+        smo.SPEC,
+        qp.SPEC,
+        coordinate.SPEC,
+        irwls.SPEC,
+        retargeted_ls.SPEC,
+        cccp.SPEC,
+    )
 }
 
 #: solver name -> the losses it can minimise (STYLE rule 8).
@@ -44,7 +52,7 @@ AUTO: dict[str, tuple[str, ...]] = {
     "hinge": ("smo", "qp"),
     "squared_hinge": ("smo", "qp"),
     "ramp": ("cccp",),
-    "squared_ramp": ("retargeted_ls",),
+    "squared_ramp": ("retargeted_ls", "cccp"),
     "modified_hinge": ("irwls",),
 }
 

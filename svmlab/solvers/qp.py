@@ -344,7 +344,7 @@ def solve(
 
 SPEC = SolverSpec(
     name="qp",
-    title="Exact QP (interior point, Clarabel)",
+    title="Exact QP (interior point: CVXOPT; Clarabel for C = ∞)",
     solve=solve,
     losses=frozenset({"hinge", "squared_hinge"}),
     with_intercept=True,

@@ -1,0 +1,391 @@
+"""Explore page latency in Chromium: C-slider key press -> main chart redrawn.
+
+    python -m benchmarks.ui_latency [--moves 20] [--warmup 3] [--sizes 200 1000]
+
+Starts ``streamlit run app.py`` on a free 127.0.0.1 port (one BLAS thread, no
+file watcher), opens ``/Explore?n=<n>&loss=<loss>`` in headless Debian Chromium
+(Playwright, ``/usr/bin/chromium``, the flags of ``tests/browser/conftest.py``)
+for every loss whose default ("auto") solver is registered, and presses
+ArrowRight on the C slider ``--moves`` times, always in the same direction (a
+value seen before may come back as a cached reference and flatter the numbers).
+
+One move is timed from the keydown event, in the page, to the last of: the
+script state going ``running`` -> ``notRunning``, and the last DOM mutation
+(plus the next animation frame) inside the main chart's element, once the page
+has been quiet for 250 ms. The other charts (alpha histogram, loss panel) are
+timed too ("all charts"). The mouse stays off the charts (hover changes the
+DOM). Prints a p50 / p90 table and writes ``benchmarks/results/ui_latency.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.common import print_table, write_json  # noqa: E402
+from svmlab import losses, solvers  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+QUIET_MS = 250
+
+INIT_JS = r"""
+(() => {
+  if (window.__lat) return;
+  const now = () => performance.now();
+  const L = window.__lat = { t0: null, states: [], main: 0, charts: 0, bytes: 0 };
+  window.addEventListener('keydown', () => { if (L.t0 === null) L.t0 = now(); }, true);
+  const Orig = window.WebSocket;
+  window.WebSocket = class extends Orig {
+    constructor(...a) {
+      super(...a);
+      this.addEventListener('message', (e) => {
+        const d = e.data;
+        if (L.t0 !== null) L.bytes += (d && (d.byteLength || d.size)) || 0;
+      });
+    }
+  };
+  new MutationObserver((records) => {
+    const t = now();
+    let main = false, chart = false;
+    for (const r of records) {
+      const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      if (!el) continue;
+      if (r.type === 'attributes' && r.attributeName === 'data-test-script-state'
+          && el.getAttribute('data-testid') === 'stApp') {
+        L.states.push([t, el.getAttribute('data-test-script-state')]);
+        continue;
+      }
+      if (el.closest('[data-testid="stPlotlyChart"]')) {
+        chart = true;
+        if (el.closest('[class*="st-key-explore_chart"]')) main = true;
+      }
+    }
+    if (chart) {
+      L.charts = t;
+      requestAnimationFrame(() => { L.charts = Math.max(L.charts, now()); });
+    }
+    if (main) {
+      L.main = t;
+      requestAnimationFrame(() => { L.main = Math.max(L.main, now()); });
+    }
+  }).observe(document, {subtree: true, childList: true, attributes: true,
+                        characterData: true});
+})();
+"""
+
+ARM_JS = "() => { const L = window.__lat; L.t0 = null; L.bytes = 0; }"
+
+DONE_JS = """([quiet]) => {
+  const L = window.__lat, t = performance.now();
+  if (L.t0 === null) return false;
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  const after = L.states.filter(([ts]) => ts >= L.t0);
+  if (!after.some(([, s]) => s === 'running')) return false;
+  if (!(L.main > L.t0)) return false;
+  const last = Math.max(L.main, L.charts, after[after.length - 1][0]);
+  return t - last >= quiet;
+}"""
+
+RESULT_JS = """() => {
+  const L = window.__lat;
+  const after = L.states.filter(([ts]) => ts >= L.t0);
+  const done = [...after].reverse().find(([, s]) => s === 'notRunning');
+  const run = after.find(([, s]) => s === 'running');
+  const script = done ? done[0] : 0;
+  return {
+    main_ms: Math.max(script, L.main) - L.t0,
+    all_ms: Math.max(script, L.main, L.charts) - L.t0,
+    script_done_ms: script - L.t0,
+    running_ms: run ? run[0] - L.t0 : null,
+    bytes: L.bytes,
+  };
+}"""
+
+LOADED_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  const main = document.querySelector('[class*="st-key-explore_chart"] .main-svg');
+  return !!main;
+}"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(
+    app_dir: Path = ROOT, blas_threads: int = 1
+) -> tuple[subprocess.Popen[bytes], str]:
+    port = _free_port()
+    cmd = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        "app.py",
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--server.headless",
+        "true",
+        "--server.fileWatcherType",
+        "none",
+    ]
+    threads = str(blas_threads)
+    env = {
+        **os.environ,
+        "OPENBLAS_NUM_THREADS": threads,
+        "OMP_NUM_THREADS": threads,
+        "SVMLAB_BLAS_THREADS": threads,
+    }
+    proc = subprocess.Popen(
+        cmd,
+        cwd=app_dir,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                if r.read().strip() == b"ok":
+                    return proc, url
+        except OSError:
+            time.sleep(0.2)
+    stop_server(proc)
+    raise RuntimeError("streamlit did not start")
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=10)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def _cpu_ms(pid: int) -> float:
+    """User + system CPU time of a process (and its finished children), in ms."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(v) for v in fields[11:15]) * 1000.0 / os.sysconf("SC_CLK_TCK")
+
+
+def _task_ms(cdp) -> float:
+    metrics = cdp.send("Performance.getMetrics")["metrics"]
+    return 1000.0 * next(m["value"] for m in metrics if m["name"] == "TaskDuration")
+
+
+def measure(page, url: str, moves: int, warmup: int, server_pid: int) -> list[dict]:
+    """Time ``warmup + moves`` C-slider steps; return the last ``moves``.
+
+    Besides wall times, each sample holds the CPU the work took, which other
+    load on the machine does not inflate: ``server_cpu_ms`` (the Streamlit
+    process) and ``browser_task_ms`` (the renderer's main-thread task time,
+    Chrome's ``TaskDuration`` metric).
+    """
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    page.goto(url)
+    page.wait_for_function(LOADED_JS, timeout=120_000)
+    page.mouse.move(2, 2)
+    slider = page.locator(".st-key-explore_C_slider").get_by_role("slider")
+    slider.focus()
+    samples = []
+    for i in range(warmup + moves):
+        page.evaluate(ARM_JS)
+        cpu0, task0 = _cpu_ms(server_pid), _task_ms(cdp)
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(DONE_JS, arg=[QUIET_MS], timeout=120_000, polling=10)
+        result = page.evaluate(RESULT_JS)
+        result["server_cpu_ms"] = _cpu_ms(server_pid) - cpu0
+        result["browser_task_ms"] = _task_ms(cdp) - task0
+        if i >= warmup:
+            samples.append(result)
+    return samples
+
+
+def warm_start_rows(sizes: list[int], steps: int = 10) -> list[dict]:
+    """Fit time of C-slider steps, cold and warm-started from the previous alpha.
+
+    The page passes the last ``alpha_`` as ``init`` when only C or sigma moved
+    (svmlab.ui.cache.fit_settings); this measures what that buys per solver.
+    """
+    import numpy as np
+
+    from svmlab import SVC, datasets
+    from svmlab.ui.settings import C_GRID
+
+    rows = []
+    start = C_GRID.index(10.0)
+    grid = C_GRID[start : start + steps + 1]
+    for n in sizes:
+        X, y = datasets.make("spiral", n_samples=n, random_state=0)
+        for name, spec in solvers.SOLVERS.items():
+            if not spec.iterative:
+                continue
+            loss = sorted(spec.losses)[0]
+            bias = "unregularized" if spec.with_intercept else "none"
+
+            def model(C: float, name=name, loss=loss, bias=bias) -> SVC:
+                return SVC(C=C, sigma=3.3, loss=loss, solver=name, bias=bias)
+
+            previous = model(grid[0]).fit(X, y).alpha_
+            cold, warm = [], []
+            for C in grid[1:]:
+                t = time.perf_counter()
+                model(C).fit(X, y)
+                cold.append(time.perf_counter() - t)
+                t = time.perf_counter()
+                previous = model(C).fit(X, y, init=previous).alpha_
+                warm.append(time.perf_counter() - t)
+            rows.append(
+                {
+                    "n": n,
+                    "solver": name,
+                    "loss": loss,
+                    "cold_ms": round(1000 * float(np.median(cold)), 1),
+                    "warm_ms": round(1000 * float(np.median(warm)), 1),
+                }
+            )
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--moves", type=int, default=20)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--sizes", type=int, nargs="*", default=[200, 1000])
+    parser.add_argument("--losses", nargs="*", default=list(losses.LOSSES))
+    parser.add_argument("--query", default="", help="extra query, e.g. data=moons")
+    parser.add_argument(
+        "--app-dir", type=Path, default=ROOT, help="directory holding app.py"
+    )
+    parser.add_argument("--name", default="ui_latency", help="results file name")
+    parser.add_argument("--no-warm", action="store_true", help="skip warm starts")
+    parser.add_argument(
+        "--blas-threads", type=int, default=1, help="BLAS threads of the server"
+    )
+    args = parser.parse_args()
+
+    from playwright.sync_api import sync_playwright
+
+    warm_rows = [] if args.no_warm else warm_start_rows(args.sizes)
+    if warm_rows:
+        print("Warm start (C slider steps, median fit time):")
+        print_table(warm_rows, list(warm_rows[0]))
+        print()
+
+    runs: list[tuple[str, str]] = []
+    skipped: dict[str, str] = {}
+    for loss in args.losses:
+        try:
+            name = solvers.resolve_solver(
+                "auto", loss, fit_intercept=True, hard_margin=False
+            )
+        except solvers.IncompatibleLossError:
+            skipped[loss] = "no registered solver"
+            print(f"skipped {loss}: no registered solver for it yet")
+            continue
+        runs.append((loss, name))
+
+    rows, raw = [], []
+    proc, base = start_server(args.app_dir, args.blas_threads)
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            )
+            context = browser.new_context(
+                viewport={"width": 1400, "height": 1000}, device_scale_factor=1
+            )
+            context.add_init_script(INIT_JS)
+            page = context.new_page()
+            for n in args.sizes:
+                for loss, solver in runs:
+                    url = f"{base}/Explore?n={n}&loss={loss}"
+                    url += f"&{args.query}" if args.query else ""
+                    samples = measure(page, url, args.moves, args.warmup, proc.pid)
+                    main_ms = [s["main_ms"] for s in samples]
+                    all_ms = [s["all_ms"] for s in samples]
+                    script = [s["script_done_ms"] for s in samples]
+                    row = {
+                        "n": n,
+                        "loss": loss,
+                        "solver": solver,
+                        "moves": len(samples),
+                        "p50_ms": round(statistics.median(main_ms), 1),
+                        "p90_ms": round(_pct(main_ms, 0.9), 1),
+                        "all_charts_p50_ms": round(statistics.median(all_ms), 1),
+                        "script_done_p50_ms": round(statistics.median(script), 1),
+                        "server_cpu_p50_ms": round(
+                            statistics.median(s["server_cpu_ms"] for s in samples), 1
+                        ),
+                        "browser_task_p50_ms": round(
+                            statistics.median(s["browser_task_ms"] for s in samples), 1
+                        ),
+                        "kB_per_move": round(
+                            statistics.median(s["bytes"] for s in samples) / 1000, 1
+                        ),
+                    }
+                    rows.append(row)
+                    raw.append({**row, "samples": samples})
+                    print_table([row], list(row))
+            browser.close()
+    finally:
+        stop_server(proc)
+    print()
+    print_table(rows, list(rows[0]) if rows else ["n"])
+    path = write_json(
+        args.name,
+        {
+            "what": "C slider ArrowRight -> main Plotly chart redrawn (ms)",
+            "targets_ms": {"200": 150, "1000": 400},
+            "skipped": skipped,
+            "warm_start": warm_rows,
+            "blas_threads": args.blas_threads,
+            "load_average_at_end": os.getloadavg(),
+            "rows": raw,
+        },
+    )
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

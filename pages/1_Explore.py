@@ -1,0 +1,158 @@
+"""Explore: the live SVM playground.
+
+Widgets (svmlab.ui.controls) -> settings -> cached data and fit (svmlab.ui.cache)
+-> figure builders (svmlab.figures) -> st.plotly_chart. The sidebar holds the data
+and model choices; C, σ, the chart and everything computed from them sit in one
+fragment, so moving a slider or selecting on the chart reruns only that part.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# AppTest puts pages/ on sys.path, not the app root: make `import svmlab` work.
+ROOT = str(Path(__file__).resolve().parents[1])
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+import streamlit as st  # noqa: E402
+
+import svmlab.ui  # noqa: E402, F401  (limits BLAS to one thread)
+from svmlab import SvmlabError, figures, losses, solvers  # noqa: E402
+from svmlab.ui import cache, controls, edit, panels  # noqa: E402
+
+st.set_page_config(page_title="svmlab · Explore", layout="wide")
+controls.sidebar()
+st.title("Explore")
+st.caption(
+    "Move C and σ and watch the boundary f = 0 (solid), the margins f = ±1 "
+    "(dashed) and the support vectors (ringed: black free, pink bound) follow. "
+    "Click the plane to add a point; drag a box or lasso to remove points."
+)
+
+
+def chart(fig, key: str, revision: object, **kwargs) -> object:
+    """``st.plotly_chart`` drawn once: Streamlit re-sends the figure to Plotly
+    right after mounting it, and a ``datarevision`` tells Plotly the data did
+    not change (without it, Plotly draws every chart twice)."""
+    fig.layout.datarevision = str(hash(revision))
+    return st.plotly_chart(
+        fig, key=key, theme=None, config=panels.CHART_CONFIG, **kwargs
+    )
+
+
+add_label, dragmode = panels.edit_tools(edit.reset_edits)
+# Outside the fragment: the listener then costs nothing on a slider move.
+edit.click_listener()
+
+
+@st.fragment
+def playground() -> None:
+    settings = controls.live_controls()
+    identity = (settings.dataset, tuple(settings.data_kwargs().items()))
+    identity += (settings.test_fraction,)
+    try:
+        data = cache.load_data(*identity)
+    except SvmlabError as error:
+        st.error(str(error))
+        return
+    edit.apply_pending_click(identity, add_label)
+    edits = edit.current_edits(identity)
+    no_solver = cache.no_solver_message(settings)
+    if no_solver:
+        st.info(no_solver)
+        return
+    try:
+        record = cache.fit_settings(settings, edits)
+    except SvmlabError as error:
+        st.error(str(error))
+        return
+    except Exception as error:  # a bug: say so plainly, keep the page usable
+        panels.internal_error(error)
+        return
+    model = record.model
+    revision = (settings, edits)
+    test = (data.X_test, data.y_test) if settings.show_test else None
+    added = edit.added_mask(len(record.y), edits)
+
+    def decision(snapshot: int | None = None) -> object:
+        fig = figures.decision_figure(
+            model,
+            record.X,
+            record.y,
+            bounds=data.bounds,
+            test=test,
+            snapshot=snapshot,
+            new_points=added,
+            dragmode=dragmode,
+            legend="top",
+            height=760,
+        )
+        # What Streamlit would set after mounting (a second, full redraw).
+        fig.layout.clickmode = "event" if dragmode in ("select", "lasso") else "none"
+        if snapshot is not None:
+            return chart(fig, "explore_snapshot", (revision, snapshot))
+        return chart(
+            fig,
+            edit.chart_key(identity),
+            revision,
+            on_select="rerun",
+            selection_mode=("box", "lasso"),
+        )
+
+    left, right = st.columns([2, 1], gap="medium")
+    with left:
+        event = decision()
+    if edit.apply_selection(identity, len(data.y_train), record.X, event.selection):
+        st.rerun(scope="fragment")
+    with right:
+        panels.numbers(record)
+    left, right = st.columns(2, gap="medium")
+    with left:
+        chart(
+            figures.alpha_histogram(model, log_count=settings.log_count),
+            "explore_alpha_chart",
+            revision,
+        )
+    with right:
+        loss = losses.make_loss(settings.loss, delta=settings.delta)
+        chart(
+            figures.loss_figure(loss, model.margins_, C=settings.effective_C),
+            "explore_loss_chart",
+            revision,
+        )
+
+    if settings.playback:
+        st.subheader("Iteration playback")
+        if not solvers.SOLVERS[model.solver_].iterative:
+            st.info(
+                f"The {model.solver_} solver is not iterative: choose an "
+                "iterative solver in the sidebar to replay its steps."
+            )
+        else:
+
+            def draw(k: int) -> None:
+                a, b = st.columns([2, 1])
+                with a:
+                    decision(snapshot=k)
+                with b:
+                    history = model.history_
+                    chart(
+                        figures.convergence_figure(history, current=k),
+                        "explore_convergence",
+                        (revision, k),
+                    )
+                    chart(
+                        figures.alpha_histogram(model, snapshot=k),
+                        "explore_alpha_k",
+                        (revision, k),
+                    )
+
+            panels.playback(record, draw)
+
+    panels.downloads(data, record, settings, len(edits[0]))
+
+
+playground()
+panels.theory(controls.current_settings())

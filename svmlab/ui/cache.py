@@ -1,0 +1,234 @@
+"""Cached wrappers of the engine calls the Explore page makes (STYLE rule 12).
+
+Every cached function takes primitives or tuples of primitives only. Two caches:
+
+- :func:`load_data` (``st.cache_data``): generate a data set and split it into
+  training and test points. The arrays are small (n <= 2000 x 2), so the copy
+  ``cache_data`` makes on every hit costs microseconds.
+- :func:`fit` (``st.cache_resource``): the fitted model plus the numbers the page
+  shows. ``cache_data`` would pickle and copy the estimator (its history holds up
+  to 200 dual vectors) on every hit; ``cache_resource`` hands back the object,
+  which the page treats as read-only.
+
+Warm start: :func:`fit_settings` keeps the last dual vector per "problem
+identity" (everything except C and sigma) in ``st.session_state`` and passes it as
+``init`` when only C or sigma moved. The solution does not depend on the start
+beyond the solver's tolerance, which is why ``_init`` may be left out of the
+cache key.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import streamlit as st
+from numpy.typing import NDArray
+from sklearn.exceptions import ConvergenceWarning
+
+from svmlab import SVC, datasets, solvers
+from svmlab.errors import IncompatibleLossError
+from svmlab.ui.settings import ExploreSettings
+
+__all__ = [
+    "NO_EDITS",
+    "Data",
+    "Edits",
+    "FitRecord",
+    "apply_edits",
+    "fit",
+    "fit_settings",
+    "load_data",
+    "model_items",
+    "no_solver_message",
+]
+
+Array = NDArray[np.float64]
+#: Points added by clicking, ``((x1, x2, label), ...)``, and indices of removed
+#: generated training points.
+Edits = tuple[tuple[tuple[float, float, float], ...], tuple[int, ...]]
+NO_EDITS: Edits = ((), ())
+
+
+@dataclass(frozen=True)
+class Data:
+    """A generated data set split into training and test points."""
+
+    X_train: Array
+    y_train: Array
+    X_test: Array
+    y_test: Array
+    bounds: tuple[float, float, float, float]
+
+
+def _split(
+    y: Array, fraction: float, seed: int
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Stratified train/test indices; each class keeps at least one training point."""
+    rng = np.random.default_rng(seed + 7919)
+    train, test = [], []
+    for label in (-1.0, 1.0):
+        idx = np.flatnonzero(y == label)
+        idx = idx[rng.permutation(idx.size)]
+        k = min(round(fraction * idx.size), max(idx.size - 1, 0))
+        test.append(idx[:k])
+        train.append(idx[k:])
+    return np.sort(np.concatenate(train)), np.sort(np.concatenate(test))
+
+
+def _bounds(X: Array, pad: float = 0.08) -> tuple[float, float, float, float]:
+    """Axis ranges with a margin, the same for every rerun on this data set."""
+    try:
+        from svmlab.figures import data_bounds
+    except ImportError:  # pragma: no cover - figures.py not there yet
+        lo, hi = X.min(axis=0), X.max(axis=0)
+        span = np.maximum(hi - lo, 1e-9)
+        lo, hi = lo - pad * span, hi + pad * span
+        return float(lo[0]), float(hi[0]), float(lo[1]), float(hi[1])
+    return tuple(float(v) for v in np.ravel(data_bounds(X, pad)))  # type: ignore[return-value]
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def load_data(
+    dataset: str,
+    data_items: tuple[tuple[str, Any], ...],
+    test_fraction: float,
+) -> Data:
+    """Generate ``dataset`` with ``data_items`` (keyword arguments of
+    :func:`svmlab.datasets.make`, seed included) and split off ``test_fraction``."""
+    params = dict(data_items)
+    X, y = datasets.make(dataset, **params)
+    train, test = _split(y, test_fraction, int(params.get("random_state", 0)))
+    return Data(X[train], y[train], X[test], y[test], _bounds(X))
+
+
+def apply_edits(X: Array, y: Array, edits: Edits) -> tuple[Array, Array]:
+    """Training points after the clicks: removed rows dropped, added rows appended."""
+    added, removed = edits
+    keep = np.ones(y.shape[0], dtype=bool)
+    keep[[i for i in removed if 0 <= i < keep.size]] = False
+    X, y = X[keep], y[keep]
+    if added:
+        extra = np.asarray(added, dtype=np.float64)
+        X = np.vstack([X, extra[:, :2]])
+        y = np.concatenate([y, extra[:, 2]])
+    return X, y
+
+
+@dataclass(frozen=True)
+class FitRecord:
+    """A fitted model and the numbers the page shows about it."""
+
+    model: SVC
+    X: Array
+    y: Array
+    train_error: float
+    test_error: float | None
+    n_free: int
+    n_bound: int
+    warning: str | None
+
+
+@st.cache_resource(max_entries=48, show_spinner=False)
+def fit(
+    dataset: str,
+    data_items: tuple[tuple[str, Any], ...],
+    test_fraction: float,
+    edits: Edits,
+    model_items: tuple[tuple[str, Any], ...],
+    _init: Array | None = None,
+) -> FitRecord:
+    """Fit ``svmlab.SVC(**model_items)`` on the (edited) training points."""
+    data = load_data(dataset, data_items, test_fraction)
+    X, y = apply_edits(data.X_train, data.y_train, edits)
+    model = SVC(**dict(model_items))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        model.fit(X, y, init=_init)
+    message = next(
+        (str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)),
+        None,
+    )
+    test_error = (
+        float(np.mean(model.predict(data.X_test) != data.y_test))
+        if data.y_test.size
+        else None
+    )
+    return FitRecord(
+        model=model,
+        X=X,
+        y=y,
+        train_error=float(np.mean(model.predict(X) != y)),
+        test_error=test_error,
+        n_free=int(np.sum(model.sv_state_ == 1)),
+        n_bound=int(np.sum(model.sv_state_ == 2)),
+        warning=message if not model.converged_ else None,
+    )
+
+
+def model_items(s: ExploreSettings) -> tuple[tuple[str, Any], ...]:
+    """The estimator's keyword arguments for these settings."""
+    items: dict[str, Any] = {
+        "C": s.effective_C,
+        "kernel": s.kernel,
+        "loss": s.loss,
+        "solver": s.solver,
+        "bias": s.bias,
+        "tol": s.tol,
+        "max_iter": s.max_iter,
+        "record_history": s.playback,
+    }
+    if s.kernel == "gaussian":
+        items["sigma"] = s.sigma
+    if s.kernel == "polynomial":
+        items["degree"], items["coef0"] = s.degree, s.coef0
+    if s.loss == "modified_hinge":
+        items["delta"] = s.delta
+    return tuple(items.items())
+
+
+def no_solver_message(s: ExploreSettings) -> str | None:
+    """A plain sentence when no registered solver can fit this loss and bias yet."""
+    try:
+        solvers.resolve_solver(
+            s.solver,
+            s.loss,
+            fit_intercept=s.fit_intercept,
+            hard_margin=math.isinf(s.effective_C),
+        )
+    except IncompatibleLossError:
+        if not solvers.valid_solvers(s.loss, fit_intercept=s.fit_intercept):
+            others = [
+                b
+                for b in ("unregularized", "regularized", "none")
+                if solvers.valid_solvers(s.loss, fit_intercept=b == "unregularized")
+            ]
+            hint = (
+                f" Try the bias mode {others[0]!r}."
+                if others
+                else " Pick another loss for now."
+            )
+            return (
+                f"No solver for the {s.loss.replace('_', ' ')} loss in this bias mode "
+                f"is registered yet, so there is nothing to fit.{hint}"
+            )
+    return None
+
+
+def fit_settings(s: ExploreSettings, edits: Edits = NO_EDITS) -> FitRecord:
+    """Fit for ``s``, warm-started from the last fit when only C or sigma moved.
+
+    Raises :class:`svmlab.SvmlabError` with a message for the page.
+    """
+    items = model_items(s)
+    data_items = tuple(s.data_kwargs().items())
+    rest = tuple((k, v) for k, v in items if k not in ("C", "sigma"))
+    identity = (s.dataset, data_items, s.test_fraction, edits, rest)
+    last = st.session_state.get("explore_warm")
+    init = last[1] if last is not None and last[0] == identity else None
+    record = fit(s.dataset, data_items, s.test_fraction, edits, items, _init=init)
+    st.session_state["explore_warm"] = (identity, record.model.alpha_)
+    return record

@@ -1,0 +1,220 @@
+"""Editing the training points on the chart: click to add, box or lasso to remove.
+
+Streamlit's ``st.plotly_chart`` selection events report no click on empty space,
+so adding points uses a small ``st.components.v2`` component with no iframe and no
+visible body. Its JavaScript listens (once per browser tab) for clicks on the
+plot area of the chart whose element key starts with ``explore_chart``: Plotly
+re-dispatches a ``click`` event on its drag layer after a press without a drag,
+in every drag mode. The pixel is turned into data coordinates with the axes' own
+``p2l`` and sent back as the component's ``click`` trigger value, which reruns
+the script once. Removing points uses Plotly's box and lasso selection
+(``on_select="rerun"``); the removed region is read from the selection's
+geometry, so it does not depend on the figure's trace order.
+
+Edits live in ``st.session_state["explore_edits"]`` as plain tuples, and are
+dropped when the generated data change (another data set, n, noise, seed...).
+The cached fit takes them as an argument (STYLE rule 12).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import streamlit as st
+from numpy.typing import NDArray
+
+from svmlab.ui.cache import NO_EDITS, Edits
+
+__all__ = [
+    "CHART_KEY",
+    "added_mask",
+    "apply_click",
+    "apply_pending_click",
+    "apply_selection",
+    "chart_key",
+    "click_listener",
+    "current_edits",
+    "inside_region",
+    "reset_edits",
+]
+
+CHART_KEY = "explore_chart"
+EDITS_KEY = "explore_edits"
+
+_JS = r"""
+export default function (component) {
+  const { setTriggerValue, data } = component;
+  const hub = (window.__svmlabClick = window.__svmlabClick || {});
+  hub.send = setTriggerValue;
+  hub.prefix = (data && data.prefix) || "explore_chart";
+  if (hub.installed) return;
+  hub.installed = true;
+  hub.last = { x: NaN, y: NaN, t: 0 };
+  document.addEventListener(
+    "click",
+    (event) => {
+      const target = event.target;
+      if (!target || !target.classList || !target.classList.contains("nsewdrag")) {
+        return;
+      }
+      if (!target.closest('[class*="st-key-' + hub.prefix + '"]')) return;
+      const plot = target.closest(".js-plotly-plot");
+      const layout = plot && plot._fullLayout;
+      if (!layout || !layout.xaxis || !layout.yaxis) return;
+      // The browser's own click and Plotly's re-dispatched one: count one.
+      const now = Date.now();
+      const { last } = hub;
+      if (event.clientX === last.x && event.clientY === last.y && now - last.t < 400) {
+        return;
+      }
+      hub.last = { x: event.clientX, y: event.clientY, t: now };
+      const box = target.getBoundingClientRect();
+      const x = layout.xaxis.p2l(event.clientX - box.left);
+      const y = layout.yaxis.p2l(event.clientY - box.top);
+      if (Number.isFinite(x) && Number.isFinite(y)) {
+        hub.send("click", { x: x, y: y, t: now });
+      }
+    },
+    true,
+  );
+}
+"""
+
+_listener = st.components.v2.component(
+    "svmlab_chart_click", js=_JS, isolate_styles=False
+)
+
+
+PENDING_KEY = "explore_pending_click"
+
+
+def click_listener() -> tuple[float, float] | None:
+    """Mount the (invisible) click listener; the clicked point of this rerun, if any.
+
+    The point is also kept in ``st.session_state`` until
+    :func:`apply_pending_click` consumes it, so the listener can live outside
+    the fragment that draws the chart (a click reruns the whole page once).
+    """
+    result = _listener(
+        key="explore_click",
+        data={"prefix": CHART_KEY},
+        on_click_change=lambda: None,
+        height=0,
+    )
+    click = getattr(result, "click", None)
+    if isinstance(click, dict):
+        try:
+            point = float(click["x"]), float(click["y"])
+        except (KeyError, TypeError, ValueError):
+            return None
+        st.session_state[PENDING_KEY] = point
+        return point
+    return None
+
+
+def apply_pending_click(identity: Any, label: float) -> bool:
+    """Add the point of a click not yet applied, if any; True if one was added."""
+    point = st.session_state.pop(PENDING_KEY, None)
+    if point is None:
+        return False
+    apply_click(identity, point, label)
+    return True
+
+
+# -- the edits ----------------------------------------------------------------------
+
+
+def _state(identity: Any) -> dict[str, Any]:
+    edits = st.session_state.get(EDITS_KEY)
+    if edits is None or edits["data"] != identity:
+        version = 0 if edits is None else edits["version"] + 1
+        edits = {"data": identity, "added": (), "removed": (), "version": version}
+        st.session_state[EDITS_KEY] = edits
+    return edits
+
+
+def current_edits(identity: Any) -> Edits:
+    """The edits of the data set ``identity`` (any hashable): ``(added, removed)``."""
+    edits = _state(identity)
+    return edits["added"], edits["removed"]
+
+
+def chart_key(identity: Any) -> str:
+    """The chart's widget key; it changes after each removal to clear the selection."""
+    return f"{CHART_KEY}_{_state(identity)['version']}"
+
+
+def reset_edits() -> None:
+    """Back to the generated data (button callback)."""
+    edits = st.session_state.get(EDITS_KEY)
+    if edits is not None:
+        edits.update(added=(), removed=(), version=edits["version"] + 1)
+
+
+def apply_click(identity: Any, point: tuple[float, float], label: float) -> None:
+    """Add a training point of class ``label`` (+1 or -1) at ``point``."""
+    edits = _state(identity)
+    edits["added"] = (*edits["added"], (float(point[0]), float(point[1]), float(label)))
+
+
+def inside_region(X: NDArray[np.float64], selection: Any) -> NDArray[np.bool_]:
+    """Which rows of X lie in the selection's boxes or lasso polygons."""
+    inside = np.zeros(X.shape[0], dtype=bool)
+    for box in _get(selection, "box"):
+        (x0, x1), (y0, y1) = sorted(box["x"][:2]), sorted(box["y"][:2])
+        inside |= (X[:, 0] >= x0) & (X[:, 0] <= x1) & (X[:, 1] >= y0) & (X[:, 1] <= y1)
+    for lasso in _get(selection, "lasso"):
+        inside |= _in_polygon(X, np.asarray(lasso["x"]), np.asarray(lasso["y"]))
+    return inside
+
+
+def _get(selection: Any, name: str) -> list[dict[str, Any]]:
+    try:
+        value = selection[name]
+    except (KeyError, TypeError, AttributeError):
+        value = getattr(selection, name, None)
+    return [v for v in (value or []) if isinstance(v, dict) and "x" in v and "y" in v]
+
+
+def _in_polygon(
+    X: NDArray[np.float64], px: NDArray[np.float64], py: NDArray[np.float64]
+) -> NDArray[np.bool_]:
+    """Even-odd rule (ray casting), vectorised over the points."""
+    if px.size < 3:
+        return np.zeros(X.shape[0], dtype=bool)
+    x, y = X[:, :1], X[:, 1:]
+    x1, y1 = px[None, :], py[None, :]
+    x2, y2 = np.roll(px, -1)[None, :], np.roll(py, -1)[None, :]
+    crosses = (y1 > y) != (y2 > y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        at = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
+    return np.count_nonzero(crosses & (x < at), axis=1) % 2 == 1
+
+
+def apply_selection(identity: Any, n_generated: int, X: NDArray, selection) -> int:
+    """Remove the training points inside a box or lasso selection.
+
+    ``X`` are the current (edited) training points: the kept generated points in
+    order, then the added ones. Returns how many points were removed.
+    """
+    hit = inside_region(X, selection)
+    if not hit.any():
+        return 0
+    edits = _state(identity)
+    removed = set(edits["removed"])
+    kept = [i for i in range(n_generated) if i not in removed]
+    removed.update(i for i, h in zip(kept, hit[: len(kept)], strict=True) if h)
+    added = [p for p, h in zip(edits["added"], hit[len(kept) :], strict=True) if not h]
+    edits.update(
+        removed=tuple(sorted(removed)), added=tuple(added), version=edits["version"] + 1
+    )
+    return int(hit.sum())
+
+
+def added_mask(n_points: int, edits: Edits = NO_EDITS) -> NDArray[np.bool_]:
+    """Mask of the user-added points among ``n_points`` edited training points."""
+    mask = np.zeros(n_points, dtype=bool)
+    if edits[0]:
+        mask[n_points - len(edits[0]) :] = True
+    return mask

@@ -1,0 +1,346 @@
+"""The Explore page's panels below and beside the main figure.
+
+The numbers (st.metric), the theory expander (st.latex), the downloads (CSV and
+JSON) and the iteration playback. Each function draws one panel from a fitted
+:class:`~svmlab.ui.cache.FitRecord` and the settings; none computes a number the
+engine does not already hold, except error rates and counts.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import logging
+import math
+import re
+import sys
+from collections.abc import Callable
+
+import numpy as np
+import streamlit as st
+
+from svmlab import losses, solvers
+from svmlab.errors import SvmlabError
+from svmlab.ui.cache import Data, FitRecord
+from svmlab.ui.settings import ExploreSettings
+
+__all__ = [
+    "CHART_CONFIG",
+    "data_csv",
+    "downloads",
+    "edit_tools",
+    "internal_error",
+    "model_json",
+    "number_cells",
+    "numbers",
+    "playback",
+    "solver_math",
+    "theory",
+]
+
+#: Plotly chart options: a hover-only modebar with the PNG export alone.
+CHART_CONFIG = {
+    "displaylogo": False,
+    "modeBarButtons": [["toImage"]],
+    "toImageButtonOptions": {"format": "png", "filename": "svmlab", "scale": 2},
+    "scrollZoom": False,
+}
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100.0 * value:.1f} %"
+
+
+def _num(value: float | None) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    return f"{value:.4g}" if math.isfinite(value) else "∞"
+
+
+def internal_error(error: Exception) -> None:
+    """An unexpected engine exception: a plain message on the page (no traceback
+    on a projector), the traceback in the server log."""
+    logging.getLogger("svmlab.ui").exception("unexpected error in the engine")
+    st.error(
+        f"Something went wrong inside svmlab ({type(error).__name__}: {error}). "
+        "This is a bug: please report it with the link of this page. Other "
+        "settings still work."
+    )
+
+
+def edit_tools(reset: Callable[[], None]) -> tuple[float, str]:
+    """The row above the chart: class of a click, what a drag does, reset.
+
+    Returns the label a click adds (+1.0 or -1.0) and Plotly's drag mode.
+    """
+    tools = st.columns([3, 4, 2], vertical_alignment="bottom")
+    label = tools[0].radio(
+        "A click on the chart adds",
+        [1.0, -1.0],
+        format_func={1.0: "class +1 (blue ●)", -1.0: "class −1 (orange ■)"}.get,
+        horizontal=True,
+        key="explore_add_class",
+    )
+    dragmode = tools[1].radio(
+        "Dragging on the chart",
+        ["select", "lasso", "zoom"],
+        format_func={
+            "select": "removes points (box)",
+            "lasso": "removes points (lasso)",
+            "zoom": "zooms",
+        }.get,
+        horizontal=True,
+        key="explore_drag",
+    )
+    tools[2].button("Reset to generated data", on_click=reset, key="explore_reset")
+    return float(label), str(dragmode)
+
+
+def number_cells(record: FitRecord) -> list[tuple[str, str]]:
+    """The numbers panel as (label, text) pairs."""
+    m = record.model
+    gap = m.duality_gap_
+    return [
+        ("support vectors", f"{record.n_free + record.n_bound} / {len(record.y)}"),
+        ("free SVs", str(record.n_free)),
+        ("bound SVs", str(record.n_bound)),
+        ("training error", _pct(record.train_error)),
+        ("test error", _pct(record.test_error)),
+        ("objective", _num(m.objective_)),
+        ("KKT violation", f"{m.kkt_violation_:.1e}"),
+        ("duality gap", "–" if gap is None else f"{gap:.1e}"),
+        (f"iterations ({m.solver_})", str(m.n_iter_)),
+        ("fit time", f"{1000.0 * m.fit_time_:.0f} ms"),
+    ]
+
+
+_GRID = (
+    '<div class="svmlab-numbers" style="display:grid;'
+    "grid-template-columns:repeat(2,minmax(0,1fr));gap:0.9rem 1.2rem;"
+    'font-variant-numeric:tabular-nums">{}</div>'
+)
+_CELL = (
+    '<div><div style="font-size:0.95rem;opacity:0.75">{label}</div>'
+    '<div data-svmlab-number="{label}" style="font-size:1.9rem;line-height:1.2;'
+    'overflow-wrap:anywhere">{value}</div></div>'
+)
+
+
+def numbers(record: FitRecord) -> None:
+    """SVs free/bound, errors, objective, KKT violation / gap, iterations, time.
+
+    One HTML block rather than ten ``st.metric`` elements: the browser redraws
+    it on every slider move, and ten metrics in columns cost it ~30 ms more.
+    A warning follows when the solver stopped before converging.
+    """
+    cells = "".join(
+        _CELL.format(label=html.escape(label), value=html.escape(value))
+        for label, value in number_cells(record)
+    )
+    st.html(_GRID.format(cells))
+    if not record.model.converged_:
+        st.warning(record.warning or "The solver did not converge.", icon="⚠️")
+
+
+# -- theory -------------------------------------------------------------------------
+
+_PRIMAL = (
+    r"\min_{f,\,b}\ \tfrac12\|f\|_{\mathcal H}^2 + C\sum_{i=1}^n \ell(m_i),"
+    r"\qquad m_i = y_i f(x_i),\quad f(x) = \sum_j \alpha_j y_j k(x_j, x) + b"
+)
+_BOX = {
+    "unregularized": (r"K", r",\quad \sum_i \alpha_i y_i = 0"),
+    "regularized": (r"K + \mathbf 1\mathbf 1^\top", r"\quad (b = \sum_i \alpha_i y_i)"),
+    "none": (r"K", r"\quad (b = 0)"),
+}
+_STATIONARY = (
+    r"\text{no QP dual: at a stationary point } \alpha_i = -C\,\ell'(m_i),"
+    r"\ \text{(the solver below iterates to it)}"
+)
+
+
+def dual_latex(loss: str, bias: str) -> tuple[str, str]:
+    """The dual (or the optimality condition) for ``loss`` and ``bias``, and its
+    source."""
+    K, extra = _BOX.get(bias, _BOX["unregularized"])
+    objective = r"\max_\alpha\ \sum_i \alpha_i - \tfrac12\,\alpha^\top Y"
+    st_ = r"\quad\text{s.t.}\quad "
+    if loss == "hinge":
+        text = rf"{objective} ({K}) Y\alpha {st_} 0 \le \alpha_i \le C{extra}"
+        return text, "Sugiyama eq. (27.3); Zhu's notes; Rifkin (regularized b)"
+    if loss == "squared_hinge":
+        text = rf"{objective} ({K} + I/C) Y\alpha {st_} \alpha_i \ge 0{extra}"
+        return text, "Sugiyama §27.6.2 (MATH.md, squared hinge dual)"
+    if loss == "ramp":
+        text = (
+            rf"{objective} ({K}) Y\alpha {st_} -\beta_i \le \alpha_i "
+            rf"\le C - \beta_i{extra},\quad \beta_i = C\,[m_i < 0]"
+        )
+        return text, "CCCP subproblem: Collobert, Sinz, Weston, Bottou (2006)"
+    return _STATIONARY, "Lee (2006) eqs. (7)-(9); Sugiyama §27.6.3"
+
+
+def solver_math(name: str) -> str | None:
+    """The ``.. math::`` block of solver ``name``'s module docstring (STYLE 15)."""
+    spec = solvers.SOLVERS.get(name)
+    module = sys.modules.get(spec.solve.__module__) if spec else None
+    doc = (module.__doc__ or "") if module else ""
+    match = re.search(r"\.\. math::\n\n((?:[ \t]+.*\n|\n)+)", doc)
+    if not match:
+        return None
+    return "\n".join(line.strip() for line in match.group(1).splitlines()).strip()
+
+
+def theory(s: ExploreSettings) -> None:
+    """The loss, the primal and dual problems, and the solver, with their sources."""
+    try:
+        loss = losses.make_loss(s.loss, delta=s.delta)
+        solver = solvers.resolve_solver(
+            s.solver,
+            s.loss,
+            fit_intercept=s.fit_intercept,
+            hard_margin=math.isinf(s.effective_C),
+        )
+    except SvmlabError:
+        solver = None
+        loss = losses.make_loss(s.loss)
+    # A toggle, not an expander: collapsed expanders still typeset their
+    # formulas on every rerun, which costs the browser time on each slider move.
+    shown = st.toggle(
+        "Show the theory: the loss, the dual and the solver", key="explore_theory"
+    )
+    if not shown:
+        return
+    with st.container(border=True):
+        st.markdown(f"**Loss: {loss.title}** ({loss.source})")
+        st.latex(loss.latex)
+        st.markdown("**Primal** (MATH.md, notation)")
+        st.latex(_PRIMAL)
+        text, source = dual_latex(s.loss, s.bias)
+        st.markdown(f"**Dual** ({source})")
+        st.latex(text)
+        if solver in solvers.SOLVERS:
+            spec = solvers.SOLVERS[solver]
+            kind = "iterative" if spec.iterative else "direct"
+            st.markdown(f"**Solver: {spec.title}** ({kind}; {spec.source})")
+            maths = solver_math(solver)
+            if maths:
+                st.latex(maths)
+
+
+# -- export -------------------------------------------------------------------------
+
+
+def data_csv(data: Data, record: FitRecord, n_added: int) -> str:
+    """Training (edited) and test points as CSV: x1, x2, y, split."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["x1", "x2", "y", "split"])
+    n = len(record.y)
+    for i, ((a, b), label) in enumerate(zip(record.X, record.y, strict=True)):
+        split = "added" if i >= n - n_added else "train"
+        writer.writerow([repr(float(a)), repr(float(b)), int(label), split])
+    for (a, b), label in zip(data.X_test, data.y_test, strict=True):
+        writer.writerow([repr(float(a)), repr(float(b)), int(label), "test"])
+    return out.getvalue()
+
+
+def model_json(record: FitRecord, s: ExploreSettings) -> str:
+    """The fitted model: parameters, alpha, intercept, support, classes, numbers."""
+    m = record.model
+    params = {
+        k: (None if isinstance(v, float) and math.isinf(v) else v)
+        for k, v in m.get_params().items()
+        if k != "solver_options"
+    }
+    payload = {
+        "svmlab_model": 1,
+        "parameters": params,
+        "hard_margin": math.isinf(m.C),
+        "solver_used": m.solver_,
+        "classes": [float(c) for c in m.classes_],
+        "intercept": float(m.intercept_[0]),
+        "alpha": [float(a) for a in m.alpha_],
+        "support": [int(i) for i in m.support_],
+        "sv_state": [int(v) for v in m.sv_state_],
+        "objective": float(m.objective_) if math.isfinite(m.objective_) else None,
+        "kkt_violation": float(m.kkt_violation_),
+        "n_iter": int(m.n_iter_),
+        "converged": bool(m.converged_),
+        "settings_query": s.to_query(),
+    }
+    return json.dumps(payload, indent=1)
+
+
+def downloads(data: Data, record: FitRecord, s: ExploreSettings, n_added: int) -> None:
+    """Download buttons for the data (CSV) and the model (JSON); the share hint."""
+    left, right = st.columns(2)
+    left.download_button(
+        "Download data (CSV)",
+        data=lambda: data_csv(data, record, n_added),
+        file_name=f"svmlab_{s.dataset}.csv",
+        mime="text/csv",
+        key="explore_download_csv",
+        on_click="ignore",
+    )
+    right.download_button(
+        "Download model (JSON)",
+        data=lambda: model_json(record, s),
+        file_name=f"svmlab_{s.dataset}_model.json",
+        mime="application/json",
+        key="explore_download_json",
+        on_click="ignore",
+    )
+    st.caption(
+        "Share: the address bar holds every setting, so copying the link gives "
+        "the same picture (points added by clicking are not in the link: "
+        "download the CSV for those). The chart's camera button saves a PNG."
+    )
+
+
+# -- playback -----------------------------------------------------------------------
+
+
+def _step(delta: int, last: int) -> None:
+    key = "explore_step"
+    st.session_state[key] = int(
+        np.clip(st.session_state.get(key, last) + delta, 0, last)
+    )
+
+
+def playback(record: FitRecord, draw: Callable[[int], None]) -> None:
+    """Step or play through ``record.model.history_``; ``draw(k)`` shows record k."""
+    history = record.model.history_
+    last = len(history) - 1
+    if last < 1:
+        st.info("This fit recorded fewer than two iterations: nothing to replay.")
+        return
+    if st.session_state.setdefault("explore_step", last) > last:
+        st.session_state["explore_step"] = last
+    playing = bool(st.session_state.get("explore_playing", False))
+
+    @st.fragment(run_every=0.7 if playing else None)
+    def panel() -> None:
+        now_playing = bool(st.session_state.get("explore_playing", False))
+        if now_playing != playing:
+            st.rerun(scope="app")
+        if now_playing:
+            current = st.session_state.get("explore_step", last)
+            st.session_state["explore_step"] = 0 if current >= last else current + 1
+        cols = st.columns([1, 1, 2, 8], vertical_alignment="bottom")
+        cols[0].button("◀", key="explore_step_back", on_click=_step, args=(-1, last))
+        cols[1].button("▶", key="explore_step_next", on_click=_step, args=(1, last))
+        cols[2].toggle("play", key="explore_playing")
+        k = cols[3].slider(
+            "Recorded iteration (snapshot)",
+            0,
+            last,
+            key="explore_step",
+            help=f"{len(history)} snapshots; iteration "
+            f"{history.iteration[0]} to {history.iteration[-1]}.",
+        )
+        draw(k)
+
+    panel()

@@ -1,0 +1,158 @@
+"""The Explore page in Chromium: sliders, click-to-add, box removal, screenshots.
+
+Fails on any exception box, ``st.error`` box or uncaught page error. Screenshots
+of the spiral, two-circle and outlier defaults land in
+``tests/browser/artifacts/explore_*.png``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+MAIN = '[class*="st-key-explore_chart"]'
+# Opening a sub-page URL directly logs two harmless 404s (shared tools notes).
+BENIGN = re.compile(r"_stcore/(health|host-config)|status of 404")
+
+SV_JS = """() => {
+  const m = document.querySelector('[data-svmlab-number="support vectors"]');
+  return m ? m.innerText : null;
+}"""
+# A fingerprint of what the main chart draws: the surface image and the lines.
+CHART_JS = """(sel) => {
+  const root = document.querySelector(sel);
+  if (!root) return null;
+  const img = root.querySelector('image');
+  const paths = [...root.querySelectorAll('.scatterlayer path.js-line')]
+    .map((p) => p.getAttribute('d') || '').join('|');
+  return (img ? img.getAttribute('href').length + ':' + img.getAttribute('href')
+    .slice(-40) : '') + '#' + paths.length + ':' + paths.slice(0, 200);
+}"""
+
+
+def _open(page, url: str, wait_for_rerun) -> None:
+    response = page.goto(url)
+    assert response is not None and response.ok, response
+    wait_for_rerun(page)
+    page.locator(f"{MAIN} .main-svg").first.wait_for(state="visible")
+    page.mouse.move(2, 2)
+
+
+def _sv(page) -> tuple[int, int]:
+    """(support vectors, training points) from the numbers panel."""
+    text = page.evaluate(SV_JS)
+    assert text, "no 'support vectors' metric on the page"
+    sv, n = (int(v) for v in text.split("/"))
+    return sv, n
+
+
+def _press(page, key: str, slider_key: str, times: int, wait_for_rerun) -> None:
+    slider = page.locator(f".st-key-{slider_key}").get_by_role("slider")
+    for _ in range(times):
+        slider.focus()
+        page.keyboard.press(key)
+        wait_for_rerun(page)
+    page.mouse.move(2, 2)
+
+
+def _settle(page) -> None:
+    page.wait_for_timeout(400)
+
+
+def _no_errors(page, browser_log, assert_no_exception) -> None:
+    assert_no_exception(page)
+    assert not browser_log.page_errors, browser_log.page_errors
+    real = [e for e in browser_log.console_errors if not BENIGN.search(e)]
+    assert not real, real
+
+
+def test_sliders_click_and_box_select(
+    page,
+    browser_log,
+    streamlit_url,
+    wait_for_rerun,
+    assert_no_exception,
+    full_screenshot,
+):
+    _open(page, f"{streamlit_url}/Explore", wait_for_rerun)
+    _settle(page)
+    full_screenshot(page, ARTIFACTS / "explore_spiral.png")
+    _no_errors(page, browser_log, assert_no_exception)
+    sv0, n0 = _sv(page)
+    chart0 = page.evaluate(CHART_JS, MAIN)
+
+    # C: three steps up on the log slider (10 -> 12 -> 15 -> 18).
+    _press(page, "ArrowRight", "explore_C_slider", 3, wait_for_rerun)
+    _settle(page)
+    assert page.locator(".st-key-explore_C input").input_value() == "18"
+    sv1, n1 = _sv(page)
+    chart1 = page.evaluate(CHART_JS, MAIN)
+    assert n1 == n0
+    assert (sv1, chart1) != (sv0, chart0), "moving C changed nothing"
+
+    # sigma: four steps down (3.3 -> 2.7 -> 2.2 -> 1.8 -> 1.5): more SVs.
+    _press(page, "ArrowLeft", "explore_sigma_slider", 4, wait_for_rerun)
+    _settle(page)
+    assert page.locator(".st-key-explore_sigma input").input_value() == "1.5"
+    sv2, _ = _sv(page)
+    chart2 = page.evaluate(CHART_JS, MAIN)
+    assert sv2 != sv1 and chart2 != chart1
+    assert "sigma=1.5" in page.url and "C=18" in page.url
+
+    # A click on empty space (the top-left corner of the plot) adds a point.
+    plot = page.locator(f"{MAIN} .nsewdrag").first
+    box = plot.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + 0.06 * box["width"], box["y"] + 0.06 * box["height"])
+    wait_for_rerun(page)
+    _settle(page)
+    sv3, n3 = _sv(page)
+    assert n3 == n1 + 1, "the click did not add a training point"
+    assert sv3 != sv2 or page.evaluate(CHART_JS, MAIN) != chart2
+    page.mouse.move(2, 2)
+
+    # Drag a box over the left third of the plot: those points are removed.
+    page.mouse.move(box["x"] + 2, box["y"] + 2)
+    page.mouse.down()
+    page.mouse.move(
+        box["x"] + 0.33 * box["width"], box["y"] + box["height"] - 2, steps=10
+    )
+    page.mouse.up()
+    wait_for_rerun(page)
+    _settle(page)
+    page.mouse.move(2, 2)
+    _, n4 = _sv(page)
+    assert n4 < n3, "box select removed nothing"
+
+    # Reset brings the generated points back.
+    page.get_by_role("button", name="Reset to generated data").click()
+    wait_for_rerun(page)
+    _settle(page)
+    assert _sv(page)[1] == n0
+    _no_errors(page, browser_log, assert_no_exception)
+
+
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [("data=two_circles", "two_circles"), ("data=outlier_blobs", "outlier_blobs")],
+)
+def test_dataset_defaults_render(
+    page,
+    browser_log,
+    streamlit_url,
+    wait_for_rerun,
+    assert_no_exception,
+    full_screenshot,
+    query,
+    name,
+):
+    _open(page, f"{streamlit_url}/Explore?{query}", wait_for_rerun)
+    _settle(page)
+    full_screenshot(page, ARTIFACTS / f"explore_{name}.png")
+    _no_errors(page, browser_log, assert_no_exception)
+    sv, n = _sv(page)
+    assert 0 < sv <= n
+    assert page.locator('[data-testid="stPlotlyChart"]').count() >= 3

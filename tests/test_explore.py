@@ -1,0 +1,453 @@
+"""The Explore page: settings and URL, the edits, and the page under AppTest.
+
+The page is driven by widget key (STYLE rule 14). The cross product runs every
+data set x kernel x loss x registered valid solver; one AppTest instance per
+data set is reused (n = 40 points) to keep it fast.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from svmlab import SVC, datasets, kernels, losses, solvers
+from svmlab.solvers.base import DualSolution, History, SolverSpec
+from svmlab.ui.cache import apply_edits, load_data, model_items
+from svmlab.ui.edit import inside_region
+from svmlab.ui.settings import C_GRID, SIGMA_GRID, ExploreSettings, nearest
+
+PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_Explore.py")
+SMALL_N = 40
+
+
+def _app(query: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def _metrics(at: AppTest) -> dict[str, str]:
+    """The numbers panel: label -> text."""
+    body = "".join(h.proto.body for h in at.get("html"))
+    found = re.findall(r'data-svmlab-number="([^"]+)"[^>]*>([^<]*)<', body)
+    return {html.unescape(k): html.unescape(v) for k, v in found}
+
+
+def _errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.exception] + [e.value for e in at.error]
+
+
+def _main_chart(at: AppTest) -> dict:
+    charts = at.get("plotly_chart")
+    assert charts, "no plotly chart on the page"
+    return json.loads(charts[0].proto.spec)
+
+
+# -- settings and URL -----------------------------------------------------------------
+
+
+SETTINGS = [
+    ExploreSettings(),
+    ExploreSettings(dataset="two_circles", C=500.0, sigma=0.5916, test_fraction=0.5),
+    ExploreSettings(
+        dataset="outlier_blobs",
+        data_params=(("n_outliers", 7), ("outlier_distance", 9.5)),
+        loss="ramp",
+        kernel="linear",
+        bias="none",
+    ),
+    ExploreSettings(dataset="linear", hard_margin=True, kernel="linear", seed=12),
+    ExploreSettings(
+        dataset="moons",
+        n=1000,
+        noise=0.25,
+        kernel="polynomial",
+        degree=5,
+        coef0=0.5,
+        loss="modified_hinge",
+        delta=0.35,
+        C=0.0123,
+        tol=1e-6,
+        max_iter=77,
+        log_count=True,
+        show_test=False,
+        playback=True,
+    ),
+]
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: s.dataset)
+def test_url_round_trip(settings: ExploreSettings) -> None:
+    query = settings.to_query()
+    assert all(isinstance(v, str) for v in query.values())
+    assert ExploreSettings.from_query(query) == settings
+
+
+def test_default_settings_have_an_empty_query() -> None:
+    assert ExploreSettings().to_query() == {}
+    assert ExploreSettings.from_query({}) == ExploreSettings()
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"data": "nope"},
+        {"C": "-1"},
+        {"C": "nan"},
+        {"C": "inf"},
+        {"sigma": "0"},
+        {"n": "3.5"},
+        {"n": "1e9"},
+        {"noise": "abc"},
+        {"kernel": "rbf"},
+        {"loss": "log"},
+        {"solver": "not-a-solver"},
+        {"bias": "maybe"},
+        {"test": "0.99"},
+        {"delta": "1"},
+        {"hard": "yes please"},
+        {"seed": "-4"},
+        {"max_iter": "0"},
+        {"r_inner": "2"},
+        {"data": "two_circles", "r_outer": "9"},
+        {"C": ["1", "2"]},
+        {"C": None},
+    ],
+)
+def test_from_query_never_raises_and_falls_back(query: dict) -> None:
+    settings = ExploreSettings.from_query(query)
+    base = ExploreSettings(dataset=settings.dataset)
+    changed = {
+        k
+        for k in ("C", "sigma", "n", "noise", "kernel", "loss", "solver", "bias")
+        if getattr(settings, k) != getattr(base, k)
+    }
+    # Only the multi-valued C (last value wins) may differ from the defaults.
+    assert changed <= {"C"}
+    assert settings.data_params == base.data_params
+
+
+def test_dataset_defaults_fill_in() -> None:
+    s = ExploreSettings(dataset="outlier_blobs")
+    assert s.n == 100 and s.noise == 0.5
+    assert dict(s.data_params) == {"n_outliers": 3, "outlier_distance": 6.0}
+    assert (s.kernel, s.C) == ("linear", 1.0)
+    assert s.with_dataset("spiral") == ExploreSettings()
+    assert ExploreSettings(C=5.0).with_dataset("moons").C == 10.0
+
+
+def test_log_grids() -> None:
+    assert C_GRID[0] == 0.001 and C_GRID[-1] == 1e5
+    assert 10.0 in C_GRID and 1.0 in SIGMA_GRID and 3.3 in SIGMA_GRID
+    ratios = np.diff(np.log10(C_GRID))
+    assert ratios.min() > 0.05 and ratios.max() < 0.1
+    assert nearest(C_GRID, 11.0) == 12.0 or nearest(C_GRID, 11.0) == 10.0
+    assert nearest(C_GRID, 1e9) == 1e5 and nearest(C_GRID, -3.0) == 0.001
+
+
+# -- edits ----------------------------------------------------------------------------
+
+
+def test_box_and_lasso_regions() -> None:
+    X = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0], [0.5, 1.5]])
+    box = {"box": [{"x": [0.5, 1.5], "y": [1.5, 0.5]}], "lasso": []}
+    assert inside_region(X, box).tolist() == [False, True, False, True]
+    triangle = {"lasso": [{"x": [-1.0, 4.0, -1.0], "y": [-1.0, -1.0, 4.0]}]}
+    assert inside_region(X, triangle).tolist() == [True, True, False, True]
+    assert not inside_region(X, {}).any()
+    assert not inside_region(X, None).any()
+
+
+def test_apply_edits_removes_then_appends() -> None:
+    X = np.arange(10.0).reshape(5, 2)
+    y = np.array([1.0, -1.0, 1.0, -1.0, 1.0])
+    X2, y2 = apply_edits(X, y, (((9.0, 9.0, -1.0),), (0, 3)))
+    assert X2.tolist() == [[2.0, 3.0], [4.0, 5.0], [8.0, 9.0], [9.0, 9.0]]
+    assert y2.tolist() == [-1.0, 1.0, 1.0, -1.0]
+
+
+# -- the page ------------------------------------------------------------------------
+
+
+def _combos() -> list[tuple[str, str, str, str, str]]:
+    """(data set, kernel, loss, solver, bias) for every registered valid solver.
+
+    A solver runs with an unregularized bias when it can, else with none.
+    """
+    out = []
+    for dataset in datasets.GENERATORS:
+        for kernel in kernels.KERNELS:
+            for loss in losses.LOSSES:
+                out.append((dataset, kernel, loss, "auto", "unregularized"))
+                for name, spec in solvers.SOLVERS.items():
+                    if loss in spec.losses:
+                        bias = "unregularized" if spec.with_intercept else "none"
+                        out.append((dataset, kernel, loss, name, bias))
+    return out
+
+
+_APPS: dict[str, AppTest] = {}
+
+
+def _app_for(dataset: str) -> AppTest:
+    """One AppTest per data set, with n = 40 (the first run is the slow one)."""
+    if dataset not in _APPS:
+        at = _app({"data": dataset, "n": str(SMALL_N)})
+        _APPS[dataset] = at
+    return _APPS[dataset]
+
+
+COMBOS = _combos()
+
+
+@pytest.mark.parametrize(
+    ("dataset", "kernel", "loss", "solver", "bias"),
+    COMBOS,
+    ids=["-".join(c) for c in COMBOS],
+)
+def test_every_combination_runs(dataset, kernel, loss, solver, bias) -> None:
+    at = _app_for(dataset)
+    at.selectbox(key="explore_kernel").set_value(kernel)
+    at.selectbox(key="explore_loss").set_value(loss)
+    at.selectbox(key="explore_bias").set_value(bias)
+    at.run()
+    at.selectbox(key="explore_solver").set_value(solver).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    assert at.selectbox(key="explore_solver").value == solver
+    if solvers.valid_solvers(loss, fit_intercept=bias == "unregularized"):
+        assert at.get("plotly_chart"), "no chart"
+        assert _metrics(at)["support vectors"].endswith(f"/ {len(_train(at))}")
+    else:
+        # No registered solver for this loss yet: a plain note, no crash.
+        assert any("No solver" in i.value for i in at.info), [i.value for i in at.info]
+    assert at.slider(key="explore_n").value == SMALL_N
+
+
+def _train(at: AppTest) -> np.ndarray:
+    s = at.session_state["explore_settings"]
+    return load_data(s.dataset, tuple(s.data_kwargs().items()), s.test_fraction).y_train
+
+
+def test_numbers_panel_matches_the_engine() -> None:
+    at = _app({"data": "two_circles", "C": "4.7", "sigma": "0.39", "test": "0.3"})
+    assert not _errors(at)
+    s = at.session_state["explore_settings"]
+    assert (s.dataset, s.C, s.sigma, s.test_fraction) == ("two_circles", 4.7, 0.39, 0.3)
+    data = load_data(s.dataset, tuple(s.data_kwargs().items()), s.test_fraction)
+    model = SVC(**dict(model_items(s))).fit(data.X_train, data.y_train)
+    n_free = int(np.sum(model.sv_state_ == 1))
+    n_bound = int(np.sum(model.sv_state_ == 2))
+    train_error = np.mean(model.predict(data.X_train) != data.y_train)
+    test_error = np.mean(model.predict(data.X_test) != data.y_test)
+    shown = _metrics(at)
+    assert shown["support vectors"] == f"{n_free + n_bound} / {data.y_train.size}"
+    assert shown["free SVs"] == str(n_free)
+    assert shown["bound SVs"] == str(n_bound)
+    assert shown["training error"] == f"{100 * train_error:.1f} %"
+    assert shown["test error"] == f"{100 * test_error:.1f} %"
+    assert float(shown["objective"]) == pytest.approx(model.objective_, rel=1e-3)
+    # The figure shows the same support vectors.
+    names = {t.get("name"): t for t in _main_chart(at)["data"]}
+    assert len(names["bound SV (α = C)"]["x"]) == n_bound
+
+
+def test_sliders_and_typed_values_stay_in_step() -> None:
+    at = _app({"n": "60"})
+    at.select_slider(key="explore_C_slider").set_value(100.0).run()
+    assert at.number_input(key="explore_C").value == 100.0
+    at.number_input(key="explore_C").set_value(123.4).run()
+    assert at.select_slider(key="explore_C_slider").value == 120.0
+    assert at.session_state["explore_settings"].C == 123.4
+    assert at.query_params["C"] == "123.4"
+    at.select_slider(key="explore_sigma_slider").set_value(1.5).run()
+    assert at.number_input(key="explore_sigma").value == 1.5
+    assert not _errors(at)
+
+
+def test_bad_typed_value_shows_an_error_and_keeps_settings() -> None:
+    at = _app({"data": "moons", "n": "60", "sigma": "0.82"})
+    at.select_slider(key="explore_C_slider").set_value(47.0).run()
+    at.number_input(key="explore_C").set_value(0.0).run()
+    assert not at.exception
+    assert any("C must be a positive number" in e.value for e in at.error)
+    assert at.selectbox(key="explore_dataset").value == "moons"
+    assert at.slider(key="explore_n").value == 60
+    assert at.number_input(key="explore_sigma").value == 0.82
+    assert at.number_input(key="explore_C").value == 0.0
+    at.number_input(key="explore_C").set_value(47.0).run()
+    assert not _errors(at) and at.get("plotly_chart")
+
+
+def test_bad_data_parameters_show_an_error_and_keep_settings() -> None:
+    at = _app({"data": "outlier_blobs", "n": "10", "n_outliers": "20"})
+    assert not at.exception
+    assert any("n_outliers must be at most" in e.value for e in at.error)
+    assert at.slider(key="explore_dp_n_outliers").value == 20
+    assert at.slider(key="explore_n").value == 10
+
+
+def test_hard_margin_needs_separable_data() -> None:
+    at = _app({"data": "linear", "n": "60", "kernel": "linear", "hard": "1"})
+    assert not _errors(at)
+    assert _metrics(at)["bound SVs"] == "0"
+    assert at.number_input(key="explore_C").disabled
+    at.slider(key="explore_noise").set_value(0.3).run()  # label flips
+    assert not at.exception
+    assert any("hard-margin" in e.value for e in at.error), [e.value for e in at.error]
+    assert at.checkbox(key="explore_hard_margin").value
+    assert at.selectbox(key="explore_kernel").value == "linear"
+
+
+def test_dataset_switch_resets_its_parameters() -> None:
+    at = _app({"n": "300", "noise": "2"})
+    at.selectbox(key="explore_dataset").set_value("two_circles").run()
+    assert at.slider(key="explore_n").value == 100
+    assert at.slider(key="explore_noise").value == 0.0
+    assert at.slider(key="explore_dp_r_inner").value == 0.5
+    assert at.query_params["data"] == "two_circles"
+    assert not _errors(at)
+
+
+def test_url_reproduces_the_settings() -> None:
+    settings = ExploreSettings(
+        dataset="blobs",
+        n=80,
+        data_params=(("separation", 2.0),),
+        C=0.47,
+        sigma=1.8,
+        seed=3,
+        log_count=True,
+    )
+    at = _app(settings.to_query())
+    assert not _errors(at)
+    assert at.session_state["explore_settings"] == settings
+    assert at.select_slider(key="explore_C_slider").value == 0.47
+    assert at.slider(key="explore_dp_separation").value == 2.0
+    assert at.toggle(key="explore_log_count").value
+
+
+def _stopping_spec() -> SolverSpec:
+    """A registered-at-test-time iterative solver that always stops early: the
+    QP answer, a three-record history and ``converged=False``."""
+    qp = solvers.SOLVERS["qp"]
+
+    def solve(problem, *, tol, max_iter, init=None, record_history=False, **kw):
+        exact = qp.solve(problem, tol=tol, max_iter=max_iter)
+        history = History()
+        for k, scale in enumerate((0.0, 0.5, 1.0)):
+            history.record(
+                k,
+                objective=exact.objective,
+                kkt_violation=1.0 - scale,
+                time=0.001 * k,
+                alpha=scale * exact.alpha,
+                intercept=scale * exact.b,
+            )
+        return replace(
+            DualSolution.finish(
+                problem, exact.alpha, exact.b, n_iter=max_iter, converged=False
+            ),
+            history=history if record_history else History(),
+        )
+
+    return SolverSpec(
+        name="stopper",
+        title="Always stops early (test double)",
+        solve=solve,
+        losses=frozenset({"hinge"}),
+        with_intercept=True,
+        without_intercept=True,
+        iterative=True,
+        source="tests/test_explore.py",
+    )
+
+
+def test_new_solver_appears_warns_when_not_converged_and_replays(monkeypatch) -> None:
+    monkeypatch.setitem(solvers.SOLVERS, "stopper", _stopping_spec())
+    at = _app({"n": "60"})
+    options = at.selectbox(key="explore_solver").options
+    assert "stopper: Always stops early (test double)" in options
+    at.selectbox(key="explore_solver").set_value("stopper").run()
+    assert not _errors(at)
+    assert any("without meeting tol" in w.value for w in at.warning)
+    at.toggle(key="explore_playback").set_value(True).run()
+    assert not _errors(at)
+    assert at.slider(key="explore_step").value == 2
+    at.slider(key="explore_step").set_value(0).run()
+    assert not _errors(at)
+    assert len(at.get("plotly_chart")) >= 5
+    at.button(key="explore_step_next").click().run()
+    assert at.slider(key="explore_step").value == 1
+
+
+def test_no_solver_yet_is_a_note_not_a_crash(monkeypatch) -> None:
+    monkeypatch.setattr(solvers, "SOLVERS", {"qp": solvers.SOLVERS["qp"]})
+    at = _app({"n": "60", "loss": "ramp"})
+    assert not _errors(at)
+    assert any("No solver for the ramp loss" in i.value for i in at.info)
+
+
+def test_theory_and_downloads() -> None:
+    at = _app({"n": "60"})
+    at.toggle(key="explore_theory").set_value(True).run()
+    latex = [x.value for x in at.get("latex")]
+    assert any(r"\max(0,\ 1 - m)" in x for x in latex)
+    assert any(r"\sum_i \alpha_i y_i = 0" in x for x in latex)
+    from svmlab.ui.panels import model_json
+
+    record_model = at.session_state["explore_settings"]
+    assert record_model.loss == "hinge"
+    assert any(b.label.startswith("Download") for b in at.get("download_button"))
+    assert math.isfinite(float(_metrics(at)["objective"]))
+    assert model_json  # exercised in test_model_json below
+
+
+def test_model_json() -> None:
+    from svmlab.ui.cache import fit
+    from svmlab.ui.panels import data_csv, model_json
+
+    s = ExploreSettings(n=60)
+    items = tuple(s.data_kwargs().items())
+    record = fit(s.dataset, items, s.test_fraction, ((), ()), model_items(s))
+    payload = json.loads(model_json(record, s))
+    assert len(payload["alpha"]) == len(record.y)
+    assert payload["support"] == record.model.support_.tolist()
+    assert payload["intercept"] == pytest.approx(record.model.intercept_[0])
+    assert payload["parameters"]["C"] == s.C
+    data = load_data(s.dataset, items, s.test_fraction)
+    lines = data_csv(data, record, 0).splitlines()
+    assert lines[0] == "x1,x2,y,split" and len(lines) == 61
+
+
+def test_a_pending_click_adds_a_point_and_reset_removes_it() -> None:
+    at = _app({"n": "60"})
+    n0 = len(_train(at))
+    at.session_state["explore_pending_click"] = (0.0, 0.0)
+    at.radio(key="explore_add_class").set_value(-1.0).run()
+    assert not _errors(at)
+    assert _metrics(at)["support vectors"].endswith(f"/ {n0 + 1}")
+    assert at.session_state["explore_edits"]["added"] == ((0.0, 0.0, -1.0),)
+    at.button(key="explore_reset").click().run()
+    assert _metrics(at)["support vectors"].endswith(f"/ {n0}")
+
+
+def test_an_engine_bug_is_a_message_not_a_traceback(monkeypatch) -> None:
+    def broken(problem, **kwargs):
+        raise RuntimeError("boom")
+
+    spec = replace(_stopping_spec(), name="broken", solve=broken)
+    monkeypatch.setitem(solvers.SOLVERS, "broken", spec)
+    at = _app({"n": "60", "solver": "broken"})
+    assert not at.exception
+    assert any("This is a bug" in e.value and "boom" in e.value for e in at.error)
+    assert at.selectbox(key="explore_solver").value == "broken"
