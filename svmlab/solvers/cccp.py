@@ -110,184 +110,6 @@ INNERS = ("qp", "smo")
 SMO_UPDATES = 1_000_000
 
 
-# -- the generalised box QP: min 0.5 a'Qa + p'a, 0 <= a <= u, [y'a = c] ---------------
-# These mirror qp._cvxopt / qp._polish with a linear term p and equality rhs c
-# (qp's are the case p = -1, c = 0); see the proposed qp.py change in the report.
-
-
-def _cvxopt(
-    Q: Array, y: Array, upper: float, fit_intercept: bool, *, p: Array, c: float
-) -> tuple[Array, str, int]:
-    """CVXOPT's dense-Hessian interior point with the box as a sparse G."""
-    import cvxopt
-
-    n = y.shape[0]
-    rows = list(range(n))
-    values, cols = [-1.0] * n, list(range(n))
-    h = [0.0] * n
-    if math.isfinite(upper):
-        values += [1.0] * n
-        rows += list(range(n, 2 * n))
-        cols += list(range(n))
-        h += [upper] * n
-    G = cvxopt.spmatrix(values, rows, cols, (len(h), n))
-    A = cvxopt.matrix(y[None, :]) if fit_intercept else None
-    b = cvxopt.matrix(float(c)) if fit_intercept else None
-    options = {
-        "show_progress": False,
-        "abstol": 1e-11,
-        "reltol": 1e-11,
-        "feastol": 1e-10,
-        "maxiters": 200,
-    }
-    try:
-        result = cvxopt.solvers.qp(
-            cvxopt.matrix(Q),
-            cvxopt.matrix(p),
-            G,
-            cvxopt.matrix(h),
-            A,
-            b,
-            options=options,
-        )
-    except (ValueError, ArithmeticError) as error:
-        raise ProblemError(f"The QP back end (CVXOPT) failed: {error}.") from error
-    status = "Solved" if result["status"] == "optimal" else str(result["status"])
-    x = np.asarray(result["x"], dtype=np.float64).ravel()
-    return x, status, int(result["iterations"])
-
-
-def _solve_free(
-    Q: Array,
-    y: Array,
-    lower: NDArray[np.bool_],
-    at_up: NDArray[np.bool_],
-    upper: float,
-    fit_intercept: bool,
-    *,
-    p: Array,
-    c: float,
-) -> tuple[Array, float | None]:
-    """Bound sets fixed, the free variables (and b) from the KKT equations."""
-    free = ~lower & ~at_up
-    a = np.where(at_up, upper, 0.0)
-    F, U = np.flatnonzero(free), np.flatnonzero(at_up)
-    rhs = -p[F] - Q[np.ix_(F, U)] @ a[U]
-    if fit_intercept:
-        if F.size == 0:
-            return a, None
-        k = F.size
-        M = np.zeros((k + 1, k + 1))
-        M[:k, :k] = Q[np.ix_(F, F)]
-        M[:k, k] = M[k, :k] = y[F]
-        sol = qp._linear_solve(M, np.append(rhs, c - y[U] @ a[U]), "sym")
-        a[F] = sol[:k]
-        return a, float(sol[k])
-    if F.size:
-        a[F] = qp._linear_solve(Q[np.ix_(F, F)], rhs, "pos")
-    return a, 0.0
-
-
-def _polish(
-    Q: Array,
-    y: Array,
-    a: Array,
-    upper: float,
-    fit_intercept: bool,
-    *,
-    p: Array,
-    c: float,
-) -> tuple[Array, float] | None:
-    """The active-set method from a guess ``a`` (qp._polish, generalised)."""
-    finite = math.isfinite(upper)
-    scale = upper if finite else max(1.0, float(a.max(initial=0.0)))
-    for lower, at_up in _initial_sets(Q, y, a, upper, fit_intercept, scale, p=p):
-        found = _active_set(Q, y, a, upper, fit_intercept, lower, at_up, p=p, c=c)
-        if found is not None:
-            return found
-    return None
-
-
-def _initial_sets(
-    Q: Array,
-    y: Array,
-    a: Array,
-    upper: float,
-    fit_intercept: bool,
-    scale: float,
-    *,
-    p: Array,
-):
-    """Guesses of the bound sets: from ``a`` alone, then also from the gradient."""
-    finite = math.isfinite(upper)
-    none = np.zeros(a.shape, bool)
-    for rel in (1e-7, 1e-5):
-        tiny = rel * scale
-        lower = a <= tiny
-        yield lower, (a >= upper - tiny) & ~lower if finite else none.copy()
-    tiny = 1e-7 * scale
-    G = Q @ a + p
-    b0 = intercept_from_gradient(y, a, G, upper, eps=tiny) if fit_intercept else 0.0
-    g = G + b0 * y
-    lower = (a <= tiny) | (g > 1e-6)
-    yield lower, ((a >= upper - tiny) | (g < -1e-6)) & ~lower if finite else none
-
-
-def _active_set(
-    Q: Array,
-    y: Array,
-    a: Array,
-    upper: float,
-    fit_intercept: bool,
-    lower: NDArray[np.bool_],
-    at_up: NDArray[np.bool_],
-    *,
-    p: Array,
-    c: float,
-) -> tuple[Array, float] | None:
-    """qp._active_set with ``p`` and ``c``; None unless it ends at a KKT point."""
-    x = np.where(lower, 0.0, np.where(at_up, upper, a))
-    scale = upper if math.isfinite(upper) else max(1.0, float(np.abs(a).max()))
-    for _ in range(50 + y.shape[0] // 4):
-        try:
-            out, b = _solve_free(Q, y, lower, at_up, upper, fit_intercept, p=p, c=c)
-        except (np.linalg.LinAlgError, ValueError):
-            return None
-        if not np.all(np.isfinite(out)):
-            return None
-        free = ~lower & ~at_up
-        d = np.where(free, out - x, 0.0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t_low = np.where(free & (d < 0), x / -d, np.inf)
-            t_up = np.where(free & (d > 0), (upper - x) / d, np.inf)
-        t = min(1.0, float(t_low.min(initial=np.inf)), float(t_up.min(initial=np.inf)))
-        if t < 1.0:
-            x = x + t * d
-            hit_low = free & (t_low <= t)
-            hit_up = free & (t_up <= t)
-            lower |= hit_low
-            at_up |= hit_up
-            x[hit_low], x[hit_up] = 0.0, upper
-            continue
-        x = out
-        # All variables at bounds: the sets alone must satisfy the equality.
-        if fit_intercept and abs(float(y @ x) - c) > 1e-9 * scale * y.shape[0]:
-            return None
-        G = Q @ x + p
-        if b is None:
-            b = intercept_from_gradient(y, x, G, upper, eps=0.0)
-        g = G + (b * y if fit_intercept else 0.0)
-        wrong_low = lower & (g < -1e-9)
-        wrong_up = at_up & (g > 1e-9)
-        if not (wrong_low.any() or wrong_up.any()):
-            if np.abs(g[~lower & ~at_up]).max(initial=0.0) > 1e-8:
-                return None
-            return x, b
-        worst = np.argmax(np.where(wrong_low, -g, 0.0) + np.where(wrong_up, g, 0.0))
-        lower[worst] = at_up[worst] = False
-    return None
-
-
 def _box_qp(
     Q: Array,
     p: Array,
@@ -298,23 +120,27 @@ def _box_qp(
     fit_intercept: bool,
     warm: Array | None,
 ) -> tuple[Array, float, dict[str, Any]]:
-    """Solve ``min 0.5 a'Qa + p'a, 0 <= a <= upper, [y'a = c]`` exactly.
+    """Solve ``min 0.5 a'Qa + p'a, 0 <= a <= upper, [y'a = c]`` exactly, by
+    :mod:`svmlab.solvers.qp`'s interior point and active-set polish.
 
     From a warm start the active-set method runs alone (its answer is a verified
     KKT point); otherwise, or if it fails, CVXOPT then the active-set polish.
     """
     if warm is not None:
-        found = _polish(Q, y, warm, upper, fit_intercept, p=p, c=c)
+        rounds = 50 + y.shape[0] // 4
+        found = qp._polish(
+            Q, y, warm, upper, fit_intercept, p=p, c=c, max_rounds=rounds
+        )
         if found is not None:
             a, b = found
             return a, _intercept(Q, p, y, a, b, upper, fit_intercept), {"ip": 0}
-    a, status, iterations = _cvxopt(Q, y, upper, fit_intercept, p=p, c=c)
+    a, status, iterations = qp._cvxopt(Q, y, upper, fit_intercept, p=p, c=c)
     if status not in ("Solved", "AlmostSolved") or not np.all(np.isfinite(a)):
         raise ProblemError(
             f"A CCCP subproblem could not be solved (interior point: {status})."
         )
     a = np.clip(a, 0.0, upper)
-    found = _polish(Q, y, a, upper, fit_intercept, p=p, c=c)
+    found = qp._polish(Q, y, a, upper, fit_intercept, p=p, c=c)
     b: float | None = None
     if found is not None:
         a, b = found

@@ -88,9 +88,19 @@ def _clarabel(
 
 
 def _cvxopt(
-    Q: Array, y: Array, upper: float, fit_intercept: bool
+    Q: Array,
+    y: Array,
+    upper: float,
+    fit_intercept: bool,
+    *,
+    p: Array | None = None,
+    c: float = 0.0,
 ) -> tuple[Array, str, int]:
-    """CVXOPT's dense-Hessian interior point with the box as a sparse G."""
+    """CVXOPT's dense-Hessian interior point with the box as a sparse G.
+
+    Solves ``min 0.5 a'Qa + p'a``, ``0 <= a <= upper``, ``[y'a = c]``; the SVM
+    dual is ``p = -1``, ``c = 0`` (CCCP's subproblems shift both).
+    """
     import cvxopt
 
     n = y.shape[0]
@@ -104,7 +114,7 @@ def _cvxopt(
         h += [upper] * n
     G = cvxopt.spmatrix(values, rows, cols, (len(h), n))
     A = cvxopt.matrix(y[None, :]) if fit_intercept else None
-    b = cvxopt.matrix(0.0) if fit_intercept else None
+    b = cvxopt.matrix(float(c)) if fit_intercept else None
     options = {
         "show_progress": False,
         "abstol": 1e-11,
@@ -115,7 +125,7 @@ def _cvxopt(
     try:
         result = cvxopt.solvers.qp(
             cvxopt.matrix(Q),
-            cvxopt.matrix(-np.ones(n)),
+            cvxopt.matrix(-np.ones(n) if p is None else p),
             G,
             cvxopt.matrix(h),
             A,
@@ -152,6 +162,9 @@ def _solve_free(
     at_up: NDArray[np.bool_],
     upper: float,
     fit_intercept: bool,
+    *,
+    p: Array | None = None,
+    c: float = 0.0,
 ) -> tuple[Array, float | None]:
     """Fix the bound sets and solve the free set's KKT equations exactly.
 
@@ -161,7 +174,7 @@ def _solve_free(
     free = ~lower & ~at_up
     a = np.where(at_up, upper, 0.0)
     F, U = np.flatnonzero(free), np.flatnonzero(at_up)
-    rhs = 1.0 - Q[np.ix_(F, U)] @ a[U]
+    rhs = (1.0 if p is None else -p[F]) - Q[np.ix_(F, U)] @ a[U]
     if fit_intercept:
         if F.size == 0:
             return a, None
@@ -169,7 +182,7 @@ def _solve_free(
         M = np.zeros((k + 1, k + 1))
         M[:k, :k] = Q[np.ix_(F, F)]
         M[:k, k] = M[k, :k] = y[F]
-        sol = _linear_solve(M, np.append(rhs, -y[U] @ a[U]), "sym")
+        sol = _linear_solve(M, np.append(rhs, c - y[U] @ a[U]), "sym")
         a[F] = sol[:k]
         return a, float(sol[k])
     if F.size:
@@ -178,7 +191,15 @@ def _solve_free(
 
 
 def _polish(
-    Q: Array, y: Array, a: Array, upper: float, fit_intercept: bool
+    Q: Array,
+    y: Array,
+    a: Array,
+    upper: float,
+    fit_intercept: bool,
+    *,
+    p: Array | None = None,
+    c: float = 0.0,
+    max_rounds: int = 50,
 ) -> tuple[Array, float] | None:
     """A primal active-set method started from the interior-point guess.
 
@@ -187,19 +208,30 @@ def _polish(
     to the first bound it meets, which joins its bound set; a bound variable
     whose multiplier has the wrong sign is freed. From the interior-point guess
     this ends in a few rounds; None if it does not (the caller then keeps the
-    interior-point answer).
+    interior-point answer). ``p`` and ``c`` generalise the dual as in
+    :func:`_cvxopt`; any guess ``a`` in the box will do (CCCP passes the previous
+    outer step's solution as a warm start).
     """
     finite = math.isfinite(upper)
     scale = upper if finite else max(1.0, float(a.max(initial=0.0)))
-    for lower, at_up in _initial_sets(Q, y, a, upper, fit_intercept, scale):
-        found = _active_set(Q, y, a, upper, fit_intercept, lower, at_up)
+    for lower, at_up in _initial_sets(Q, y, a, upper, fit_intercept, scale, p=p):
+        found = _active_set(
+            Q, y, a, upper, fit_intercept, lower, at_up, p=p, c=c, rounds=max_rounds
+        )
         if found is not None:
             return found
     return None
 
 
 def _initial_sets(
-    Q: Array, y: Array, a: Array, upper: float, fit_intercept: bool, scale: float
+    Q: Array,
+    y: Array,
+    a: Array,
+    upper: float,
+    fit_intercept: bool,
+    scale: float,
+    *,
+    p: Array | None = None,
 ):
     """Guesses of the bound sets, most likely first.
 
@@ -215,7 +247,7 @@ def _initial_sets(
         lower = a <= tiny
         yield lower, (a >= upper - tiny) & ~lower if finite else none.copy()
     tiny = 1e-7 * scale
-    G = Q @ a - 1.0
+    G = Q @ a + (-1.0 if p is None else p)
     b0 = intercept_from_gradient(y, a, G, upper, eps=tiny) if fit_intercept else 0.0
     g = G + b0 * y
     lower = (a <= tiny) | (g > 1e-6)
@@ -230,12 +262,17 @@ def _active_set(
     fit_intercept: bool,
     lower: NDArray[np.bool_],
     at_up: NDArray[np.bool_],
+    *,
+    p: Array | None = None,
+    c: float = 0.0,
+    rounds: int = 50,
 ) -> tuple[Array, float] | None:
     """The primal active-set iteration from one guess of the bound sets."""
     x = np.where(lower, 0.0, np.where(at_up, upper, a))
-    for _ in range(50):
+    scale = upper if math.isfinite(upper) else max(1.0, float(np.abs(a).max()))
+    for _ in range(rounds):
         try:
-            out, b = _solve_free(Q, y, lower, at_up, upper, fit_intercept)
+            out, b = _solve_free(Q, y, lower, at_up, upper, fit_intercept, p=p, c=c)
         except (np.linalg.LinAlgError, ValueError):
             return None
         if not np.all(np.isfinite(out)):
@@ -255,7 +292,10 @@ def _active_set(
             x[hit_low], x[hit_up] = 0.0, upper
             continue
         x = out
-        G = Q @ x - 1.0
+        # All variables at bounds: the sets alone must satisfy the equality.
+        if fit_intercept and abs(float(y @ x) - c) > 1e-9 * scale * y.shape[0]:
+            return None
+        G = Q @ x + (-1.0 if p is None else p)
         if b is None:
             b = intercept_from_gradient(y, x, G, upper, eps=0.0)
         # Reduced gradient of each bound variable must push into its bound.
