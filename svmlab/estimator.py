@@ -46,7 +46,25 @@ def _plain_data_error(error: ValueError) -> DataError:
             "The data contain NaN or infinite values; remove or fix those rows "
             f"before fitting. ({text})"
         )
+    if "could not convert" in text:
+        return DataError(f"The features must be numbers; some values are not. ({text})")
     return DataError(text)
+
+
+def _check_gram(K: ArrayLike, n: int) -> Array:
+    """A precomputed Gram matrix as float64 (n, n), or a DataError."""
+    try:
+        K = np.asarray(K, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise DataError(f"K must be a numeric (n, n) Gram matrix. ({error})") from error
+    if K.shape != (n, n):
+        raise DataError(
+            f"K must be the ({n}, {n}) Gram matrix of the {n} training points; "
+            f"got shape {K.shape}."
+        )
+    if not np.all(np.isfinite(K)):
+        raise DataError("K contains NaN or infinite values; it must be finite.")
+    return K
 
 
 class SVC(ClassifierMixin, BaseEstimator):
@@ -182,11 +200,24 @@ class SVC(ClassifierMixin, BaseEstimator):
 
     # -- fitting --------------------------------------------------------------------
 
-    def fit(self, X: ArrayLike, y: ArrayLike, init: ArrayLike | None = None) -> SVC:
+    def fit(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        init: ArrayLike | None = None,
+        K: ArrayLike | None = None,
+    ) -> SVC:
         """Fit on X (n, d) and y (n,) with two distinct labels.
 
         ``init`` is a previous ``alpha_`` (same n) used as a warm start by the
         solvers that can use one; it is clipped and repaired to be feasible.
+
+        ``K`` is an optional precomputed Gram matrix of ``X`` with this
+        estimator's kernel, shape (n, n): the plain kernel ``k(x_i, x_j)``, without
+        the ``+ 1`` of ``bias="regularized"`` (the estimator adds it). Passing it
+        skips the kernel computation (the Explore page caches ``K`` so that moving
+        C does not recompute it). It is trusted to match ``X`` and the kernel
+        parameters; only its shape and finiteness are checked.
         """
         start = time.perf_counter()
         loss = self._check_params()
@@ -194,7 +225,13 @@ class SVC(ClassifierMixin, BaseEstimator):
             X, y = validate_data(self, X, y, dtype=np.float64)
         except ValueError as error:
             raise _plain_data_error(error) from error
-        check_classification_targets(y)
+        try:
+            check_classification_targets(y)
+        except ValueError as error:
+            raise DataError(
+                "The labels must be class names such as -1/1, 0/1 or text, not "
+                f"continuous numbers like 0.5 or 2.5. ({error})"
+            ) from error
         self.classes_ = unique_labels(y)
         if self.classes_.shape[0] < 2:
             raise DataError(
@@ -217,7 +254,10 @@ class SVC(ClassifierMixin, BaseEstimator):
             fit_intercept=fit_intercept,
             hard_margin=math.isinf(self.C),
         )
-        K = self._gram(X)
+        if K is None:
+            K = self._gram(X)
+        else:
+            K = _check_gram(K, X.shape[0])
         if self.bias == "regularized":
             K = K + 1.0
         problem = Problem(
@@ -293,7 +333,10 @@ class SVC(ClassifierMixin, BaseEstimator):
     def history_decision_function(self, X: ArrayLike, index: int) -> Array:
         """``f`` at recorded snapshot ``index`` of ``history_`` (for playback)."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        try:
+            X = validate_data(self, X, dtype=np.float64, reset=False)
+        except ValueError as error:
+            raise _plain_data_error(error) from error
         alpha = np.asarray(self.history_.alpha[index], dtype=np.float64)
         coef = alpha * self.y_fit_
         keep = np.flatnonzero(coef)

@@ -17,12 +17,14 @@ import math
 from collections.abc import Callable
 
 import numpy as np
+from numba import njit
 from numpy.typing import NDArray
 from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
 
 from svmlab.errors import ParameterError, UnknownNameError
 
 __all__ = [
+    "DIRECT_MAX_DIM",
     "KERNELS",
     "TITLES",
     "gamma_from_sigma",
@@ -75,13 +77,59 @@ def polynomial(X: Array, Z: Array, *, degree: int = 3, coef0: float = 1.0) -> Ar
     return polynomial_kernel(X, Z, degree=degree, gamma=1.0, coef0=coef0)
 
 
+#: Largest dimension for which :func:`gaussian` uses the direct compiled loop;
+#: above it, scikit-learn's BLAS-based ``rbf_kernel`` is faster.
+DIRECT_MAX_DIM = 16
+
+
+@njit(cache=True)
+def _neg_scaled_sqdist(X, Z, gamma, same):  # pragma: no cover - compiled
+    """``-gamma ||X[i] - Z[j]||^2`` summed coordinate by coordinate.
+
+    Summing the squared differences directly (rather than ``|x|^2 + |z|^2 - 2x'z``)
+    has no cancellation, so the result is never positive and is exactly 0 on the
+    diagonal when ``same`` (X is Z); the symmetric half is copied, not recomputed.
+    """
+    n, m, d = X.shape[0], Z.shape[0], X.shape[1]
+    D = np.empty((n, m))
+    for i in range(n):
+        start = i if same else 0
+        for j in range(start, m):
+            s = 0.0
+            for k in range(d):
+                t = X[i, k] - Z[j, k]
+                s += t * t
+            D[i, j] = -gamma * s
+        if same:
+            D[i, i] = 0.0
+            for j in range(i):
+                D[i, j] = D[j, i]
+    return D
+
+
 def gaussian(X: Array, Z: Array, *, sigma: float = 1.0) -> Array:
     """Gaussian kernel ``k(x, z) = exp(-||x - z||^2 / (2 sigma^2))`` (Sugiyama 27.4).
 
-    scikit-learn's ``rbf_kernel`` does the work (it clips the tiny negative squared
-    distances that cancellation produces, so the diagonal is exactly 1).
+    For ``d <= DIRECT_MAX_DIM`` a compiled loop sums the squared differences
+    directly (no cancellation; exactly symmetric with diagonal 1 when ``Z`` is
+    ``X``); otherwise scikit-learn's ``rbf_kernel`` does the work (it clips the
+    tiny negative squared distances that cancellation produces).
     """
-    return rbf_kernel(X, Z, gamma=gamma_from_sigma(sigma))
+    gamma = gamma_from_sigma(sigma)
+    same = Z is X
+    X = np.asarray(X, dtype=np.float64)
+    Z = X if same else np.asarray(Z, dtype=np.float64)
+    if (
+        X.ndim != 2
+        or Z.ndim != 2
+        or X.shape[1] != Z.shape[1]
+        or X.shape[1] > DIRECT_MAX_DIM
+    ):
+        return rbf_kernel(X, Z, gamma=gamma)
+    D = _neg_scaled_sqdist(
+        np.ascontiguousarray(X), np.ascontiguousarray(Z), gamma, same
+    )
+    return np.exp(D, out=D)
 
 
 KERNELS: dict[str, Callable[..., Array]] = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import subprocess
 import sys
 
@@ -84,6 +85,63 @@ def test_warm_start_is_accepted():
     again = SVC(C=2.0, solver="qp").fit(X, y, init=first.alpha_)
     cold = SVC(C=2.0, solver="qp").fit(X, y)
     np.testing.assert_allclose(again.decision_function(X), cold.decision_function(X))
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"solver": "qp"},
+        {"solver": "qp", "bias": "regularized"},
+        {"kernel": "polynomial", "degree": 2, "solver": "qp", "loss": "squared_hinge"},
+        {"kernel": "linear", "bias": "none"},
+    ],
+)
+def test_precomputed_gram_gives_the_same_fit(params):
+    from svmlab.kernels import gram
+
+    X, y = random_problem(5, n=50)
+    model = SVC(C=2.0, sigma=0.8, **params)
+    plain = clone(model).fit(X, y)
+    K = gram(
+        X,
+        kernel=model.kernel,
+        sigma=model.sigma,
+        degree=model.degree,
+        coef0=model.coef0,
+    )
+    given = clone(model).fit(X, y, K=K)
+    np.testing.assert_allclose(given.alpha_, plain.alpha_, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(given.intercept_, plain.intercept_, atol=1e-12)
+    np.testing.assert_allclose(
+        given.decision_function(X), plain.decision_function(X), atol=1e-10
+    )
+    assert np.array_equal(
+        K,
+        gram(
+            X,
+            kernel=model.kernel,
+            sigma=model.sigma,
+            degree=model.degree,
+            coef0=model.coef0,
+        ),
+    )
+
+
+@pytest.mark.parametrize(
+    "K, words",
+    [
+        (np.eye(49), "(50, 50)"),
+        (np.eye(50)[:, :10], "(50, 50)"),
+        (np.ones(50), "(50, 50)"),
+        (np.where(np.eye(50) > 0, np.nan, 0.0), "NaN"),
+        (np.where(np.eye(50) > 0, np.inf, 0.0), "infinite"),
+        ([["a"] * 50] * 50, "numeric"),
+    ],
+)
+def test_precomputed_gram_is_validated(K, words):
+    X, y = random_problem(5, n=50)
+    with pytest.raises(DataError, match=re.escape(words)):
+        SVC().fit(X, y, K=K)
 
 
 def test_sugiyama_fig_27_6_few_support_vectors():

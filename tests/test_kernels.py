@@ -8,6 +8,7 @@ from sklearn.metrics.pairwise import rbf_kernel
 
 from svmlab import ParameterError, UnknownNameError
 from svmlab.kernels import (
+    DIRECT_MAX_DIM,
     KERNELS,
     gamma_from_sigma,
     gram,
@@ -75,3 +76,46 @@ def test_gram_is_symmetric_psd():
 def test_bad_kernel_parameters(kwargs, error, words):
     with pytest.raises(error, match=words):
         gram(X, **kwargs)
+
+
+@pytest.mark.parametrize("d", [1, 2, 5, 20])
+def test_gaussian_agrees_with_rbf_kernel(d):
+    rng = np.random.default_rng(d)
+    A, B = rng.normal(size=(40, d)), rng.normal(size=(30, d))
+    for sigma in (0.3, 1.0, 4.0):
+        gamma = gamma_from_sigma(sigma)
+        np.testing.assert_allclose(
+            gram(A, B, sigma=sigma), rbf_kernel(A, B, gamma=gamma), rtol=0, atol=1e-12
+        )
+        np.testing.assert_allclose(
+            gram(A, sigma=sigma), rbf_kernel(A, gamma=gamma), rtol=0, atol=1e-12
+        )
+
+
+@pytest.mark.parametrize("d", [1, 2, 5, 20])
+def test_gaussian_gram_is_exactly_symmetric_with_unit_diagonal(d):
+    A = np.random.default_rng(10 + d).normal(scale=3.0, size=(50, d))
+    K = gram(A, sigma=0.8)
+    assert np.all(np.diag(K) == 1.0)
+    K2 = gram(A, A.copy(), sigma=0.8)  # Z equal to but not the same object as X
+    np.testing.assert_allclose(K2, K, rtol=0, atol=1e-12)
+    if d <= DIRECT_MAX_DIM:  # the direct loop: exact; rbf_kernel: to rounding
+        assert np.array_equal(K, K.T)
+        assert np.all(np.diag(K2) == 1.0)
+    else:
+        np.testing.assert_allclose(K, K.T, rtol=0, atol=1e-15)
+
+
+def test_gaussian_accepts_non_contiguous_and_integer_input():
+    A = np.arange(24).reshape(6, 4)
+    np.testing.assert_allclose(
+        gram(A[:, ::2], sigma=2.0),
+        rbf_kernel(A[:, ::2].astype(float), gamma=gamma_from_sigma(2.0)),
+        rtol=0,
+        atol=1e-12,
+    )
+
+
+def test_gaussian_dimension_mismatch_raises():
+    with pytest.raises(ValueError):
+        gram(np.zeros((3, 2)), np.zeros((3, 3)))

@@ -1,10 +1,14 @@
 """Cached wrappers of the engine calls the Explore page makes (STYLE rule 12).
 
-Every cached function takes primitives or tuples of primitives only. Two caches:
+Every cached function takes primitives or tuples of primitives only. Three caches:
 
 - :func:`load_data` (``st.cache_data``): generate a data set and split it into
   training and test points. The arrays are small (n <= 2000 x 2), so the copy
   ``cache_data`` makes on every hit costs microseconds.
+- :func:`gram_matrix` (``st.cache_resource``, a few entries: up to 32 MB each at
+  n = 2000): the training Gram matrix, keyed by the data identity (data set,
+  parameters, test fraction, edits) and the kernel parameters only, so moving C
+  (or the loss, solver, bias, tol) reuses it instead of recomputing ``K``.
 - :func:`fit` (``st.cache_resource``): the fitted model plus the numbers the page
   shows. ``cache_data`` would pickle and copy the estimator (its history holds up
   to 200 dual vectors) on every hit; ``cache_resource`` hands back the object,
@@ -29,7 +33,7 @@ import streamlit as st
 from numpy.typing import NDArray
 from sklearn.exceptions import ConvergenceWarning
 
-from svmlab import SVC, datasets, solvers
+from svmlab import SVC, datasets, kernels, solvers
 from svmlab.errors import IncompatibleLossError
 from svmlab.ui.settings import ExploreSettings
 
@@ -41,6 +45,8 @@ __all__ = [
     "apply_edits",
     "fit",
     "fit_settings",
+    "gram_matrix",
+    "kernel_items",
     "load_data",
     "model_items",
     "no_solver_message",
@@ -118,6 +124,37 @@ def apply_edits(X: Array, y: Array, edits: Edits) -> tuple[Array, Array]:
     return X, y
 
 
+#: Estimator keyword arguments that determine the Gram matrix.
+KERNEL_KEYS = ("kernel", "sigma", "degree", "coef0")
+
+
+def kernel_items(
+    model_items: tuple[tuple[str, Any], ...],
+) -> tuple[tuple[str, Any], ...]:
+    """The kernel parameters among ``model_items`` (the :func:`gram_matrix` key)."""
+    return tuple((k, v) for k, v in model_items if k in KERNEL_KEYS)
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def gram_matrix(
+    dataset: str,
+    data_items: tuple[tuple[str, Any], ...],
+    test_fraction: float,
+    edits: Edits,
+    kernel_params: tuple[tuple[str, Any], ...],
+) -> Array:
+    """The Gram matrix of the (edited) training points, read-only.
+
+    ``kernel_params`` are ``(name, value)`` pairs of :data:`KERNEL_KEYS`; missing
+    ones take :func:`svmlab.kernels.gram`'s defaults, which equal ``SVC``'s.
+    """
+    data = load_data(dataset, data_items, test_fraction)
+    X, _ = apply_edits(data.X_train, data.y_train, edits)
+    K = kernels.gram(X, **dict(kernel_params))
+    K.setflags(write=False)  # shared between reruns and sessions
+    return K
+
+
 @dataclass(frozen=True)
 class FitRecord:
     """A fitted model and the numbers the page shows about it."""
@@ -141,13 +178,18 @@ def fit(
     model_items: tuple[tuple[str, Any], ...],
     _init: Array | None = None,
 ) -> FitRecord:
-    """Fit ``svmlab.SVC(**model_items)`` on the (edited) training points."""
+    """Fit ``svmlab.SVC(**model_items)`` on the (edited) training points, with the
+    Gram matrix from :func:`gram_matrix`."""
     data = load_data(dataset, data_items, test_fraction)
     X, y = apply_edits(data.X_train, data.y_train, edits)
     model = SVC(**dict(model_items))
+    model._check_params()  # a bad kernel parameter raises the estimator's error
+    K = gram_matrix(
+        dataset, data_items, test_fraction, edits, kernel_items(model_items)
+    )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
-        model.fit(X, y, init=_init)
+        model.fit(X, y, init=_init, K=K)
     message = next(
         (str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)),
         None,
