@@ -30,6 +30,12 @@ def random_problem(
     return X, y
 
 
+def relative_difference(a: np.ndarray, b: np.ndarray) -> float:
+    """``max |a - b| / max(1, max |b|)``: how far a solver's numbers are from the
+    reference's, relative to their size."""
+    return float(np.max(np.abs(a - b)) / max(1.0, np.max(np.abs(b))))
+
+
 @pytest.fixture(scope="module")
 def grid() -> np.ndarray:
     """A 25 x 25 evaluation grid over [-3, 3]^2."""

@@ -19,13 +19,6 @@ LOSSES = {"ramp": Ramp(), "squared_ramp": SquaredRamp()}
 CONVEX = {"ramp": Hinge(), "squared_ramp": SquaredHinge()}
 
 
-@pytest.fixture(autouse=True)
-def registered(monkeypatch):
-    """Register cccp for this module only (the lead registers it for real)."""
-    monkeypatch.setitem(solvers.SOLVERS, "cccp", cccp.SPEC)
-    monkeypatch.setitem(solvers.COMPATIBLE, "cccp", cccp.SPEC.losses)
-
-
 def _problem(seed, loss="ramp", *, fit_intercept=True, n=60, outliers=None):
     X, y = random_problem(
         seed,

@@ -11,13 +11,13 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 
 from svmlab import SVC
-from svmlab import solvers as registry
 from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
 from svmlab.kernels import gram
 from svmlab.losses import Hinge, Ramp, SquaredHinge
 from svmlab.solvers import Problem, coordinate, qp
 from svmlab.solvers.base import kkt_violation
 from tests.conftest import random_problem
+from tests.conftest import relative_difference as _rel
 
 KERNELS = {
     "gaussian": {"kernel": "gaussian", "sigma": 0.8},
@@ -25,18 +25,6 @@ KERNELS = {
     "linear": {"kernel": "linear"},
 }
 LOSSES = {"hinge": Hinge(), "squared_hinge": SquaredHinge()}
-
-
-@pytest.fixture(autouse=True)
-def registered(monkeypatch):
-    """Register the solver for SVC without editing the registry module."""
-    spec = coordinate.SPEC
-    monkeypatch.setitem(registry.SOLVERS, spec.name, spec)
-    monkeypatch.setitem(registry.COMPATIBLE, spec.name, spec.losses)
-
-
-def _rel(a, b):
-    return float(np.max(np.abs(a - b)) / max(1.0, np.max(np.abs(b))))
 
 
 def _problem(seed, kernel, loss, C, n=60):

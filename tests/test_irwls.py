@@ -26,13 +26,6 @@ KERNELS = {
 LEE_SIGMA = sigma_from_lee_sigma2(0.7)  # Lee's (C, sigma_L^2) = (500, 0.7)
 
 
-@pytest.fixture(autouse=True)
-def registered(monkeypatch):
-    """Register the solver for these tests only (the lead registers it for real)."""
-    monkeypatch.setitem(solvers.SOLVERS, irwls.SPEC.name, irwls.SPEC)
-    monkeypatch.setitem(solvers.COMPATIBLE, irwls.SPEC.name, irwls.SPEC.losses)
-
-
 def _H(K, y):
     return (y[:, None] * y[None, :]) * K
 

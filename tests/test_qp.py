@@ -13,6 +13,7 @@ from svmlab.kernels import gamma_from_sigma, gram
 from svmlab.losses import Hinge, SquaredHinge
 from svmlab.solvers import Problem, solve
 from tests.conftest import random_problem
+from tests.conftest import relative_difference as _rel
 
 KERNELS = {
     "gaussian": (
@@ -25,10 +26,6 @@ KERNELS = {
     ),
     "linear": ({"kernel": "linear"}, {"kernel": "linear"}),
 }
-
-
-def _rel(a, b):
-    return np.max(np.abs(a - b)) / max(1.0, np.max(np.abs(b)))
 
 
 @pytest.mark.parametrize("kernel", list(KERNELS))

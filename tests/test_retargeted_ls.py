@@ -11,7 +11,6 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 
 from svmlab import SVC
-from svmlab import solvers as registry
 from svmlab.datasets import make_spiral
 from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
 from svmlab.kernels import gram
@@ -19,24 +18,13 @@ from svmlab.losses import Hinge, SquaredHinge, SquaredRamp
 from svmlab.solvers import Problem, qp, retargeted_ls
 from svmlab.solvers.base import primal_objective
 from tests.conftest import random_problem
+from tests.conftest import relative_difference as _rel
 
 KERNELS = {
     "gaussian": {"kernel": "gaussian", "sigma": 0.8},
     "polynomial": {"kernel": "polynomial", "degree": 3, "coef0": 1.0},
     "linear": {"kernel": "linear"},
 }
-
-
-@pytest.fixture(autouse=True)
-def registered(monkeypatch):
-    """Register the solver for SVC without editing the registry module."""
-    spec = retargeted_ls.SPEC
-    monkeypatch.setitem(registry.SOLVERS, spec.name, spec)
-    monkeypatch.setitem(registry.COMPATIBLE, spec.name, spec.losses)
-
-
-def _rel(a, b):
-    return float(np.max(np.abs(a - b)) / max(1.0, np.max(np.abs(b))))
 
 
 def _stationarity(problem, sol):

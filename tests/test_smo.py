@@ -9,23 +9,17 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC as LibSVC
 
-from svmlab import SVC, ParameterError, ProblemError, solvers
+from svmlab import SVC, ParameterError, ProblemError
 from svmlab.datasets import make_two_circles
 from svmlab.kernels import gamma_from_sigma, gram
 from svmlab.losses import Hinge, Ramp, SquaredHinge
 from svmlab.solvers import Problem, qp, smo
 from svmlab.solvers.base import kkt_violation
 from tests.conftest import random_problem
+from tests.conftest import relative_difference as _rel
 
 TOL = 1e-8
 LOSSES = {"hinge": Hinge(), "squared_hinge": SquaredHinge()}
-
-
-@pytest.fixture(autouse=True)
-def _registered(monkeypatch):
-    """Register SMO for this module only (the lead registers it for real)."""
-    monkeypatch.setitem(solvers.SOLVERS, smo.SPEC.name, smo.SPEC)
-    monkeypatch.setitem(solvers.COMPATIBLE, smo.SPEC.name, smo.SPEC.losses)
 
 
 def _kernel(name: str, sigma: float = 1.0) -> tuple[dict, dict]:
@@ -58,10 +52,6 @@ CASES = [
     (10, "linear", 1.0, 1.0, 0),
     (11, "linear", 1.0, 100.0, 3),
 ]
-
-
-def _rel(a: np.ndarray, b: np.ndarray) -> float:
-    return float(np.max(np.abs(a - b)) / max(1.0, np.max(np.abs(b))))
 
 
 def _problem(case, loss: str, fit_intercept: bool):
