@@ -6,7 +6,7 @@ The engine is pure: importing ``svmlab`` never imports streamlit (only the
 
 from __future__ import annotations
 
-from svmlab import csv_data, datasets, kernels, losses, solvers
+from svmlab import csv_data, datasets, kernels, losses, selection, solvers
 from svmlab.errors import (
     DataError,
     IncompatibleLossError,
@@ -31,5 +31,6 @@ __all__ = [
     "datasets",
     "kernels",
     "losses",
+    "selection",
     "solvers",
 ]

@@ -1,0 +1,588 @@
+"""Choosing C and sigma: approximate leave-one-out against exact cross-validation.
+
+One result type, :class:`CriterionResult`, for every criterion in :data:`CRITERIA`:
+
+- ``"lee"``: Lee (2006) eq. (11), corrected (MATH.md, "Lee (2006)" item 5): the
+  leverage is ``d_i = [K (W K + I/C)^{-1} W]_ii`` (printed ``- I/C``) and the factor
+  ``(y_i - yhat_i)`` (printed ``y_i - y_i yhat_i``)::
+
+      ACV = 1/n sum_i h(y_i yhat_i)
+            - 1/n sum_i (y_i - yhat_i) * dh/dyhat_i * d_i / (1 - d_i)
+
+  with ``dh/dyhat_i = y_i h'(y_i yhat_i)``. It is a first-order Taylor expansion of
+  ``h`` around the fitted margin, with the leave-one-out output of a linear
+  smoother of the response ``y``:
+  ``yhat^(-i) = yhat_i - d_i (y_i - yhat_i) / (1 - d_i)``.
+- ``"plugin"``: ``h`` evaluated *at* the predicted leave-one-out output instead of
+  linearised around the fit, with the IRWLS working response ``z_i = y_i t_i``
+  (``t_i = r_i + max(1 - r_i, delta)``, the guarded target of MATH.md item 3), so
+  the leave-one-out margin is ``r_i - d_i rho_i / (1 - d_i)``. For the weighted
+  ridge problem that IRWLS solves at its fixed point this is *exact* leave-one-out
+  (the hat-matrix identity); the only approximation is holding W fixed.
+- ``"alo"``: approximate leave-one-out by one Newton step from the full solution
+  (Rad & Maleki 2020; for the kernel form with no bias)::
+
+      f^(-i) = f_i + y_i h'(r_i) G_ii / (1 - h''(r_i) G_ii),
+      G = K (V K + I/C)^{-1},  V = diag(h''(r))
+
+  It uses the loss's curvature rather than the IRWLS weights; on the straight part
+  of the modified hinge (``h'' = 0``) it removes the point's coefficient ``C y_i``
+  and lets the rest respond through ``G`` (Wang et al. 2018's rule for the hinge's
+  bound support vectors).
+- ``"loo"``: exact leave-one-out (Lee eq. (10) with the estimator's own loss): n
+  refits, each warm-started from the full solution and reusing its Gram matrix;
+  for the hinge only the support vectors are refitted (removing a non-support
+  vector leaves the solution unchanged; MATH.md item 6).
+- ``"kfold"``: stratified k-fold cross-validation (scikit-learn's splits).
+
+The approximations are derived for Lee's model, ``f = K c`` with no unregularized
+bias (Lee's model has none; MATH.md item 9): they accept ``bias="none"`` and
+``bias="regularized"`` (the kernel ``k + 1``) and refuse ``"unregularized"``.
+
+The misclassification of held-out margins counts a tie ``m = 0`` as 1/2 (Lee's
+rate ``(1/2n) sum (1 - sign(y yhat))``; MATH.md item 8).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.linalg
+import scipy.stats
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import StratifiedKFold
+
+from svmlab.errors import DataError, IncompatibleLossError, ParameterError
+from svmlab.estimator import SVC
+from svmlab.losses import Loss, make_loss
+from svmlab.solvers.irwls import irwls_weights
+
+__all__ = [
+    "CRITERIA",
+    "Criterion",
+    "CriterionResult",
+    "SweepResult",
+    "acv_score",
+    "approximate_loo",
+    "evaluate",
+    "grid_sweep",
+    "kfold_cv_score",
+    "leverage",
+    "loo_cv_score",
+    "misclassification",
+]
+
+Array = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """One row of the criterion table (the page lists these)."""
+
+    name: str
+    title: str
+    approximate: bool
+    seed_section: str
+
+
+#: name -> criterion; the order is the order the page shows them in.
+CRITERIA: dict[str, Criterion] = {
+    "lee": Criterion(
+        "lee", "Lee's ACV (eq. 11, corrected)", True, "Lee (2006) eq. (11), MATH.md"
+    ),
+    "plugin": Criterion(
+        "plugin",
+        "Plug-in ACV (h at the predicted LOO output)",
+        True,
+        "MATH.md, Lee (2006) item 5",
+    ),
+    "alo": Criterion(
+        "alo", "ALO (one Newton step)", True, "Rad & Maleki (2020); MATH.md item 5"
+    ),
+    "loo": Criterion("loo", "Exact leave-one-out", False, "Lee (2006) eq. (10)"),
+    "kfold": Criterion("kfold", "5-fold cross-validation", False, "Rifkin (2007)"),
+}
+
+APPROXIMATIONS = tuple(name for name, c in CRITERIA.items() if c.approximate)
+
+
+@dataclass(frozen=True)
+class CriterionResult:
+    """What one criterion says about one (C, sigma).
+
+    ``score`` is the mean of the estimator's loss at the held-out margins (the
+    quantity to minimise), ``error`` their misclassification (ties count 1/2),
+    ``margins`` the held-out margins ``y_i f^(-i)(x_i)`` (exact for ``"loo"``,
+    approximated for the approximations, per fold for ``"kfold"``), ``seconds``
+    the wall time including the full fit(s), ``n_fits`` the fits it took and
+    ``converged`` whether every one of them converged.
+    """
+
+    criterion: str
+    score: float
+    error: float
+    margins: Array
+    seconds: float
+    n_fits: int
+    converged: bool
+
+
+def misclassification(margins: ArrayLike) -> float:
+    """Lee (2006) section 4: ``(1/2n) sum (1 - sign(m_i))``; a tie counts 1/2."""
+    m = np.asarray(margins, dtype=np.float64)
+    return float(np.mean(0.5 * (1.0 - np.sign(m))))
+
+
+def _check_data(X: ArrayLike, y: ArrayLike) -> tuple[Array, NDArray]:
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y)
+    if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0]:
+        raise DataError(
+            "X must be a table of points (n rows) and y one label per row; got "
+            f"shapes {X.shape} and {y.shape}."
+        )
+    if not np.all(np.isfinite(X)):
+        raise DataError("X contains NaN or infinite values; remove those rows first.")
+    classes, counts = np.unique(y, return_counts=True)
+    if classes.size != 2:
+        raise DataError(
+            f"Model selection needs points of exactly two classes; got {classes.size}."
+        )
+    if X.shape[0] < 3 or counts.min() < 2:
+        raise DataError(
+            "Leave-one-out needs at least 3 points and 2 of each class; got "
+            f"{X.shape[0]} points with class counts {counts.tolist()}."
+        )
+    return X, y
+
+
+def _fit(
+    estimator: SVC,
+    X: Array,
+    y: NDArray,
+    *,
+    K: Array | None = None,
+    init: Array | None = None,
+) -> SVC:
+    """Fit a clone; a ConvergenceWarning is recorded in ``converged_``, not shown."""
+    model = clone(estimator)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(X, y, init=init, K=K)
+    return model
+
+
+def _loss(estimator: SVC) -> Loss:
+    return make_loss(estimator.loss, delta=estimator.delta)
+
+
+def _effective_gram(model: SVC, K: Array | None) -> Array:
+    """The Gram matrix of ``f = K_eff c`` (``k + 1`` for the regularized bias)."""
+    if K is None:
+        K = model._gram(model.X_fit_)
+    return K + 1.0 if model.bias == "regularized" else K
+
+
+def _check_approximable(estimator: SVC) -> None:
+    if estimator.loss != "modified_hinge":
+        raise IncompatibleLossError(
+            "the approximate leave-one-out criteria",
+            f"the {estimator.loss} loss (they need Lee's modified hinge, by IRWLS)",
+            ["modified_hinge"],
+        )
+    if estimator.bias == "unregularized":
+        raise ParameterError(
+            "The approximate leave-one-out criteria are derived for Lee's model "
+            "without an unregularized bias; choose bias 'none' (Lee) or 'regularized'."
+        )
+
+
+def leverage(K: Array, w: Array, C: float) -> Array:
+    """``d_i = [K (W K + I/C)^{-1} W]_ii`` (Lee 2006 eq. (11), corrected sign).
+
+    Computed in the symmetric form: with ``s = sqrt(w)``,
+    ``K (W K + I/C)^{-1} W = K S (S K S + I/C)^{-1} S``, whose diagonal equals that
+    of ``P = C S K S (C S K S + I)^{-1}``, a symmetric matrix with eigenvalues in
+    [0, 1); so ``0 <= d_i < 1`` and ``d_i = 0`` where ``w_i = 0``.
+    """
+    s = np.sqrt(np.maximum(w, 0.0))
+    A = C * (s[:, None] * K * s[None, :])
+    M = A.copy()
+    M[np.diag_indices_from(M)] += 1.0
+    factor = scipy.linalg.cho_factor(M, check_finite=False)
+    # P = A M^{-1} = I - M^{-1}: the diagonal of M^{-1} needs one solve.
+    inverse = scipy.linalg.cho_solve(factor, np.eye(K.shape[0]), check_finite=False)
+    return np.clip(1.0 - np.diag(inverse), 0.0, 1.0 - 1e-12)
+
+
+def newton_gain(K: Array, v: Array, C: float) -> Array:
+    """``G_ii`` of ``G = K (V K + I/C)^{-1}`` (the ALO step; module docstring).
+
+    ``(V K + I/C)`` is not symmetric, but ``G' = (K V + I/C)^{-1} K`` is its
+    transpose; one LU solve gives every diagonal entry.
+    """
+    n = K.shape[0]
+    A = v[None, :] * K  # K V
+    A[np.diag_indices(n)] += 1.0 / C
+    return np.diag(scipy.linalg.solve(A, K, check_finite=False)).copy()
+
+
+def _approximate_margins(method: str, model: SVC, K_eff: Array) -> Array:
+    """Leave-one-out margins ``y_i f^(-i)(x_i)`` predicted from one fit."""
+    loss = model._check_params()
+    r = model.margins_
+    C = float(model.C)
+    if method in ("lee", "plugin"):
+        w, t = irwls_weights(loss, r)
+        d = leverage(K_eff, w, C)
+        ratio = d / (1.0 - d)
+        if method == "lee":
+            # yhat^(-i) = yhat_i - d_i (y_i - yhat_i)/(1 - d_i), so in margins:
+            return r - ratio * (1.0 - r)
+        return r - ratio * (t - r)
+    v = loss.second_derivative(r)
+    g = newton_gain(K_eff, v, C)
+    return r + loss.derivative(r) * g / (1.0 - v * g)
+
+
+def approximate_loo(
+    estimator: SVC, X: ArrayLike, y: ArrayLike, method: str = "lee"
+) -> CriterionResult:
+    """Fit ``estimator`` (a clone) once and approximate leave-one-out by ``method``.
+
+    ``method`` is ``"lee"``, ``"plugin"`` or ``"alo"`` (module docstring). The score
+    of ``"lee"`` is Lee's ACV value itself (the linearised loss); the others are the
+    loss at their predicted leave-one-out margins.
+    """
+    if method not in APPROXIMATIONS:
+        raise ParameterError(
+            f"Unknown approximation {method!r}. Choose one of: "
+            f"{', '.join(APPROXIMATIONS)}."
+        )
+    _check_approximable(estimator)
+    X, y = _check_data(X, y)
+    start = time.perf_counter()
+    model = _fit(estimator, X, y)
+    return _approximation_from_fit(method, model, None, start)
+
+
+def _approximation_from_fit(
+    method: str, model: SVC, K: Array | None, start: float
+) -> CriterionResult:
+    loss = _loss(model)
+    K_eff = _effective_gram(model, K)
+    margins = _approximate_margins(method, model, K_eff)
+    if method == "lee":
+        r = model.margins_
+        w, _ = irwls_weights(loss, r)
+        d = leverage(K_eff, w, float(model.C))
+        # eq. (11): (y_i - yhat_i) * y_i h'(r_i) = (1 - r_i) h'(r_i) since y_i^2 = 1.
+        score = float(
+            np.mean(loss.value(r))
+            - np.mean((1.0 - r) * loss.derivative(r) * d / (1 - d))
+        )
+    else:
+        score = float(np.mean(loss.value(margins)))
+    return CriterionResult(
+        criterion=method,
+        score=score,
+        error=misclassification(margins),
+        margins=margins,
+        seconds=time.perf_counter() - start,
+        n_fits=1,
+        converged=bool(model.converged_),
+    )
+
+
+def acv_score(estimator: SVC, X: ArrayLike, y: ArrayLike, method: str = "lee") -> float:
+    """The approximate leave-one-out value of ``h_delta`` (Lee 2006 eq. (11))."""
+    return approximate_loo(estimator, X, y, method=method).score
+
+
+def _loo_from_fit(
+    model: SVC, estimator: SVC, X: Array, y: NDArray, K: Array, start: float
+) -> CriterionResult:
+    """Exact leave-one-out from a full fit ``model`` of (X, y) with Gram ``K``."""
+    n = X.shape[0]
+    margins = model.margins_.copy()
+    n_fits, converged = 1, bool(model.converged_)
+    # Removing a hinge non-support vector leaves the solution unchanged
+    # (MATH.md item 6); every other loss gives each point a say.
+    refit = model.support_ if model.loss == "hinge" else np.arange(n)
+    y_pm = model.y_fit_
+    keep = np.ones(n, dtype=bool)
+    for i in refit:
+        keep[i] = False
+        sub = _fit(
+            estimator,
+            X[keep],
+            y[keep],
+            K=K[np.ix_(keep, keep)],
+            init=model.alpha_[keep],
+        )
+        keep[i] = True
+        f_i = float(sub.decision_function(X[i : i + 1])[0])
+        margins[i] = y_pm[i] * f_i
+        n_fits += 1
+        converged = converged and bool(sub.converged_)
+    return CriterionResult(
+        criterion="loo",
+        score=float(np.mean(_loss(model).value(margins))),
+        error=misclassification(margins),
+        margins=margins,
+        seconds=time.perf_counter() - start,
+        n_fits=n_fits,
+        converged=converged,
+    )
+
+
+def loo_cv_score(estimator: SVC, X: ArrayLike, y: ArrayLike) -> CriterionResult:
+    """Exact leave-one-out (Lee 2006 eq. (10) with the estimator's loss).
+
+    Each of the n refits is warm-started from the full solution and reuses the
+    full Gram matrix without row and column i; for the hinge only support vectors
+    are refitted.
+    """
+    X, y = _check_data(X, y)
+    start = time.perf_counter()
+    K = clone(estimator)._gram(X)
+    model = _fit(estimator, X, y, K=K)
+    return _loo_from_fit(model, estimator, X, y, K, start)
+
+
+def kfold_cv_score(
+    estimator: SVC,
+    X: ArrayLike,
+    y: ArrayLike,
+    n_splits: int = 5,
+    random_state: int = 0,
+) -> CriterionResult:
+    """Stratified k-fold cross-validation: held-out margins of every fold."""
+    X, y = _check_data(X, y)
+    counts = np.unique(y, return_counts=True)[1]
+    if not 2 <= n_splits <= counts.min():
+        raise DataError(
+            f"{n_splits}-fold cross-validation needs at least {n_splits} points of "
+            f"each class; the smaller class has {counts.min()}."
+        )
+    start = time.perf_counter()
+    K = clone(estimator)._gram(X)
+    margins = np.empty(X.shape[0])
+    converged, n_fits = True, 0
+    splits = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
+    loss = _loss(estimator)
+    for train, test in splits.split(X, y):
+        model = _fit(estimator, X[train], y[train], K=K[np.ix_(train, train)])
+        y_pm = np.where(y[test] == model.classes_[1], 1.0, -1.0)
+        margins[test] = y_pm * model.decision_function(X[test])
+        converged = converged and bool(model.converged_)
+        n_fits += 1
+    return CriterionResult(
+        criterion="kfold",
+        score=float(np.mean(loss.value(margins))),
+        error=misclassification(margins),
+        margins=margins,
+        seconds=time.perf_counter() - start,
+        n_fits=n_fits,
+        converged=converged,
+    )
+
+
+def evaluate(
+    criterion: str, estimator: SVC, X: ArrayLike, y: ArrayLike
+) -> CriterionResult:
+    """Dispatch on :data:`CRITERIA`."""
+    if criterion not in CRITERIA:
+        raise ParameterError(
+            f"Unknown criterion {criterion!r}. Choose one of: {', '.join(CRITERIA)}."
+        )
+    if criterion == "loo":
+        return loo_cv_score(estimator, X, y)
+    if criterion == "kfold":
+        return kfold_cv_score(estimator, X, y)
+    return approximate_loo(estimator, X, y, method=criterion)
+
+
+# -- the grid sweep ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """Every criterion over a (sigma, C) grid: arrays of shape (n_sigma, n_C[, n]).
+
+    ``sigmas`` use svmlab's convention ``k = exp(-||x - z||^2 / (2 sigma^2))``.
+    """
+
+    Cs: Array
+    sigmas: Array
+    criteria: tuple[str, ...]
+    scores: dict[str, Array]
+    errors: dict[str, Array]
+    seconds: dict[str, Array]
+    converged: dict[str, NDArray[np.bool_]]
+    margins: dict[str, Array]
+
+    def argmin(self, name: str) -> tuple[int, int]:
+        """(sigma index, C index) of the smallest finite score (first on ties)."""
+        s = np.where(np.isfinite(self.scores[name]), self.scores[name], np.inf)
+        i, j = np.unravel_index(int(np.argmin(s)), s.shape)
+        return int(i), int(j)
+
+    def best(self, name: str) -> tuple[float, float]:
+        """(C, sigma) at :meth:`argmin`."""
+        i, j = self.argmin(name)
+        return float(self.Cs[j]), float(self.sigmas[i])
+
+    def spearman(self, name: str, reference: str = "loo") -> float:
+        """Spearman rank correlation of the two surfaces over the finite cells."""
+        a, b = self.scores[name].ravel(), self.scores[reference].ravel()
+        ok = np.isfinite(a) & np.isfinite(b)
+        if ok.sum() < 3:
+            return math.nan
+        return float(scipy.stats.spearmanr(a[ok], b[ok]).statistic)
+
+    def total_seconds(self, name: str) -> float:
+        return float(np.nansum(self.seconds[name]))
+
+    def speedup(self, name: str, reference: str = "loo") -> float:
+        """Total ``reference`` seconds over total ``name`` seconds."""
+        return self.total_seconds(reference) / max(self.total_seconds(name), 1e-12)
+
+    def argmin_distance(self, name: str, reference: str = "loo") -> int:
+        """``max(|di|, |dj|)``: grid steps between the two argmins."""
+        (i, j), (i_ref, j_ref) = self.argmin(name), self.argmin(reference)
+        return max(abs(i - i_ref), abs(j - j_ref))
+
+
+def _sweep_row(
+    estimator: SVC,
+    X: Array,
+    y: NDArray,
+    Cs: Array,
+    sigma: float,
+    criteria: Sequence[str],
+    tick: Callable[[str], None] | None,
+) -> dict[str, list[CriterionResult | None]]:
+    """One sigma: the Gram matrix once, the full fits warm-started along C."""
+    base = clone(estimator).set_params(sigma=float(sigma))
+    K = base._gram(X)
+    row: dict[str, list[CriterionResult | None]] = {c: [] for c in criteria}
+    init = None
+    for C in Cs:
+        est = clone(base).set_params(C=float(C))
+        start = time.perf_counter()
+        try:
+            model = _fit(est, X, y, K=K, init=init)
+        except ParameterError:
+            for c in criteria:
+                row[c].append(None)
+            continue
+        init = model.alpha_
+        fit_seconds = time.perf_counter() - start
+        for c in criteria:
+            t0 = time.perf_counter() - fit_seconds  # every criterion pays the fit
+            if c == "loo":
+                result = _loo_from_fit(model, est, X, y, K, t0)
+            elif c == "kfold":
+                result = kfold_cv_score(est, X, y)
+            else:
+                result = _approximation_from_fit(c, model, K, t0)
+            row[c].append(result)
+        if tick is not None:
+            tick(f"sigma = {sigma:.3g}, C = {C:.3g}")
+    return row
+
+
+def grid_sweep(
+    estimator: SVC,
+    X: ArrayLike,
+    y: ArrayLike,
+    Cs: ArrayLike,
+    sigmas: ArrayLike,
+    criteria: Sequence[str] = ("lee", "plugin", "loo"),
+    progress: Callable[[float, str], None] | None = None,
+    n_jobs: int = 1,
+) -> SweepResult:
+    """Evaluate ``criteria`` at every (C, sigma) of the grid.
+
+    Per sigma the Gram matrix is computed once and the full fits are warm-started
+    along increasing C; every criterion at a cell starts from that cell's full fit
+    (its time includes it, so speed-ups compare whole computations). With
+    ``n_jobs != 1`` the sigma rows run in parallel (joblib processes) and
+    ``progress`` is called per finished row instead of per cell.
+    """
+    X, y = _check_data(X, y)
+    Cs = np.sort(np.asarray(Cs, dtype=np.float64))
+    sigmas = np.asarray(sigmas, dtype=np.float64)
+    criteria = tuple(criteria)
+    for c in criteria:
+        if c not in CRITERIA:
+            raise ParameterError(
+                f"Unknown criterion {c!r}. Choose one of: {', '.join(CRITERIA)}."
+            )
+        if CRITERIA[c].approximate:
+            _check_approximable(estimator)
+    if Cs.size == 0 or sigmas.size == 0:
+        raise ParameterError("The grid needs at least one C and one sigma.")
+    if not (np.all(Cs > 0) and np.all(sigmas > 0)):
+        raise ParameterError("Every C and sigma of the grid must be positive.")
+    cells, done = Cs.size * sigmas.size, 0
+
+    def tick(message: str) -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done / cells, message)
+
+    if n_jobs == 1:
+        rows = [_sweep_row(estimator, X, y, Cs, s, criteria, tick) for s in sigmas]
+    else:
+        from joblib import Parallel, delayed
+
+        rows = []
+        parallel = Parallel(n_jobs=n_jobs, return_as="generator")
+        jobs = (
+            delayed(_sweep_row)(estimator, X, y, Cs, s, criteria, None) for s in sigmas
+        )
+        for s, row in zip(sigmas, parallel(jobs), strict=True):
+            rows.append(row)
+            done += Cs.size - 1
+            tick(f"sigma = {s:.3g} done")
+    return _collect(Cs, sigmas, criteria, rows, X.shape[0])
+
+
+def _collect(Cs, sigmas, criteria, rows, n) -> SweepResult:
+    shape = (sigmas.size, Cs.size)
+    out = {
+        key: {c: np.full(shape, np.nan) for c in criteria}
+        for key in ("scores", "errors", "seconds")
+    }
+    converged = {c: np.zeros(shape, dtype=bool) for c in criteria}
+    margins = {c: np.full((*shape, n), np.nan) for c in criteria}
+    for i, row in enumerate(rows):
+        for c in criteria:
+            for j, result in enumerate(row[c]):
+                if result is None:
+                    continue
+                out["scores"][c][i, j] = result.score
+                out["errors"][c][i, j] = result.error
+                out["seconds"][c][i, j] = result.seconds
+                converged[c][i, j] = result.converged
+                margins[c][i, j] = result.margins
+    return SweepResult(
+        Cs=Cs,
+        sigmas=sigmas,
+        criteria=criteria,
+        scores=out["scores"],
+        errors=out["errors"],
+        seconds=out["seconds"],
+        converged=converged,
+        margins=margins,
+    )
