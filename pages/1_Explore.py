@@ -50,7 +50,7 @@ edit.click_listener()
 @st.fragment
 def playground() -> None:
     settings = controls.live_controls()
-    identity = (settings.dataset, tuple(settings.data_kwargs().items()))
+    identity = (settings.source, tuple(settings.data_kwargs().items()))
     identity += (settings.test_fraction,)
     try:
         data = cache.load_data(*identity)
@@ -151,7 +151,7 @@ def playground() -> None:
 
             panels.playback(record, draw)
 
-    panels.downloads(data, record, settings, len(edits[0]))
+    panels.downloads(data, record, settings, edits)
 
 
 playground()

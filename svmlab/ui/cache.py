@@ -14,6 +14,12 @@ Every cached function takes primitives or tuples of primitives only. Three cache
   to 200 dual vectors) on every hit; ``cache_resource`` hands back the object,
   which the page treats as read-only.
 
+Uploaded data (:mod:`svmlab.ui.upload`) go through the same functions under the
+data source name :data:`~svmlab.ui.settings.UPLOAD`, with ``("upload", key)`` among
+the data items: :func:`hold_upload` puts the arrays in a small process-wide table
+under their key (a hash of the arrays themselves), so a key always means the same
+data and the caches may key on it.
+
 Warm start: :func:`fit_settings` keeps the last dual vector per "problem
 identity" (everything except C and sigma) in ``st.session_state`` and passes it as
 ``init`` when only C or sigma moved. The solution does not depend on the start
@@ -24,7 +30,9 @@ cache key.
 from __future__ import annotations
 
 import math
+import threading
 import warnings
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,8 +42,8 @@ from numpy.typing import NDArray
 from sklearn.exceptions import ConvergenceWarning
 
 from svmlab import SVC, datasets, kernels, solvers
-from svmlab.errors import IncompatibleLossError
-from svmlab.ui.settings import ExploreSettings
+from svmlab.errors import DataError, IncompatibleLossError
+from svmlab.ui.settings import UPLOAD, ExploreSettings
 
 __all__ = [
     "NO_EDITS",
@@ -46,10 +54,12 @@ __all__ = [
     "fit",
     "fit_settings",
     "gram_matrix",
+    "hold_upload",
     "kernel_items",
     "load_data",
     "model_items",
     "no_solver_message",
+    "split_indices",
 ]
 
 Array = NDArray[np.float64]
@@ -70,7 +80,7 @@ class Data:
     bounds: tuple[float, float, float, float]
 
 
-def _split(
+def split_indices(
     y: Array, fraction: float, seed: int
 ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """Stratified train/test indices; each class keeps at least one training point."""
@@ -97,6 +107,41 @@ def _bounds(X: Array, pad: float = 0.08) -> tuple[float, float, float, float]:
     return tuple(float(v) for v in np.ravel(data_bounds(X, pad)))  # type: ignore[return-value]
 
 
+#: Most uploaded data sets held at once in the process (each at most 5,000 x 3
+#: floats, 120 KB); the sessions hold their own and hand them back on every run.
+MAX_HELD_UPLOADS = 32
+_uploads: OrderedDict[str, tuple[Array, Array]] = OrderedDict()
+_uploads_lock = threading.Lock()
+
+
+def hold_upload(key: str, X: Array, y: Array) -> None:
+    """Make the uploaded ``(X, y)`` available to :func:`load_data` under ``key``.
+
+    ``key`` must identify the arrays (the upload module hashes them), so that the
+    cached functions, which key on it, never mix two data sets up. The oldest of
+    more than :data:`MAX_HELD_UPLOADS` keys is forgotten; a session that still
+    shows it holds it again on its next run.
+    """
+    X, y = np.array(X, dtype=np.float64), np.array(y, dtype=np.float64)
+    X.setflags(write=False)
+    y.setflags(write=False)
+    with _uploads_lock:
+        _uploads[key] = (X, y)
+        _uploads.move_to_end(key)
+        while len(_uploads) > MAX_HELD_UPLOADS:
+            _uploads.popitem(last=False)
+
+
+def _held_upload(key: str) -> tuple[Array, Array]:
+    with _uploads_lock:
+        held = _uploads.get(key)
+    if held is None:
+        raise DataError(
+            "The uploaded data are no longer held by the server; upload the file again."
+        )
+    return held
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
 def load_data(
     dataset: str,
@@ -104,10 +149,17 @@ def load_data(
     test_fraction: float,
 ) -> Data:
     """Generate ``dataset`` with ``data_items`` (keyword arguments of
-    :func:`svmlab.datasets.make`, seed included) and split off ``test_fraction``."""
+    :func:`svmlab.datasets.make`, seed included) and split off ``test_fraction``.
+
+    For ``dataset == UPLOAD`` the data items are the upload key and the seed,
+    and the points are those given to :func:`hold_upload`.
+    """
     params = dict(data_items)
-    X, y = datasets.make(dataset, **params)
-    train, test = _split(y, test_fraction, int(params.get("random_state", 0)))
+    if dataset == UPLOAD:
+        X, y = _held_upload(str(params["upload"]))
+    else:
+        X, y = datasets.make(dataset, **params)
+    train, test = split_indices(y, test_fraction, int(params.get("random_state", 0)))
     return Data(X[train], y[train], X[test], y[test], _bounds(X))
 
 
@@ -268,9 +320,9 @@ def fit_settings(s: ExploreSettings, edits: Edits = NO_EDITS) -> FitRecord:
     items = model_items(s)
     data_items = tuple(s.data_kwargs().items())
     rest = tuple((k, v) for k, v in items if k not in ("C", "sigma"))
-    identity = (s.dataset, data_items, s.test_fraction, edits, rest)
+    identity = (s.source, data_items, s.test_fraction, edits, rest)
     last = st.session_state.get("explore_warm")
     init = last[1] if last is not None and last[0] == identity else None
-    record = fit(s.dataset, data_items, s.test_fraction, edits, items, _init=init)
+    record = fit(s.source, data_items, s.test_fraction, edits, items, _init=init)
     st.session_state["explore_warm"] = (identity, record.model.alpha_)
     return record

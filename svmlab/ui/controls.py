@@ -8,6 +8,10 @@ on a session's first run, from the last settings for widgets that were hidden
 a caller applies (presets, classroom mode). :func:`sidebar` draws the widgets and
 returns the settings they show.
 
+The data come from a generator or from an uploaded CSV file (the "Data source"
+radio; :mod:`svmlab.ui.upload` draws the upload widgets and keeps the uploaded
+data and their key in the session state).
+
 The widget lists come from the engine's tables (STYLE rule 3): data sets from
 ``datasets.GENERATORS`` / ``PARAMS``, kernels from ``KERNELS``, losses from
 ``LOSSES`` and solvers from ``solvers.valid_solvers``, so a newly registered solver
@@ -24,6 +28,7 @@ import streamlit as st
 from svmlab import datasets, kernels, losses, solvers
 from svmlab.errors import SvmlabError
 from svmlab.estimator import BIASES
+from svmlab.ui import upload
 from svmlab.ui.settings import C_GRID, SIGMA_GRID, ExploreSettings, nearest
 
 __all__ = [
@@ -76,6 +81,8 @@ def _widget_values(s: ExploreSettings) -> dict[str, Any]:
     for field, (key, grid) in SLIDERS.items():
         values[key] = nearest(grid, getattr(s, field))
     values[KEYS["noise"]] = float(s.noise)
+    values[upload.CURRENT_KEY] = s.upload
+    values[upload.SOURCE_KEY] = upload.UPLOAD_CSV if s.upload else upload.GENERATOR
     return values
 
 
@@ -184,16 +191,25 @@ def _log_control(field: str, label: str, help: str, disabled: bool = False) -> N
 
 def _data_controls() -> None:
     st.header("Data")
-    st.selectbox(
-        "Data set",
-        list(datasets.GENERATORS),
-        format_func=datasets.TITLES.__getitem__,
-        key=KEYS["dataset"],
-        on_change=_dataset_changed,
+    st.radio(
+        "Data source",
+        [upload.GENERATOR, upload.UPLOAD_CSV],
+        key=upload.SOURCE_KEY,
+        horizontal=True,
+        label_visibility="collapsed",
     )
-    for p in datasets.PARAMS[st.session_state[KEYS["dataset"]]]:
-        field = {"n_samples": "n", "noise": "noise"}.get(p.name)
-        _param_widget(p, KEYS[field] if field else _dp_key(p.name))
+    upload.draw()
+    if st.session_state[upload.SOURCE_KEY] == upload.GENERATOR:
+        st.selectbox(
+            "Data set",
+            list(datasets.GENERATORS),
+            format_func=datasets.TITLES.__getitem__,
+            key=KEYS["dataset"],
+            on_change=_dataset_changed,
+        )
+        for p in datasets.PARAMS[st.session_state[KEYS["dataset"]]]:
+            field = {"n_samples": "n", "noise": "noise"}.get(p.name)
+            _param_widget(p, KEYS[field] if field else _dp_key(p.name))
     left, right = st.columns(2)
     left.number_input("Seed", min_value=0, step=1, key=KEYS["seed"])
     right.slider(
@@ -206,16 +222,29 @@ def _data_controls() -> None:
     )
 
 
-def _solver_label(name: str, loss: str, fit_intercept: bool, hard: bool) -> str:
-    if name != "auto":
-        return f"{name}: {solvers.SOLVERS[name].title}"
+#: The "auto" entry of the solver list. Labels must not depend on other widgets:
+#: the browser sends a select box's choice back as its label, and Streamlit keeps
+#: a label that is no longer among the options as the raw value (1.67), so a
+#: label such as "auto (smo)" would come back as the solver's name after a loss
+#: change (found by tests/browser/test_soak.py).
+AUTO_LABEL = "auto (picked per loss)"
+
+
+def _solver_label(name: str) -> str:
+    if name == "auto":
+        return AUTO_LABEL
+    return f"{name}: {solvers.SOLVERS[name].title}"
+
+
+def _auto_note(loss: str, fit_intercept: bool, hard: bool) -> str | None:
+    """Which solver "auto" runs for this loss and bias, for a caption."""
     try:
         chosen = solvers.resolve_solver(
             "auto", loss, fit_intercept=fit_intercept, hard_margin=hard
         )
     except SvmlabError:
-        return "auto"
-    return f"auto ({chosen})"
+        return None
+    return f"auto runs {chosen}: {solvers.SOLVERS[chosen].title}."
 
 
 def _model_controls() -> None:
@@ -259,9 +288,16 @@ def _model_controls() -> None:
     st.selectbox(
         "Solver",
         options,
-        format_func=lambda name: _solver_label(name, loss, fit_intercept, hard),
+        format_func=_solver_label,
         key=KEYS["solver"],
     )
+    note = (
+        _auto_note(loss, fit_intercept, hard)
+        if state[KEYS["solver"]] == "auto"
+        else None
+    )
+    if note:
+        st.caption(note)
 
 
 def _display_controls() -> None:
@@ -279,20 +315,34 @@ def _display_controls() -> None:
 
 
 def current_settings() -> ExploreSettings:
-    """The settings the widgets show now (read from ``st.session_state``)."""
+    """The settings the widgets show now (read from ``st.session_state``).
+
+    A widget not drawn in the last full run (the generator's while an upload is
+    shown) has lost its key by the next fragment run: its value is the last
+    settings' then, as :func:`sync_state` would seed it.
+    """
     state = st.session_state
-    dataset = state[KEYS["dataset"]]
+    last = state.get(SETTINGS_KEY) or ExploreSettings()
+    dataset = state.get(KEYS["dataset"], last.dataset)
     values = {
-        field: state[key]
+        field: state[key] if key in state else getattr(last, field)
         for field, key in KEYS.items()
-        if field not in ("dataset",) and key in state
+        if field != "dataset"
     }
+    if values["solver"] != "auto" and values["solver"] not in solvers.SOLVERS:
+        values["solver"] = "auto"  # a stale label from the browser (see AUTO_LABEL)
+    previous = dict(last.data_params) if last.dataset == dataset else {}
     shape = tuple(
-        (p.name, state[_dp_key(p.name)])
+        (p.name, state.get(_dp_key(p.name), previous.get(p.name, p.default)))
         for p in datasets.PARAMS[dataset]
-        if p.name not in ("n_samples", "noise") and _dp_key(p.name) in state
+        if p.name not in ("n_samples", "noise")
     )
-    return ExploreSettings(dataset=dataset, data_params=shape, **values)
+    return ExploreSettings(
+        dataset=dataset,
+        data_params=shape,
+        upload=state.get(upload.CURRENT_KEY, ""),
+        **values,
+    )
 
 
 def sidebar() -> None:
@@ -302,6 +352,7 @@ def sidebar() -> None:
     inside the page's fragment, so moving them reruns only the fragment.
     """
     sync_state()
+    upload.resolve()
     with st.sidebar:
         _data_controls()
         _model_controls()
@@ -316,6 +367,7 @@ def live_controls() -> ExploreSettings:
         if KEYS[field] not in state:
             state[KEYS[field]] = getattr(state[SETTINGS_KEY], field)
             state[SLIDERS[field][0]] = nearest(SLIDERS[field][1], state[KEYS[field]])
+    upload.hold_current(state.get(upload.CURRENT_KEY, ""))
     gaussian = state[KEYS["kernel"]] == "gaussian"
     hard = bool(state.get(KEYS["hard_margin"])) and state[KEYS["loss"]] == "hinge"
     left, right = st.columns(2, gap="large")

@@ -23,7 +23,8 @@ import streamlit as st
 
 from svmlab import losses, solvers
 from svmlab.errors import SvmlabError
-from svmlab.ui.cache import Data, FitRecord
+from svmlab.ui import upload
+from svmlab.ui.cache import Data, Edits, FitRecord
 from svmlab.ui.settings import ExploreSettings
 
 __all__ = [
@@ -274,13 +275,26 @@ def model_json(record: FitRecord, s: ExploreSettings) -> str:
     return json.dumps(payload, indent=1)
 
 
-def downloads(data: Data, record: FitRecord, s: ExploreSettings, n_added: int) -> None:
-    """Download buttons for the data (CSV) and the model (JSON); the share hint."""
+def downloads(data: Data, record: FitRecord, s: ExploreSettings, edits: Edits) -> None:
+    """Download buttons for the data (CSV) and the model (JSON); the share hint.
+
+    Uploaded data go back out in the upload's own format and row order
+    (:func:`svmlab.ui.upload.data_csv`).
+    """
+    held = upload.held(s.upload)
+
+    def text() -> str:
+        if held is not None:
+            return upload.data_csv(held, s.test_fraction, s.seed, edits)
+        return data_csv(data, record, len(edits[0]))
+
+    stem = held.name.rsplit(".", 1)[0] if held is not None else None
+    name = f"{stem}_svmlab.csv" if stem else f"svmlab_{s.dataset}.csv"
     left, right = st.columns(2)
     left.download_button(
         "Download data (CSV)",
-        data=lambda: data_csv(data, record, n_added),
-        file_name=f"svmlab_{s.dataset}.csv",
+        data=text,
+        file_name=name,
         mime="text/csv",
         key="explore_download_csv",
         on_click="ignore",
@@ -288,7 +302,7 @@ def downloads(data: Data, record: FitRecord, s: ExploreSettings, n_added: int) -
     right.download_button(
         "Download model (JSON)",
         data=lambda: model_json(record, s),
-        file_name=f"svmlab_{s.dataset}_model.json",
+        file_name=f"svmlab_{s.source}_model.json",
         mime="application/json",
         key="explore_download_json",
         on_click="ignore",
@@ -297,6 +311,9 @@ def downloads(data: Data, record: FitRecord, s: ExploreSettings, n_added: int) -
         "Share: the address bar holds every setting, so copying the link gives "
         "the same picture (points added by clicking are not in the link: "
         "download the CSV for those). The chart's camera button saves a PNG."
+        if held is None
+        else "Share: the link holds every setting but not the uploaded data; "
+        "send the CSV with it. The chart's camera button saves a PNG."
     )
 
 

@@ -11,6 +11,7 @@ This module does not import streamlit: it is plain data plus parsing.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -21,7 +22,9 @@ __all__ = [
     "C_GRID",
     "MODEL_DEFAULTS",
     "SIGMA_GRID",
+    "UPLOAD",
     "ExploreSettings",
+    "is_upload_key",
     "log_grid",
     "nearest",
 ]
@@ -44,6 +47,18 @@ def log_grid(low_exp: int, high_exp: int) -> tuple[float, ...]:
 C_GRID: tuple[float, ...] = log_grid(-3, 5)
 #: Values of the sigma slider.
 SIGMA_GRID: tuple[float, ...] = log_grid(-2, 2)
+
+
+#: The data source name of uploaded data (never a generator's name): the cached
+#: data functions take it in place of a data set name.
+UPLOAD = "upload"
+_UPLOAD_KEY = re.compile(r"[0-9a-f]{12}")
+
+
+def is_upload_key(value: object) -> bool:
+    """Whether ``value`` looks like an upload key: 12 lowercase hex digits (the
+    start of the SHA-256 of the uploaded data, see :mod:`svmlab.ui.upload`)."""
+    return isinstance(value, str) and _UPLOAD_KEY.fullmatch(value) is not None
 
 
 def nearest(grid: tuple[float, ...], value: float) -> float:
@@ -84,6 +99,11 @@ class ExploreSettings:
     count, as ``(name, value)`` pairs) is completed with the defaults and put in
     :data:`svmlab.datasets.PARAMS` order, so two settings that mean the same
     picture compare equal.
+
+    ``upload`` is empty for generated data, else the key of uploaded data this
+    browser session holds (:mod:`svmlab.ui.upload`); the generator fields then
+    stay as they were, so going back to the generator restores them. A URL can
+    name an upload but never carries its data.
     """
 
     dataset: str = "spiral"
@@ -107,10 +127,13 @@ class ExploreSettings:
     log_count: bool = False
     show_test: bool = True
     playback: bool = False
+    upload: str = ""
 
     def __post_init__(self) -> None:
         if self.dataset not in datasets.GENERATORS:
             raise ValueError(f"unknown data set {self.dataset!r}")
+        if self.upload and not is_upload_key(self.upload):
+            raise ValueError(f"malformed upload key {self.upload!r}")
         defaults = _dataset_defaults(self.dataset)
         if self.n is None:
             object.__setattr__(self, "n", int(defaults["n_samples"]))
@@ -135,12 +158,22 @@ class ExploreSettings:
         return self.bias == "unregularized"
 
     @property
+    def source(self) -> str:
+        """What the data come from: :data:`UPLOAD` or the generator's name (the
+        first argument of the cached data functions)."""
+        return UPLOAD if self.upload else self.dataset
+
+    @property
     def effective_C(self) -> float:
         """``inf`` for the hard margin, else ``C``."""
         return math.inf if self.hard_margin and self.loss == "hinge" else self.C
 
     def data_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments of :func:`svmlab.datasets.make` (seed included)."""
+        """Keyword arguments of :func:`svmlab.datasets.make` (seed included); for
+        uploaded data, the upload key and the seed (which then only picks the test
+        points)."""
+        if self.upload:
+            return {"upload": self.upload, "random_state": int(self.seed)}
         return {
             "n_samples": int(self.n),
             "noise": float(self.noise),
@@ -149,11 +182,12 @@ class ExploreSettings:
         }
 
     def with_dataset(self, name: str) -> ExploreSettings:
-        """The same settings on another data set, with that data set's defaults
-        (its parameters, and its kernel, C and sigma)."""
+        """The same settings on another generated data set, with that data set's
+        defaults (its parameters, and its kernel, C and sigma)."""
         return replace(
             self,
             dataset=name,
+            upload="",
             n=None,
             noise=None,
             data_params=(),
@@ -319,4 +353,5 @@ _FIELD_CHECKS = {
     "log_count": _bool,
     "show_test": _bool,
     "playback": _bool,
+    "upload": lambda raw, default: raw if is_upload_key(raw) else default,
 }

@@ -126,6 +126,10 @@ def pytest_collection_modifyitems(
 # --------------------------------------------------------------------------
 
 
+#: Base URL -> process id of the ``streamlit run`` serving it (``server_pid``).
+SERVER_PIDS: dict[str, int] = {}
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((HOST, 0))
@@ -217,9 +221,17 @@ def streamlit_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                     f"log {log_path}:\n{_tail(log_path)}"
                 )
             time.sleep(0.1)
+        SERVER_PIDS[url] = proc.pid
         yield url
     finally:
+        SERVER_PIDS.pop(url, None)
         _stop(proc)
+
+
+@pytest.fixture(scope="session")
+def server_pid(streamlit_url: str) -> int:
+    """The process id of the Streamlit server (to read its memory in /proc)."""
+    return SERVER_PIDS[streamlit_url]
 
 
 # --------------------------------------------------------------------------
@@ -332,6 +344,12 @@ def wait_for_rerun() -> Callable[..., None]:
 @pytest.fixture
 def assert_no_exception() -> Callable[[object], None]:
     return _assert_no_exception
+
+
+@pytest.fixture
+def shown_errors() -> Callable[[object], list[str]]:
+    """The exception boxes and ``st.error`` boxes on the page, as text."""
+    return lambda page: list(page.evaluate(ERRORS_JS))
 
 
 @pytest.fixture
