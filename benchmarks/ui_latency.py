@@ -207,6 +207,44 @@ def _cpu_ms(pid: int) -> float:
     return sum(int(v) for v in fields[11:15]) * 1000.0 / os.sysconf("SC_CLK_TCK")
 
 
+def _chromium_pids() -> list[int]:
+    """This process's Chromium descendants (browser, renderers, GPU, utility).
+
+    Other helpers may run Chromium too: only our own process tree counts.
+    """
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(entry.name))
+    found, stack = [], [os.getpid()]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            stack.append(child)
+            try:
+                if Path(f"/proc/{child}/comm").read_text().startswith("chrom"):
+                    found.append(child)
+            except OSError:
+                continue
+    return found
+
+
+def _browser_cpu_ms(pids: list[int]) -> float:
+    """CPU time of the Chromium processes: what the browser did, whatever the
+    load of the machine (wall times stretch when other work takes the cores)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            total += _cpu_ms(pid)
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
 def _task_ms(cdp) -> float:
     metrics = cdp.send("Performance.getMetrics")["metrics"]
     return 1000.0 * next(m["value"] for m in metrics if m["name"] == "TaskDuration")
@@ -217,8 +255,9 @@ def measure(page, url: str, moves: int, warmup: int, server_pid: int) -> list[di
 
     Besides wall times, each sample holds the CPU the work took, which other
     load on the machine does not inflate: ``server_cpu_ms`` (the Streamlit
-    process) and ``browser_task_ms`` (the renderer's main-thread task time,
-    Chrome's ``TaskDuration`` metric).
+    process) and ``browser_cpu_ms`` (every Chromium process of this run), and
+    ``browser_task_ms`` (the renderer's main-thread task time, Chrome's
+    ``TaskDuration`` metric: wall time, so it stretches under load).
     """
     cdp = page.context.new_cdp_session(page)
     cdp.send("Performance.enable")
@@ -227,15 +266,18 @@ def measure(page, url: str, moves: int, warmup: int, server_pid: int) -> list[di
     page.mouse.move(2, 2)
     slider = page.locator(".st-key-explore_C_slider").get_by_role("slider")
     slider.focus()
+    pids = _chromium_pids()
     samples = []
     for i in range(warmup + moves):
         page.evaluate(ARM_JS)
         cpu0, task0 = _cpu_ms(server_pid), _task_ms(cdp)
+        browser0 = _browser_cpu_ms(pids)
         page.keyboard.press("ArrowRight")
         page.wait_for_function(DONE_JS, arg=[QUIET_MS], timeout=120_000, polling=10)
         result = page.evaluate(RESULT_JS)
         result["server_cpu_ms"] = _cpu_ms(server_pid) - cpu0
         result["browser_task_ms"] = _task_ms(cdp) - task0
+        result["browser_cpu_ms"] = _browser_cpu_ms(pids) - browser0
         if i >= warmup:
             samples.append(result)
     return samples
@@ -326,6 +368,8 @@ def main() -> None:
         runs.append((loss, name))
 
     rows, raw = [], []
+    load_start = os.getloadavg()
+    print(f"load average at start: {load_start}")
     proc, base = start_server(args.app_dir, args.blas_threads)
     try:
         with sync_playwright() as pw:
@@ -357,6 +401,9 @@ def main() -> None:
                         "server_cpu_p50_ms": round(
                             statistics.median(s["server_cpu_ms"] for s in samples), 1
                         ),
+                        "browser_cpu_p50_ms": round(
+                            statistics.median(s["browser_cpu_ms"] for s in samples), 1
+                        ),
                         "browser_task_p50_ms": round(
                             statistics.median(s["browser_task_ms"] for s in samples), 1
                         ),
@@ -380,6 +427,7 @@ def main() -> None:
             "skipped": skipped,
             "warm_start": warm_rows,
             "blas_threads": args.blas_threads,
+            "load_average_at_start": load_start,
             "load_average_at_end": os.getloadavg(),
             "rows": raw,
         },

@@ -6,10 +6,13 @@ they only evaluate a fitted model (``decision_function``,
 
 Speed and size (measured facts in the project's tools notes): the decision surface
 is a small server-rendered PNG placed as a layout image, not a contour or heatmap
-trace; the f = 0 and f = +-1 lines are traced on the server with contourpy; traces
-hold plain lists rounded to a few significant digits; no template, fixed margins and
-a constant ``uirevision``. ``layout.datarevision`` and the chart ``config`` (modebar)
-are the page's job.
+trace; the training and test points are painted into a second, transparent PNG
+layer (SVG markers cost the browser ~0.1 ms each on every redraw), with hover
+from marker-less traces (``mode="none"``, ``hoveron="points"``: no SVG node per
+point) and legend entries from one-point swatch traces; the f = 0 and f = +-1
+lines are traced on the server with contourpy; traces hold plain lists rounded to a
+few significant digits; no template, fixed margins and a constant ``uirevision``.
+``layout.datarevision`` and the chart ``config`` (modebar) are the page's job.
 
 Colours are the Okabe-Ito palette (:data:`PALETTE`), safe for colour-blind viewers;
 the two classes also differ in marker shape.
@@ -27,7 +30,7 @@ import contourpy
 import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike, NDArray
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from svmlab.errors import DataError, ParameterError
 from svmlab.losses import Hinge, Loss, ModifiedHinge
@@ -371,6 +374,116 @@ def _marker_size(n: int) -> int:
 _SYMBOLS = {1.0: "circle", -1.0: "square"}
 _CLASS_COLOUR = {1.0: PALETTE["positive"], -1.0: PALETTE["negative"]}
 
+#: Image pixels per screen pixel of the points layer (crisp on high-DPI screens).
+POINT_SCALE = 2
+#: Palette of the points layer; index 0 is transparent.
+_POINT_COLOURS = (
+    "#FFFFFF",
+    "#FFFFFF",
+    "#000000",
+    PALETTE["positive"],
+    PALETTE["negative"],
+)
+_POINT_INDEX = {colour: i for i, colour in enumerate(_POINT_COLOURS)}
+
+
+def _rgb(hexcode: str) -> list[int]:
+    return [int(hexcode[i : i + 2], 16) for i in (1, 3, 5)]
+
+
+_POINT_PALETTE = [c for colour in _POINT_COLOURS for c in _rgb(colour)]
+
+
+def points_png(
+    bounds: Bounds,
+    side: int,
+    layers: Sequence[tuple[ArrayLike, str, str, float, ArrayLike, ArrayLike, bool]],
+) -> str:
+    """Markers painted into a transparent square PNG spanning ``bounds``.
+
+    Parameters
+    ----------
+    bounds
+        ``(xmin, xmax, ymin, ymax)`` the image covers (its edges, not pixel centres).
+    side
+        Image width and height in pixels.
+    layers
+        Drawn in order, each ``(X, symbol, colour, size, line_colours, line_widths,
+        hollow)``: points (k, 2); ``"circle"`` or ``"square"``; fill colour (a
+        :data:`PALETTE` value); Plotly marker size in image pixels; outline colour
+        and width per point (or one for all); ``hollow`` draws the outline only,
+        in ``colour``. As Plotly strokes a marker of size s and line width w, the
+        painted shape spans s + w.
+
+    Returns
+    -------
+    str
+        A palette PNG data URI (colours in ``_POINT_COLOURS``, index 0 clear).
+    """
+    xmin, xmax, ymin, ymax = (float(b) for b in bounds)
+    image = Image.new("P", (side, side), 0)
+    image.putpalette(_POINT_PALETTE)
+    draw = ImageDraw.Draw(image)
+    for X, symbol, colour, size, line_colours, line_widths, hollow in layers:
+        X = np.asarray(X, dtype=np.float64).reshape(-1, 2)
+        k = X.shape[0]
+        if k == 0:
+            continue
+        half = (size + np.broadcast_to(np.asarray(line_widths, float), (k,))) / 2.0
+        px = (X[:, 0] - xmin) / (xmax - xmin) * side
+        py = (ymax - X[:, 1]) / (ymax - ymin) * side
+        boxes = np.column_stack([px - half, py - half, px + half, py + half]).tolist()
+        widths = np.maximum(1, np.rint(2.0 * half - size)).astype(int).tolist()
+        lines = [
+            _POINT_INDEX[c]
+            for c in np.broadcast_to(np.asarray(line_colours, object), (k,)).tolist()
+        ]
+        shape = draw.ellipse if symbol == "circle" else draw.rectangle
+        fill = _POINT_INDEX[colour]
+        for box, width, line in zip(boxes, widths, lines, strict=True):
+            if hollow:
+                shape(box, fill=None, outline=fill, width=width)
+            else:
+                shape(box, fill=fill, outline=line, width=width)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", transparency=0, compress_level=6)
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
+
+
+def _swatch(name: str, marker: dict[str, Any], rank: int) -> dict[str, Any]:
+    """A legend entry for points painted into the image: one empty point."""
+    return dict(
+        type="scatter",
+        x=[None],
+        y=[None],
+        mode="markers",
+        name=name,
+        legendgroup=name,
+        marker=marker,
+        hoverinfo="skip",
+        legendrank=rank,
+    )
+
+
+def _hover_trace(
+    name: str, X: Array, colour: str, customdata: list, template: str
+) -> dict[str, Any]:
+    """Hover for painted points: a trace with no markers (no SVG node per point)."""
+    return dict(
+        type="scatter",
+        x=_short(X[:, 0]),
+        y=_short(X[:, 1]),
+        mode="none",
+        hoveron="points",
+        name=name,
+        legendgroup=name,
+        showlegend=False,
+        customdata=customdata,
+        hovertemplate=template,
+        hoverlabel={"bgcolor": colour, "font": {"color": "white"}},
+    )
+
+
 _POINT_HOVER = (
     "<b>i = %{customdata[0]}</b><br>αᵢ = %{customdata[1]}<br>"
     "mᵢ = yᵢ f(xᵢ) = %{customdata[2]}<br>ξᵢ = max(0, 1 − mᵢ) = %{customdata[3]}"
@@ -474,9 +587,11 @@ def decision_figure(
     if added.shape != (n,):
         raise DataError(f"new_points must be a mask of length {n}.")
     slack = np.maximum(0.0, 1.0 - margins)
+    painted: list[tuple[Any, ...]] = []  # the points layer, in drawing order
     for rank, sign in enumerate((1.0, -1.0)):
         idx = np.flatnonzero(y_pm == sign)
         label = _label_text(model.classes_[1 if sign > 0 else 0], model.classes_)
+        name, colour = f"class {label}", _CLASS_COLOUR[sign]
         custom = list(
             zip(
                 idx.tolist(),
@@ -486,33 +601,29 @@ def decision_figure(
                 strict=True,
             )
         )
-        outline: dict[str, Any] = {"color": "white", "width": 1}
-        if added[idx].any():
-            outline = {
-                "color": ["#000000" if a else "white" for a in added[idx]],
-                "width": [2.0 if a else 1.0 for a in added[idx]],
-            }
+        traces.append(_hover_trace(name, X[idx], colour, custom, _POINT_HOVER))
+        marker = {"symbol": _SYMBOLS[sign], "color": colour, "size": size}
         traces.append(
-            dict(
-                type="scatter",
-                x=_short(X[idx, 0]),
-                y=_short(X[idx, 1]),
-                mode="markers",
-                name=f"class {label}",
-                marker={
-                    "symbol": _SYMBOLS[sign],
-                    "color": _CLASS_COLOUR[sign],
-                    "size": size,
-                    "line": outline,
-                },
-                customdata=custom,
-                hovertemplate=_POINT_HOVER,
-                legendrank=1 + rank,
+            _swatch(name, {**marker, "line": {"color": "white", "width": 1}}, 1 + rank)
+        )
+        # User-added points get a dark, wider outline.
+        new = added[idx]
+        painted.append(
+            (
+                X[idx],
+                _SYMBOLS[sign],
+                colour,
+                size,
+                np.where(new, PALETTE["free"], "#FFFFFF"),
+                np.where(new, 2.0, 1.0),
+                False,
             )
         )
 
     if test is not None:
-        traces += _test_traces(model, test, size, snapshot)
+        test_traces, test_painted = _test_traces(model, test, size, snapshot)
+        traces += test_traces
+        painted += test_painted
 
     boxed = _has_box(model)
     rings = (
@@ -543,7 +654,7 @@ def decision_figure(
     xmin, xmax, ymin, ymax = (float(b) for b in bounds)
     dx = (xmax - xmin) / (len(xs) - 1)
     dy = (ymax - ymin) / (len(ys) - 1)
-    image = {
+    surface = {
         "source": surface_png(Z),
         "xref": "x",
         "yref": "y",
@@ -578,12 +689,46 @@ def decision_figure(
         margin = {"l": 72, "r": 230, "t": 24, "b": 64}
     else:
         raise ParameterError(f"legend must be 'right' or 'top'; got {legend!r}.")
+    # The plot area is square (equal aspect): as tall as the figure allows, or
+    # narrower when the page column is (about 520 px on a 1400 px wide screen
+    # with the sidebar open). Paint the points for that width, at POINT_SCALE
+    # image pixels per screen pixel, so they show at their Plotly size.
+    scale = POINT_SCALE
+    side = scale * max(64, min(int(height) - margin["t"] - margin["b"], 520))
+    points_layer = {
+        "source": points_png(
+            bounds,
+            side,
+            [
+                (
+                    P,
+                    symbol,
+                    colour,
+                    scale * size,
+                    lines,
+                    scale * np.asarray(widths),
+                    hollow,
+                )
+                for P, symbol, colour, size, lines, widths, hollow in painted
+            ],
+        ),
+        "xref": "x",
+        "yref": "y",
+        "x": xmin,
+        "y": ymax,
+        "sizex": xmax - xmin,
+        "sizey": ymax - ymin,
+        "xanchor": "left",
+        "yanchor": "top",
+        "sizing": "stretch",
+        "layer": "below",
+    }
     layout = _base_layout(
         height=int(height),
         margin=margin,
         legend=legend_layout,
         dragmode=dragmode,
-        images=[image],
+        images=[surface, points_layer],
         xaxis=_axis("x₁", range=[xmin, xmax], autorange=False, constrain="domain"),
         yaxis=_axis(
             "x₂",
@@ -599,42 +744,37 @@ def decision_figure(
 
 def _test_traces(
     model: SVC, test: tuple[ArrayLike, ArrayLike], size: int, snapshot: int | None
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], list[tuple[Any, ...]]]:
+    """Hover and legend traces of the test points, and their points-layer entries."""
     X_test = np.asarray(test[0], dtype=np.float64)
     y_test = _signed_labels(model, test[1])
     if X_test.shape[0] == 0:
-        return []
+        return [], []
     if snapshot is None:
         f = model.decision_function(X_test)
     else:
         f = model.history_decision_function(X_test, _snapshot_index(model, snapshot))
     m = y_test * f
-    traces = []
+    traces, painted = [], []
     for rank, sign in enumerate((1.0, -1.0)):
         idx = np.flatnonzero(y_test == sign)
         label = _label_text(model.classes_[1 if sign > 0 else 0], model.classes_)
-        traces.append(
-            dict(
-                type="scatter",
-                x=_short(X_test[idx, 0]),
-                y=_short(X_test[idx, 1]),
-                mode="markers",
-                name=f"test: {label}",
-                marker={
-                    "symbol": _SYMBOLS[sign] + "-open",
-                    "color": _CLASS_COLOUR[sign],
-                    "size": size,
-                    "line": {"width": 2, "color": _CLASS_COLOUR[sign]},
-                },
-                customdata=_short(m[idx], 3),
-                hovertemplate=(
-                    "test point<br>m = y f(x) = %{customdata}"
-                    "<extra>%{fullData.name}</extra>"
-                ),
-                legendrank=3 + rank,
-            )
+        name, colour = f"test: {label}", _CLASS_COLOUR[sign]
+        template = (
+            "test point<br>m = y f(x) = %{customdata}<extra>%{fullData.name}</extra>"
         )
-    return traces
+        traces.append(
+            _hover_trace(name, X_test[idx], colour, _short(m[idx], 3), template)
+        )
+        marker = {
+            "symbol": _SYMBOLS[sign] + "-open",
+            "color": colour,
+            "size": size,
+            "line": {"width": 2, "color": colour},
+        }
+        traces.append(_swatch(name, marker, 3 + rank))
+        painted.append((X_test[idx], _SYMBOLS[sign], colour, size, colour, 2.0, True))
+    return traces, painted
 
 
 # -- alpha histogram ------------------------------------------------------------------
@@ -686,17 +826,23 @@ def alpha_histogram(
         if code == 2 and not boxed:
             continue
         hist, _ = np.histogram(np.clip(a[state == code], 0.0, top), bins=edges)
+        # Empty bins left out: Plotly draws a node for every bar, even of height 0.
+        full = hist > 0
         traces.append(
             dict(
                 type="bar",
-                x=_short(centres),
-                y=hist.tolist(),
+                x=_short(centres[full]),
+                y=hist[full].tolist(),
                 width=width,
                 name=f"{name}: {counts[code]}",
                 marker={"color": colour, "line": {"width": 0}},
                 opacity=0.85 if code == 1 else 1.0,
                 customdata=list(
-                    zip(_short(edges[:-1], 3), _short(edges[1:], 3), strict=True)
+                    zip(
+                        _short(edges[:-1][full], 3),
+                        _short(edges[1:][full], 3),
+                        strict=True,
+                    )
                 ),
                 hovertemplate=(
                     "αᵢ in [%{customdata[0]}, %{customdata[1]}]: %{y}"
@@ -790,6 +936,44 @@ def _loss_title(loss: Loss) -> str:
     return loss.title
 
 
+#: Opacity of a rug tick over white.
+RUG_OPACITY = 0.6
+
+
+def _tint(hexcode: str, opacity: float) -> str:
+    """``hexcode`` at ``opacity`` over white, as an opaque colour."""
+    rgb = [round(255 + opacity * (c - 255)) for c in _rgb(hexcode)]
+    return "#" + "".join(f"{c:02X}" for c in rgb)
+
+
+def rug_png(
+    groups: Sequence[tuple[ArrayLike, str]],
+    x_range: tuple[float, float],
+    width: int = 1200,
+    height: int = 32,
+    line_width: int = 3,
+) -> str:
+    """A rug strip: a vertical tick at each x, as a transparent palette PNG.
+
+    ``groups`` are ``(xs, colour)`` drawn in order (later on top); the image spans
+    ``x_range`` over its ``width`` pixels, ticks the full ``height``.
+    """
+    lo, hi = (float(v) for v in x_range)
+    image = Image.new("P", (int(width), int(height)), 0)
+    palette = [255, 255, 255]
+    draw = ImageDraw.Draw(image)
+    for index, (xs, colour) in enumerate(groups, start=1):
+        palette += _rgb(colour)
+        cols = (np.asarray(xs, dtype=np.float64) - lo) / (hi - lo) * (width - 1)
+        for col in np.rint(cols).astype(int).tolist():
+            left = col - line_width // 2
+            draw.rectangle((left, 0, left + line_width - 1, height - 1), fill=index)
+    image.putpalette(palette)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", transparency=0, compress_level=6)
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
+
+
 def loss_figure(
     loss: Loss,
     margins: ArrayLike | None = None,
@@ -820,7 +1004,10 @@ def loss_figure(
         The loss on :data:`LOSS_M` (the curve named ``loss.title``, with δ for the
         modified hinge; drawn last of the curves, listed first in the legend), the
         hinge (dashed) when the loss is not the hinge, the printed modified hinge
-        (dotted), and the rug traces "ℓ(mᵢ) > 0.001: k" and "ℓ(mᵢ) ≤ 0.001: k".
+        (dotted), and the rug: the ticks painted in a layout image (see
+        :func:`rug_png`), hover traces "ℓ(mᵢ) > 0.001: k" and "ℓ(mᵢ) ≤ 0.001: k"
+        (``mode="none"``, one point per margin, clipped to the axis) and their
+        legend swatches.
     """
     m = LOSS_M
     # References first, so that the loss itself is drawn on top of them.
@@ -860,6 +1047,7 @@ def loss_figure(
         )
     title = _loss_title(loss)
     rug_y = -0.07 * top
+    images: list[dict[str, Any]] = []
     if margins is not None:
         margins = np.asarray(margins, dtype=np.float64).ravel()
         paid = loss.value(margins)
@@ -868,30 +1056,44 @@ def loss_figure(
             (pays, f"ℓ(mᵢ) > {PAYS:g}: {int(pays.sum())}", PALETTE["negative"]),
             (~pays, f"ℓ(mᵢ) ≤ {PAYS:g}: {int((~pays).sum())}", PALETTE["non_sv"]),
         )
-        for mask, name, colour in groups:
-            traces.append(
-                dict(
-                    type="scatter",
-                    x=_short(np.clip(margins[mask], m[0], m[-1])),
-                    y=[rug_y] * int(mask.sum()),
-                    mode="markers",
-                    name=name,
-                    marker={
-                        "symbol": "line-ns-open",
-                        "size": 16,
-                        "color": colour,
-                        "opacity": 0.6,
-                        "line": {"width": 1.5, "color": colour},
-                    },
-                    customdata=list(
-                        zip(
-                            _short(margins[mask], 3), _short(paid[mask], 3), strict=True
-                        )
-                    ),
-                    hovertemplate="mᵢ = %{customdata[0]}<br>ℓ(mᵢ) = "
-                    "%{customdata[1]}<extra>%{fullData.name}</extra>",
-                )
+        # The ticks are painted into a strip image (an SVG path per tick cost
+        # ~0.2 ms each in the browser); hover comes from marker-less traces.
+        tick = 0.037 * top
+        strip = []
+        for rank, (mask, name, colour) in enumerate(groups):
+            at = np.clip(margins[mask], m[0], m[-1])
+            custom = list(
+                zip(_short(margins[mask], 3), _short(paid[mask], 3), strict=True)
             )
+            template = (
+                "mᵢ = %{customdata[0]}<br>ℓ(mᵢ) = %{customdata[1]}"
+                "<extra>%{fullData.name}</extra>"
+            )
+            spot = np.column_stack([at, np.full(at.shape, rug_y)])
+            traces.append(_hover_trace(name, spot, colour, custom, template))
+            marker = {
+                "symbol": "line-ns-open",
+                "size": 16,
+                "color": colour,
+                "line": {"width": 2, "color": colour},
+            }
+            traces.append(_swatch(name, marker, 10 + rank))
+            strip.insert(0, (at, _tint(colour, RUG_OPACITY)))  # paying on top
+        images.append(
+            {
+                "source": rug_png(strip, (float(m[0]), float(m[-1]))),
+                "xref": "x",
+                "yref": "y",
+                "x": float(m[0]),
+                "y": rug_y + tick,
+                "sizex": float(m[-1] - m[0]),
+                "sizey": 2.0 * tick,
+                "xanchor": "left",
+                "yanchor": "top",
+                "sizing": "stretch",
+                "layer": "above",
+            }
+        )
         total = float(paid.sum()) * (1.0 if C is None else float(C))
         prefix = "Σ ℓ(mᵢ)" if C is None else "C Σ ℓ(mᵢ)"
         title += f": {prefix} = {total:.4g}"
@@ -900,6 +1102,7 @@ def loss_figure(
         height=380,
         margin={"t": 60},
         legend={"x": 1.0, "xanchor": "right", "y": 1.0, "yanchor": "top"},
+        images=images,
         xaxis=_axis(
             "margin m = y f(x)",
             range=[m[0], m[-1]],

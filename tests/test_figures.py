@@ -23,8 +23,38 @@ from svmlab.solvers.base import History
 BOUNDS = (-1.25, 1.25, -1.25, 1.25)
 
 
+def _is_swatch(trace) -> bool:
+    """A legend-only trace (one empty point) for points painted into the image."""
+    return tuple(trace.x or ()) == (None,)
+
+
 def _by_name(fig: go.Figure) -> dict[str, go.Scatter]:
-    return {trace.name: trace for trace in fig.data}
+    """The traces by name; legend swatches left out (see :func:`_swatches`)."""
+    return {trace.name: trace for trace in fig.data if not _is_swatch(trace)}
+
+
+def _swatches(fig: go.Figure) -> dict[str, go.Scatter]:
+    return {trace.name: trace for trace in fig.data if _is_swatch(trace)}
+
+
+def _png(uri: str) -> Image.Image:
+    return Image.open(io.BytesIO(base64.b64decode(uri.split(",", 1)[1])))
+
+
+def _pixels(image, bounds, points: np.ndarray, offset=(0.0, 0.0)) -> np.ndarray:
+    """RGBA of the points layer at data ``points`` shifted by ``offset`` pixels."""
+    rgba = np.asarray(_png(image.source).convert("RGBA")).astype(int)
+    side = rgba.shape[0]
+    xmin, xmax, ymin, ymax = bounds
+    col = (points[:, 0] - xmin) / (xmax - xmin) * side + offset[0]
+    row = (ymax - points[:, 1]) / (ymax - ymin) * side + offset[1]
+    col = np.clip(col.astype(int), 0, side - 1)
+    row = np.clip(row.astype(int), 0, side - 1)
+    return rgba[row, col]
+
+
+def _hex(colour: str) -> list[int]:
+    return [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
 
 
 def _points(trace) -> np.ndarray:
@@ -154,10 +184,59 @@ def test_decision_figure_traces(fig, model):
     traces = _by_name(fig)
     assert traces["f = 0 (boundary)"].mode == "lines"
     assert traces["f = +1 margin"].line.dash == "dash"
-    assert traces["class +1"].marker.symbol != traces["class −1"].marker.symbol
-    assert traces["class +1"].marker.color == figures.PALETTE["positive"]
-    assert traces["class −1"].marker.color == figures.PALETTE["negative"]
+    # Training points: painted into the image; hover from marker-less traces,
+    # the legend from swatches of the painted markers.
+    for name in ("class +1", "class −1"):
+        assert traces[name].mode == "none" and traces[name].hoveron == "points"
+        assert traces[name].showlegend is False
+    swatches = _swatches(fig)
+    assert swatches["class +1"].marker.symbol != swatches["class −1"].marker.symbol
+    assert swatches["class +1"].marker.color == figures.PALETTE["positive"]
+    assert swatches["class −1"].marker.color == figures.PALETTE["negative"]
     _validate(fig)
+
+
+def test_points_layer_paints_every_class_in_its_colour(fig, data):
+    X, y = data
+    points = fig.layout.images[1]
+    assert (points.xref, points.yref, points.layer) == ("x", "y", "below")
+    assert (points.x, points.y) == (BOUNDS[0], BOUNDS[3])
+    assert (points.sizex, points.sizey) == (
+        BOUNDS[1] - BOUNDS[0],
+        BOUNDS[3] - BOUNDS[2],
+    )
+    for sign, colour in ((1, "positive"), (-1, "negative")):
+        rgba = _pixels(points, BOUNDS, X[y == sign])
+        hit = (rgba[:, 3] == 255) & np.all(
+            rgba[:, :3] == _hex(figures.PALETTE[colour]), axis=1
+        )
+        # Overlapping markers may hide a few centres; nearly all show their colour.
+        assert hit.mean() > 0.9
+    # Far from every point the layer is clear.
+    corner = _pixels(points, BOUNDS, np.array([[BOUNDS[0], BOUNDS[2]]]), (1, -2))
+    assert corner[0, 3] == 0
+
+
+def test_points_png_shapes_outlines_and_hollow_markers():
+    bounds = (0.0, 10.0, 0.0, 10.0)
+    blue, black = figures.PALETTE["positive"], "#000000"
+    layers = [
+        (np.array([[2.0, 2.0]]), "circle", blue, 20, "#FFFFFF", 2.0, False),
+        (np.array([[5.0, 5.0]]), "square", blue, 20, black, 4.0, False),
+        (np.array([[8.0, 8.0]]), "circle", blue, 20, blue, 4.0, True),
+    ]
+    image = go.layout.Image(source=figures.points_png(bounds, 200, layers))
+    centres = np.array([[2.0, 2.0], [5.0, 5.0], [8.0, 8.0]])
+    inside = _pixels(image, bounds, centres)
+    assert inside[0].tolist() == [*_hex(blue), 255]
+    assert inside[1].tolist() == [*_hex(blue), 255]
+    assert inside[2][3] == 0  # hollow: clear in the middle
+    edge = _pixels(image, bounds, centres, (11.0, 0.0))  # size / 2 + 1 pixel out
+    assert edge[0].tolist() == [255, 255, 255, 255]  # white outline
+    assert edge[1].tolist() == [0, 0, 0, 255]  # black outline
+    assert edge[2].tolist() == [*_hex(blue), 255]  # the hollow ring
+    corner = _pixels(image, bounds, centres, (9.0, 9.0))  # square corner, not circle
+    assert corner[1][3] == 255 and corner[0][3] == 0
 
 
 def test_class_traces_hold_every_point(fig, data):
@@ -208,9 +287,10 @@ def test_hover_data_is_alpha_margin_slack(fig, model, data):
 
 
 def test_layout_image_is_a_png_over_the_bounds(fig):
-    (image,) = fig.layout.images
+    image, points = fig.layout.images
     assert image.source.startswith("data:image/png;base64,")
-    png = Image.open(io.BytesIO(base64.b64decode(image.source.split(",", 1)[1])))
+    assert points.source.startswith("data:image/png;base64,")
+    png = _png(image.source)
     assert png.size == (80, 80)
     assert (image.xref, image.yref, image.sizing, image.layer) == (
         "x",
@@ -283,13 +363,22 @@ def test_test_points_and_new_points(model, data):
     traces = _by_name(figure)
     pos, neg = traces["test: +1"], traces["test: −1"]
     assert len(pos.x) + len(neg.x) == 30
-    assert pos.marker.symbol.endswith("-open") and neg.marker.symbol.endswith("-open")
-    widths = [
-        w
-        for name in ("class +1", "class −1")
-        for w in np.atleast_1d(traces[name].marker.line.width)
-    ]
-    assert sorted(widths)[-2:] == [2.0, 2.0] and widths.count(2.0) == 2
+    assert pos.mode == neg.mode == "none" and "customdata" in pos.hovertemplate
+    swatches = _swatches(figure)
+    assert swatches["test: +1"].marker.symbol.endswith("-open")
+    assert swatches["test: −1"].marker.symbol.endswith("-open")
+    # Test points: hollow in the image (clear centres, unless a point lies below).
+    points = figure.layout.images[1]
+    centres = _pixels(points, BOUNDS, np.asarray(X_test))
+    assert (centres[:, 3] == 0).mean() > 0.5
+    # Added points: a black outline just outside the marker (size 10 at scale 2).
+    black = np.all(_pixels(points, BOUNDS, X[:2], (11.0, 0.0))[:, :3] == 0, axis=1)
+    assert black.all()
+    plain = figures.decision_figure(model, X, y, bounds=BOUNDS, resolution=40)
+    other = np.all(
+        _pixels(plain.layout.images[1], BOUNDS, X[:2], (11.0, 0.0))[:, :3] == 0, axis=1
+    )
+    assert not other.any()
     assert figure.layout.dragmode == "select"
     assert figure.layout.legend.orientation == "h"
     _validate(figure)
@@ -303,7 +392,11 @@ def test_string_labels_name_the_classes(data):
     names = {t.name for t in figure.data}
     assert {"class inner", "class outer"} <= names
     # classes_[1] ("outer") is the +1 class: blue circles.
-    assert _by_name(figure)["class outer"].marker.color == figures.PALETTE["positive"]
+    assert _swatches(figure)["class outer"].marker.color == figures.PALETTE["positive"]
+    assert (
+        _by_name(figure)["class outer"].hoverlabel.bgcolor
+        == figures.PALETTE["positive"]
+    )
 
 
 def test_squared_hinge_has_no_bound_svs(data):
@@ -501,12 +594,30 @@ def test_loss_printed_form_and_switch():
 def test_loss_rug_splits_paying_points(model):
     loss = make_loss("hinge")
     figure = figures.loss_figure(loss, model.margins_, C=model.C)
-    rug = [t for t in figure.data if t.name.startswith("ℓ(mᵢ)")]
-    assert len(rug) == 2
+    rug = [t for t in _by_name(figure).values() if t.name.startswith("ℓ(mᵢ)")]
+    assert len(rug) == 2 and all(t.mode == "none" for t in rug)
     assert sum(len(t.x) for t in rug) == len(model.margins_)
-    pays = int((loss.value(model.margins_) > figures.PAYS).sum())
-    assert len(rug[0].x) == pays
-    assert all(v <= 0 for t in rug for v in t.y)  # below the curve's axis
+    pays = loss.value(model.margins_) > figures.PAYS
+    assert len(rug[0].x) == int(pays.sum())
+    paying = np.sort(np.clip(model.margins_[pays], -2.0, 3.0))
+    assert np.allclose(np.sort(rug[0].x), paying, rtol=1e-3, atol=1e-3)
+    assert all(v < 0 for t in rug for v in t.y)  # below the curve's axis
+    assert set(_swatches(figure)) == {t.name for t in rug}
+    # The ticks are painted in the strip image, paying ticks in their colour.
+    (strip,) = figure.layout.images
+    assert strip.x == -2.0 and strip.x + strip.sizex == 3.0
+    assert strip.y - strip.sizey < rug[0].y[0] < strip.y <= 0.0
+    rgb = np.asarray(_png(strip.source).convert("RGBA")).astype(int)
+    width = rgb.shape[1]
+    red = figures._tint(figures.PALETTE["negative"], figures.RUG_OPACITY)
+    cols = np.rint((paying + 2.0) / 5.0 * (width - 1)).astype(int)
+    assert np.all(rgb[rgb.shape[0] // 2, cols, :3] == _hex(red))
+    empty = np.setdiff1d(
+        np.arange(width),
+        np.rint((np.clip(model.margins_, -2, 3) + 2.0) / 5.0 * (width - 1)).astype(int)
+        + np.arange(-2, 3)[:, None],
+    )
+    assert np.all(rgb[:, empty, 3] == 0)
     total = model.C * loss.value(model.margins_).sum()
     assert f"{total:.4g}" in figure.layout.title.text
     _validate(figure)
