@@ -9,7 +9,11 @@ One result type, :class:`CriterionResult`, for every criterion in :data:`CRITERI
       ACV = 1/n sum_i h(y_i yhat_i)
             - 1/n sum_i (y_i - yhat_i) * dh/dyhat_i * d_i / (1 - d_i)
 
-  with ``dh/dyhat_i = y_i h'(y_i yhat_i)``. It is a first-order Taylor expansion of
+  with ``dh/dyhat_i = y_i h'(y_i yhat_i)`` and ``W = diag(w)`` the guarded IRWLS
+  weights at the fitted margins ``r_i = y_i yhat_i``: ``w_i = -h'(r_i) / rho_i``,
+  ``rho_i = max(1 - r_i, delta)`` (MATH.md item 3; in ``[0, 1/delta]``, so
+  ``0 <= d_i < 1``), i.e. the weights of the IRWLS step taken at the fit, not at
+  its last iterate. It is a first-order Taylor expansion of
   ``h`` around the fitted margin, with the leave-one-out output of a linear
   smoother of the response ``y``:
   ``yhat^(-i) = yhat_i - d_i (y_i - yhat_i) / (1 - d_i)``.
@@ -234,8 +238,11 @@ def newton_gain(K: Array, v: Array, C: float) -> Array:
     return np.diag(scipy.linalg.solve(A, K, check_finite=False)).copy()
 
 
-def _approximate_margins(method: str, model: SVC, K_eff: Array) -> Array:
-    """Leave-one-out margins ``y_i f^(-i)(x_i)`` predicted from one fit."""
+def _approximate_margins(
+    method: str, model: SVC, K_eff: Array
+) -> tuple[Array, Array | None]:
+    """Leave-one-out margins ``y_i f^(-i)(x_i)`` predicted from one fit, and the
+    leverage ``d`` for ``"lee"``/``"plugin"`` (None for ``"alo"``)."""
     loss = model._check_params()
     r = model.margins_
     C = float(model.C)
@@ -245,11 +252,11 @@ def _approximate_margins(method: str, model: SVC, K_eff: Array) -> Array:
         ratio = d / (1.0 - d)
         if method == "lee":
             # yhat^(-i) = yhat_i - d_i (y_i - yhat_i)/(1 - d_i), so in margins:
-            return r - ratio * (1.0 - r)
-        return r - ratio * (t - r)
+            return r - ratio * (1.0 - r), d
+        return r - ratio * (t - r), d
     v = loss.second_derivative(r)
     g = newton_gain(K_eff, v, C)
-    return r + loss.derivative(r) * g / (1.0 - v * g)
+    return r + loss.derivative(r) * g / (1.0 - v * g), None
 
 
 def approximate_loo(
@@ -278,11 +285,9 @@ def _approximation_from_fit(
 ) -> CriterionResult:
     loss = _loss(model)
     K_eff = _effective_gram(model, K)
-    margins = _approximate_margins(method, model, K_eff)
+    margins, d = _approximate_margins(method, model, K_eff)
     if method == "lee":
         r = model.margins_
-        w, _ = irwls_weights(loss, r)
-        d = leverage(K_eff, w, float(model.C))
         # eq. (11): (y_i - yhat_i) * y_i h'(r_i) = (1 - r_i) h'(r_i) since y_i^2 = 1.
         score = float(
             np.mean(loss.value(r))

@@ -1,0 +1,627 @@
+"""The Model selection page's widgets, cached engine calls and tables.
+
+Data move one way: the sidebar widgets give a :class:`SweepRequest` (primitives
+only, so it is hashable and keys the caches); the "Run sweep" button hands it to
+:func:`run_sweep` (one :func:`svmlab.selection.grid_sweep` call, cached with
+``st.cache_data``, bounded); the result goes to the session state with the data
+it was computed on, and every display control below reads it from there, so
+moving them never recomputes a sweep.
+
+The Lee (2006) section reads the cached result of
+:mod:`svmlab.experiments.lee2006` (:data:`LEE_PATH`) and the solver benchmark's
+Lee Table 1 (:data:`SOLVERS_JSON`); neither file has to exist.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+from numpy.typing import NDArray
+
+from svmlab import csv_data, datasets, selection
+from svmlab.errors import DataError, ParameterError
+from svmlab.estimator import SVC
+from svmlab.kernels import lee_sigma2_from_sigma
+from svmlab.ui.settings import ExploreSettings
+
+__all__ = [
+    "DEFAULT_CRITERIA",
+    "LEE_PATH",
+    "N_TEST_SETS",
+    "PAPER_TABLE1",
+    "SOLVERS_JSON",
+    "STATE_KEY",
+    "StoredSweep",
+    "SweepRequest",
+    "chosen_models",
+    "explore_query",
+    "fresh_test_errors",
+    "fresh_test_size",
+    "grid",
+    "lee_choices_frame",
+    "lee_reference_frame",
+    "lee_summary_frame",
+    "load_lee",
+    "read_table1",
+    "run_sweep",
+    "summary_frame",
+    "sweep_controls",
+    "table1_frame",
+]
+
+Array = NDArray[np.float64]
+ROOT = Path(__file__).resolve().parents[2]
+
+#: Session-state key of the last sweep (a :class:`StoredSweep`).
+STATE_KEY = "selection_sweep"
+#: The criteria ticked at first: every approximation and the exact reference.
+DEFAULT_CRITERIA = ("lee", "plugin", "alo", "loo")
+#: Fresh test sets per chosen model, each of the training set's size (capped).
+N_TEST_SETS = 20
+MAX_TEST_SIZE = 200
+#: Largest training set the page sweeps (exact LOO costs n fits per cell).
+MAX_N = 400
+#: Grid ends offered for C and sigma (log-spaced, half decades).
+C_CHOICES = tuple(float(f"{10.0**e:.3g}") for e in np.arange(-2.0, 4.01, 0.5))
+SIGMA_CHOICES = tuple(float(f"{10.0**e:.3g}") for e in np.arange(-2.0, 1.51, 0.25))
+DELTAS = (1e-4, 1e-3, 0.01, 0.1, 0.5)
+
+LEE_PATH = ROOT / "svmlab" / "experiments" / "results" / "lee2006.json"
+#: Where the page's Recompute button writes (git-ignored), so a quick run with a
+#: few seeds never replaces the shipped many-seed results.
+LEE_LOCAL_PATH = LEE_PATH.with_name("lee2006_local.json")
+SOLVERS_JSON = ROOT / "benchmarks" / "results" / "solvers.json"
+
+#: Lee (2006) Table 1: CPU seconds of one fit (MATLAB 6.5, Pentium IV), n -> (IRWLS,
+#: QP); the paper's numbers as quoted in the seed.
+PAPER_TABLE1: dict[int, tuple[float, float]] = {
+    100: (0.609, 1.313),
+    200: (2.64, 16.563),
+    300: (10.375, 65.875),
+}
+
+UPLOAD = "upload"
+
+
+@dataclass(frozen=True)
+class SweepRequest:
+    """Everything a sweep depends on, as primitives (the cache key).
+
+    ``source`` is a generator name or ``"upload"``; ``data_items`` the generator's
+    keyword arguments (seed included) or ``(("upload", key),)``.
+    """
+
+    source: str
+    data_items: tuple[tuple[str, Any], ...]
+    Cs: tuple[float, ...]
+    sigmas: tuple[float, ...]
+    criteria: tuple[str, ...]
+    delta: float
+    bias: str
+
+    def model_items(self) -> tuple[tuple[str, Any], ...]:
+        """Keyword arguments of the (unfitted) estimator the sweep clones."""
+        return (
+            ("kernel", "gaussian"),
+            ("loss", "modified_hinge"),
+            ("solver", "irwls"),
+            ("delta", float(self.delta)),
+            ("bias", self.bias),
+        )
+
+    def estimator(self, **extra: Any) -> SVC:
+        return SVC(**dict(self.model_items()), **extra)
+
+
+@dataclass(frozen=True)
+class StoredSweep:
+    """A finished sweep with the data it ran on (what the display reads)."""
+
+    request: SweepRequest
+    result: selection.SweepResult
+    X: Array
+    y: Array
+
+
+def grid(low: float, high: float, count: int) -> tuple[float, ...]:
+    """``count`` log-spaced values from ``low`` to ``high`` (4 significant digits)."""
+    values = np.logspace(math.log10(low), math.log10(high), int(count))
+    return tuple(float(f"{v:.4g}") for v in values)
+
+
+# -- data -------------------------------------------------------------------------
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def generated_data(source: str, data_items: tuple[tuple[str, Any], ...]) -> tuple:
+    """The generator's arrays (raises the generator's typed error)."""
+    return datasets.make(source, **dict(data_items))
+
+
+def _uploads() -> dict[str, tuple[Array, Array]]:
+    return st.session_state.setdefault("selection_uploads", {})
+
+
+def request_data(request: SweepRequest) -> tuple[Array, Array]:
+    """The training data of ``request`` (generated, or the held upload)."""
+    if request.source == UPLOAD:
+        key = dict(request.data_items)["upload"]
+        held = _uploads().get(key)
+        if held is None:
+            raise DataError("The uploaded file is no longer held: upload it again.")
+        return held
+    return generated_data(request.source, request.data_items)
+
+
+def _upload_controls() -> tuple[tuple[tuple[str, Any], ...], str] | None:
+    """The file uploader; the upload's data items and a description, or None."""
+    file = st.file_uploader(
+        "CSV file: two feature columns and a label column",
+        type=["csv", "txt"],
+        key="selection_file",
+        help="Comma, semicolon or tab separated, with or without a header row.",
+    )
+    if file is None:
+        st.info("Choose a CSV file to sweep over your own data.")
+        return None
+    try:
+        table = csv_data.read_table(file.getvalue())
+        columns: dict[str, Any] = {}
+        if len(table.columns) > 3:
+            names = list(table.columns)
+            a = st.selectbox("first feature", names, index=0, key="selection_x1")
+            b = st.selectbox("second feature", names, index=1, key="selection_x2")
+            label = st.selectbox(
+                "label", names, index=len(names) - 1, key="selection_label"
+            )
+            columns = {"x_columns": (a, b), "label_column": label}
+        X, y, labels = csv_data.to_dataset(table, **columns)
+    except DataError as error:
+        st.error(str(error))
+        return None
+    key = hashlib.sha256(X.tobytes() + y.tobytes()).hexdigest()[:12]
+    _uploads()[key] = (X, y)
+    st.caption(f"{len(y)} points; +1 is {labels[1]!r}, −1 is {labels[0]!r}.")
+    return (("upload", key),), key
+
+
+def _generator_controls() -> tuple[tuple[str, Any], ...]:
+    name = st.selectbox(
+        "Data set",
+        list(datasets.GENERATORS),
+        index=list(datasets.GENERATORS).index("two_circles"),
+        format_func=datasets.TITLES.__getitem__,
+        key="selection_dataset",
+    )
+    if name == "two_circles":
+        st.caption(
+            "Lee (2006)'s two circles: x uniform on (−1, 1)², +1 inside the inner "
+            "circle, −1 outside the outer one, a coin flip between. The paper gives "
+            "no radii: we use 0.5 and 0.75 (Bayes error "
+            f"{datasets.two_circles_bayes_error(0.5, 0.75):.4f})."
+        )
+    items: list[tuple[str, Any]] = []
+    for p in datasets.PARAMS[name]:
+        key = f"selection_{name}_{p.name}"
+        if p.name == "n_samples":
+            value = st.slider(
+                p.label,
+                10,
+                MAX_N,
+                value=min(int(p.default), MAX_N),
+                step=10,
+                key=key,
+                help=f"At most {MAX_N}: exact leave-one-out refits n times per cell.",
+            )
+        else:
+            # int or float throughout: st.slider refuses mixed types.
+            kind = int if p.integer else float
+            value = st.slider(
+                p.label,
+                kind(p.low),
+                kind(p.high),
+                value=kind(p.default),
+                step=kind(p.step),
+                key=key,
+                help=p.help or None,
+            )
+        items.append((p.name, value))
+    seed = st.number_input(
+        "Seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key="selection_seed"
+    )
+    items.append(("random_state", int(seed)))
+    return tuple(items)
+
+
+def sweep_controls() -> SweepRequest | None:
+    """The sidebar: data, grid, criteria and model. None while an upload is missing."""
+    st.header("Data")
+    source = st.radio(
+        "Data source",
+        ["Generator", "Upload CSV"],
+        horizontal=True,
+        key="selection_source",
+        label_visibility="collapsed",
+    )
+    if source == "Upload CSV":
+        uploaded = _upload_controls()
+        data_items = uploaded[0] if uploaded else None
+        name = UPLOAD
+    else:
+        data_items = _generator_controls()
+        name = str(st.session_state["selection_dataset"])
+    st.header("Grid")
+    c_low, c_high = st.select_slider(
+        "C range",
+        options=C_CHOICES,
+        value=(0.1, 1000.0),
+        format_func=lambda v: f"{v:g}",
+        key="selection_C_range",
+    )
+    n_C = st.slider("C values", 2, 15, 7, key="selection_n_C")
+    s_low, s_high = st.select_slider(
+        "σ range (svmlab: exp(−‖x − z‖² / 2σ²))",
+        options=SIGMA_CHOICES,
+        value=(0.1, 1.78),
+        format_func=lambda v: f"{v:g}",
+        key="selection_sigma_range",
+    )
+    st.caption(
+        f"Lee's σ² = 2σ²: here {lee_sigma2_from_sigma(s_low):.3g} to "
+        f"{lee_sigma2_from_sigma(s_high):.3g} (his kernel is exp(−‖x − z‖² / σ²))."
+    )
+    n_sigma = st.slider("σ values", 2, 15, 7, key="selection_n_sigma")
+    st.header("Criteria")
+    picked = st.multiselect(
+        "Approximations and cross-validation",
+        [c for c in selection.CRITERIA if c != "loo"],
+        default=[c for c in DEFAULT_CRITERIA if c != "loo"],
+        format_func=lambda c: selection.CRITERIA[c].title,
+        key="selection_criteria",
+        help="Exact leave-one-out is always computed: it is the reference.",
+    )
+    st.header("Model")
+    delta = st.select_slider(
+        "δ of the modified hinge",
+        options=DELTAS,
+        value=0.1,
+        format_func=lambda v: f"{v:g}",
+        key="selection_delta",
+        help="Lee's experiment uses δ = 1e-4 (smaller δ: closer to the hinge).",
+    )
+    bias = st.radio(
+        "Bias",
+        ["none", "regularized"],
+        format_func={"none": "none (Lee)", "regularized": "regularized (k + 1)"}.get,
+        horizontal=True,
+        key="selection_bias",
+        help="The approximations are derived for Lee's model, which has no "
+        "unregularized bias.",
+    )
+    if data_items is None:
+        return None
+    order = [c for c in selection.CRITERIA if c in picked or c == "loo"]
+    return SweepRequest(
+        source=name,
+        data_items=data_items,
+        Cs=grid(c_low, c_high, n_C),
+        sigmas=grid(s_low, s_high, n_sigma),
+        criteria=tuple(order),
+        delta=float(delta),
+        bias=str(bias),
+    )
+
+
+# -- the sweep ---------------------------------------------------------------------
+
+
+@st.cache_data(max_entries=6, show_spinner=False)
+def _cached_sweep(request: SweepRequest, _X: Array, _y: Array) -> selection.SweepResult:
+    """The one engine call. The progress bar is created in here, so a cache hit
+    replays it (at 100 %) into the caller's placeholder instead of failing."""
+    bar = st.progress(0.0, text="Starting the sweep…")
+
+    def progress(fraction: float, message: str) -> None:
+        bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"Sweep: {message}")
+
+    return selection.grid_sweep(
+        request.estimator(),
+        _X,
+        _y,
+        request.Cs,
+        request.sigmas,
+        criteria=request.criteria,
+        progress=progress,
+    )
+
+
+def run_sweep(request: SweepRequest) -> StoredSweep:
+    """Run (or fetch from the cache) the sweep of ``request``, with a progress bar
+    that disappears when it is done. Raises :class:`svmlab.SvmlabError`."""
+    X, y = request_data(request)
+    slot = st.empty()
+    with slot.container():
+        result = _cached_sweep(request, X, y)
+    slot.empty()
+    return StoredSweep(request, result, X, y)
+
+
+# -- chosen models and fresh test sets ----------------------------------------------
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _fit(request: SweepRequest, C: float, sigma: float, _X: Array, _y: Array) -> SVC:
+    return request.estimator(C=float(C), sigma=float(sigma)).fit(_X, _y)
+
+
+def chosen_models(stored: StoredSweep) -> dict[str, SVC]:
+    """Each criterion's chosen model, fitted on the whole training set."""
+    out = {}
+    for name in stored.result.criteria:
+        C, sigma = stored.result.best(name)
+        out[name] = _fit(stored.request, C, sigma, stored.X, stored.y)
+    return out
+
+
+def fresh_test_size(request: SweepRequest) -> int:
+    n = int(dict(request.data_items).get("n_samples", 100))
+    return min(n, MAX_TEST_SIZE)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def fresh_test_errors(
+    request: SweepRequest, C: float, sigma: float, _X: Array, _y: Array
+) -> Array | None:
+    """Misclassification of the model at (C, sigma) on :data:`N_TEST_SETS` fresh
+    test sets from the same generator (seeds ``[seed, 1, k]``, never the training
+    draw), each of :func:`fresh_test_size` points; None for uploaded data."""
+    if request.source == UPLOAD:
+        return None
+    model = _fit(request, C, sigma, _X, _y)
+    params = dict(request.data_items)
+    seed = int(params.pop("random_state", 0))
+    params["n_samples"] = fresh_test_size(request)
+    errors = []
+    for k in range(N_TEST_SETS):
+        Xt, yt = datasets.make(
+            request.source, **params, random_state=np.random.default_rng([seed, 1, k])
+        )
+        errors.append(selection.misclassification(yt * model.decision_function(Xt)))
+    return np.asarray(errors)
+
+
+# -- tables -------------------------------------------------------------------------
+
+
+def summary_frame(
+    stored: StoredSweep, test_errors: dict[str, Array | None] | None = None
+) -> pd.DataFrame:
+    """One row per criterion: its argmin, rank correlation with exact LOO, time,
+    speed-up, convergence and (if given) the mean fresh test error of its choice.
+
+    The numbers are the engine's (:class:`svmlab.selection.SweepResult`), unrounded;
+    the page formats them.
+    """
+    r = stored.result
+    rows = []
+    for name in r.criteria:
+        C, sigma = r.best(name)
+        errs = (test_errors or {}).get(name)
+        rows.append(
+            {
+                "criterion": selection.CRITERIA[name].title,
+                "ρ vs LOO": r.spearman(name) if name != "loo" else 1.0,
+                "C": C,
+                "σ": sigma,
+                "Lee σ²": lee_sigma2_from_sigma(sigma),
+                "steps from LOO": r.argmin_distance(name),
+                "time (s)": r.total_seconds(name),
+                "speed-up": r.speedup(name),
+                "not converged": int(np.sum(~r.converged[name])),
+                "test error": float(np.mean(errs)) if errs is not None else None,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def explore_query(stored: StoredSweep, C: float, sigma: float) -> str | None:
+    """The Explore page's URL query for this data and model at (C, sigma); None for
+    uploaded data (a link never carries data)."""
+    request = stored.request
+    if request.source == UPLOAD:
+        return None
+    params = dict(request.data_items)
+    settings = ExploreSettings(
+        dataset=request.source,
+        n=int(params.pop("n_samples")),
+        noise=float(params.pop("noise")),
+        seed=int(params.pop("random_state")),
+        data_params=tuple(params.items()),
+        test_fraction=0.0,
+        kernel="gaussian",
+        loss="modified_hinge",
+        delta=float(request.delta),
+        solver="irwls",
+        bias=request.bias,
+        C=float(C),
+        sigma=float(sigma),
+    )
+    from urllib.parse import urlencode
+
+    return urlencode(settings.to_query())
+
+
+def non_converged_message(stored: StoredSweep) -> str | None:
+    """A sentence counting the cells whose fits did not converge (or failed)."""
+    r = stored.result
+    parts = []
+    for name in r.criteria:
+        bad = int(np.sum(~r.converged[name]))
+        failed = int(np.sum(~np.isfinite(r.scores[name])))
+        if bad:
+            text = (
+                f"{selection.CRITERIA[name].title}: {bad} of {r.converged[name].size}"
+            )
+            if failed:
+                text += f" ({failed} without a value)"
+            parts.append(text)
+    if not parts:
+        return None
+    return (
+        "Some fits did not converge (their cells still show the values reached): "
+        + "; ".join(parts)
+        + ". Try a larger δ or a smaller C range."
+    )
+
+
+# -- Lee (2006) ---------------------------------------------------------------------
+
+
+def load_lee(path: Path | None = None) -> dict[str, Any] | None:
+    """The cached Lee (2006) result; None when there is none or it is unreadable."""
+    from svmlab.experiments import lee2006
+
+    try:
+        return lee2006.load(path or LEE_PATH)
+    except (DataError, OSError):
+        return None
+
+
+LEE_TITLES = {
+    "irwls_lee": "IRWLS, Lee's ACV",
+    "irwls_plugin": "IRWLS, plug-in ACV",
+    "irwls_alo": "IRWLS, ALO",
+    "irwls_loo": "IRWLS, exact LOO",
+    "qp_loo": "hinge QP, exact LOO (CV)",
+}
+LEE_PAPER_KEYS = {"irwls_lee": "irwls_acv_error", "qp_loo": "qp_cv_error"}
+
+
+def lee_summary_frame(result: dict[str, Any]) -> pd.DataFrame:
+    """Ours (mean ± sd over seeds of each seed's mean test error) beside the paper,
+    one row per selector; the paper's column is text ("" where it has no number),
+    so a projector shows a blank, not "None"."""
+    summary, paper = result["summary"], result["paper"]
+    rows = []
+    for name, title in LEE_TITLES.items():
+        if name not in summary:
+            continue
+        s = summary[name]
+        key = LEE_PAPER_KEYS.get(name)
+        rows.append(
+            {
+                "selector": title,
+                "ours: mean test error": s["mean_test_error"],
+                "sd over seeds": s["sd_test_error"],
+                "paper": f"{paper[key]:.4f}" if key and key in paper else "",
+                "picks the best cell": s["picks_best_on_test"],
+                "within one grid step": s["within_one_step"],
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def lee_reference_frame(result: dict[str, Any]) -> pd.DataFrame:
+    """The reference cells: the paper's own choices and the best cell on the test
+    sets, evaluated on the same test sets (mean ± sd over seeds)."""
+    summary = result["summary"]
+    rows = []
+    for key, title in (
+        ("irwls_paper_cell", "IRWLS at the paper's (500, 0.7)"),
+        ("qp_paper_cell", "hinge QP at the paper's (500, 0.5)"),
+        ("irwls_best_on_test", "IRWLS, best cell on the test sets"),
+        ("qp_best_on_test", "hinge QP, best cell on the test sets"),
+    ):
+        if key in summary:
+            rows.append(
+                {
+                    "reference": title,
+                    "mean test error": summary[key]["mean_test_error"],
+                    "sd over seeds": summary[key]["sd_test_error"],
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def lee_choices_frame(result: dict[str, Any]) -> pd.DataFrame:
+    """One row per training seed: the (C, Lee σ²) each selector chose."""
+    rows = []
+    for record in result["seeds"]:
+        row: dict[str, Any] = {"seed": record["seed"]}
+        for name, title in LEE_TITLES.items():
+            cell = record["selectors"].get(name)
+            if cell is not None:
+                row[title] = f"({cell['C']:g}, {cell['lee_sigma2']:g})"
+        best = record.get("best_on_test", {}).get("irwls")
+        if best is not None:
+            row["IRWLS best on test"] = f"({best['C']:g}, {best['lee_sigma2']:g})"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def lee_test_errors(result: dict[str, Any]) -> dict[str, list[float]]:
+    """Every test-set error of each selector's chosen model, pooled over seeds."""
+    out: dict[str, list[float]] = {}
+    for name in LEE_TITLES:
+        values = [
+            e
+            for record in result["seeds"]
+            for e in record["selectors"].get(name, {}).get("test_errors", [])
+            if e is not None
+        ]
+        if values:
+            out[name] = values
+    return out
+
+
+def read_table1(path: Path | None = None) -> list[dict[str, Any]] | None:
+    """Our Lee Table 1 rows from the solver benchmark's JSON (``table3``), or None."""
+    try:
+        payload = json.loads(Path(path or SOLVERS_JSON).read_text())
+        rows = payload["table3"]["rows"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return rows if isinstance(rows, list) else None
+
+
+def table1_frame(ours: list[dict[str, Any]] | None) -> pd.DataFrame:
+    """The paper's Table 1 (seconds per fit, n = 100, 200, 300) beside ours."""
+    by_n = {int(r.get("n", -1)): r for r in ours or [] if isinstance(r, dict)}
+    rows = []
+    for n, (irwls, qp) in PAPER_TABLE1.items():
+        mine = by_n.get(n, {})
+        rows.append(
+            {
+                "n": n,
+                "paper IRWLS (s)": irwls,
+                "paper QP (s)": qp,
+                "paper QP / IRWLS": qp / irwls,
+                "ours IRWLS (s)": mine.get("irwls_s"),
+                "ours QP (s)": mine.get("qp_s"),
+                "ours QP / IRWLS": mine.get("qp/irwls"),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def recompute_lee(
+    seeds: int, progress: Callable[[float, str], None], path: Path | None = None
+) -> dict[str, Any]:
+    """Run the Lee experiment for training seeds 0..seeds-1 and write it to
+    :data:`LEE_LOCAL_PATH` (the shipped :data:`LEE_PATH` is left alone)."""
+    from svmlab.experiments import lee2006
+
+    if not 1 <= int(seeds) <= 50:
+        raise ParameterError("Choose between 1 and 50 training seeds.")
+    result = lee2006.run(tuple(range(int(seeds))), progress=progress)
+    lee2006.save(result, path or LEE_LOCAL_PATH)
+    return result

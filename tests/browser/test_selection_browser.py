@@ -1,0 +1,189 @@
+"""The Model selection page in Chromium: a small sweep, its heatmaps and table, a
+heatmap click choosing a cell, and screenshots.
+
+Fails on any exception box, ``st.error`` box or uncaught page error. Screenshots
+land in ``tests/browser/artifacts/selection_*.png``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+# Opening a sub-page URL directly logs two harmless 404s (shared tools notes).
+BENIGN = re.compile(r"_stcore/(health|host-config)|status of 404")
+HEAT = '[class*="st-key-selection_heat_"]'
+
+
+def _no_errors(page, browser_log, assert_no_exception) -> None:
+    assert_no_exception(page)
+    assert not browser_log.page_errors, browser_log.page_errors
+    real = [e for e in browser_log.console_errors if not BENIGN.search(e)]
+    assert not real, real
+
+
+IDLE_WITH_TEXT_JS = r"""
+(text) => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return !!app && app.getAttribute('data-test-script-state') === 'notRunning'
+    && document.body.innerText.includes(text);
+}
+"""
+
+
+def _slide_to(page, slider_key: str, target: str, expect: str) -> None:
+    """Press ArrowLeft on a slider until it shows ``target``, then wait until the
+    server has rerun with it: the page is idle and shows ``expect``.
+
+    Waiting for the text, not for one rerun per key press: presses that land
+    during a rerun are merged by Streamlit into fewer reruns.
+    """
+    slider = page.locator(f".st-key-{slider_key}").get_by_role("slider").first
+    for _ in range(30):
+        if slider.input_value() == target:
+            break
+        slider.focus()
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_timeout(150)
+    assert slider.input_value() == target
+    page.wait_for_function(IDLE_WITH_TEXT_JS, arg=expect, timeout=60_000)
+    page.mouse.move(2, 2)
+
+
+def _link_text(page) -> str:
+    link = page.get_by_role("link", name=re.compile(r"in Explore"))
+    return link.inner_text()
+
+
+def test_small_sweep_heatmaps_table_and_click(
+    page,
+    browser_log,
+    streamlit_url,
+    wait_for_rerun,
+    assert_no_exception,
+    full_screenshot,
+):
+    response = page.goto(f"{streamlit_url}/Model_selection")
+    assert response is not None and response.ok, response
+    wait_for_rerun(page)
+    page.get_by_role("button", name="Run sweep").wait_for(state="visible")
+    _no_errors(page, browser_log, assert_no_exception)
+
+    # A small grid: n 100 -> 40, 7 -> 3 values of C and of sigma.
+    _slide_to(page, "selection_two_circles_n_samples", "40", "n = 40 points")
+    _slide_to(page, "selection_n_C", "3", "n = 40 points, 3 C × 7 σ")
+    _slide_to(page, "selection_n_sigma", "3", "n = 40 points, 3 C × 3 σ = 9 cells")
+
+    page.evaluate("() => { const l = window.__svmlabStates; l._cursor = l.length; }")
+    page.get_by_role("button", name="Run sweep").click()
+    wait_for_rerun(page, timeout_ms=120_000)
+    page.locator(f"{HEAT} .main-svg").first.wait_for(state="visible")
+    page.mouse.move(2, 2)
+    page.wait_for_timeout(600)
+    _no_errors(page, browser_log, assert_no_exception)
+
+    heatmaps = page.locator(HEAT)
+    # lee, plugin, alo and exact loo are ticked by default.
+    assert heatmaps.count() == 4
+    assert page.locator(f"{HEAT} .hm image, {HEAT} .heatmaplayer image").count() >= 4
+    full_screenshot(page, ARTIFACTS / "selection_sweep.png")
+    # The summary table, then the Lee section's tables (Table 1 at least).
+    assert page.locator('[data-testid="stDataFrame"]').count() >= 2
+    assert page.get_by_text("How close, how fast").is_visible()
+
+    # Click the top-right cell (largest C and sigma) of the exact LOO heatmap:
+    # the chosen cell, and the Explore link, follow.
+    before = _link_text(page)
+    plot = page.locator(".st-key-selection_heat_loo .nsewdrag").first
+    # Mouse coordinates are the viewport's: bring the heatmap into view first.
+    plot.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    box = plot.bounding_box()
+    assert box is not None
+    # Hover first: Plotly picks the clicked point from the hover data.
+    x, y = box["x"] + 0.84 * box["width"], box["y"] + 0.16 * box["height"]
+    page.mouse.move(x, y, steps=5)
+    page.wait_for_timeout(300)
+    page.mouse.click(x, y)
+    wait_for_rerun(page)
+    page.mouse.move(2, 2)
+    page.wait_for_timeout(400)
+    after = _link_text(page)
+    assert after != before
+    assert "Open C = 1000, σ = 1.78 in Explore" in after
+    href = page.get_by_role("link", name=re.compile(r"in Explore")).get_attribute(
+        "href"
+    )
+    assert href is not None and href.startswith("Explore?")
+    assert "C=1000" in href and "sigma=1.78" in href
+    _no_errors(page, browser_log, assert_no_exception)
+
+    # The Lee section is on the page (results or the plain note), and Table 1.
+    text = page.locator("body").inner_text()
+    assert "Lee (2006) reproduced" in text
+    assert "Lee's Table 1" in text
+    page.get_by_text("Lee (2006) reproduced").scroll_into_view_if_needed()
+    full_screenshot(page, ARTIFACTS / "selection_full.png")
+    _no_errors(page, browser_log, assert_no_exception)
+
+
+def test_uploaded_csv_sweep_and_a_bad_file(
+    page,
+    browser_log,
+    streamlit_url,
+    wait_for_rerun,
+    assert_no_exception,
+    tmp_path,
+):
+    from svmlab import csv_data, datasets
+    from svmlab.errors import DataError
+
+    X, y = datasets.make("two_circles", n_samples=30, random_state=7)
+    good = tmp_path / "circles.csv"
+    good.write_text(
+        "a,b,label\n"
+        + "".join(
+            f"{float(u)!r},{float(v)!r},{int(c)}\n"
+            for (u, v), c in zip(X, y, strict=True)
+        )
+    )
+    bad = tmp_path / "one_class.csv"
+    bad.write_text("a,b,label\n0.1,0.2,1\n0.3,0.4,1\n0.5,0.6,1\n")
+    try:
+        csv_data.to_dataset(csv_data.read_table(bad.read_bytes()))
+    except DataError as error:
+        expected = str(error)
+    else:  # pragma: no cover - the file is built to be refused
+        raise AssertionError("a one-class file was accepted")
+
+    response = page.goto(f"{streamlit_url}/Model_selection")
+    assert response is not None and response.ok, response
+    wait_for_rerun(page)
+    page.get_by_text("Upload CSV").click()
+    wait_for_rerun(page)
+    assert page.get_by_role("button", name="Run sweep").is_disabled()
+
+    # A file with one class: its message, in an error box, and no sweep.
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(bad)
+    page.wait_for_function(
+        IDLE_WITH_TEXT_JS, arg=expected.split(".")[0], timeout=60_000
+    )
+    alerts = page.locator('[data-testid="stAlertContentError"]')
+    assert alerts.count() == 1 and expected in alerts.first.inner_text()
+    assert page.get_by_role("button", name="Run sweep").is_disabled()
+
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(good)
+    page.wait_for_function(IDLE_WITH_TEXT_JS, arg="30 points", timeout=60_000)
+    _slide_to(page, "selection_n_C", "3", "3 C × 7 σ")
+    _slide_to(page, "selection_n_sigma", "3", "3 C × 3 σ = 9 cells")
+    page.evaluate("() => { const l = window.__svmlabStates; l._cursor = l.length; }")
+    page.get_by_role("button", name="Run sweep").click()
+    wait_for_rerun(page, timeout_ms=120_000)
+    page.locator(f"{HEAT} .main-svg").first.wait_for(state="visible")
+    page.mouse.move(2, 2)
+    _no_errors(page, browser_log, assert_no_exception)
+    assert page.locator(HEAT).count() == 4
+    text = page.locator("body").inner_text()
+    assert "Uploaded data never travel in a link" in text
+    assert "Fresh test sets need a generator" in text

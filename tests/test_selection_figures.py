@@ -1,0 +1,239 @@
+"""The Model selection page's figure builders (svmlab.selection_figures).
+
+The sweeps here are built by hand (random surfaces with a NaN cell), so every
+expected position is computed from the arrays, never typed in. Each figure is
+also rebuilt with plotly's validation on, which checks every property name.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from svmlab import selection_figures as sf
+from svmlab.kernels import lee_sigma2_from_sigma
+from svmlab.selection import SweepResult
+
+N = 12
+
+
+def _sweep(seed: int = 0, n_sigma: int = 4, n_C: int = 5) -> SweepResult:
+    rng = np.random.default_rng(seed)
+    Cs = np.logspace(-1, 3, n_C)
+    sigmas = np.logspace(-1, 0.5, n_sigma)
+    criteria = ("lee", "plugin", "loo")
+    shape = (n_sigma, n_C)
+    scores = {c: rng.uniform(0.1, 1.0, shape) for c in criteria}
+    scores["lee"][0, 0] = math.nan  # a failed cell
+    errors = {c: rng.uniform(0.0, 0.5, shape) for c in criteria}
+    return SweepResult(
+        Cs=Cs,
+        sigmas=sigmas,
+        criteria=criteria,
+        scores=scores,
+        errors=errors,
+        seconds={c: rng.uniform(0.01, 0.1, shape) for c in criteria},
+        converged={c: np.ones(shape, dtype=bool) for c in criteria},
+        margins={c: rng.normal(size=(*shape, N)) for c in criteria},
+    )
+
+
+def _validated(fig: go.Figure) -> go.Figure:
+    return go.Figure(fig.to_dict())
+
+
+def _trace(fig: go.Figure, name: str):
+    found = [t for t in fig.data if t.name == name]
+    assert len(found) == 1, [t.name for t in fig.data]
+    return found[0]
+
+
+def _argmin(z: np.ndarray) -> tuple[int, int]:
+    i, j = np.unravel_index(int(np.nanargmin(z)), z.shape)
+    return int(i), int(j)
+
+
+# -- heatmaps ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["scores", "errors"])
+@pytest.mark.parametrize("name", ["lee", "plugin", "loo"])
+def test_heatmap_argmins_cells_and_axes(name: str, value: str) -> None:
+    sweep = _sweep(seed=3)
+    chosen = (2, 1)
+    fig = _validated(
+        sf.heatmap_figure(sweep, name, value=value, chosen=chosen, zrange=(0.0, 1.0))
+    )
+    z = getattr(sweep, value)[name]
+    surface = _trace(fig, "surface")
+    assert surface.type == "heatmap"
+    got = np.array([[np.nan if v is None else v for v in row] for row in surface.z])
+    assert np.allclose(got, z, rtol=1e-3, equal_nan=True)
+    assert (surface.zmin, surface.zmax) == (0.0, 1.0)
+    # The star sits on the surface's own argmin (NaN ignored) ...
+    i, j = _argmin(z)
+    star = _trace(fig, f"argmin: {name}")
+    assert star.marker.symbol == "star"
+    assert star.x[0] == pytest.approx(np.log10(sweep.Cs[j]))
+    assert star.y[0] == pytest.approx(np.log10(sweep.sigmas[i]))
+    # ... and the cross on exact LOO's, on every other surface.
+    names = [t.name for t in fig.data]
+    if name == "loo":
+        assert "argmin: loo" not in names[3:]
+    else:
+        iref, jref = _argmin(getattr(sweep, value)["loo"])
+        cross = _trace(fig, "argmin: loo")
+        assert cross.x[0] == pytest.approx(np.log10(sweep.Cs[jref]))
+        assert cross.y[0] == pytest.approx(np.log10(sweep.sigmas[iref]))
+    # One click target per cell, carrying its (sigma, C) indices.
+    cells = _trace(fig, "cells")
+    assert sorted(map(tuple, cells.customdata)) == [
+        (a, b) for a in range(len(sweep.sigmas)) for b in range(len(sweep.Cs))
+    ]
+    for (a, b), x, y in zip(cells.customdata, cells.x, cells.y, strict=True):
+        assert x == pytest.approx(np.log10(sweep.Cs[b]), abs=1e-3)
+        assert y == pytest.approx(np.log10(sweep.sigmas[a]), abs=1e-3)
+    # The chosen cell's rectangle contains that cell centre and no other.
+    (rect,) = [s for s in fig.layout.shapes if s.name == "chosen cell"]
+    inside = [
+        (a, b)
+        for (a, b), x, y in zip(cells.customdata, cells.x, cells.y, strict=True)
+        if rect.x0 < x < rect.x1 and rect.y0 < y < rect.y1
+    ]
+    assert inside == [chosen]
+    assert fig.layout.xaxis.title.text == "C (log scale)"
+    assert fig.layout.yaxis.title.text == "σ (log scale)"
+    # The axis range is the whole grid: first and last cell edges.
+    assert fig.layout.xaxis.range[0] < np.log10(sweep.Cs[0])
+    assert fig.layout.xaxis.range[1] > np.log10(sweep.Cs[-1])
+
+
+def test_heatmap_hover_names_both_sigma_conventions() -> None:
+    sweep = _sweep()
+    cells = _trace(sf.heatmap_figure(sweep, "loo"), "cells")
+    i, j = cells.customdata[5]
+    text = cells.text[5]
+    assert f"σ = {sf._fmt(sweep.sigmas[i])}" in text
+    assert f"Lee σ² = {sf._fmt(lee_sigma2_from_sigma(sweep.sigmas[i]))}" in text
+    assert f"C = {sf._fmt(sweep.Cs[j])}" in text
+
+
+def test_log_ticks_are_the_grid_values() -> None:
+    values = np.logspace(-2, 3, 11)
+    ticks, labels = sf.log_ticks(values, max_ticks=6)
+    assert len(ticks) <= 6
+    assert ticks[0] == pytest.approx(-2.0)
+    assert all(
+        float(label) == pytest.approx(10**t, rel=1e-2)
+        for t, label in zip(ticks, labels, strict=True)
+    )
+    assert sf._fmt(1000.0) == "1000"
+
+
+# -- slices ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("log_y", [False, True])
+def test_slices_lines_stars_and_shared_axis(log_y: bool) -> None:
+    sweep = _sweep(seed=5)
+    i, j = 1, 3
+    titles = {"lee": "Lee", "plugin": "Plug-in", "loo": "Exact"}
+    fig = _validated(sf.slices_figure(sweep, i, j, titles=titles, log_y=log_y))
+    for name, title in titles.items():
+        z = sweep.scores[name]
+        left, right = _trace(fig, title), _trace(fig, f"{title} (vs σ)")
+        assert np.allclose(np.array(left.x, float), sweep.Cs, rtol=1e-3)
+        assert np.allclose(
+            np.array([np.nan if v is None else v for v in left.y]),
+            z[i, :],
+            rtol=1e-3,
+            equal_nan=True,
+        )
+        assert np.allclose(np.array(right.x, float), sweep.sigmas, rtol=1e-3)
+        assert np.allclose(
+            np.array([np.nan if v is None else v for v in right.y]),
+            z[:, j],
+            rtol=1e-3,
+            equal_nan=True,
+        )
+        assert right.xaxis == "x2" and right.yaxis == "y" and left.yaxis == "y"
+        # Stars at each line's minimum.
+        stars = [t for t in fig.data if t.name == f"min: {title}"]
+        assert len(stars) == 2
+        k_left = int(np.nanargmin(z[i, :]))
+        k_right = int(np.nanargmin(z[:, j]))
+        assert {(s.x[0], s.y[0]) for s in stars} == {
+            (sweep.Cs[k_left], z[i, k_left]),
+            (sweep.sigmas[k_right], z[k_right, j]),
+        }
+    assert fig.layout.xaxis.title.text == "C (log scale)"
+    assert fig.layout.xaxis2.title.text == "σ (log scale)"
+    assert fig.layout.yaxis.type == ("log" if log_y else "linear")
+    assert fig.layout.xaxis2.anchor == "y"
+    # The annotations name the fixed values, with Lee's sigma^2 for sigma.
+    texts = " ".join(a.text for a in fig.layout.annotations)
+    assert sf._fmt(lee_sigma2_from_sigma(sweep.sigmas[i])) in texts
+    assert f"C = {sf._fmt(sweep.Cs[j])}" in texts
+
+
+def test_slices_errors_value_uses_error_surfaces() -> None:
+    sweep = _sweep(seed=8)
+    fig = sf.slices_figure(sweep, 0, 0, value="errors")
+    left = _trace(fig, "loo")
+    assert np.allclose(np.array(left.y, float), sweep.errors["loo"][0], rtol=1e-3)
+    assert fig.layout.yaxis.title.text == sf.VALUE_TITLES["errors"]
+
+
+# -- where an approximation fails ---------------------------------------------------
+
+
+def test_margin_gap_colours_and_flipped_ring() -> None:
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(30, 2))
+    y = np.where(rng.random(30) < 0.5, 1.0, -1.0)
+    exact = rng.normal(size=30)
+    approx = exact + rng.normal(scale=0.7, size=30)
+    fig = _validated(
+        sf.margin_gap_figure(
+            X, y, approx, exact, bounds=(-3.0, 3.0, -3.0, 3.0), title="gap"
+        )
+    )
+    for label, name in ((1.0, "class +1"), (-1.0, "class −1")):
+        trace = _trace(fig, name)
+        m = y == label
+        assert np.allclose(
+            np.array(trace.marker.color, float), np.abs(approx - exact)[m], rtol=1e-3
+        )
+    ring = _trace(fig, "held-out sign differs")
+    flipped = np.sign(approx) != np.sign(exact)
+    assert 0 < flipped.sum() < 30  # this draw has some of both
+    assert np.allclose(np.array(ring.x, float), X[flipped, 0], rtol=1e-3)
+    assert fig.layout.xaxis.title.text == "x₁"
+    assert fig.layout.yaxis.title.text == "x₂"
+
+
+# -- Lee 2006 --------------------------------------------------------------------------
+
+
+def test_lee_boxplot_boxes_paper_and_bayes() -> None:
+    rng = np.random.default_rng(4)
+    errors = {"a": rng.uniform(0.1, 0.2, 50), "b": rng.uniform(0.1, 0.3, 40)}
+    fig = _validated(
+        sf.lee_boxplot(
+            errors,
+            titles={"a": "A", "b": "B"},
+            paper={"b": 0.13},
+            bayes_error=0.12,
+        )
+    )
+    boxes = [t for t in fig.data if t.type == "box"]
+    assert [b.name for b in boxes] == ["A", "B"]
+    assert np.allclose(np.array(boxes[1].y, float), errors["b"], rtol=1e-3)
+    paper = _trace(fig, "paper's mean")
+    assert list(paper.x) == ["B"] and paper.y[0] == 0.13
+    bayes = [t for t in fig.data if t.name.startswith("Bayes error")]
+    assert len(bayes) == 1 and set(bayes[0].y) == {0.12}
+    assert fig.layout.yaxis.title.text == "test misclassification"

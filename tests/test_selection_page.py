@@ -1,0 +1,338 @@
+"""The Model selection page under AppTest: a small sweep (3 x 3 grid, n = 40)
+whose table must equal the engine's own sweep, bad input, display controls that
+never recompute, the Explore link, the non-convergence warning and the Lee
+(2006) section (cached file present, missing, and recomputed).
+
+The page is driven by widget key (STYLE rule 14).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+from pathlib import Path
+from urllib.parse import parse_qsl
+
+import numpy as np
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from svmlab import datasets, selection
+from svmlab.errors import SvmlabError
+from svmlab.experiments import lee2006
+from svmlab.ui import selection_page as sp
+from svmlab.ui.settings import ExploreSettings
+
+PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "2_Model_selection.py")
+N = 40
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches(monkeypatch, tmp_path):
+    """No cache hits from another test; no test reads or writes the real Lee
+    results file."""
+    st.cache_data.clear()
+    monkeypatch.setattr(sp, "LEE_PATH", tmp_path / "missing_lee2006.json")
+    monkeypatch.setattr(sp, "LEE_LOCAL_PATH", tmp_path / "missing_local.json")
+    yield
+    st.cache_data.clear()
+
+
+@pytest.fixture
+def calls(monkeypatch) -> list[tuple]:
+    """Every call of the engine's grid_sweep, recorded."""
+    real = selection.grid_sweep
+    log: list[tuple] = []
+
+    def counted(*args, **kwargs):
+        log.append((args, kwargs))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(selection, "grid_sweep", counted)
+    return log
+
+
+def _errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.exception] + [e.value for e in at.error]
+
+
+def _small(at: AppTest) -> AppTest:
+    at.slider(key="selection_two_circles_n_samples").set_value(N)
+    at.slider(key="selection_n_C").set_value(3)
+    at.slider(key="selection_n_sigma").set_value(3)
+    return at.run()
+
+
+def _app() -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.run()
+    assert not _errors(at), _errors(at)
+    return _small(at)
+
+
+def _run(at: AppTest) -> AppTest:
+    return at.button(key="selection_run").click().run()
+
+
+def _expected_request() -> sp.SweepRequest:
+    """The page's default request at the small settings, built independently."""
+    data = (
+        *(
+            (p.name, N if p.name == "n_samples" else p.default)
+            for p in datasets.PARAMS["two_circles"]
+        ),
+        ("random_state", 0),
+    )
+    return sp.SweepRequest(
+        source="two_circles",
+        data_items=data,
+        Cs=sp.grid(0.1, 1000.0, 3),
+        sigmas=sp.grid(0.1, 1.78, 3),
+        criteria=sp.DEFAULT_CRITERIA,
+        delta=0.1,
+        bias="none",
+    )
+
+
+def _table(at: AppTest, key: str):
+    frames = [d for d in at.dataframe if d.proto.id and key in d.proto.id]
+    assert frames, f"no dataframe {key!r}"
+    return frames[0].value
+
+
+def _summary(at: AppTest):
+    return at.dataframe[0].value
+
+
+def test_small_sweep_table_equals_the_engine(calls) -> None:
+    at = _run(_app())
+    assert not _errors(at), _errors(at)
+    assert len(calls) == 1
+    stored = at.session_state[sp.STATE_KEY]
+    request = _expected_request()
+    assert stored.request == request
+    # The same sweep computed directly: the scores are deterministic.
+    X, y = datasets.make("two_circles", **dict(request.data_items))
+    assert np.array_equal(stored.X, X) and np.array_equal(stored.y, y)
+    direct = selection.grid_sweep(
+        request.estimator(), X, y, request.Cs, request.sigmas, request.criteria
+    )
+    frame = _summary(at)
+    assert list(frame["criterion"]) == [
+        selection.CRITERIA[c].title for c in request.criteria
+    ]
+    for row, name in zip(frame.to_dict("records"), request.criteria, strict=True):
+        assert np.allclose(stored.result.scores[name], direct.scores[name])
+        C, sigma = direct.best(name)
+        assert row["C"] == pytest.approx(C)
+        assert row["σ"] == pytest.approx(sigma)
+        assert row["Lee σ²"] == pytest.approx(2 * sigma**2)
+        assert row["ρ vs LOO"] == pytest.approx(
+            direct.spearman(name) if name != "loo" else 1.0
+        )
+        assert row["steps from LOO"] == direct.argmin_distance(name)
+        assert row["not converged"] == int(np.sum(~direct.converged[name]))
+        # Times are the stored sweep's own (a rerun would time differently).
+        assert row["time (s)"] == pytest.approx(stored.result.total_seconds(name))
+        assert row["speed-up"] == pytest.approx(stored.result.speedup(name))
+        assert 0.0 <= row["test error"] <= 1.0
+    # One heatmap per criterion, each with its argmin star.
+    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    heatmaps = [c for c in charts if c["data"][0].get("type") == "heatmap"]
+    assert len(heatmaps) == len(request.criteria)
+    # Columns lay the heatmaps out column by column: find each by its star.
+    by_star = {fig["data"][2]["name"]: fig for fig in heatmaps}
+    assert set(by_star) == {f"argmin: {name}" for name in request.criteria}
+    for name in request.criteria:
+        (star,) = [
+            t
+            for t in by_star[f"argmin: {name}"]["data"]
+            if t.get("name") == f"argmin: {name}"
+        ]
+        i, j = direct.argmin(name)
+        assert star["x"][0] == pytest.approx(np.log10(request.Cs[j]))
+        assert star["y"][0] == pytest.approx(np.log10(request.sigmas[i]))
+
+
+def test_display_controls_never_rerun_the_sweep(calls) -> None:
+    at = _run(_app())
+    assert len(calls) == 1
+    stored = at.session_state[sp.STATE_KEY]
+    at.radio(key="selection_value").set_value("errors").run()
+    at.select_slider(key="selection_cell_C").set_value(2).run()
+    at.select_slider(key="selection_cell_sigma").set_value(0).run()
+    at.toggle(key="selection_log_y").set_value(True).run()
+    at.radio(key="selection_gap_criterion").set_value("alo").run()
+    assert not _errors(at), _errors(at)
+    assert len(calls) == 1
+    assert at.session_state[sp.STATE_KEY] is stored
+    # The controls did change the display: the slices now show errors at the
+    # chosen (sigma, C) = (0, 2).
+    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    slices = charts[0]
+    (left,) = [
+        t for t in slices["data"] if t.get("name") == selection.CRITERIA["loo"].title
+    ]
+    assert np.allclose(left["y"], stored.result.errors["loo"][0], rtol=1e-3)
+    assert slices["layout"]["yaxis"]["type"] == "log"
+    # Pressing Run again with the same settings is a cache hit, not a sweep.
+    at = _run(at)
+    assert len(calls) == 1
+    assert not _errors(at), _errors(at)
+
+
+def test_explore_link_opens_the_chosen_cell() -> None:
+    at = _run(_app())
+    at.select_slider(key="selection_cell_C").set_value(2).run()
+    at.select_slider(key="selection_cell_sigma").set_value(1).run()
+    stored = at.session_state[sp.STATE_KEY]
+    C, sigma = stored.request.Cs[2], stored.request.sigmas[1]
+    (link,) = at.get("link_button")
+    assert link.proto.url.startswith("Explore?")
+    query = dict(parse_qsl(link.proto.url.split("?", 1)[1]))
+    settings = ExploreSettings.from_query(query)
+    assert settings.C == pytest.approx(C) and settings.sigma == pytest.approx(sigma)
+    assert settings.dataset == "two_circles" and settings.n == N
+    assert settings.loss == "modified_hinge" and settings.bias == "none"
+    assert settings.test_fraction == 0.0
+    assert f"C = {C:.4g}" in link.proto.label
+
+
+def test_bad_input_shows_the_error_and_keeps_the_rest() -> None:
+    at = _run(_app())
+    frame = _summary(at)
+    # Inner radius above the outer one: the generator refuses it.
+    at.slider(key="selection_two_circles_r_inner").set_value(0.9).run()
+    at = _run(at)
+    with pytest.raises(SvmlabError) as expected:
+        datasets.make("two_circles", n_samples=N, r_inner=0.9, r_outer=0.75)
+    assert [e.value for e in at.error] == [str(expected.value)]
+    assert not at.exception
+    # The other settings and the last sweep are kept.
+    assert at.slider(key="selection_two_circles_n_samples").value == N
+    assert at.slider(key="selection_n_C").value == 3
+    assert _summary(at).equals(frame)
+    assert any("settings in the sidebar changed" in i.value for i in at.info)
+
+
+def test_non_converged_cells_are_counted_in_a_warning(monkeypatch) -> None:
+    real = selection.grid_sweep
+
+    def one_cell_failed(*args, **kwargs):
+        result = real(*args, **kwargs)
+        converged = {c: v.copy() for c, v in result.converged.items()}
+        converged["loo"][1, 2] = False
+        return dataclasses.replace(result, converged=converged)
+
+    monkeypatch.setattr(selection, "grid_sweep", one_cell_failed)
+    at = _run(_app())
+    assert not _errors(at), _errors(at)
+    (warning,) = at.warning
+    assert f"{selection.CRITERIA['loo'].title}: 1 of 9" in warning.value
+    row = _summary(at).set_index("criterion").loc[selection.CRITERIA["loo"].title]
+    assert row["not converged"] == 1
+
+
+# -- Lee (2006) ----------------------------------------------------------------------
+
+
+TINY = {
+    "Cs": (10.0, 500.0),
+    "lee_sigma2s": (0.5, 0.7),
+    "n_train": 30,
+    "n_test": 20,
+    "n_test_sets": 3,
+}
+
+
+def test_lee_section_without_results_says_so(monkeypatch, tmp_path) -> None:
+    monkeypatch.setattr(sp, "SOLVERS_JSON", tmp_path / "no_solvers.json")
+    at = AppTest.from_file(PAGE, default_timeout=120).run()
+    assert not _errors(at), _errors(at)
+    assert any("No cached results yet" in i.value for i in at.info)
+    table1 = at.dataframe[-1].value
+    assert list(table1["n"]) == list(sp.PAPER_TABLE1)
+    assert list(table1["paper IRWLS (s)"]) == [v[0] for v in sp.PAPER_TABLE1.values()]
+    assert table1["ours IRWLS (s)"].isna().all()
+
+
+def test_lee_section_shows_the_cached_result(monkeypatch, tmp_path) -> None:
+    result = lee2006.run((0, 1), **TINY)
+    path = lee2006.save(result, tmp_path / "lee.json")
+    monkeypatch.setattr(sp, "LEE_PATH", path)
+    at = AppTest.from_file(PAGE, default_timeout=120).run()
+    assert not _errors(at), _errors(at)
+    table = at.dataframe[0].value.set_index("selector")
+    for name, title in sp.LEE_TITLES.items():
+        s = result["summary"][name]
+        assert table.loc[title, "ours: mean test error"] == pytest.approx(
+            s["mean_test_error"], abs=1e-6
+        )
+        assert table.loc[title, "sd over seeds"] == pytest.approx(
+            s["sd_test_error"], abs=1e-6
+        )
+    assert table.loc[sp.LEE_TITLES["irwls_lee"], "paper"] == "0.1252"
+    assert table.loc[sp.LEE_TITLES["qp_loo"], "paper"] == "0.1315"
+    assert table.loc[sp.LEE_TITLES["irwls_plugin"], "paper"] == ""
+    reference = at.dataframe[1].value.set_index("reference")
+    assert reference.loc["IRWLS at the paper's (500, 0.7)", "mean test error"] == (
+        pytest.approx(result["summary"]["irwls_paper_cell"]["mean_test_error"])
+    )
+    assert reference.loc["hinge QP, best cell on the test sets", "sd over seeds"] == (
+        pytest.approx(result["summary"]["qp_best_on_test"]["sd_test_error"])
+    )
+    choices = at.dataframe[2].value
+    assert list(choices["seed"]) == [0, 1]
+    cell = result["seeds"][1]["selectors"]["qp_loo"]
+    assert choices.loc[1, sp.LEE_TITLES["qp_loo"]] == (
+        f"({cell['C']:g}, {cell['lee_sigma2']:g})"
+    )
+    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    boxes = [t for c in charts for t in c["data"] if t.get("type") == "box"]
+    assert len(boxes) == len(sp.LEE_TITLES)
+    pooled = sum(
+        len(r["selectors"]["irwls_lee"]["test_errors"]) for r in result["seeds"]
+    )
+    assert len(boxes[0]["y"]) == pooled == 2 * TINY["n_test_sets"]
+
+
+def test_recompute_writes_its_own_file_and_shows_it(monkeypatch, tmp_path) -> None:
+    path = tmp_path / "recomputed.json"
+    monkeypatch.setattr(sp, "LEE_LOCAL_PATH", path)
+    monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY))
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    assert any("No cached results yet" in i.value for i in at.info)
+    at.slider(key="selection_lee_seeds").set_value(1).run()
+    at.button(key="selection_lee_run").click().run()
+    assert not _errors(at), _errors(at)
+    assert path.is_file()
+    written = json.loads(path.read_text())
+    assert written["settings"]["seeds"] == [0]
+    assert not any("No cached results yet" in i.value for i in at.info)
+    table = at.dataframe[0].value.set_index("selector")
+    assert table.loc[sp.LEE_TITLES["irwls_lee"], "ours: mean test error"] == (
+        pytest.approx(written["summary"]["irwls_lee"]["mean_test_error"], abs=1e-6)
+    )
+
+
+def test_recompute_leaves_the_shipped_results_and_a_switch_shows_either(
+    monkeypatch, tmp_path
+) -> None:
+    shipped = lee2006.save(lee2006.run((0, 1), **TINY), tmp_path / "shipped.json")
+    before = shipped.read_text()
+    monkeypatch.setattr(sp, "LEE_PATH", shipped)
+    monkeypatch.setattr(sp, "LEE_LOCAL_PATH", tmp_path / "local.json")
+    monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY))
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    assert "selection_lee_source" not in [r.key for r in at.radio]
+    at.slider(key="selection_lee_seeds").set_value(1).run()
+    at.button(key="selection_lee_run").click().run()
+    assert not _errors(at), _errors(at)
+    assert shipped.read_text() == before
+    radio = at.radio(key="selection_lee_source")
+    assert radio.value == "recomputed"
+    assert list(at.dataframe[2].value["seed"]) == [0]
+    radio.set_value("shipped").run()
+    assert list(at.dataframe[2].value["seed"]) == [0, 1]
