@@ -33,6 +33,12 @@ One result type, :class:`CriterionResult`, for every criterion in :data:`CRITERI
   of the modified hinge (``h'' = 0``) it removes the point's coefficient ``C y_i``
   and lets the rest respond through ``G`` (Wang et al. 2018's rule for the hinge's
   bound support vectors).
+- ``"span"``: the span rule (Vapnik & Chapelle 2000; Opper & Winther 2000):
+  leave ``i`` out holding every other point's state (non-SV, on the tail of
+  ``h_delta``, bound SV) fixed, so ``y_i f^(-i)(x_i) = r_i - alpha_i S_i^2`` with
+  ``S_i^2`` a Schur complement (:func:`span_squared`). It is the ALO step with
+  the curvature read from the multipliers instead of the margins, which is what
+  makes it stable where ALO is erratic under Lee's loose stop rule.
 - ``"loo"``: exact leave-one-out (Lee eq. (10) with the estimator's own loss): n
   refits, each warm-started from the full solution and reusing its Gram matrix;
   for the hinge only the support vectors are refitted (removing a non-support
@@ -81,6 +87,7 @@ __all__ = [
     "leverage",
     "loo_cv_score",
     "misclassification",
+    "span_squared",
 ]
 
 Array = NDArray[np.float64]
@@ -109,6 +116,12 @@ CRITERIA: dict[str, Criterion] = {
     ),
     "alo": Criterion(
         "alo", "ALO (one Newton step)", True, "Rad & Maleki (2020); MATH.md item 5"
+    ),
+    "span": Criterion(
+        "span",
+        "Span rule (support-vector sets held fixed)",
+        True,
+        "Vapnik & Chapelle (2000); Opper & Winther (2000)",
     ),
     "loo": Criterion("loo", "Exact leave-one-out", False, "Lee (2006) eq. (10)"),
     "kfold": Criterion("kfold", "5-fold cross-validation", False, "Rifkin (2007)"),
@@ -238,6 +251,52 @@ def newton_gain(K: Array, v: Array, C: float) -> Array:
     return np.diag(scipy.linalg.solve(A, K, check_finite=False)).copy()
 
 
+#: A multiplier within this fraction of C counts as bound: IRWLS leaves a point on
+#: the straight part of h_delta a hair below C (we see 1 - alpha / C ~ 1e-8 at a
+#: tight stop, far more at Lee's), and on the tail ``alpha / C = 1 - 1e-6`` is
+#: ``r`` within ``1e-6 delta`` of the joint, where both readings agree.
+BOUND_TOL = 1e-6
+
+
+def span_squared(K: Array, alpha: Array, C: float, delta: float) -> Array:
+    """``S_i^2`` of the span rule ``y_i f^(-i)(x_i) = r_i - alpha_i S_i^2``.
+
+    Vapnik & Chapelle (2000), Opper & Winther (2000): leave ``i`` out and hold
+    every other point's state fixed. Bound SVs (``alpha = C``, the straight part
+    of ``h_delta``) stay at C. A point on the exponential tail of Lee's modified
+    hinge, ``alpha_j = C exp((1 - delta - r_j) / delta)``, moves along it:
+    ``d r_j = -(delta / alpha_j) d alpha_j``, which adds ``delta / alpha_j`` to
+    the diagonal of its row of ``K`` (for the hinge, delta -> 0, it stays on the
+    margin). With ``M`` the tail points and ``A = K_MM + diag(delta / alpha_M)``,
+    ``S_i^2 = 1 / (A^{-1})_ii - delta / alpha_i`` for ``i`` in M (a Schur
+    complement) and ``S_i^2 = K_ii - K_iM A^{-1} K_Mi`` otherwise.
+
+    This is the Newton step (ALO) of the module docstring with the curvature read
+    from the solver's multipliers instead of the margins: IRWLS stopped by Lee's
+    rule leaves the margins only within its tolerance of the delta-wide tail, and
+    ``h''`` of those margins swings by orders of magnitude; the multipliers are
+    what the fit actually uses. Points with ``alpha_j < 1e-12 C`` count as
+    non-SVs (a ridge of ``delta / alpha_j`` would only lose precision), and with
+    ``alpha_j > (1 - BOUND_TOL) C`` as bound.
+    """
+    n = K.shape[0]
+    tail = (alpha > 1e-12 * C) & (alpha < C * (1.0 - BOUND_TOL))
+    diag = np.diag(K).copy()
+    if not tail.any():
+        return diag
+    ridge = delta / alpha[tail]
+    A = K[np.ix_(tail, tail)] + np.diag(ridge)
+    factor = scipy.linalg.cho_factor(A, check_finite=False)
+    A_inv = scipy.linalg.cho_solve(factor, np.eye(A.shape[0]), check_finite=False)
+    out = np.empty(n)
+    out[tail] = 1.0 / np.diag(A_inv) - ridge
+    rest = ~tail
+    K_mr = K[np.ix_(tail, rest)]
+    solved = scipy.linalg.cho_solve(factor, K_mr, check_finite=False)
+    out[rest] = diag[rest] - np.einsum("ij,ij->j", K_mr, solved)
+    return np.maximum(out, 0.0)
+
+
 def _approximate_margins(
     method: str, model: SVC, K_eff: Array
 ) -> tuple[Array, Array | None]:
@@ -254,6 +313,10 @@ def _approximate_margins(
             # yhat^(-i) = yhat_i - d_i (y_i - yhat_i)/(1 - d_i), so in margins:
             return r - ratio * (1.0 - r), d
         return r - ratio * (t - r), d
+    if method == "span":
+        return r - model.alpha_ * span_squared(
+            K_eff, model.alpha_, C, float(model.delta)
+        ), None
     v = loss.second_derivative(r)
     g = newton_gain(K_eff, v, C)
     return r + loss.derivative(r) * g / (1.0 - v * g), None
@@ -264,9 +327,9 @@ def approximate_loo(
 ) -> CriterionResult:
     """Fit ``estimator`` (a clone) once and approximate leave-one-out by ``method``.
 
-    ``method`` is ``"lee"``, ``"plugin"`` or ``"alo"`` (module docstring). The score
-    of ``"lee"`` is Lee's ACV value itself (the linearised loss); the others are the
-    loss at their predicted leave-one-out margins.
+    ``method`` is ``"lee"``, ``"plugin"``, ``"alo"`` or ``"span"`` (module
+    docstring). The score of ``"lee"`` is Lee's ACV value itself (the linearised
+    loss); the others are the loss at their predicted leave-one-out margins.
     """
     if method not in APPROXIMATIONS:
         raise ParameterError(

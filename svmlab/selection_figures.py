@@ -56,9 +56,10 @@ CRITERION_STYLE: dict[str, tuple[str, str]] = {
     "lee": (PALETTE["negative"], "dash"),
     "plugin": (PALETTE["positive"], "dot"),
     "alo": (PALETTE["accent"], "dashdot"),
+    "span": (PALETTE["orange"], "longdashdot"),
     "kfold": (PALETTE["bound"], "longdash"),
 }
-_FALLBACK = (PALETTE["orange"], "solid")
+_FALLBACK = (PALETTE["sky"], "solid")
 
 #: What each surface holds, as an axis or colour-bar title.
 VALUE_TITLES: dict[str, str] = {

@@ -58,6 +58,7 @@ def test_shapes_ranges_and_choices_on_the_grid(small_run):
             "irwls_lee",
             "irwls_plugin",
             "irwls_alo",
+            "irwls_span",
             "irwls_loo",
             "qp_loo",
         }

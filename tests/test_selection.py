@@ -102,6 +102,40 @@ def test_lee_score_is_eq_11_corrected(circles):
     )
 
 
+def test_span_is_the_frozen_set_leave_one_out_solved_plainly(circles):
+    """For each i: drop i, keep bound SVs at C, and let every tail point move
+    along the linearised tail ``d r_j = -(delta / alpha_j) d alpha_j``; solve
+    that linear system plainly (no Schur complement)."""
+    X, y = circles
+    C, delta = 10.0, 0.1
+    model = lee_svc(C=C, delta=delta, tol=1e-12, max_iter=2000).fit(X, y)
+    K, a, t = model._gram(X), model.alpha_, model.y_fit_
+    tail = (a > 1e-12 * C) & (a < C * (1 - selection.BOUND_TOL))
+    assert 3 <= tail.sum() < len(y) - 3
+    s2 = selection.span_squared(K, a, C, delta)
+    for i in range(0, len(y), 3):
+        m = tail.copy()
+        m[i] = False
+        # (K_mm + diag(delta / a_m)) dc_m = K_mi c_i, then df_i = -K_ii c_i + K_im dc_m
+        c_i = a[i] * t[i]
+        A = K[np.ix_(m, m)] + np.diag(delta / a[m])
+        dc = np.linalg.solve(A, K[m, i] * c_i)
+        df_i = -K[i, i] * c_i + K[i, m] @ dc
+        expected = model.margins_[i] + t[i] * df_i
+        assert model.margins_[i] - a[i] * s2[i] == pytest.approx(expected, abs=1e-9)
+
+
+def test_span_equals_alo_when_the_fit_is_tight(circles):
+    """With the multipliers consistent with the margins (a tight fit) the span
+    rule and the Newton step (ALO, computed from h'' of the margins) agree."""
+    X, y = circles
+    est = lee_svc(C=10.0, delta=0.1, tol=1e-14, max_iter=2000)
+    span = selection.approximate_loo(est, X, y, method="span")
+    alo = selection.approximate_loo(est, X, y, method="alo")
+    np.testing.assert_allclose(span.margins, alo.margins, atol=1e-6)
+    assert span.converged
+
+
 def test_loo_matches_plain_refits():
     X, y = make_two_circles(30, random_state=5)[:2]
     # A smooth loss and a tight stop rule, so that warm and cold starts land on
@@ -244,7 +278,7 @@ def lee_grid_sweep():
     Cs = np.logspace(-1, 3, 6)
     sigmas = [sigma_from_lee_sigma2(s) for s in np.logspace(-1.5, 1, 6)]
     return selection.grid_sweep(
-        lee_svc(), X, y, Cs, sigmas, criteria=("lee", "plugin", "alo", "loo")
+        lee_svc(), X, y, Cs, sigmas, criteria=("lee", "plugin", "alo", "span", "loo")
     )
 
 
@@ -256,9 +290,10 @@ def test_rank_correlation_with_exact_loo_on_two_circles(lee_grid_sweep):
     ============  ========  ============  =========
     criterion     Spearman  argmin dist.  speed-up
     ============  ========  ============  =========
-    lee (eq. 11)  0.43      3 steps       ~80x
-    plugin        0.86      0             ~85x
-    alo           0.67      2 steps       ~85x
+    lee (eq. 11)  0.43      3 steps       ~60-80x
+    plugin        0.86      0             ~70-85x
+    alo           0.67      2 steps       ~80x
+    span          0.92      1 step        ~70x
     ============  ========  ============  =========
 
     Lee's corrected eq. (11) ranks the grid poorly and its argmin is far from
@@ -266,10 +301,14 @@ def test_rank_correlation_with_exact_loo_on_two_circles(lee_grid_sweep):
     delta = 1e-4, so the first-order term misses how far a point moves); the
     plug-in value tracks exact LOO and picks the same cell. ALO sits between
     (its Newton step needs a tighter fit than Lee's stop rule gives: with the
-    stationarity rule at 1e-4 we saw 0.89). The thresholds leave a margin
-    around what we saw.
+    stationarity rule at 1e-4 we saw 0.89). The span rule is that Newton step
+    with the curvature read from the multipliers, and ranks best. The thresholds
+    leave a margin around what we saw.
     """
     sweep = lee_grid_sweep
+    assert sweep.spearman("span") >= 0.85
+    assert sweep.argmin_distance("span") <= 1
+    assert sweep.spearman("span") > sweep.spearman("alo")
     assert sweep.spearman("plugin") >= 0.8
     assert sweep.argmin_distance("plugin") <= 1
     assert sweep.spearman("lee") <= 0.6

@@ -10,7 +10,7 @@ hinge in place of h_delta, i.e. exact leave-one-out; both models without a bias
 
 Here the whole experiment is repeated for several training seeds (one draw says
 little) over a grid containing the paper's two choices. For each seed it records
-the cell each criterion picks (Lee's corrected ACV, the plug-in and ALO variants
+the cell each criterion picks (Lee's corrected ACV, the plug-in, ALO and span variants
 and exact leave-one-out for IRWLS; exact leave-one-out with the hinge for the QP),
 every test-set error of the chosen models (the paper's Figure 2 is a boxplot of
 these), the mean test error of *every* cell (so the best cell on the test sets is
@@ -89,11 +89,12 @@ SELECTORS: dict[str, tuple[str, str]] = {
     "irwls_lee": ("irwls", "lee"),  # the paper's SVC_irwls: Lee's ACV (corrected)
     "irwls_plugin": ("irwls", "plugin"),
     "irwls_alo": ("irwls", "alo"),
+    "irwls_span": ("irwls", "span"),
     "irwls_loo": ("irwls", "loo"),  # exact eq. (10) with h_delta
     "qp_loo": ("qp", "loo"),  # the paper's SVC_qp: eq. (10) with the hinge
 }
 
-IRWLS_CRITERIA = ("lee", "plugin", "alo", "loo")
+IRWLS_CRITERIA = ("lee", "plugin", "alo", "span", "loo")
 
 Progress = Callable[[float, str], None]
 

@@ -64,7 +64,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Session-state key of the last sweep (a :class:`StoredSweep`).
 STATE_KEY = "selection_sweep"
 #: The criteria ticked at first: every approximation and the exact reference.
-DEFAULT_CRITERIA = ("lee", "plugin", "alo", "loo")
+DEFAULT_CRITERIA = ("lee", "plugin", "alo", "span", "loo")
 #: Fresh test sets per chosen model, each of the training set's size (capped).
 N_TEST_SETS = 20
 MAX_TEST_SIZE = 200
@@ -500,6 +500,7 @@ LEE_TITLES = {
     "irwls_lee": "IRWLS, Lee's ACV",
     "irwls_plugin": "IRWLS, plug-in ACV",
     "irwls_alo": "IRWLS, ALO",
+    "irwls_span": "IRWLS, span rule",
     "irwls_loo": "IRWLS, exact LOO",
     "qp_loo": "hinge QP, exact LOO (CV)",
 }
