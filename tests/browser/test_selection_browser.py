@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from svmlab.ui.selection_page import DEFAULT_CRITERIA
+
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 # Opening a sub-page URL directly logs two harmless 404s (shared tools notes).
 BENIGN = re.compile(r"_stcore/(health|host-config)|status of 404")
@@ -84,8 +86,8 @@ def test_small_sweep_heatmaps_table_and_click(
     _no_errors(page, browser_log, assert_no_exception)
 
     heatmaps = page.locator(HEAT)
-    # lee, plugin, alo and exact loo are ticked by default.
-    assert heatmaps.count() == 4
+    # one heatmap per criterion ticked by default (every approximation and LOO).
+    assert heatmaps.count() == len(DEFAULT_CRITERIA)
     assert page.locator(f"{HEAT} .hm image, {HEAT} .heatmaplayer image").count() >= 4
     full_screenshot(page, ARTIFACTS / "selection_sweep.png")
     # The summary table, then the Lee section's tables (Table 1 at least).
@@ -183,7 +185,7 @@ def test_uploaded_csv_sweep_and_a_bad_file(
     page.locator(f"{HEAT} .main-svg").first.wait_for(state="visible")
     page.mouse.move(2, 2)
     _no_errors(page, browser_log, assert_no_exception)
-    assert page.locator(HEAT).count() == 4
+    assert page.locator(HEAT).count() == len(DEFAULT_CRITERIA)
     text = page.locator("body").inner_text()
     assert "Uploaded data never travel in a link" in text
     assert "Fresh test sets need a generator" in text
