@@ -1,7 +1,8 @@
 """Explore: the live SVM playground.
 
 Widgets (svmlab.ui.controls) -> settings -> cached data and fit (svmlab.ui.cache)
--> figure builders (svmlab.figures) -> st.plotly_chart. The sidebar holds the data
+-> figure builders (svmlab.figures) -> svmlab.ui.chart (a Plotly chart the browser
+keeps across reruns and redraws in place). The sidebar holds the data
 and model choices; C, σ, the chart and everything computed from them sit in one
 fragment, so moving a slider or selecting on the chart reruns only that part.
 """
@@ -21,6 +22,7 @@ import streamlit as st  # noqa: E402
 import svmlab.ui  # noqa: E402, F401  (limits BLAS to one thread)
 from svmlab import SvmlabError, figures, losses, solvers  # noqa: E402
 from svmlab.ui import cache, controls, edit, panels  # noqa: E402
+from svmlab.ui import chart as ui_chart  # noqa: E402
 
 st.set_page_config(page_title="svmlab · Explore", layout="wide")
 controls.sidebar()
@@ -32,13 +34,22 @@ st.caption(
 )
 
 
-def chart(fig, key: str, revision: object, **kwargs) -> object:
-    """``st.plotly_chart`` drawn once: Streamlit re-sends the figure to Plotly
-    right after mounting it, and a ``datarevision`` tells Plotly the data did
-    not change (without it, Plotly draws every chart twice)."""
-    fig.layout.datarevision = str(hash(revision))
-    return st.plotly_chart(
-        fig, key=key, theme=None, config=panels.CHART_CONFIG, **kwargs
+def chart(
+    fig, key: str, revision: object, select: bool = False, defer: bool = True
+) -> object:
+    """Draw ``fig`` (a figure or a ``figures.*_spec`` dict) in a Plotly chart kept
+    alive across reruns (svmlab.ui.chart): the browser redraws it in place with
+    ``Plotly.react``, once. A ``datarevision`` that changes with the inputs tells
+    Plotly the data changed. Charts other than the main one are drawn when the
+    browser is idle (``defer``). Returns the box or lasso selection of this run
+    (``select=True``), if any."""
+    return ui_chart.plot(
+        fig,
+        key=key,
+        config=panels.CHART_CONFIG,
+        select=select,
+        defer=defer,
+        revision=str(hash(revision)),
     )
 
 
@@ -77,7 +88,7 @@ def playground() -> None:
     added = edit.added_mask(len(record.y), edits)
 
     def decision(snapshot: int | None = None) -> object:
-        fig = figures.decision_figure(
+        fig = figures.decision_spec(
             model,
             record.X,
             record.y,
@@ -89,22 +100,20 @@ def playground() -> None:
             legend="top",
             height=760,
         )
-        # What Streamlit would set after mounting (a second, full redraw).
-        fig.layout.clickmode = "event" if dragmode in ("select", "lasso") else "none"
-        if snapshot is not None:
-            return chart(fig, "explore_snapshot", (revision, snapshot))
-        return chart(
-            fig,
-            edit.chart_key(identity),
-            revision,
-            on_select="rerun",
-            selection_mode=("box", "lasso"),
+        # A click while dragging selects is an event only (svmlab.ui.edit adds a point).
+        fig["layout"]["clickmode"] = (
+            "event" if dragmode in ("select", "lasso") else "none"
         )
+        if snapshot is not None:
+            return chart(fig, "explore_snapshot", (revision, snapshot), defer=False)
+        return chart(fig, edit.chart_key(identity), revision, select=True, defer=False)
 
     left, right = st.columns([2, 1], gap="medium")
     with left:
-        event = decision()
-    if edit.apply_selection(identity, len(data.y_train), record.X, event.selection):
+        selection = decision()
+    if selection and edit.apply_selection(
+        identity, len(data.y_train), record.X, selection
+    ):
         st.rerun(scope="fragment")
     with right:
         panels.numbers(record)

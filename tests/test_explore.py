@@ -21,6 +21,7 @@ from streamlit.testing.v1 import AppTest
 from svmlab import SVC, datasets, kernels, losses, solvers
 from svmlab.solvers.base import DualSolution, History, SolverSpec
 from svmlab.ui.cache import apply_edits, load_data, model_items
+from svmlab.ui.chart import COMPONENT
 from svmlab.ui.edit import inside_region
 from svmlab.ui.settings import C_GRID, SIGMA_GRID, ExploreSettings, nearest
 
@@ -46,10 +47,20 @@ def _errors(at: AppTest) -> list[str]:
     return [e.value for e in at.exception] + [e.value for e in at.error]
 
 
+def _charts(at: AppTest) -> list[dict]:
+    """What the page's Plotly charts (svmlab.ui.chart components) are sent, in order:
+    ``{"data", "layout", "config", "select"}``."""
+    return [
+        json.loads(e.proto.bytes)
+        for e in at.get("bidi_component")
+        if e.proto.component_name == COMPONENT
+    ]
+
+
 def _main_chart(at: AppTest) -> dict:
-    charts = at.get("plotly_chart")
+    charts = _charts(at)
     assert charts, "no plotly chart on the page"
-    return json.loads(charts[0].proto.spec)
+    return charts[0]
 
 
 # -- settings and URL -----------------------------------------------------------------
@@ -225,7 +236,7 @@ def test_every_combination_runs(dataset, kernel, loss, solver, bias) -> None:
     assert not at.error, [e.value for e in at.error]
     assert at.selectbox(key="explore_solver").value == solver
     if solvers.valid_solvers(loss, fit_intercept=bias == "unregularized"):
-        assert at.get("plotly_chart"), "no chart"
+        assert _charts(at), "no chart"
         assert _metrics(at)["support vectors"].endswith(f"/ {len(_train(at))}")
     else:
         # No registered solver for this loss yet: a plain note, no crash.
@@ -285,7 +296,7 @@ def test_bad_typed_value_shows_an_error_and_keeps_settings() -> None:
     assert at.number_input(key="explore_sigma").value == 0.82
     assert at.number_input(key="explore_C").value == 0.0
     at.number_input(key="explore_C").set_value(47.0).run()
-    assert not _errors(at) and at.get("plotly_chart")
+    assert not _errors(at) and _charts(at)
 
 
 def test_bad_data_parameters_show_an_error_and_keep_settings() -> None:
@@ -294,6 +305,16 @@ def test_bad_data_parameters_show_an_error_and_keep_settings() -> None:
     assert any("n_outliers must be at most" in e.value for e in at.error)
     assert at.slider(key="explore_dp_n_outliers").value == 20
     assert at.slider(key="explore_n").value == 10
+
+
+def test_hard_margin_offers_only_solvers_that_take_it() -> None:
+    at = _app({"n": "60", "solver": "smo"})
+    assert at.selectbox(key="explore_solver").value == "smo"
+    at.checkbox(key="explore_hard_margin").check().run()
+    options = at.selectbox(key="explore_solver").options
+    assert not any(o.startswith("smo") for o in options) and len(options) > 1
+    assert at.selectbox(key="explore_solver").value == "auto"
+    assert not _errors(at)
 
 
 def test_hard_margin_needs_separable_data() -> None:
@@ -385,7 +406,7 @@ def test_new_solver_appears_warns_when_not_converged_and_replays(monkeypatch) ->
     assert at.slider(key="explore_step").value == 2
     at.slider(key="explore_step").set_value(0).run()
     assert not _errors(at)
-    assert len(at.get("plotly_chart")) >= 5
+    assert len(_charts(at)) >= 5
     at.button(key="explore_step_next").click().run()
     assert at.slider(key="explore_step").value == 1
 
@@ -427,6 +448,67 @@ def test_model_json() -> None:
     data = load_data(s.dataset, items, s.test_fraction)
     lines = data_csv(data, record, 0).splitlines()
     assert lines[0] == "x1,x2,y,split" and len(lines) == 61
+
+
+def test_chart_payload_is_plain_json() -> None:
+    """svmlab.ui.chart sends a figure (go.Figure or spec dicts) as JSON the
+    browser can parse: numpy values as numbers, NaN as null, no fixed width."""
+    import plotly.graph_objects as go
+
+    from svmlab.ui.chart import figure_payload
+
+    config = {"displaylogo": False}
+    spec = {
+        "data": [{"type": "scatter", "x": np.array([1.0, 2.0]), "y": [np.float64(3)]}],
+        "layout": {"width": 500, "height": 300},
+    }
+    sent = json.loads(figure_payload(spec, config, select=True, revision="r1"))
+    assert sent["data"][0]["x"] == [1.0, 2.0] and sent["data"][0]["y"] == [3.0]
+    assert sent["layout"]["datarevision"] == "r1" and sent["layout"]["autosize"]
+    assert "width" not in sent["layout"] and sent["layout"]["height"] == 300
+    assert sent["config"] == config and sent["select"] and not sent["defer"]
+    assert "width" in spec["layout"]  # the caller's dicts are left alone
+    nan = {"data": [{"type": "scatter", "x": [float("nan"), 1.0]}], "layout": {}}
+    assert json.loads(figure_payload(nan, config))["data"][0]["x"] == [None, 1.0]
+    fig = go.Figure(go.Scatter(x=[1, 2], y=[3, 4]), layout={"height": 200})
+    sent = json.loads(figure_payload(fig, config, defer=True))
+    assert sent["data"][0]["y"] == [3, 4] and sent["defer"]
+
+
+def test_charts_are_plotly_components_kept_across_reruns() -> None:
+    """The main chart, the alpha histogram and the loss panel go to the browser as
+    svmlab.ui.chart components: the whole figure with the modebar config, only
+    the main chart reports box/lasso selections, and the element ids do not
+    change when C moves (the browser keeps each Plotly div and reacts in place)."""
+    at = _app({"n": "60"})
+    assert not _errors(at)
+
+    def ids() -> list[str]:
+        return [
+            e.proto.id
+            for e in at.get("bidi_component")
+            if e.proto.component_name == COMPONENT
+        ]
+
+    main, alpha, loss = _charts(at)
+    assert [main["select"], alpha["select"], loss["select"]] == [True, False, False]
+    for chart in (main, alpha, loss):
+        assert chart["config"]["modeBarButtons"] == [["toImage"]]
+        assert chart["config"]["toImageButtonOptions"]["format"] == "png"
+        assert chart["layout"]["datarevision"] and chart["data"]
+    x_axis, y_axis = main["layout"]["xaxis"], main["layout"]["yaxis"]
+    assert x_axis["autorange"] is False and y_axis["autorange"] is False
+    assert main["layout"]["dragmode"] == "select"
+    names = {t.get("name") for t in main["data"]}
+    assert {"f = 0 (boundary)", "f = +1 margin", "bound SV (α = C)"} <= names
+    before, revision = ids(), main["layout"]["datarevision"]
+    assert before[0].endswith("explore_chart_0")
+
+    at.select_slider(key="explore_C_slider").set_value(100.0).run()
+    assert not _errors(at)
+    assert ids() == before
+    assert _main_chart(at)["layout"]["datarevision"] != revision
+    assert _main_chart(at)["layout"]["xaxis"]["range"] == x_axis["range"]
 
 
 def test_a_pending_click_adds_a_point_and_reset_removes_it() -> None:

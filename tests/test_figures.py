@@ -239,6 +239,41 @@ def test_points_png_shapes_outlines_and_hollow_markers():
     assert corner[1][3] == 255 and corner[0][3] == 0
 
 
+def test_points_png_keeps_a_layer_by_its_inputs():
+    """Moving C repaints nothing: the same inputs give the same layer back, and
+    any change of points, outlines or bounds paints a new one."""
+    bounds = (0.0, 10.0, 0.0, 10.0)
+    blue = figures.PALETTE["positive"]
+    X = np.array([[2.0, 2.0], [5.0, 5.0]])
+    outline = np.array(["#FFFFFF", "#000000"])
+
+    def layer(X=X, outline=outline, widths=(1.0, 2.0)):
+        return [(X, "circle", blue, 20, outline, np.array(widths), False)]
+
+    first = figures.points_png(bounds, 100, layer())
+    assert figures.points_png(bounds, 100, layer(X.copy(), outline.copy())) is first
+    changed = [
+        figures.points_png(bounds, 100, layer(X + 1.0)),
+        figures.points_png(bounds, 100, layer(outline=outline[::-1].copy())),
+        figures.points_png(bounds, 100, layer(widths=(1.0, 1.0))),
+        figures.points_png((0.0, 9.0, 0.0, 10.0), 100, layer()),
+        figures.points_png(bounds, 120, layer()),
+    ]
+    assert all(uri != first for uri in changed)
+    assert first == figures._paint_points(bounds, 100, layer())
+
+
+def test_decision_spec_is_the_figure_as_plain_dicts(model, data):
+    """The page serialises decision_spec itself: it must be exactly the figure
+    decision_figure wraps, and plain JSON."""
+    X, y = data
+    kwargs = dict(bounds=BOUNDS, resolution=60, test=(X[:5], y[:5]), legend="top")
+    spec = figures.decision_spec(model, X, y, **kwargs)
+    fig = figures.decision_figure(model, X, y, **kwargs)
+    assert json.loads(json.dumps(spec)) == json.loads(fig.to_json())
+    _validate(go.Figure(spec))
+
+
 def test_class_traces_hold_every_point(fig, data):
     _, y = data
     traces = _by_name(fig)

@@ -282,7 +282,16 @@ def _model_controls() -> None:
             "otherwise the fit reports that no separating boundary exists.",
         )
     fit_intercept = bias == "unregularized"
-    options = ["auto", *solvers.valid_solvers(loss, fit_intercept=fit_intercept)]
+    # With the hard margin only the solvers that take C = inf are offered (SMO
+    # would stop with "cannot handle the hard margin"; found by the soak test).
+    options = [
+        "auto",
+        *(
+            name
+            for name in solvers.valid_solvers(loss, fit_intercept=fit_intercept)
+            if not hard or solvers.SOLVERS[name].hard_margin
+        ),
+    ]
     if state.get(KEYS["solver"]) not in options:
         state[KEYS["solver"]] = "auto"
     st.selectbox(

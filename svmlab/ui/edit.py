@@ -7,9 +7,10 @@ plot area of the chart whose element key starts with ``explore_chart``: Plotly
 re-dispatches a ``click`` event on its drag layer after a press without a drag,
 in every drag mode. The pixel is turned into data coordinates with the axes' own
 ``p2l`` and sent back as the component's ``click`` trigger value, which reruns
-the script once. Removing points uses Plotly's box and lasso selection
-(``on_select="rerun"``); the removed region is read from the selection's
-geometry, so it does not depend on the figure's trace order.
+the script once. Removing points uses Plotly's box and lasso selection, which
+the chart component (:mod:`svmlab.ui.chart`, ``select=True``) sends back in the
+shape of ``st.plotly_chart``'s ``event.selection``; the removed region is read
+from the selection's geometry, so it does not depend on the figure's trace order.
 
 Edits live in ``st.session_state["explore_edits"]`` as plain tuples, and are
 dropped when the generated data change (another data set, n, noise, seed...).

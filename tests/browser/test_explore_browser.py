@@ -1,5 +1,10 @@
 """The Explore page in Chromium: sliders, click-to-add, box removal, screenshots.
 
+The charts are svmlab.ui.chart components (one Plotly div kept across reruns and
+redrawn with ``Plotly.react``): the test checks that a slider move keeps the main
+chart's div, that hover and the modebar's PNG button work, and that a click and a
+box selection on that div edit the training points.
+
 Fails on any exception box, ``st.error`` box or uncaught page error. Screenshots
 of the spiral, two-circle and outlier defaults land in
 ``tests/browser/artifacts/explore_*.png``.
@@ -31,6 +36,18 @@ CHART_JS = """(sel) => {
   return (img ? img.getAttribute('href').length + ':' + img.getAttribute('href')
     .slice(-40) : '') + '#' + paths.length + ':' + paths.slice(0, 200);
 }"""
+
+
+# The hover trace's first point, in page pixels (mode="none" traces draw nothing).
+HOVER_POINT_JS = """(sel) => {
+  const gd = document.querySelector(sel + ' .js-plotly-plot');
+  const t = gd._fullData.find((d) => d.mode === 'none' && d.x && d.x.length > 0);
+  const box = gd.querySelector('.nsewdrag').getBoundingClientRect();
+  const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+  return [box.left + xa.l2p(t.x[0]), box.top + ya.l2p(t.y[0])];
+}"""
+MARK_JS = "(sel) => { document.querySelector(sel + ' .js-plotly-plot').__mark = 7; }"
+MARKED_JS = "(sel) => document.querySelector(sel + ' .js-plotly-plot').__mark === 7"
 
 
 def _open(page, url: str, wait_for_rerun) -> None:
@@ -84,6 +101,16 @@ def test_sliders_click_and_box_select(
     sv0, n0 = _sv(page)
     chart0 = page.evaluate(CHART_JS, MAIN)
 
+    # Hover shows a point's numbers; the modebar offers the PNG export.
+    x, y = page.evaluate(HOVER_POINT_JS, MAIN)
+    page.mouse.move(x, y)
+    page.locator(".hoverlayer .hovertext").first.wait_for(state="visible")
+    hover = page.locator(".hoverlayer .hovertext").first.text_content() or ""
+    assert "αᵢ" in hover, hover
+    assert page.locator(f'{MAIN} .modebar-btn[data-title*="PNG"]').count() == 1
+    page.mouse.move(2, 2)
+    page.evaluate(MARK_JS, MAIN)
+
     # C: three steps up on the log slider (10 -> 12 -> 15 -> 18).
     _press(page, "ArrowRight", "explore_C_slider", 3, wait_for_rerun)
     _settle(page)
@@ -92,6 +119,7 @@ def test_sliders_click_and_box_select(
     chart1 = page.evaluate(CHART_JS, MAIN)
     assert n1 == n0
     assert (sv1, chart1) != (sv0, chart0), "moving C changed nothing"
+    assert page.evaluate(MARKED_JS, MAIN), "the main chart was mounted again"
 
     # sigma: four steps down (3.3 -> 2.7 -> 2.2 -> 1.8 -> 1.5): more SVs.
     _press(page, "ArrowLeft", "explore_sigma_slider", 4, wait_for_rerun)
@@ -155,4 +183,4 @@ def test_dataset_defaults_render(
     _no_errors(page, browser_log, assert_no_exception)
     sv, n = _sv(page)
     assert 0 < sv <= n
-    assert page.locator('[data-testid="stPlotlyChart"]').count() >= 3
+    assert page.locator(".js-plotly-plot").count() >= 3

@@ -1,0 +1,248 @@
+"""A Plotly chart kept alive across reruns: one ``div``, updated with ``Plotly.react``.
+
+``st.plotly_chart`` (Streamlit 1.67) hashes the figure into the element id, so every
+chart whose figure changed is unmounted and mounted again on each rerun, and then
+drawn twice (README, "Points painted, hover kept"). :func:`plot` draws the figure in
+a small ``st.components.v2`` component instead (no iframe, no shadow DOM): its key
+alone is its identity, so the browser keeps the same Plotly ``div`` and hands each
+new figure to ``Plotly.react``, which redraws in place once.
+
+plotly.js is the copy shipped with the Python ``plotly`` package
+(``plotly/package_data/plotly.min.js``, the version the figures are built for).
+Streamlit serves it as the file of a v1 component declared on that directory
+(``/component/<name>/plotly.min.js``, cacheable): no npm build, no network. Each
+browser tab loads it once.
+
+Everything a figure carries works as with ``st.plotly_chart``: hover, legend, fixed
+axis ranges, the modebar (``config``, e.g. PNG export). With ``select=True`` a box
+or lasso selection is sent back (one rerun, scoped to the fragment the chart is in)
+as ``{"box": [{"x": [x0, x1], "y": [y0, y1]}], "lasso": [{"x": [...], "y": [...]}]}``,
+the geometry ``st.plotly_chart`` reports in ``event.selection``. Clicks on empty
+space are left to :mod:`svmlab.ui.edit`'s listener, which finds the chart by its
+element key.
+
+The figure travels as JSON bytes; the browser skips a figure it already shows. The
+page keeps one ``uirevision`` (svmlab.figures), so what the student did to a chart
+(a zoom, a legend entry switched off) now survives a slider move instead of being
+reset by the remount. A chart follows its column's width (``ResizeObserver``).
+Secondary charts (``defer=True``) are drawn when the browser is next idle, so the
+main chart and the end of the rerun come first.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import plotly
+import streamlit as st
+import streamlit.components.v1 as components_v1
+from plotly.utils import PlotlyJSONEncoder
+
+__all__ = ["COMPONENT", "PLOTLY_JS", "figure_payload", "plot"]
+
+#: The plotly.js bundle of the installed plotly package.
+PLOTLY_JS = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
+
+#: The name Streamlit serves plotly.js under (see :func:`_serve_plotly_js`).
+ASSET_NAME = f"{__name__}.plotlyjs"
+
+
+def _serve_plotly_js() -> None:
+    """Declare a v1 component that is never drawn on plotly.js's directory.
+
+    Declaring it makes Streamlit serve that directory's files under
+    ``/component/<ASSET_NAME>/``. Streamlit registers a declaration only during a
+    script run, in the running server's registry, so it is repeated on each call
+    (a dictionary entry; the same component again is no change).
+    """
+    components_v1.declare_component("plotlyjs", path=str(PLOTLY_JS.parent))
+
+
+COMPONENT = "svmlab_plotly"
+
+_JS = r"""
+const SCRIPT = "__ASSET__";
+
+function plotlyReady() {
+  if (window.Plotly && window.Plotly.react) return Promise.resolve(window.Plotly);
+  if (!window.__svmlabPlotly) {
+    // Streamlit's own bundle tells where the app is served from (base path).
+    const own = document.querySelector('script[src*="/static/js/"]');
+    const base = own ? own.src.slice(0, own.src.indexOf("static/js/")) : "/";
+    window.__svmlabPlotly = new Promise((resolve, reject) => {
+      const tag = document.createElement("script");
+      tag.src = base + "component/" + SCRIPT + "/plotly.min.js";
+      tag.async = true;
+      tag.onload = () => resolve(window.Plotly);
+      tag.onerror = () => {
+        window.__svmlabPlotly = null;
+        reject(new Error("svmlab: could not load plotly.js from " + tag.src));
+      };
+      document.head.appendChild(tag);
+    });
+  }
+  return window.__svmlabPlotly;
+}
+
+function selection(event) {
+  const out = { box: [], lasso: [] };
+  if (!event) return out;
+  if (event.range && event.range.x && event.range.y) {
+    out.box.push({ x: event.range.x.slice(0, 2), y: event.range.y.slice(0, 2) });
+  }
+  if (event.lassoPoints && event.lassoPoints.x && event.lassoPoints.y) {
+    out.lasso.push({ x: event.lassoPoints.x, y: event.lassoPoints.y });
+  }
+  return out;
+}
+
+async function draw(gd) {
+  if (gd.__svmlabBusy) return;
+  gd.__svmlabBusy = true;
+  try {
+    const Plotly = await plotlyReady();
+    while (gd.__svmlabNext) {
+      const spec = gd.__svmlabNext;
+      gd.__svmlabNext = null;
+      await Plotly.react(gd, spec.data, spec.layout, spec.config);
+      if (spec.select && !gd.__svmlabSelect) {
+        gd.__svmlabSelect = true;
+        gd.on("plotly_selected", (event) => {
+          const picked = selection(event);
+          if (picked.box.length || picked.lasso.length) {
+            gd.__svmlabSend("select", picked);
+          }
+        });
+      }
+    }
+  } finally {
+    gd.__svmlabBusy = false;
+  }
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  let gd = parentElement.querySelector(":scope > .svmlab-plot");
+  if (!gd) {
+    gd = document.createElement("div");
+    gd.className = "svmlab-plot";
+    gd.style.width = "100%";
+    parentElement.appendChild(gd);
+    // Follow the column's width (sidebar opened or closed, window resized).
+    gd.__svmlabObserver = new ResizeObserver(() => {
+      const layout = gd._fullLayout;
+      if (!window.Plotly || !layout || gd.__svmlabBusy || !gd.isConnected) return;
+      if (gd.clientWidth > 0 && Math.abs(gd.clientWidth - layout.width) > 1) {
+        window.Plotly.Plots.resize(gd).catch(() => {});  // hidden meanwhile
+      }
+    }).observe(gd);
+  }
+  gd.__svmlabSend = setTriggerValue;
+  if (data) {
+    const text = new TextDecoder().decode(data);
+    if (text !== gd.__svmlabText) {
+      gd.__svmlabText = text;
+      const spec = JSON.parse(text);
+      gd.style.height = spec.layout.height ? spec.layout.height + "px" : "450px";
+      gd.__svmlabNext = spec;
+      const run = () => draw(gd).catch((error) => console.error(error));
+      // A secondary chart waits until the browser is idle (at most 300 ms), so
+      // the main chart and the rest of the rerun are not held up by it.
+      if (spec.defer && window.requestIdleCallback) {
+        window.requestIdleCallback(run, { timeout: 300 });
+      } else {
+        run();
+      }
+    }
+  }
+  // Streamlit also calls this when an update superseded the previous one while
+  // the module loaded: free the chart only once it has left the page.
+  return () => {
+    setTimeout(() => {
+      if (gd.isConnected) return;
+      if (gd.__svmlabObserver) gd.__svmlabObserver.disconnect();
+      if (window.Plotly && window.Plotly.purge) window.Plotly.purge(gd);
+      gd.__svmlabSelect = false;
+      gd.__svmlabText = null;
+    }, 0);
+  };
+}
+"""
+
+_component = st.components.v2.component(
+    COMPONENT, js=_JS.replace("__ASSET__", ASSET_NAME), isolate_styles=False
+)
+
+
+def _plain(value: Any) -> Any:
+    """``json.dumps`` fallback for numpy values in a figure."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
+def figure_payload(
+    fig: Any,
+    config: dict[str, Any],
+    select: bool = False,
+    defer: bool = False,
+    revision: str | None = None,
+) -> bytes:
+    """The bytes :func:`plot` sends: ``{"data", "layout", "config", "select",
+    "defer"}``.
+
+    ``fig`` is a ``go.Figure`` or the plain ``{"data", "layout"}`` dicts of a
+    ``svmlab.figures.*_spec`` builder (serialised as they are, without the
+    copies ``go.Figure`` makes). ``revision`` becomes ``layout.datarevision``.
+    """
+    spec = fig.to_dict() if hasattr(fig, "to_dict") else fig
+    layout = {**spec.get("layout", {}), "autosize": True}
+    layout.pop("width", None)
+    if revision is not None:
+        layout["datarevision"] = revision
+    payload = {
+        "data": spec.get("data", []),
+        "layout": layout,
+        "config": config,
+        "select": bool(select),
+        "defer": bool(defer),
+    }
+    try:
+        text = json.dumps(payload, default=_plain, allow_nan=False)
+    except ValueError:  # NaN or infinity somewhere: plotly's encoder writes null
+        text = json.dumps(payload, cls=PlotlyJSONEncoder)
+    return text.encode()
+
+
+def plot(
+    fig: Any,
+    *,
+    key: str,
+    config: dict[str, Any],
+    select: bool = False,
+    defer: bool = False,
+    revision: str | None = None,
+) -> dict[str, Any] | None:
+    """Draw ``fig`` (a ``go.Figure`` or a ``*_spec`` dict) in the kept-alive chart
+    ``key``; ``revision`` (``layout.datarevision``) should change with the data.
+
+    With ``select``, returns the box or lasso selection the user made in the
+    browser, in the run that selection triggered (else ``None``). With
+    ``defer``, the browser draws the figure when it is next idle (at most
+    300 ms later): for secondary charts, so that they do not hold up the main
+    one.
+    """
+    _serve_plotly_js()
+    result = _component(
+        key=key,
+        data=figure_payload(fig, config, select, defer, revision),
+        on_select_change=lambda: None,
+        height="content",
+    )
+    picked = getattr(result, "select", None)
+    return picked if isinstance(picked, dict) else None
