@@ -29,13 +29,13 @@ from svmlab.ui import selection_page as sp  # noqa: E402
 st.set_page_config(page_title="svmlab · Model selection", layout="wide")
 st.title("Model selection")
 st.markdown(
-    "Choosing C and σ by leave-one-out cross-validation costs n refits per grid "
-    "cell. Lee (2006) proposed the **ACV** function: an approximation of "
+    "Choosing C and σ by leave-one-out cross-validation costs up to n refits per "
+    "grid cell. Lee (2006) proposed the **ACV** function: an approximation of "
     "leave-one-out from one IRWLS fit of the modified hinge loss. Its printed "
-    "eq. (11) has sign errors; svmlab computes the corrected formula, two better "
-    "first-order approximations (plug-in, ALO) and exact leave-one-out, so you can "
-    "see where the shortcut tracks the real thing, what it saves, and whether it "
-    "picks the same model."
+    "eq. (11) has sign errors; svmlab computes the corrected formula, three better "
+    "first-order approximations (plug-in, ALO, span rule) and exact "
+    "leave-one-out, so you can see where the shortcut tracks the real thing, what "
+    "it saves, and whether it picks the same model."
 )
 st.caption(
     "Kernel convention: svmlab's σ means k(x, z) = exp(−‖x − z‖² / 2σ²). Lee writes "
@@ -66,7 +66,8 @@ if request is not None:
     note_col.caption(
         f"{size}{len(request.Cs)} C × {len(request.sigmas)} σ = {cells} cells, "
         f"{len(request.criteria)} criteria. Exact leave-one-out refits the model "
-        "once per training point in every cell: that is what takes the time."
+        "once for each point with a non-zero multiplier, in every cell: that is "
+        "what takes the time."
     )
 
 if run and request is not None:

@@ -151,7 +151,35 @@ def test_loo_matches_plain_refits():
         margins[i] = sign * model.decision_function(X[i : i + 1])[0]
     np.testing.assert_allclose(result.margins, margins, atol=1e-4)
     assert result.score == pytest.approx(np.mean(loss.value(margins)), abs=1e-4)
+    # delta = 0.1: every multiplier is above NEGLIGIBLE_ALPHA * C, all refitted.
     assert result.n_fits == len(y) + 1
+    assert result.converged
+
+
+def test_modified_hinge_loo_skips_negligible_multipliers_and_matches_every_refit():
+    # Lee's delta = 1e-4: a margin above ~1.003 leaves alpha < 1e-12 C, and
+    # leaving such a point out must not change its held-out margin. Compared
+    # with cold refits of every point, all solved to a KKT residual of 1e-10.
+    X, y = make_two_circles(40, random_state=4)[:2]
+    est = lee_svc(
+        C=10.0,
+        lee_sigma2=0.7,
+        tol=1e-10,
+        max_iter=20_000,
+        solver_options={"stop": "kkt"},
+    )
+    result = selection.loo_cv_score(est, X, y)
+    full = SVC(**est.get_params()).fit(X, y)
+    matter = np.flatnonzero(full.alpha_ > selection.NEGLIGIBLE_ALPHA * full.C)
+    assert 0 < matter.size < len(y) // 2  # most points are skipped here
+    assert result.n_fits == 1 + matter.size
+    margins = np.empty(len(y))
+    for i in range(len(y)):
+        keep = np.arange(len(y)) != i
+        model = SVC(**est.get_params()).fit(X[keep], y[keep])
+        sign = 1.0 if y[i] == model.classes_[1] else -1.0
+        margins[i] = sign * model.decision_function(X[i : i + 1])[0]
+    np.testing.assert_allclose(result.margins, margins, atol=1e-6)
     assert result.converged
 
 
