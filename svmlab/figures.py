@@ -150,11 +150,6 @@ def _figure(data: Sequence[dict[str, Any]], layout: dict[str, Any]) -> go.Figure
     )
 
 
-def _figure_from_spec(spec: dict[str, Any]) -> go.Figure:
-    """A ``go.Figure`` of a ``*_spec`` builder's dicts (template already empty)."""
-    return go.Figure(spec, _validate=False)
-
-
 def _short(values: ArrayLike, digits: int = 4) -> list[float | None]:
     """Plain floats rounded to ``digits`` significant digits; non-finite -> None.
 
@@ -604,21 +599,20 @@ def decision_figure(
         "test: <label>" (with ``test``), the free SV ring trace ("free SV (0 < α < C)",
         or "SV (α > 0)" when alpha has no upper bound) and "bound SV (α = C)".
     """
-    return _figure_from_spec(
-        decision_spec(
-            model,
-            X,
-            y,
-            bounds=bounds,
-            test=test,
-            resolution=resolution,
-            snapshot=snapshot,
-            new_points=new_points,
-            height=height,
-            dragmode=dragmode,
-            legend=legend,
-        )
+    spec = decision_spec(
+        model,
+        X,
+        y,
+        bounds=bounds,
+        test=test,
+        resolution=resolution,
+        snapshot=snapshot,
+        new_points=new_points,
+        height=height,
+        dragmode=dragmode,
+        legend=legend,
     )
+    return _figure(spec["data"], spec["layout"])
 
 
 def decision_spec(

@@ -136,6 +136,17 @@ def test_span_equals_alo_when_the_fit_is_tight(circles):
     assert span.converged
 
 
+def _plain_loo_margins(est, X, y):
+    """Held-out margins of cold refits of ``est`` without each point in turn."""
+    margins = np.empty(len(y))
+    for i in range(len(y)):
+        keep = np.arange(len(y)) != i
+        model = SVC(**est.get_params()).fit(X[keep], y[keep])
+        sign = 1.0 if y[i] == model.classes_[1] else -1.0
+        margins[i] = sign * model.decision_function(X[i : i + 1])[0]
+    return margins
+
+
 def test_loo_matches_plain_refits():
     X, y = make_two_circles(30, random_state=5)[:2]
     # A smooth loss and a tight stop rule, so that warm and cold starts land on
@@ -143,12 +154,7 @@ def test_loo_matches_plain_refits():
     est = lee_svc(C=3.0, delta=0.1, tol=1e-14, max_iter=2000)
     result = selection.loo_cv_score(est, X, y)
     loss = make_loss("modified_hinge", delta=0.1)
-    margins = np.empty(len(y))
-    for i in range(len(y)):
-        keep = np.arange(len(y)) != i
-        model = SVC(**est.get_params()).fit(X[keep], y[keep])
-        sign = 1.0 if y[i] == model.classes_[1] else -1.0
-        margins[i] = sign * model.decision_function(X[i : i + 1])[0]
+    margins = _plain_loo_margins(est, X, y)
     np.testing.assert_allclose(result.margins, margins, atol=1e-4)
     assert result.score == pytest.approx(np.mean(loss.value(margins)), abs=1e-4)
     # delta = 0.1: every multiplier is above NEGLIGIBLE_ALPHA * C, all refitted.
@@ -173,12 +179,7 @@ def test_modified_hinge_loo_skips_negligible_multipliers_and_matches_every_refit
     matter = np.flatnonzero(full.alpha_ > selection.NEGLIGIBLE_ALPHA * full.C)
     assert 0 < matter.size < len(y) // 2  # most points are skipped here
     assert result.n_fits == 1 + matter.size
-    margins = np.empty(len(y))
-    for i in range(len(y)):
-        keep = np.arange(len(y)) != i
-        model = SVC(**est.get_params()).fit(X[keep], y[keep])
-        sign = 1.0 if y[i] == model.classes_[1] else -1.0
-        margins[i] = sign * model.decision_function(X[i : i + 1])[0]
+    margins = _plain_loo_margins(est, X, y)
     np.testing.assert_allclose(result.margins, margins, atol=1e-6)
     assert result.converged
 
@@ -189,12 +190,7 @@ def test_hinge_loo_refits_only_support_vectors_and_matches_full_refits():
     result = selection.loo_cv_score(est, X, y)
     full = SVC(**est.get_params()).fit(X, y)
     assert result.n_fits == 1 + full.support_.size < 1 + len(y)
-    margins = np.empty(len(y))
-    for i in range(len(y)):
-        keep = np.arange(len(y)) != i
-        model = SVC(**est.get_params()).fit(X[keep], y[keep])
-        sign = 1.0 if y[i] == model.classes_[1] else -1.0
-        margins[i] = sign * model.decision_function(X[i : i + 1])[0]
+    margins = _plain_loo_margins(est, X, y)
     np.testing.assert_allclose(result.margins, margins, atol=1e-5)
     assert result.error == pytest.approx(np.mean(margins < 0), abs=1e-12)
 
