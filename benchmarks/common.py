@@ -49,6 +49,16 @@ def write_json(name: str, payload: dict[str, Any]) -> Path:
             "cpus": os.cpu_count(),
             "python": platform.python_version(),
             "platform": platform.platform(),
+            # Timings depend on BLAS threading and on what else ran beside them.
+            "threads": {
+                k: os.environ.get(k)
+                for k in (
+                    "OPENBLAS_NUM_THREADS",
+                    "OMP_NUM_THREADS",
+                    "NUMBA_NUM_THREADS",
+                )
+            },
+            "load_average_at_write": os.getloadavg(),
         },
         **payload,
     }

@@ -307,9 +307,10 @@ stored = st.session_state.get(sp.STATE_KEY)
 if stored is None:
     st.info(
         "Choose the data, the grid and the criteria in the sidebar, then press "
-        "**Run sweep**. The default 7 × 7 grid on 100 points took 18 to 60 s on "
-        "our shared 2-core machine, depending on its load: exact leave-one-out is "
-        "nearly all of it, the approximations under a second together."
+        "**Run sweep**. The default 7 × 7 grid on 100 points took about 13 s on "
+        "our 2-core machine with its other core busy (more under heavier load): "
+        "exact leave-one-out is nearly all of it, the approximations a quarter "
+        "of a second each."
     )
 else:
     show(stored)

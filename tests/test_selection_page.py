@@ -91,7 +91,7 @@ def _expected_request() -> sp.SweepRequest:
         Cs=sp.grid(0.1, 1000.0, 3),
         sigmas=sp.grid(0.1, 1.78, 3),
         criteria=sp.DEFAULT_CRITERIA,
-        delta=0.1,
+        delta=1e-4,  # Lee's setting, the page's default
         bias="none",
     )
 

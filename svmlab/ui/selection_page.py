@@ -293,10 +293,14 @@ def sweep_controls() -> SweepRequest | None:
     delta = st.select_slider(
         "δ of the modified hinge",
         options=DELTAS,
-        value=0.1,
+        # Lee's own setting by default: the page asks whether *his* ACV tracks
+        # leave-one-out (it is also the faster one to sweep: 13 s against 21 s
+        # for the default grid at delta = 0.1, measured).
+        value=1e-4,
         format_func=lambda v: f"{v:g}",
         key="selection_delta",
-        help="Lee's experiment uses δ = 1e-4 (smaller δ: closer to the hinge).",
+        help="Lee's experiment uses δ = 1e-4, the default (smaller δ: closer to "
+        "the hinge; larger δ: a smoother loss, easier for the approximations).",
     )
     bias = st.radio(
         "Bias",
