@@ -508,13 +508,14 @@ def margin_gap_figure(
     layout = _base_layout(
         height=height,
         title=_title(title),
-        margin={"t": 56, "b": 96},
+        margin={"t": 56, "b": 112},
         xaxis=_axis("x₁", range=[xmin, xmax]),
         yaxis=_axis("x₂", range=[ymin, ymax], scaleanchor="x", scaleratio=1),
         legend={
             "orientation": "h",
             "x": 0.0,
-            "y": -0.16,
+            # Below the x-axis title (at -0.16 the legend row covered "x₁").
+            "y": -0.22,
             "xanchor": "left",
             "yanchor": "top",
         },
