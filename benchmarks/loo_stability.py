@@ -21,10 +21,9 @@ import numpy as np
 import scipy.stats
 
 from benchmarks.common import print_table, write_json
-from benchmarks.model_selection import CS, LEE_SIGMA2S, estimator
+from benchmarks.model_selection import CS, LEE_SIGMA2S, SIGMAS, estimator, grid_steps
 from svmlab.datasets import make_two_circles
-from svmlab.kernels import sigma_from_lee_sigma2
-from svmlab.selection import grid_sweep
+from svmlab.selection import SweepResult, grid_sweep
 
 COLUMNS = [
     "seed",
@@ -38,14 +37,8 @@ COLUMNS = [
 ]
 
 
-def loo_surface(X: np.ndarray, y: np.ndarray) -> np.ndarray:
-    sigmas = np.array([sigma_from_lee_sigma2(s) for s in LEE_SIGMA2S])
-    return grid_sweep(estimator(), X, y, CS, sigmas, criteria=("loo",)).scores["loo"]
-
-
-def argmin(surface: np.ndarray) -> tuple[int, int]:
-    i, j = np.unravel_index(int(np.nanargmin(surface)), surface.shape)
-    return int(i), int(j)
+def loo_sweep(X: np.ndarray, y: np.ndarray) -> SweepResult:
+    return grid_sweep(estimator(), X, y, CS, SIGMAS, criteria=("loo",))
 
 
 def main() -> None:
@@ -58,8 +51,9 @@ def main() -> None:
     for seed in args.seeds:
         X, y = make_two_circles(args.n, random_state=seed)
         start = time.perf_counter()
-        full = loo_surface(X, y)
-        i0, j0 = argmin(full)
+        full_sweep = loo_sweep(X, y)
+        full = full_sweep.scores["loo"]
+        i0, j0 = full_sweep.argmin("loo")
         rows.append(
             {
                 "seed": seed,
@@ -72,8 +66,9 @@ def main() -> None:
         rng = np.random.default_rng(seed)
         for k in rng.choice(args.n, size=args.drops, replace=False):
             keep = np.arange(args.n) != k
-            drop = loo_surface(X[keep], y[keep])
-            i, j = argmin(drop)
+            drop_sweep = loo_sweep(X[keep], y[keep])
+            drop = drop_sweep.scores["loo"]
+            i, j = drop_sweep.argmin("loo")
             ok = np.isfinite(full) & np.isfinite(drop)
             rows.append(
                 {
@@ -82,7 +77,7 @@ def main() -> None:
                     "C": float(CS[j]),
                     "lee_sigma2": float(LEE_SIGMA2S[i]),
                     "loo_min": float(drop[i, j]),
-                    "argmin_dist": max(abs(i - i0), abs(j - j0)),
+                    "argmin_dist": grid_steps((i, j), (i0, j0)),
                     "spearman": float(
                         scipy.stats.spearmanr(full[ok], drop[ok]).statistic
                     ),

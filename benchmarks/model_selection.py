@@ -54,6 +54,8 @@ from svmlab.selection import (
 
 CS = np.logspace(-1, 4, 20)
 LEE_SIGMA2S = np.logspace(-1.5, 1, 20)
+#: The same widths in svmlab's convention (what the sweep takes).
+SIGMAS = np.array([sigma_from_lee_sigma2(s) for s in LEE_SIGMA2S])
 
 
 #: Lee's stop rule and tolerance; ``--stop kkt --tol 1e-6`` solves every fit and
@@ -73,6 +75,16 @@ def estimator() -> SVC:
         max_iter=1000 if lee else 100_000,
         solver_options=None if lee else {"stop": STOP["stop"]},
     )
+
+
+def grid_steps(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """``max(|di|, |dj|)`` between two grid cells (as the sweep counts)."""
+    return int(max(abs(a[0] - b[0]), abs(a[1] - b[1])))
+
+
+def meets_target(speedup, spearman, argmin_dist):
+    """Issue 5's target at n = 100; scalars or arrays (elementwise)."""
+    return (speedup >= 50) & (spearman >= 0.8) & (argmin_dist <= 1)
 
 
 def sub_axis(size: int, k: int) -> np.ndarray:
@@ -105,10 +117,9 @@ def one_size(
     n: int, loo_axis: int, approx_axis: int, budget: float | None, seed: int = 0
 ) -> tuple[list[dict], dict]:
     X, y = make_two_circles(n, random_state=seed)
-    sigmas = np.array([sigma_from_lee_sigma2(s) for s in LEE_SIGMA2S])
     ai, aj = sub_axis(len(LEE_SIGMA2S), approx_axis), sub_axis(len(CS), approx_axis)
     start = time.perf_counter()
-    approx = grid_sweep(estimator(), X, y, CS[aj], sigmas[ai], criteria=APPROXIMATIONS)
+    approx = grid_sweep(estimator(), X, y, CS[aj], SIGMAS[ai], criteria=APPROXIMATIONS)
     print(
         f"n={n}: approximations on {ai.size} x {aj.size} in "
         f"{time.perf_counter() - start:.1f} s",
@@ -124,7 +135,7 @@ def one_size(
                 X,
                 y,
                 CS[cols_j],
-                sigmas[i : i + 1],
+                SIGMAS[i : i + 1],
                 criteria=(*APPROXIMATIONS, "loo"),
             )
         )
@@ -136,28 +147,34 @@ def one_size(
     rows_i = rows_i[: len(done)]
     sweep = stack(done)
     X_test, y_test = make_two_circles(N_TEST, random_state=10_000 + seed)
-    test = test_errors(X, y, X_test, y_test, CS[cols_j], sigmas[rows_i])
+    test = test_errors(X, y, X_test, y_test, CS[cols_j], SIGMAS[rows_i])
     loo = sweep.scores["loo"]
     loo_min = float(np.nanmin(loo))
-    rows, detail = [], {}
-    for name in (*APPROXIMATIONS, "loo"):
-        i, j = sweep.argmin(name)
-        row = {
+
+    def choice(name: str, i: int, j: int) -> dict:
+        """What a choice of cell (i, j) is worth, for a criterion or the oracle."""
+        return {
             "n": n,
             "seed": seed,
             "criterion": name,
             "loo_cells": f"{rows_i.size}x{cols_j.size}",
-            "median_cell_s": float(np.median(sweep.seconds[name])),
-            "total_s": sweep.total_seconds(name),
-            "speedup": sweep.speedup(name),
-            "spearman": sweep.spearman(name) if loo.size >= 3 else float("nan"),
-            "argmin_dist": sweep.argmin_distance(name),
-            # How much worse exact LOO is at this criterion's choice.
+            # How much worse exact LOO is at this choice.
             "loo_regret": float(loo[i, j]) - loo_min,
             "loo_error_at_choice": float(sweep.errors["loo"][i, j]),
             "test_error": float(test[i, j]),
             "C": float(CS[cols_j[j]]),
             "lee_sigma2": float(LEE_SIGMA2S[rows_i[i]]),
+        }
+
+    rows, detail = [], {}
+    for name in (*APPROXIMATIONS, "loo"):
+        row = {
+            **choice(name, *sweep.argmin(name)),
+            "median_cell_s": float(np.median(sweep.seconds[name])),
+            "total_s": sweep.total_seconds(name),
+            "speedup": sweep.speedup(name),
+            "spearman": sweep.spearman(name) if loo.size >= 3 else float("nan"),
+            "argmin_dist": sweep.argmin_distance(name),
             "converged": float(np.mean(sweep.converged[name])),
         }
         rows.append(row)
@@ -172,19 +189,10 @@ def one_size(
                 "median_cell_s": float(np.median(approx.seconds[name])),
             }
     # The oracle: the cell with the least test error, and how far exact LOO's is.
-    i, j = np.unravel_index(int(np.argmin(test)), test.shape)
-    i_loo, j_loo = sweep.argmin("loo")
+    best = np.unravel_index(int(np.argmin(test)), test.shape)
     oracle = {
-        "n": n,
-        "seed": seed,
-        "criterion": "test",
-        "loo_cells": f"{rows_i.size}x{cols_j.size}",
-        "argmin_dist": int(max(abs(i - i_loo), abs(j - j_loo))),
-        "loo_regret": float(loo[i, j]) - loo_min,
-        "loo_error_at_choice": float(sweep.errors["loo"][i, j]),
-        "test_error": float(test[i, j]),
-        "C": float(CS[cols_j[j]]),
-        "lee_sigma2": float(LEE_SIGMA2S[rows_i[i]]),
+        **choice("test", *best),
+        "argmin_dist": grid_steps(best, sweep.argmin("loo")),
     }
     rows.append(oracle)
     detail["test"] = {**oracle, "errors_on_loo_cells": np.round(test, 6).tolist()}
@@ -345,7 +353,7 @@ def main() -> None:
         print(
             "\nOver the seeds (medians; 'within 1' counts seeds with argmin <= 1 step):"
         )
-        print_table(over_seeds(all_rows), SUMMARY_COLUMNS)
+        print_table(summary, SUMMARY_COLUMNS)
     print(f"wrote {path}")
 
 
@@ -359,7 +367,7 @@ def best_of(detail: dict) -> dict:
         "spearman": d["spearman"],
         "argmin_dist": d["argmin_dist"],
         "meets_target": bool(
-            d["speedup"] >= 50 and d["spearman"] >= 0.8 and d["argmin_dist"] <= 1
+            meets_target(d["speedup"], d["spearman"], d["argmin_dist"])
         ),
     }
 
@@ -395,7 +403,7 @@ def over_seeds(rows: list[dict]) -> list[dict]:
             # The oracle row has no timing or Spearman of its own.
             nan = np.full(len(mine), np.nan)
             speedup, spearman = col.get("speedup", nan), col.get("spearman", nan)
-            meets = (speedup >= 50) & (spearman >= 0.8) & (col["argmin_dist"] <= 1)
+            meets = meets_target(speedup, spearman, col["argmin_dist"])
             out.append(
                 {
                     "n": n,
