@@ -59,7 +59,8 @@ SIGMAS = np.array([sigma_from_lee_sigma2(s) for s in LEE_SIGMA2S])
 
 
 #: Lee's stop rule and tolerance; ``--stop kkt --tol 1e-6`` solves every fit and
-#: refit to a stationarity residual instead (MATH.md item 4, the rule for comparisons).
+#: refit to a stationarity residual instead (docs/corrections.md item 4, the rule for
+#: comparisons).
 STOP = {"stop": "change", "tol": 1e-3}
 
 

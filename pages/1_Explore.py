@@ -21,12 +21,15 @@ import streamlit as st  # noqa: E402
 
 import svmlab.ui  # noqa: E402, F401  (limits BLAS to one thread)
 from svmlab import SvmlabError, figures, losses, solvers  # noqa: E402
-from svmlab.ui import cache, controls, edit, panels  # noqa: E402
+from svmlab.errors import FitCancelled  # noqa: E402
+from svmlab.ui import cache, controls, edit, navigation, panels  # noqa: E402
 from svmlab.ui import chart as ui_chart  # noqa: E402
 
 st.set_page_config(page_title="svmlab · Explore", layout="wide")
+navigation.sidebar_links()
 controls.sidebar()
 st.title("Explore")
+controls.show_notes()
 st.caption(
     "Move C and σ and watch the boundary f = 0 (solid), the margins f = ±1 "
     "(dashed) and the support vectors (ringed: black free, pink bound) follow. "
@@ -76,6 +79,8 @@ def playground() -> None:
         return
     try:
         record = cache.fit_settings(settings, edits)
+    except FitCancelled:
+        return  # superseded: the next run draws the picture
     except SvmlabError as error:
         st.error(str(error))
         return

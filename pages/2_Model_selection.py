@@ -22,11 +22,13 @@ import streamlit as st  # noqa: E402
 
 import svmlab.ui  # noqa: E402, F401  (limits BLAS to one thread)
 from svmlab import SvmlabError, figures, selection, selection_figures  # noqa: E402
+from svmlab.errors import FitCancelled  # noqa: E402
 from svmlab.kernels import lee_sigma2_from_sigma  # noqa: E402
-from svmlab.ui import panels  # noqa: E402
+from svmlab.ui import navigation, panels  # noqa: E402
 from svmlab.ui import selection_page as sp  # noqa: E402
 
 st.set_page_config(page_title="svmlab · Model selection", layout="wide")
+navigation.sidebar_links()
 st.title("Model selection")
 st.markdown(
     "Choosing C and σ by leave-one-out cross-validation costs up to n refits per "
@@ -73,8 +75,10 @@ if request is not None:
 if run and request is not None:
     try:
         stored = sp.run_sweep(request)
+    except FitCancelled:
+        st.stop()  # superseded: the next run draws the page
     except SvmlabError as error:
-        st.error(str(error))
+        st.error(sp.plain(error))
     except Exception as error:  # a bug: say so plainly, keep the page usable
         panels.internal_error(error)
     else:
@@ -313,13 +317,34 @@ if stored is None:
         "of a second each."
     )
 else:
-    show(stored)
+    # A stored sweep that cannot be shown is said once and dropped (with what
+    # it drew before failing), never replayed on every rerun: the next run
+    # (another source, new settings) starts from a clean page.
+    shown = st.empty()
+    try:
+        with shown.container():
+            show(stored)
+    except SvmlabError as error:
+        shown.empty()
+        del st.session_state[sp.STATE_KEY]
+        st.error(
+            f"{sp.plain(error)} The last sweep was discarded: change the data or "
+            "the settings and press **Run sweep**."
+        )
+    except Exception as error:  # a bug: say so plainly, keep the page usable
+        shown.empty()
+        del st.session_state[sp.STATE_KEY]
+        panels.internal_error(error)
 
 
 # -- Lee (2006) reproduced ------------------------------------------------------------
 
 st.header("Lee (2006) reproduced")
-shipped, local = sp.load_lee(), sp.load_lee(sp.LEE_LOCAL_PATH)
+shipped = sp.load_lee()
+# This session's own recompute, if it made one: another visitor's later
+# recompute replaces the file, not what this session computed.
+own = st.session_state.get(sp.LEE_SESSION_KEY)
+local = own if own is not None else sp.load_lee(sp.LEE_LOCAL_PATH)
 lee = shipped
 if local is not None:
     if st.session_state.pop("selection_lee_show_local", False):
@@ -329,7 +354,8 @@ if local is not None:
         "Results shown",
         ["shipped", "recomputed"],
         format_func=lambda k: (
-            f"recomputed here ({len(local['seeds'])} seeds)"
+            f"recomputed {'here' if own is not None else 'on this server'} "
+            f"({len(local['seeds'])} seeds)"
             if k == "recomputed"
             else "shipped"
             + (f" ({len(shipped['seeds'])} seeds)" if shipped is not None else "")
@@ -450,21 +476,27 @@ with st.expander("Recompute the Lee experiment"):
         help="Each seed sweeps an 8 × 8 grid with exact LOO twice: about a minute.",
     )
     st.caption(
-        "Writes its own file (svmlab/experiments/results/lee2006_local.json); the "
-        "shipped results stay, and a switch above chooses which are shown."
+        "Writes its own file (svmlab/experiments/results/lee2006_local.json, the "
+        "latest recompute of any visitor); the shipped results stay, a switch above "
+        "chooses which are shown, and this page keeps showing your own recompute. "
+        "One recompute runs at a time on this server."
     )
     if st.button("Recompute", key="selection_lee_run"):
         bar = st.progress(0.0, text="Starting…")
         try:
-            sp.recompute_lee(
+            result = sp.recompute_lee(
                 n_seeds,
                 lambda f, m: bar.progress(min(max(float(f), 0.0), 1.0), text=m),
             )
+        except sp.RecomputeRunning as busy:
+            bar.empty()
+            st.warning(sp.plain(busy), icon="⏳")
         except SvmlabError as error:
-            st.error(str(error))
+            st.error(sp.plain(error))
         except Exception as error:  # a bug: say so plainly, keep the page usable
             panels.internal_error(error)
         else:
             bar.empty()
+            st.session_state[sp.LEE_SESSION_KEY] = result
             st.session_state["selection_lee_show_local"] = True
             st.rerun()

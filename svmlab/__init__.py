@@ -9,6 +9,7 @@ from __future__ import annotations
 from svmlab import csv_data, datasets, kernels, losses, selection, solvers
 from svmlab.errors import (
     DataError,
+    FitCancelled,
     IncompatibleLossError,
     ParameterError,
     ProblemError,
@@ -16,17 +17,20 @@ from svmlab.errors import (
     UnknownNameError,
 )
 from svmlab.estimator import BIASES, SV_STATES, SVC
+from svmlab.solvers.base import cancel_when
 
 __all__ = [
     "BIASES",
     "SVC",
     "SV_STATES",
     "DataError",
+    "FitCancelled",
     "IncompatibleLossError",
     "ParameterError",
     "ProblemError",
     "SvmlabError",
     "UnknownNameError",
+    "cancel_when",
     "csv_data",
     "datasets",
     "kernels",

@@ -9,15 +9,21 @@
   checking numeric features, missing/NaN/inf values (optionally dropped), at least two
   rows and exactly two classes.
 - :func:`to_csv` writes ``(X, y)`` back in the upload's format, so that a download
-  reads back to the same arrays.
+  reads back to the same arrays; a label or column name a spreadsheet would run as
+  a formula goes out behind a single quote (OWASP "CSV injection").
+- :func:`check_drawable` refuses points the pages cannot draw (values near 1e308,
+  spreads far below their magnitude); both pages call it on uploads.
 
 Every problem raises :class:`svmlab.errors.DataError` with a sentence a student can
 act on. User input is only ever parsed as text: nothing here evaluates it or loads
 objects from it, and a cell such as ``=cmd|' /C calc'!A0`` is just a non-numeric string.
 
 Numbers are ASCII decimals (``-1``, ``.5``, ``2.``, ``1e-3``) or ``inf``/``infinity``
-with a sign; in a file with decimal commas, ``,`` replaces ``.``. Empty cells and
-``NA``, ``N/A``, ``NaN``, ``null``, ``None`` (any case) are missing values.
+with a sign; in a file with decimal commas, ``,`` replaces ``.``. Thousands
+separators (``1,234.5``) are refused with a message saying so. Empty cells and
+``NA``, ``N/A``, ``NaN``, ``null``, ``None`` (any case) are missing values. A
+leading single quote before ``= + - @`` is dropped (``'=1+1`` reads as ``=1+1``),
+as :func:`to_csv` writes such cells.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from itertools import chain, islice
 
 import numpy as np
 import pandas as pd
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from svmlab.errors import DataError
 
@@ -41,8 +47,12 @@ __all__ = [
     "MAX_BYTES",
     "MAX_CELL_CHARS",
     "MAX_COLUMNS",
+    "MAX_MAGNITUDE",
     "MAX_ROWS",
+    "MIN_RELATIVE_SPREAD",
+    "MIN_SPREAD",
     "CsvTable",
+    "check_drawable",
     "read_table",
     "to_csv",
     "to_dataset",
@@ -67,6 +77,13 @@ _COMMA = re.compile(_NUM.replace(r"\.", ","), re.ASCII)
 _POINT = re.compile(_NUM.replace(r"(?:\.\d*)?", r"\.\d*"), re.ASCII)  # 1.5, not 1
 _DECIMAL_COMMA = re.compile(_POINT.pattern.replace(r"\.", ","), re.ASCII)  # 1,5
 _INF = re.compile(r"[+-]?inf(?:inity)?", re.ASCII | re.IGNORECASE)
+#: A number with thousands separators, where that reading is the only one:
+#: 1,234.5 and 1,234,567 (or 1.234,5 and 1.234.567), not 1,234 (a decimal comma?).
+_THOUSANDS = re.compile(
+    r"[+-]?\d{1,3}(?:(?:,\d{3}){2,}(?:\.\d*)?|(?:,\d{3})+\.\d*"
+    r"|(?:\.\d{3}){2,}(?:,\d*)?|(?:\.\d{3})+,\d*)",
+    re.ASCII,
+)
 _MISSING = frozenset({"", "na", "n/a", "nan", "-nan", "+nan", "null", "none"})
 _NUMBER_OR_MISSING = {  # by decimal_comma: one regex call per cell
     comma: re.compile(
@@ -77,6 +94,10 @@ _NUMBER_OR_MISSING = {  # by decimal_comma: one regex call per cell
     for comma in (False, True)
 }
 _ONLY_DELIMITERS = str.maketrans("", "", ',;\t"')
+#: A text cell a spreadsheet would run as a formula (OWASP, "CSV injection"),
+#: possibly behind quotes already added: :func:`to_csv` writes it with one more
+#: leading single quote, and :func:`read_table` drops one, so text reads back.
+_FORMULA = re.compile(r"'*[=+\-@\t\r]")
 
 
 @dataclass(frozen=True, eq=False)
@@ -140,8 +161,39 @@ def _kind(cell: str, allow_comma: bool) -> str:
     """``"missing"``, ``"number"`` (either decimal mark if allowed) or ``"text"``."""
     if cell.lower() in _MISSING:
         return "missing"
-    number = _INF.fullmatch(cell) or _DOT.fullmatch(cell)
+    # 1,234.5 counts as a number here (a first row of them is data, not a
+    # header), although to_dataset refuses it with its own message.
+    number = _INF.fullmatch(cell) or _DOT.fullmatch(cell) or _THOUSANDS.fullmatch(cell)
     return "number" if number or (allow_comma and _COMMA.fullmatch(cell)) else "text"
+
+
+def _neutralise(cell: str, decimal_comma: bool) -> str:
+    """``cell`` for a file a spreadsheet may open: a text cell starting with
+    ``= + - @`` (tab, CR), after any single quotes, gets a leading ``'``;
+    numbers (``-1.5``, ``+2``, ``-inf``) are left as they are."""
+    if _FORMULA.match(cell) and _kind(cell, decimal_comma) == "text":
+        return "'" + cell
+    return cell
+
+
+def _unquote(cell: str) -> str:
+    """:func:`_neutralise` undone: one leading ``'`` dropped before a formula
+    character (``'=1+1`` reads as ``=1+1``, ``'x`` stays ``'x``)."""
+    return cell[1:] if cell[:1] == "'" and _FORMULA.match(cell, 1) else cell
+
+
+def _quote(value: object) -> str:
+    """``repr`` of a value a caller passed (a column name, a label), without
+    numpy's type names: ``'a'`` and ``1``, never ``np.str_('a')``, ``np.int64(1)``."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, str):
+        value = str(value)
+    return repr(value)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'s' * (n != 1)}"
 
 
 def _show(cell: str) -> str:
@@ -208,7 +260,7 @@ def _rows(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
     while True:
         line = reader.line_num + 1
         try:
-            cells = [cell.strip() for cell in next(reader)]
+            cells = [_unquote(cell.strip()) for cell in next(reader)]
         except StopIteration:
             return
         except csv.Error as error:
@@ -294,10 +346,74 @@ def _read_records(
     for line, cells in zip(lines, records, strict=True):
         if len(cells) != len(records[0]):
             raise DataError(
-                f"Line {line} has {len(cells)} values, but line {lines[0]} has "
-                f"{len(records[0])}; every line needs the same number of values."
+                _mixed_delimiters(text)
+                or f"Line {line} has {_plural(len(cells), 'value')}, but line "
+                f"{lines[0]} has {len(records[0])}; every line needs the same number "
+                "of values."
             )
     return lines, records
+
+
+_PLURAL_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
+
+
+def _mixed_delimiters(text: str) -> str | None:
+    """A sentence saying which lines use which delimiter, if every non-blank line
+    splits into the same number (> 1) of cells with one delimiter or another and
+    the lines do not all use the same one; else None (the caller's message)."""
+    split: dict[int, dict[str, int]] = {}
+    for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
+        if not line.strip():
+            continue
+        split[number] = {}
+        for delimiter in DELIMITERS:
+            try:
+                row = next(csv.reader([line], delimiter=delimiter, strict=True))
+            except (csv.Error, StopIteration):
+                continue
+            split[number][delimiter] = len(row)
+    # The number of cells that explains the most lines, then per line the
+    # delimiter giving it (the one most lines use, where several do).
+    counts = {k for found in split.values() for k in found.values() if k > 1}
+    if not counts:
+        return None
+    best = max(counts, key=lambda k: (sum(k in f.values() for f in split.values()), k))
+    users = {d: sum(f.get(d) == best for f in split.values()) for d in DELIMITERS}
+    chosen: dict[str, list[int]] = {}
+    for number, found in split.items():
+        fits = [d for d in DELIMITERS if found.get(d) == best]
+        if not fits:
+            return None
+        chosen.setdefault(max(fits, key=users.__getitem__), []).append(number)
+    if len(chosen) < 2:
+        return None
+    parts = []
+    for k, (delimiter, numbers) in enumerate(chosen.items()):
+        where = _line_list(numbers)
+        verb = (" are" if where.startswith("lines") else " is") * (k == 0)
+        parts.append(
+            f"{where}{verb}{' separated' * (k == 0)} by {_PLURAL_NAMES[delimiter]}"
+        )
+    listed = ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"The file mixes delimiters: {listed}; use one delimiter in the whole file."
+
+
+def _line_list(numbers: list[int], most: int = 4) -> str:
+    """``"line 4"``, ``"lines 1-3"``, ``"lines 1-2, 4 and 6"``, ``"lines 1, 3, 5,
+    7 and others"``: sorted line numbers as ranges."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    shown = [f"{a}-{b}" if b > a else f"{a}" for a, b in runs]
+    if len(shown) > most:
+        shown = [*shown[:most], "others"]
+    word = "line" if len(numbers) == 1 else "lines"
+    if len(shown) == 1:
+        return f"{word} {shown[0]}"
+    return f"{word} {', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def _too_many_rows(max_rows: int) -> str:
@@ -398,8 +514,8 @@ def read_table(
         for name in names:
             if names.count(name) > 1:
                 raise DataError(
-                    f"The header has more than one column named {name!r}; give each "
-                    "column its own name."
+                    f"The header has more than one column named {_quote(name)}; "
+                    "give each column its own name."
                 )
     if len(records) > max_rows:
         raise DataError(_too_many_rows(max_rows))
@@ -430,7 +546,8 @@ def _choose(
     for name in chosen:
         if name not in columns:
             raise DataError(
-                f"There is no column {name!r}; the columns are: {', '.join(columns)}."
+                f"There is no column {_quote(name)}; the columns are: "
+                f"{', '.join(columns)}."
             )
     if len(columns) < 3:
         raise DataError(
@@ -447,7 +564,9 @@ def _choose(
     if label_column is None:
         label_column = [c for c in columns if c not in (x_columns or ())][-1]
     if label_column in (x_columns or ()):
-        raise DataError(f"The label column {label_column!r} cannot also be a feature.")
+        raise DataError(
+            f"The label column {_quote(label_column)} cannot also be a feature."
+        )
     return list(x_columns or [c for c in columns if c != label_column]), label_column
 
 
@@ -457,6 +576,16 @@ def _check_numeric(table: CsvTable, features: list[str]) -> None:
     if not bad:
         return
     cells = table.frame[bad[0]]
+    for line, cell in cells.items():
+        if _THOUSANDS.fullmatch(cell):
+            # The first mark of 1,234.5 (or of 1.234,5) is the separator; in
+            # 1,234,567 every mark is.
+            mark = min((cell.find(m), m) for m in ",." if m in cell)[1]
+            raise DataError(
+                f"Line {line}, column {_quote(bad[0])}: {_show(cell)} has a thousands "
+                f"separator; numbers with thousands separators such as {cell} are not "
+                f"supported: remove the separators (write {cell.replace(mark, '')})."
+            )
     text = [_number(cell, table.decimal_comma) is None for cell in cells]
     where, hint = "it holds no numbers", ""
     if any(text):
@@ -468,15 +597,17 @@ def _check_numeric(table: CsvTable, features: list[str]) -> None:
             hint = " Cells are read as text: formulas are not evaluated."
     if len(table.numeric) < 2:
         only = (
-            f"only one numeric column ({table.numeric[0]!r})" if table.numeric else ""
+            f"only one numeric column ({_quote(table.numeric[0])})"
+            if table.numeric
+            else ""
         )
         raise DataError(
             f"The file has {only or 'no numeric columns'}; it needs two numeric "
-            f"feature columns (column {bad[0]!r}, {where}).{hint}"
+            f"feature columns (column {_quote(bad[0])}, {where}).{hint}"
         )
     raise DataError(
-        f"The column {bad[0]!r} is not numeric ({where}); feature columns must hold "
-        f"numbers.{hint}"
+        f"The column {_quote(bad[0])} is not numeric ({where}); feature columns must "
+        f"hold numbers.{hint}"
     )
 
 
@@ -544,7 +675,7 @@ def to_dataset(
         cell = frame[column].iloc[i]
         raise DataError(
             f"{k} row{'s contain' if k > 1 else ' contains'} missing, NaN or infinite "
-            f"values (the first is line {frame.index[i]}, column {column!r}: "
+            f"values (the first is line {frame.index[i]}, column {_quote(column)}: "
             f"{_show(cell) if cell else 'empty'}). Tick 'drop those rows' to leave "
             "them out, or fix the file."
         )
@@ -566,14 +697,15 @@ def to_dataset(
     classes = sorted(first)
     if len(classes) == 1:
         raise DataError(
-            f"Only one class ({values[0]!r}) in the label column {label!r}; an SVM "
-            "needs points of two classes."
+            f"Only one class ({_quote(values[0])}) in the label column "
+            f"{_quote(label)}; an SVM needs points of two classes."
         )
     if len(classes) > 2:
         shown = ", ".join(first[key] for key in classes[:5])
         more = f", ... and {len(classes) - 5} more" if len(classes) > 5 else ""
         raise DataError(
-            f"The label column {label!r} has {len(classes)} classes ({shown}{more}); "
+            f"The label column {_quote(label)} has {len(classes)} classes "
+            f"({shown}{more}); "
             "this page is binary, so it needs exactly two. Choose another label "
             "column or keep the rows of two classes only."
         )
@@ -581,11 +713,44 @@ def to_dataset(
     return np.ascontiguousarray(X), y, (first[classes[0]], first[classes[1]])
 
 
+#: Largest feature magnitude the pages draw (the grid and kernel need headroom).
+MAX_MAGNITUDE = 1e100
+#: Smallest spread of the points, relative to their magnitude and absolute, that
+#: still gives a grid of distinct float coordinates.
+MIN_RELATIVE_SPREAD = 1e-9
+MIN_SPREAD = 1e-100
+
+
+def check_drawable(X: ArrayLike, *, advice: str = "Rescale the columns.") -> None:
+    """Refuse points the pages cannot draw on a grid at this scale.
+
+    A :class:`DataError` (its sentence ends with ``advice``) if a value is beyond
+    :data:`MAX_MAGNITUDE`, or if distinct points are closer than
+    :data:`MIN_SPREAD` or than :data:`MIN_RELATIVE_SPREAD` of their magnitude.
+    Finite values near 1e308 pass :func:`to_dataset` (they are numbers), but
+    their span overflows, and so do the decision grid and the axis limits.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    magnitude = float(np.abs(X).max())
+    with np.errstate(over="ignore"):  # 1e308 - (-1e308) is inf: refused below
+        spread = float((X.max(axis=0) - X.min(axis=0)).max())
+    if magnitude > MAX_MAGNITUDE:
+        raise DataError(
+            f"The feature values reach {magnitude:.3g}; the page draws values up to "
+            f"{MAX_MAGNITUDE:.0e}. {advice}"
+        )
+    if spread > 0 and spread < max(MIN_SPREAD, MIN_RELATIVE_SPREAD * magnitude):
+        raise DataError(
+            f"The points differ by at most {spread:.3g} while their values reach "
+            f"{magnitude:.3g}: too close together to draw. {advice}"
+        )
+
+
 def _check_text(value: object, what: str) -> str:
     if not isinstance(value, str) or not value or value != value.strip():
         raise DataError(f"{what} must be non-empty text without surrounding spaces.")
     if value.lower() in _MISSING or "\x00" in value or len(value) > MAX_CELL_CHARS:
-        raise DataError(f"{what} {value!r} would not read back as written.")
+        raise DataError(f"{what} {_quote(value)} would not read back as written.")
     return value
 
 
@@ -602,6 +767,11 @@ def to_csv(
 
     ``to_dataset(read_table(to_csv(X, y, ...).encode()))`` gives back ``X`` (each float
     is written as its shortest exact ``repr``), ``y`` and ``labels``.
+
+    A label or column name that a spreadsheet would run as a formula (text
+    starting with ``=``, ``+``, ``-``, ``@``, a tab or CR; OWASP "CSV injection")
+    is written with a leading single quote, which spreadsheets show as text and
+    :func:`read_table` drops; numbers such as ``-1.5`` are written as they are.
 
     Parameters
     ----------
@@ -631,8 +801,8 @@ def to_csv(
     """
     if delimiter not in DELIMITERS or (decimal_comma and delimiter == ","):
         raise DataError(
-            f"Unknown delimiter {delimiter!r}; use ',', ';' or a tab (decimal commas "
-            "need a semicolon or a tab)."
+            f"Unknown delimiter {_quote(delimiter)}; use ',', ';' or a tab (decimal "
+            "commas need a semicolon or a tab)."
         )
     X, y = np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64)
     if X.ndim != 2 or X.shape[1] != 2 or y.shape != X.shape[:1]:
@@ -645,25 +815,28 @@ def to_csv(
     for value in labels:
         _check_text(value, "A label")
         if delimiter != "," and mark in value and other.fullmatch(value):
-            raise DataError(f"The label {value!r} would change how numbers are read.")
+            raise DataError(
+                f"The label {_quote(value)} would change how numbers are read."
+            )
     keys = _label_keys(list(labels), decimal_comma)
     if len(keys) != 2 or not keys[0] < keys[1]:
         raise DataError(
-            "labels must be (value for -1, value for +1) in sorted order, as "
-            f"to_dataset returns them, not {tuple(labels)!r}."
+            "The labels must be (value for -1, value for +1) in sorted order, as "
+            f"to_dataset returns them, not ({', '.join(map(_quote, labels))})."
         )
     if header is not None and (len(header) != 3 or len(set(header)) != 3):
         raise DataError("header must be three different column names.")
     for name in header or ():
         if _kind(_check_text(name, "A column name"), True) != "text":
-            raise DataError(f"The column name {name!r} looks like a number.")
+            raise DataError(f"The column name {_quote(name)} looks like a number.")
     out = io.StringIO()
     writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
     if header is not None:
-        writer.writerow(header)
+        writer.writerow([_neutralise(name, decimal_comma) for name in header])
     point = "," if decimal_comma else "."
+    text = [_neutralise(value, decimal_comma) for value in labels]
     for (a, b), t in zip(X.tolist(), y.tolist(), strict=True):
         writer.writerow(
-            [repr(a).replace(".", point), repr(b).replace(".", point), labels[t > 0]]
+            [repr(a).replace(".", point), repr(b).replace(".", point), text[t > 0]]
         )
     return out.getvalue()

@@ -106,7 +106,7 @@ def make_spiral(
     listing, typos corrected.
 
     Exactly the book's generator (``linspace(0.4*pi.n/2)`` read as
-    ``linspace(0,4*pi,n/2)``, MATH.md)::
+    ``linspace(0,4*pi,n/2)``, docs/corrections.md)::
 
         a = linspace(0, 4*pi, n/2);
         u = [a.*cos(a) (a+pi).*cos(a)]' + rand(n,1);
@@ -174,7 +174,7 @@ def two_circles_bayes_error(
     with ``P(band) = area(annulus & square) / 4``, computed exactly (a circle of
     radius above 1 leaves the square; above sqrt(2) it contains it). The defaults
     0.5 and 0.75 give 0.1227: the paper gives no radii, so they were chosen to land
-    near its reported misclassification rates (0.1252 and 0.1315, MATH.md).
+    near its reported misclassification rates (0.1252 and 0.1315, docs/corrections.md).
 
     Parameters
     ----------

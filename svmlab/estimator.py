@@ -7,6 +7,7 @@ Parameters are stored verbatim in ``__init__``; all validation happens in ``fit`
 from __future__ import annotations
 
 import math
+import re
 import time
 import warnings
 from typing import Any
@@ -19,10 +20,18 @@ from sklearn.utils.multiclass import check_classification_targets, unique_labels
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab import solvers
-from svmlab.errors import DataError, ParameterError, UnknownNameError
+from svmlab.errors import (
+    DataError,
+    DataTypeError,
+    ParameterError,
+    ProblemError,
+    UnknownNameError,
+    plain_value,
+    short_reason,
+)
 from svmlab.kernels import check_kernel_params, gram
 from svmlab.losses import LOSSES, Loss, make_loss
-from svmlab.solvers.base import Problem, sv_states
+from svmlab.solvers.base import Problem, check_max_seconds, sv_states
 
 __all__ = ["BIASES", "SVC", "SV_STATES"]
 
@@ -39,16 +48,173 @@ BIASES: dict[str, str] = {
 SV_STATES: dict[int, str] = {0: "non-SV", 1: "free SV", 2: "bound SV"}
 
 
-def _plain_data_error(error: ValueError) -> DataError:
+def _plain_data_error(error: Exception) -> DataError:
+    """scikit-learn's validation message as one plain sentence (issue 14, item 9).
+
+    The library's texts dump arrays ("array=[...]") and run over several lines;
+    the phrases scikit-learn's own estimator checks look for ("NaN"/"inf",
+    "Reshape your data", "Complex data not supported", "0 feature(s) ...") are
+    kept inside the plain sentences.
+    """
     text = str(error)
-    if "NaN" in text or "infinity" in text or "inf" in text.split():
+    if "sparse" in text.lower():
+        return DataTypeError(
+            "Sparse data is not supported: svmlab needs a dense table of numbers "
+            "(convert it with X.toarray())."
+        )
+    if isinstance(error, TypeError):
+        return DataTypeError(
+            "The features must be numbers: every argument must be a string or a "
+            "real number, and some values are neither (a list or a dict, say)."
+        )
+    which = "labels" if re.search(r"\bInput (y|Y)\b", text) else "data"
+    if "NaN" in text or "infinity" in text:
         return DataError(
-            "The data contain NaN or infinite values; remove or fix those rows "
-            f"before fitting. ({text})"
+            f"The {which} contain NaN or infinite values; remove or fix those rows "
+            "before fitting."
         )
     if "could not convert" in text:
-        return DataError(f"The features must be numbers; some values are not. ({text})")
-    return DataError(text)
+        return DataError(
+            "The features must be numbers; some values are text that does not "
+            "read as a number."
+        )
+    if "Complex data not supported" in text:
+        return DataError("Complex data not supported: the features must be real.")
+    if "Expected 2D array" in text:
+        return DataError(
+            "X must be a table with one row per point and one column per feature, "
+            "not a flat list. Reshape your data: X.reshape(-1, 1) if it has one "
+            "feature, X.reshape(1, -1) if it is one point."
+        )
+    dims = re.search(r"Found array with dim (\d+)", text)
+    if dims:
+        return DataError(
+            "X must be a table with one row per point and one column per feature; "
+            f"got an array with {dims.group(1)} dimensions."
+        )
+    sizes = re.search(r"inconsistent numbers of samples: \[(\d+), (\d+)\]", text)
+    if sizes:
+        return DataError(
+            f"X has {sizes.group(1)} rows but y has {sizes.group(2)} labels; "
+            "there must be one label per row."
+        )
+    reason = short_reason(error, limit=160)
+    return DataError(f"The data cannot be used: {reason}." if reason else text)
+
+
+def _plain_label_error(error: ValueError) -> DataError:
+    """Label type problems as plain sentences; keeps the words scikit-learn's
+    checks match ("continuous", "Unknown label type")."""
+    text = str(error)
+    kind = re.search(r"Unknown label type: '?([\w-]+)", text)
+    if kind is not None and kind.group(1).startswith("continuous"):
+        return DataError(
+            "The labels must be class names such as -1/1, 0/1 or text, not "
+            "continuous numbers like 0.5 or 2.5."
+        )
+    if "Mix of label input types" in text or "Mix type" in text:
+        return DataError("The labels mix text and numbers; use one kind for all.")
+    return DataError(
+        "Unknown label type: the labels must be class names such as -1/1, 0/1, or text."
+    )
+
+
+def _is_number(value: object) -> bool:
+    """A real number (Python or NumPy), not a bool or a string."""
+    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
+        value, bool | np.bool_
+    )
+
+
+def _plain(value: object) -> object:
+    """NumPy scalars as Python ones, so that a later ``!r`` prints ``-1.0``."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+#: Rounding of f, in margin units, above which a fit gets a note: f sums terms
+#: alpha_j y_j k(x_j, x) whose size grows with C, and float64 keeps about 16
+#: digits of the largest (at alpha = 1e15 that is 0.2 of a margin).
+ROUNDING_NOTE = 1e-3
+#: From this C on, a failed KKT check is put down to the scale of the problem.
+LARGE_C = 1e6
+
+
+def _numerical_notes(problem: Problem, solution: Any, tol: float) -> tuple[str, ...]:
+    """Plain sentences for a fit whose numbers cannot be trusted (issue 14, item 3).
+
+    Rounding: ``f_i = sum_j alpha_j y_j K_ij`` is computed with an error of about
+    ``eps * sum_j |alpha_j K_ij|`` (Higham, *Accuracy and Stability of Numerical
+    Algorithms*, 2002, section 3.1; the worst case is n times that). KKT: the
+    solution's own optimality check (margin units) above ``tol`` at a large C,
+    where rounding and the slow growth of alpha towards C are the usual cause.
+    """
+    notes: list[str] = []
+    alpha = solution.alpha
+    C = problem.C
+    c_text = "∞ (hard margin)" if math.isinf(C) else f"{C:g}"
+    with np.errstate(over="ignore", invalid="ignore"):
+        size = float((np.abs(problem.K) @ np.abs(alpha)).max(initial=0.0))
+    rounding = np.finfo(np.float64).eps * size
+    if not math.isfinite(rounding) or rounding > ROUNDING_NOTE:
+        amax = float(np.abs(alpha).max(initial=0.0))
+        how = (
+            f"can reach about {rounding:.1g}"
+            if math.isfinite(rounding)
+            else "is unbounded"
+        )
+        notes.append(
+            f"With C = {c_text} the coefficients αᵢ reach {amax:.3g}, so the "
+            f"rounding error of f(x) {how} (a margin is 1): the margins, the "
+            "objective and the picture may be inaccurate. A smaller C avoids this."
+        )
+    kkt = float(solution.kkt)
+    if C >= LARGE_C and not kkt <= tol:
+        other = "" if solution.extras.get("solver") == "qp" else ", or the qp solver,"
+        notes.append(
+            f"The fit fails its optimality (KKT) check by {kkt:.2g} margin units "
+            f"(tol {tol:g}): at C = {c_text} the coefficients may have to grow "
+            "very large, which solvers reach slowly and round inexactly. A smaller "
+            f"C{other} gives a reliable fit."
+        )
+    return tuple(notes)
+
+
+def _check_finite_solution(problem: Problem, solution: Any, name: str) -> None:
+    """A ProblemError instead of a model whose numbers are NaN or infinite."""
+    coef = solution.alpha * problem.y
+    with np.errstate(over="ignore", invalid="ignore"):
+        f = problem.K @ coef + solution.b
+    if (
+        np.all(np.isfinite(coef))
+        and math.isfinite(solution.b)
+        and np.all(np.isfinite(f))
+    ):
+        return
+    C = "∞" if math.isinf(problem.C) else f"{problem.C:g}"
+    raise ProblemError(
+        f"The {name} solver's answer is not a finite number (an overflow in "
+        f"floating point at C = {C}); use a smaller C or scale the data."
+    )
+
+
+def _convergence_message(name: str, solution: Any, tol: float) -> str:
+    """The ConvergenceWarning's sentence: which limit or rule stopped the solver."""
+    reason = solution.stop_reason
+    kkt = f"(KKT violation {solution.kkt:.2e})"
+    if reason == "max_seconds":
+        return (
+            f"The {name} solver stopped after {solution.fit_time:.1f} s, its time "
+            f"budget, without meeting tol={tol} {kkt}. Raise max_seconds or tol."
+        )
+    if reason == "rule" and solution.extras.get("stop_note"):
+        return (
+            f"The {name} solver stopped without meeting tol={tol}: "
+            f"{solution.extras['stop_note']}"
+        )
+    return (
+        f"The {name} solver stopped after {solution.n_iter} iterations (max_iter) "
+        f"without meeting tol={tol} {kkt}. Raise max_iter or tol."
+    )
 
 
 def _check_gram(K: ArrayLike, n: int) -> Array:
@@ -56,14 +222,25 @@ def _check_gram(K: ArrayLike, n: int) -> Array:
     try:
         K = np.asarray(K, dtype=np.float64)
     except (TypeError, ValueError) as error:
-        raise DataError(f"K must be a numeric (n, n) Gram matrix. ({error})") from error
+        raise DataError(
+            f"K must be a numeric ({n}, {n}) Gram matrix of the training points: "
+            "numbers only, every row the same length."
+        ) from error
     if K.shape != (n, n):
+        shape = ", ".join(str(int(k)) for k in K.shape)
         raise DataError(
             f"K must be the ({n}, {n}) Gram matrix of the {n} training points; "
-            f"got shape {K.shape}."
+            f"got shape ({shape})."
         )
     if not np.all(np.isfinite(K)):
         raise DataError("K contains NaN or infinite values; it must be finite.")
+    # A kernel matrix is symmetric; the solvers read only one triangle of it in
+    # places, so a non-symmetric K would give answers that depend on which.
+    if not np.allclose(K, K.T, rtol=1e-10, atol=1e-12 * float(np.abs(K).max())):
+        raise DataError(
+            "K is not symmetric (K[i, j] differs from K[j, i]); a Gram matrix "
+            "k(x_i, x_j) must be."
+        )
     return K
 
 
@@ -99,6 +276,12 @@ class SVC(ClassifierMixin, BaseEstimator):
         Extra keyword arguments for the solver (see each solver's docstring).
     random_state
         Seed for solvers that randomise (kept for the scikit-learn contract).
+    max_seconds
+        Time budget of the solver in seconds (None: unlimited; the Gram matrix
+        is not counted). When it runs out the solver stops at its current
+        feasible point, ``converged_`` is False and a ``ConvergenceWarning``
+        says so. Fits inside :func:`svmlab.cancel_when` can also be cancelled
+        (:class:`svmlab.FitCancelled`, not caught here).
 
     Attributes
     ----------
@@ -120,6 +303,20 @@ class SVC(ClassifierMixin, BaseEstimator):
     n_iter_, converged_, fit_time_, solver_, history_, solution_
         Iterations, convergence flag, seconds for the whole fit, the concrete
         solver, per-iteration records, and the raw :class:`DualSolution`.
+    fit_notes_ : tuple of str
+        Plain sentences for the page when the fit's numbers cannot be fully
+        trusted (a solver stopped by a looser rule of its own, e.g. Lee's rule
+        in IRWLS, with the residual it left; rounding at a huge C, a failed KKT
+        check at a large C); empty for an ordinary fit.
+    stop_reason_ : str
+        Why the solver stopped: ``"converged"`` (its KKT measure met ``tol``),
+        ``"max_iter"``, ``"max_seconds"`` or ``"rule"`` (see
+        :data:`svmlab.solvers.STOP_REASONS`).
+
+    ``support_`` holds every point with a nonzero alpha, so ``decision_function``
+    on the training points reproduces ``margins_ / y`` to rounding at any C;
+    ``sv_state_`` is the display state, with a threshold relative to
+    ``min(C, max alpha)`` (:func:`svmlab.solvers.base.sv_states`).
     """
 
     def __init__(
@@ -138,6 +335,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         record_history: bool = False,
         solver_options: dict[str, Any] | None = None,
         random_state: int | None = None,
+        max_seconds: float | None = None,
     ) -> None:
         self.C = C
         self.kernel = kernel
@@ -153,6 +351,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.record_history = record_history
         self.solver_options = solver_options
         self.random_state = random_state
+        self.max_seconds = max_seconds
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -162,14 +361,13 @@ class SVC(ClassifierMixin, BaseEstimator):
     # -- validation ---------------------------------------------------------------
 
     def _check_params(self) -> Loss:
-        if self.loss not in LOSSES:
+        if not isinstance(self.loss, str) or self.loss not in LOSSES:
             raise UnknownNameError("loss", self.loss, LOSSES)
-        loss = make_loss(self.loss, delta=self.delta)
+        # NumPy scalars become Python ones so that no message prints np.float64.
+        loss = make_loss(self.loss, delta=_plain(self.delta))
         C = self.C
-        if isinstance(C, bool) or not isinstance(C, int | float | np.number):
-            raise ParameterError(f"C must be a positive number; got {C!r}.")
-        if math.isnan(C) or C <= 0:
-            raise ParameterError(f"C must be a positive number; got {C!r}.")
+        if not _is_number(C) or math.isnan(C) or C <= 0:
+            raise ParameterError(f"C must be a positive number; got {plain_value(C)}.")
         if math.isinf(C) and self.loss != "hinge":
             raise ParameterError(
                 "C = inf (the hard margin) is only defined for the hinge loss."
@@ -177,14 +375,18 @@ class SVC(ClassifierMixin, BaseEstimator):
         check_kernel_params(
             self.kernel, sigma=self.sigma, degree=self.degree, coef0=self.coef0
         )
-        if self.bias not in BIASES:
+        if not isinstance(self.bias, str) or self.bias not in BIASES:
             raise UnknownNameError("bias mode", self.bias, BIASES)
-        if not (np.isfinite(self.tol) and self.tol > 0):
-            raise ParameterError(f"tol must be a positive number; got {self.tol!r}.")
-        if int(self.max_iter) != self.max_iter or self.max_iter < 1:
+        if not (_is_number(self.tol) and math.isfinite(self.tol) and self.tol > 0):
             raise ParameterError(
-                f"max_iter must be a whole number of at least 1; got {self.max_iter!r}."
+                f"tol must be a positive number; got {plain_value(self.tol)}."
             )
+        m = self.max_iter
+        if not (_is_number(m) and math.isfinite(m) and int(m) == m and m >= 1):
+            raise ParameterError(
+                f"max_iter must be a whole number of at least 1; got {plain_value(m)}."
+            )
+        check_max_seconds(self.max_seconds)
         return loss
 
     def _gram(self, X: Array, Z: Array | None = None) -> Array:
@@ -223,26 +425,24 @@ class SVC(ClassifierMixin, BaseEstimator):
         loss = self._check_params()
         try:
             X, y = validate_data(self, X, y, dtype=np.float64)
-        except ValueError as error:
+        except (TypeError, ValueError) as error:
             raise _plain_data_error(error) from error
         try:
             check_classification_targets(y)
-        except ValueError as error:
-            raise DataError(
-                "The labels must be class names such as -1/1, 0/1 or text, not "
-                f"continuous numbers like 0.5 or 2.5. ({error})"
-            ) from error
-        self.classes_ = unique_labels(y)
+            self.classes_ = unique_labels(y)
+        except (TypeError, ValueError) as error:
+            raise _plain_label_error(error) from error
         if self.classes_.shape[0] < 2:
             raise DataError(
-                f"Only one class ({self.classes_[0]!r}) is present; an SVM needs "
-                "points of two classes."
+                f"Only one class ({_plain(self.classes_[0])}) is present; an SVM "
+                "needs points of two classes."
             )
         if self.classes_.shape[0] > 2:
             raise DataError(
                 f"Only binary classification is supported. y has "
                 f"{self.classes_.shape[0]} classes; svmlab.SVC separates two "
-                "(use the multiclass page or OneVsRestClassifier)."
+                "(wrap it in scikit-learn's OneVsRestClassifier or "
+                "OneVsOneClassifier for more)."
             )
         if X.shape[0] < 2:
             raise DataError(f"An SVM needs at least 2 points; got {X.shape[0]}.")
@@ -263,22 +463,29 @@ class SVC(ClassifierMixin, BaseEstimator):
         problem = Problem(
             K=K, y=y_pm, loss=loss, C=float(self.C), fit_intercept=fit_intercept
         )
+        if init is not None:
+            try:
+                init = np.asarray(init, dtype=np.float64)
+            except (TypeError, ValueError) as error:
+                raise DataError(
+                    "init must be a previous alpha_: one number per training point."
+                ) from error
         solution = solvers.solve(
             problem,
             method=name,
             tol=float(self.tol),
             max_iter=int(self.max_iter),
-            init=None if init is None else np.asarray(init, dtype=np.float64),
+            init=init,
             record_history=bool(self.record_history),
+            max_seconds=check_max_seconds(self.max_seconds),
             **(self.solver_options or {}),
         )
+        _check_finite_solution(problem, solution, name)
         self._store(X, y_pm, problem, solution, name)
         self.fit_time_ = time.perf_counter() - start
         if not solution.converged:
             warnings.warn(
-                f"The {name} solver stopped after {solution.n_iter} iterations "
-                f"without meeting tol={self.tol} (KKT violation "
-                f"{solution.kkt:.2e}). Raise max_iter or tol.",
+                _convergence_message(name, solution, self.tol),
                 ConvergenceWarning,
                 stacklevel=2,
             )
@@ -294,7 +501,9 @@ class SVC(ClassifierMixin, BaseEstimator):
         b = solution.b + (float(alpha @ y_pm) if self.bias == "regularized" else 0.0)
         self.intercept_ = np.array([b])
         self.sv_state_ = sv_states(alpha, problem.C, self.loss)
-        self.support_ = np.flatnonzero(self.sv_state_ > 0)
+        # Every nonzero alpha enters f: a threshold relative to C would drop the
+        # whole solution at large C, where alpha is bounded by the data, not C.
+        self.support_ = np.flatnonzero(alpha)
         self.support_vectors_ = X[self.support_]
         self.dual_coef_ = (alpha * y_pm)[self.support_][None, :]
         self.n_support_ = np.array(
@@ -310,6 +519,11 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.n_iter_ = solution.n_iter
         self.converged_ = solution.converged
         self.history_ = solution.history
+        # Sentences the page shows under the fit (other notes may be added).
+        self.fit_notes_ = _numerical_notes(problem, solution, float(self.tol))
+        self.stop_reason_ = solution.stop_reason
+        if solution.extras.get("stop_note"):
+            self.fit_notes_ = (solution.extras["stop_note"], *self.fit_notes_)
 
     # -- prediction -----------------------------------------------------------------
 
@@ -318,12 +532,22 @@ class SVC(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         try:
             X = validate_data(self, X, dtype=np.float64, reset=False)
-        except ValueError as error:
+        except (TypeError, ValueError) as error:
             raise _plain_data_error(error) from error
         if self.support_.size == 0:
             return np.full(X.shape[0], float(self.intercept_[0]))
         K = self._gram(X, self.support_vectors_)
-        return K @ self.dual_coef_[0] + self.intercept_[0]
+        with np.errstate(over="ignore", invalid="ignore"):
+            f = K @ self.dual_coef_[0] + self.intercept_[0]
+        if not np.all(np.isfinite(f)):
+            # Never a silent NaN: the kernel is finite (gram checks it), so the
+            # sum of alpha_i y_i k(x_i, x) overflowed at these points.
+            raise DataError(
+                "f(x) overflows at some of these points: the kernel values there "
+                "times the model's coefficients exceed the largest float. Scale "
+                "the data, or refit with a smaller C."
+            )
+        return f
 
     def predict(self, X: ArrayLike) -> NDArray:
         """The class of ``sign f(x)`` (f = 0 goes to the first class)."""
@@ -335,7 +559,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         try:
             X = validate_data(self, X, dtype=np.float64, reset=False)
-        except ValueError as error:
+        except (TypeError, ValueError) as error:
             raise _plain_data_error(error) from error
         alpha = np.asarray(self.history_.alpha[index], dtype=np.float64)
         coef = alpha * self.y_fit_

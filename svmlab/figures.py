@@ -255,13 +255,28 @@ def grid_points(bounds: Bounds, resolution: int) -> tuple[Array, Array, Array]:
 
 
 def _nice_step(span: float) -> float:
-    """A round step of about a tenth to a twentieth of ``span`` (1, 2 or 5 x 10^k)."""
+    """A round step of about a tenth to a twentieth of ``span`` (1, 2 or 5 x 10^k).
+
+    ``span`` must be finite and positive (:func:`data_bounds` checks); anything
+    else is a DataError, never an OverflowError from ``log10(inf)``.
+    """
     raw = span / 10.0
+    if not (math.isfinite(raw) and raw > 0.0):
+        raise DataError(_UNDRAWABLE)
     power = 10.0 ** math.floor(math.log10(raw))
+    if power == 0.0:  # below the smallest float (span ~ 1e-323)
+        raise DataError(_UNDRAWABLE)
     for factor in (1.0, 2.0, 5.0, 10.0):
         if raw <= factor * power:
             return factor * power / 2.0
     return 10.0 * power  # pragma: no cover (unreachable)
+
+
+_UNDRAWABLE = (
+    "The points cannot be drawn at this scale: their values are too large (near "
+    "the largest number a computer stores) or too close together for distinct "
+    "axis limits. Rescale the features."
+)
 
 
 def data_bounds(X: ArrayLike, pad: float = 0.08) -> Bounds:
@@ -282,7 +297,15 @@ def data_bounds(X: ArrayLike, pad: float = 0.08) -> Bounds:
     Returns
     -------
     tuple
-        ``(xmin, xmax, ymin, ymax)`` with ``xmax - xmin == ymax - ymin``.
+        ``(xmin, xmax, ymin, ymax)``, finite, with ``xmin < xmax``, ``ymin < ymax``
+        and ``xmax - xmin == ymax - ymin`` (to rounding).
+
+    Raises
+    ------
+    DataError
+        Not points of shape (n, 2), NaN or infinite values, or points that give
+        no finite, distinct limits (values near 1e308, whose span overflows, or a
+        spread far below their magnitude).
     """
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[1] != 2 or X.shape[0] == 0:
@@ -290,23 +313,36 @@ def data_bounds(X: ArrayLike, pad: float = 0.08) -> Bounds:
     if not np.all(np.isfinite(X)):
         raise DataError("The data contain NaN or infinite values.")
     lo, hi = X.min(axis=0), X.max(axis=0)
-    span = float((hi - lo).max())
-    if span <= 0.0:
-        span = max(1.0, float(np.abs(lo).max()))
-    half = span * (0.5 + pad)
-    step = _nice_step(2.0 * half)
-    centre = (lo + hi) / 2.0
-    edges = []
-    for c in centre:
-        edges.append(
-            (math.floor((c - half) / step) * step, math.ceil((c + half) / step) * step)
-        )
-    width = max(b - a for a, b in edges)
-    out: list[float] = []
-    for a, b in edges:
+    # Near 1e308 the span and the padded edges overflow to inf: that is checked
+    # at the end (and by _nice_step), not allowed to raise on the way.
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        span = float((hi - lo).max())
+        if span <= 0.0:
+            span = max(1.0, float(np.abs(lo).max()))
+        half = span * (0.5 + pad)
+        step = _nice_step(2.0 * half)
+        centre = lo / 2.0 + hi / 2.0  # (lo + hi) / 2 overflows near 1e308
+        a = np.floor((centre - half) / step) * step
+        b = np.ceil((centre + half) / step) * step
+        width = float((b - a).max())
         extra = (width - (b - a)) / 2.0
-        out += [round(a - extra, 10), round(b + extra, 10)]
+        a, b = a - extra, b + extra
+    # Tidy the round-off of k * step (0.30000000000000004) at the step's own
+    # precision: rounding to a fixed number of decimals collapsed small spans.
+    digits = 3 - math.floor(math.log10(step))
+    out = [_tidy(v, digits) for pair in zip(a, b, strict=True) for v in pair]
+    finite = all(math.isfinite(v) for v in out)
+    if not (finite and out[0] < out[1] and out[2] < out[3]):
+        raise DataError(_UNDRAWABLE)
     return out[0], out[1], out[2], out[3]
+
+
+def _tidy(value: float, digits: int) -> float:
+    """``round(value, digits)``, unless that loses the value (inf, or nothing left)."""
+    if not math.isfinite(value) or not -300 <= digits <= 300:
+        return float(value)
+    tidied = round(float(value), digits)
+    return tidied if math.isfinite(tidied) else float(value)
 
 
 # -- the decision picture -------------------------------------------------------------

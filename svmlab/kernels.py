@@ -6,7 +6,8 @@ The engine uses one Gaussian convention, Sugiyama's (ch. 27.4)::
 
 and converts at the edges: scikit-learn writes ``exp(-gamma ||x - z||^2)``, so
 ``gamma = 1 / (2 sigma^2)``; Lee (2006) writes ``exp(-||x - z||^2 / sigma_L^2)``, so
-Lee's ``sigma_L^2 = 2 sigma^2`` (MATH.md, "Kernels and their parameterizations").
+Lee's ``sigma_L^2 = 2 sigma^2`` (docs/corrections.md, "Kernels and their
+parameterizations").
 Solvers consume ``K``, never ``X`` (STYLE rule 5), so they never know which kernel
 made it.
 """
@@ -19,9 +20,9 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
-from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
+from sklearn.metrics.pairwise import euclidean_distances
 
-from svmlab.errors import ParameterError, UnknownNameError
+from svmlab.errors import DataError, ParameterError, UnknownNameError, plain_value
 
 __all__ = [
     "DIRECT_MAX_DIM",
@@ -40,14 +41,43 @@ __all__ = [
 Array = NDArray[np.float64]
 
 
+#: The largest float64, about 1.8e308.
+FLOAT_MAX = float(np.finfo(np.float64).max)
+#: The smallest sigma whose gamma = 1 / (2 sigma^2) is a float (about 5.3e-155).
+SIGMA_MIN_FOR_GAMMA = math.sqrt(0.5 / FLOAT_MAX)
+
+
 def gamma_from_sigma(sigma: float) -> float:
-    """scikit-learn's ``gamma`` for svmlab's sigma: ``gamma = 1 / (2 sigma^2)``."""
-    return 1.0 / (2.0 * sigma * sigma)
+    """scikit-learn's ``gamma`` for svmlab's sigma: ``gamma = 1 / (2 sigma^2)``.
+
+    Computed as ``(0.5 / sigma) / sigma`` so that ``sigma^2`` never underflows to
+    0 (``sigma = 1e-200`` used to divide by zero). A sigma below about 5.3e-155
+    has no float gamma (it would exceed 1.8e308): a :class:`ParameterError` says
+    so. A huge sigma gives a gamma that underflows towards 0, which is right to
+    rounding (the kernel is 1 everywhere).
+    """
+    _check_sigma(sigma)
+    gamma = 0.5 / float(sigma) / float(sigma)
+    if not math.isfinite(gamma):
+        raise ParameterError(
+            f"sigma = {plain_value(sigma)} is too small to write as scikit-learn's "
+            "gamma = 1/(2σ²), which would exceed the largest float (about "
+            f"1.8e308); use a sigma of at least {SIGMA_MIN_FOR_GAMMA:.2g}."
+        )
+    return gamma
 
 
 def sigma_from_gamma(gamma: float) -> float:
-    """svmlab's sigma for scikit-learn's ``gamma``: ``sigma = sqrt(1 / (2 gamma))``."""
-    return math.sqrt(1.0 / (2.0 * gamma))
+    """svmlab's sigma for scikit-learn's ``gamma``: ``sigma = sqrt(1 / (2 gamma))``.
+
+    Computed as ``sqrt(0.5) / sqrt(gamma)`` (no overflow of ``1 / gamma``).
+    """
+    if not (_is_number(gamma) and math.isfinite(gamma) and gamma > 0):
+        raise ParameterError(
+            f"gamma must be a positive finite number; got {plain_value(gamma)} "
+            "(gamma = 0 would be an infinitely wide kernel)."
+        )
+    return math.sqrt(0.5) / math.sqrt(float(gamma))
 
 
 def lee_sigma2_from_sigma(sigma: float) -> float:
@@ -64,33 +94,80 @@ def sigma_from_lee_sigma2(sigma2: float) -> float:
     return math.sqrt(sigma2 / 2.0)
 
 
+def _inner(X: Array, Z: Array) -> Array:
+    """``X Z'``, or a DataError if the features are too large for floating point."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        G = X @ Z.T
+    if not np.all(np.isfinite(G)):
+        raise DataError(
+            "The features are too large: the inner products x'z overflow the "
+            "largest float (about 1.8e308). Scale the data first (for example "
+            "to mean 0 and variance 1)."
+        )
+    return G
+
+
 def linear(X: Array, Z: Array) -> Array:
     """Linear kernel ``k(x, z) = x'z`` (Sugiyama eq. 27.1 model), shape (n_X, n_Z)."""
-    return linear_kernel(X, Z)
+    return _inner(np.asarray(X, dtype=np.float64), np.asarray(Z, dtype=np.float64))
 
 
 def polynomial(X: Array, Z: Array, *, degree: int = 3, coef0: float = 1.0) -> Array:
     """Polynomial kernel ``k(x, z) = (x'z + a)^p`` (Sugiyama ch. 27.4).
 
     Equals scikit-learn's ``poly`` with ``gamma = 1, coef0 = a, degree = p``.
+    Where a value exceeds the largest float the kernel cannot be finite: a
+    :class:`ParameterError` names the degree and the largest degree that works
+    for these points, ``floor(log(1.8e308) / log(max |x'z + a|))``.
     """
-    return polynomial_kernel(X, Z, degree=degree, gamma=1.0, coef0=coef0)
+    X = np.asarray(X, dtype=np.float64)
+    Z = np.asarray(Z, dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        base = _inner(X, Z) + coef0
+    if not np.all(np.isfinite(base)):
+        raise ParameterError(
+            f"coef0 = {plain_value(coef0)} is too large: x'z + coef0 overflows "
+            "the largest float (about 1.8e308). Use a coef0 of ordinary size "
+            "(such as 0 or 1)."
+        )
+    with np.errstate(over="ignore", under="ignore"):
+        K = base ** int(degree)
+    if not np.all(np.isfinite(K)):
+        top = float(np.abs(base).max())
+        works = int(math.log(FLOAT_MAX) / math.log(top))
+        raise ParameterError(
+            f"degree = {int(degree)} is too large for these points: (x'z + "
+            f"{plain_value(coef0)})^{int(degree)} exceeds the largest float "
+            f"(about 1.8e308) because |x'z + coef0| reaches {top:.3g}. A degree "
+            f"up to {works} works here, or scale the data."
+        )
+    return K
 
 
 #: Largest dimension for which :func:`gaussian` uses the direct compiled loop;
-#: above it, scikit-learn's BLAS-based ``rbf_kernel`` is faster.
+#: above it, BLAS distances are faster (and used where their rounding is harmless).
 DIRECT_MAX_DIM = 16
+#: The largest polynomial degree accepted before looking at the data: beyond it
+#: (x'z + a)^p is 0, 1 or overflows for any data, so it teaches nothing.
+MAX_DEGREE = 1000
 
 
 @njit(cache=True)
-def _neg_scaled_sqdist(X, Z, gamma, same):  # pragma: no cover - compiled
-    """``-gamma ||X[i] - Z[j]||^2`` summed coordinate by coordinate.
+def _neg_half_scaled_sqdist(X, Z, sigma, same):  # pragma: no cover - compiled
+    """``-0.5 sum_k ((X[i, k] - Z[j, k]) / sigma)^2`` coordinate by coordinate.
 
-    Summing the squared differences directly (rather than ``|x|^2 + |z|^2 - 2x'z``)
-    has no cancellation, so the result is never positive and is exactly 0 on the
-    diagonal when ``same`` (X is Z); the symmetric half is copied, not recomputed.
+    Each difference is divided by sigma *before* squaring: ``1 / (2 sigma^2)``
+    overflows for sigma below about 5e-155 (then ``0 * inf`` is NaN on the
+    diagonal), while a scaled difference is 0, finite, or +-inf, whose square
+    sends the kernel to exactly 0 -- the right limit. Summing the squared
+    differences directly (rather than ``|x|^2 + |z|^2 - 2x'z``) has no
+    cancellation, so the result is never positive and is exactly 0 on the
+    diagonal when ``same`` (X is Z); the symmetric half is copied.
     """
     n, m, d = X.shape[0], Z.shape[0], X.shape[1]
+    inv = 1.0 / sigma
+    # A subnormal sigma has no finite reciprocal (and 0 * inf is NaN): divide.
+    use_inv = np.isfinite(inv)
     D = np.empty((n, m))
     for i in range(n):
         start = i if same else 0
@@ -98,8 +175,9 @@ def _neg_scaled_sqdist(X, Z, gamma, same):  # pragma: no cover - compiled
             s = 0.0
             for k in range(d):
                 t = X[i, k] - Z[j, k]
+                t = t * inv if use_inv else t / sigma
                 s += t * t
-            D[i, j] = -gamma * s
+            D[i, j] = -0.5 * s
         if same:
             D[i, i] = 0.0
             for j in range(i):
@@ -107,27 +185,50 @@ def _neg_scaled_sqdist(X, Z, gamma, same):  # pragma: no cover - compiled
     return D
 
 
+def _gaussian_blas(X: Array, Z: Array, sigma: float, same: bool) -> Array | None:
+    """The Gaussian kernel from BLAS distances, or None where they are unsafe.
+
+    ``||x - z||^2 = |x|^2 + |z|^2 - 2x'z`` has a rounding error of about
+    ``eps d c^2`` (c the largest |coordinate|), which the kernel multiplies by
+    ``1 / (2 sigma^2)``: with a small sigma that error is no longer small, and
+    the exact loop is used instead. The points are scaled by a power of two
+    near c first (exact), so their squares cannot overflow.
+    """
+    c = float(max(np.abs(X).max(initial=0.0), np.abs(Z).max(initial=0.0)))
+    if c == 0.0:
+        return np.ones((X.shape[0], Z.shape[0]))
+    c = math.ldexp(1.0, math.frexp(c)[1] - 1)  # power of two in (c/2, c]: exact
+    ratio = c / sigma
+    if not ratio * ratio * X.shape[1] * np.finfo(np.float64).eps <= 1e-9:
+        return None
+    Xs = X / c
+    Zs = Xs if same else Z / c
+    D = euclidean_distances(Xs, Zs, squared=True)
+    D *= -0.5 * ratio * ratio
+    return np.exp(D, out=D)
+
+
 def gaussian(X: Array, Z: Array, *, sigma: float = 1.0) -> Array:
     """Gaussian kernel ``k(x, z) = exp(-||x - z||^2 / (2 sigma^2))`` (Sugiyama 27.4).
 
-    For ``d <= DIRECT_MAX_DIM`` a compiled loop sums the squared differences
-    directly (no cancellation; exactly symmetric with diagonal 1 when ``Z`` is
-    ``X``); otherwise scikit-learn's ``rbf_kernel`` does the work (it clips the
-    tiny negative squared distances that cancellation produces).
+    Computed as ``exp(-0.5 ||(x - z) / sigma||^2)``, which stays finite and right
+    for every positive float sigma (1e-300 gives the identity for distinct
+    points, 1e300 all ones). For ``d <= DIRECT_MAX_DIM`` a compiled loop sums the
+    scaled squared differences directly (no cancellation; exactly symmetric
+    with diagonal 1 when ``Z`` is ``X``); above it BLAS distances do the work
+    where their rounding is harmless (see :func:`_gaussian_blas`).
     """
-    gamma = gamma_from_sigma(sigma)
     same = Z is X
     X = np.asarray(X, dtype=np.float64)
     Z = X if same else np.asarray(Z, dtype=np.float64)
-    if (
-        X.ndim != 2
-        or Z.ndim != 2
-        or X.shape[1] != Z.shape[1]
-        or X.shape[1] > DIRECT_MAX_DIM
-    ):
-        return rbf_kernel(X, Z, gamma=gamma)
-    D = _neg_scaled_sqdist(
-        np.ascontiguousarray(X), np.ascontiguousarray(Z), gamma, same
+    _check_shapes(X, Z)
+    sigma = float(sigma)
+    if X.shape[1] > DIRECT_MAX_DIM:
+        K = _gaussian_blas(X, Z, sigma, same)
+        if K is not None:
+            return K
+    D = _neg_half_scaled_sqdist(
+        np.ascontiguousarray(X), np.ascontiguousarray(Z), sigma, same
     )
     return np.exp(D, out=D)
 
@@ -145,22 +246,61 @@ TITLES: dict[str, str] = {
 }
 
 
+def _is_number(value: object) -> bool:
+    """A real number (Python or NumPy), not a bool or a string."""
+    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
+        value, bool | np.bool_
+    )
+
+
+def _check_sigma(sigma: object) -> None:
+    if not (_is_number(sigma) and math.isfinite(sigma) and sigma > 0):
+        raise ParameterError(
+            f"sigma must be a positive number; got {plain_value(sigma)}. Any "
+            "positive float works (the kernel is then between 0 and 1)."
+        )
+
+
+def _check_shapes(X: Array, Z: Array) -> None:
+    if X.ndim != 2 or Z.ndim != 2:
+        raise DataError(
+            "Kernel inputs must be tables with one row per point and one column "
+            "per feature."
+        )
+    if X.shape[1] != Z.shape[1]:
+        raise DataError(
+            f"The points have {X.shape[1]} features but the points they are "
+            f"compared with have {Z.shape[1]}; both must have the same features."
+        )
+
+
 def check_kernel_params(
     kernel: str, *, sigma: float = 1.0, degree: int = 3, coef0: float = 1.0
 ) -> None:
-    """Raise a plain-sentence error for an unknown kernel or a bad parameter."""
-    if kernel not in KERNELS:
+    """Raise a plain-sentence error for an unknown kernel or a bad parameter.
+
+    What data-independent checks can tell; :func:`gram` also refuses a Gram
+    matrix that would not be finite (a degree too high for the points, say).
+    """
+    if not isinstance(kernel, str) or kernel not in KERNELS:
         raise UnknownNameError("kernel", kernel, KERNELS)
-    if kernel == "gaussian" and not (np.isfinite(sigma) and sigma > 0):
-        raise ParameterError(f"sigma must be a positive number; got {sigma!r}.")
+    if kernel == "gaussian":
+        _check_sigma(sigma)
     if kernel == "polynomial":
-        if int(degree) != degree or degree < 1:
+        if not (
+            _is_number(degree)
+            and math.isfinite(degree)
+            and int(degree) == degree
+            and 1 <= degree <= MAX_DEGREE
+        ):
             raise ParameterError(
-                f"degree must be a whole number of at least 1; got {degree!r}."
+                "degree must be a whole number of at least 1 (and at most "
+                f"{MAX_DEGREE}); got {plain_value(degree)}."
             )
-        if not np.isfinite(coef0) or coef0 < 0:
+        if not (_is_number(coef0) and math.isfinite(coef0) and coef0 >= 0):
             raise ParameterError(
-                f"coef0 (the a in (x'z + a)^p) must be a number >= 0; got {coef0!r}."
+                "coef0 (the a in (x'z + a)^p) must be a number >= 0; got "
+                f"{plain_value(coef0)}."
             )
 
 
@@ -187,9 +327,15 @@ def gram(
         Polynomial degree p and offset a.
     """
     check_kernel_params(kernel, sigma=sigma, degree=degree, coef0=coef0)
-    Z = X if Z is None else Z
+    same = Z is None or Z is X
+    try:
+        X = np.asarray(X, dtype=np.float64)
+        Z = X if same else np.asarray(Z, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise DataError("Kernel inputs must be tables of numbers.") from error
+    _check_shapes(X, Z)
     if kernel == "gaussian":
         return gaussian(X, Z, sigma=sigma)
     if kernel == "polynomial":
-        return polynomial(X, Z, degree=int(degree), coef0=coef0)
+        return polynomial(X, Z, degree=int(degree), coef0=float(coef0))
     return linear(X, Z)

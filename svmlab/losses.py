@@ -3,12 +3,14 @@
 Every loss has ``value(m)`` and ``derivative(m)`` (a subgradient at a kink: the
 value used there is stated in each docstring) and flags that let solvers refuse
 what they cannot handle (STYLE rule 4). The primal objective of every solver is
-``0.5 ||f||_H^2 + C sum_i loss(m_i)`` (MATH.md), so the same loss object scores
-every solver's answer.
+``0.5 ||f||_H^2 + C sum_i loss(m_i)`` (docs/corrections.md), so the same loss object
+scores every solver's answer.
 """
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -155,7 +157,7 @@ class SquaredRamp(Loss):
 class ModifiedHinge(Loss):
     """Lee's modified hinge ``h_delta`` (Lee 2006 eq. 6), in its C^1 form by default.
 
-    ``form="c1"`` (MATH.md, "Lee (2006)" item 1)::
+    ``form="c1"`` (docs/corrections.md, "Lee (2006)" item 1)::
 
         h(m) = delta * exp((1 - m - delta) / delta)   for m >= 1 - delta
         h(m) = 1 - m                                   otherwise
@@ -177,14 +179,26 @@ class ModifiedHinge(Loss):
         r"h_\delta(m) = \begin{cases} \delta\, e^{(1 - m - \delta)/\delta}"
         r" & m \ge 1 - \delta \\ 1 - m & m < 1 - \delta \end{cases}"
     )
-    source: ClassVar[str] = "Lee (2006) eq. (6), C¹ form (MATH.md)"
+    source: ClassVar[str] = "Lee (2006) eq. (6), C¹ form (Notes on the sources)"
     differentiable: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
-        if not (np.isfinite(self.delta) and 0.0 < self.delta < 1.0):
+        # Checked as a plain number first: np.isfinite on text raises a raw
+        # TypeError, and a numpy scalar's repr ("np.float64(1.0)") is no sentence.
+        delta = self.delta
+        if isinstance(delta, bool) or not isinstance(delta, numbers.Real):
+            shown = (
+                repr(delta)
+                if isinstance(delta, str | bool | None)
+                else "a " + type(delta).__name__
+            )
+            raise ParameterError(
+                f"delta must be a number between 0 and 1 (exclusive); got {shown}."
+            )
+        if not (math.isfinite(delta) and 0.0 < delta < 1.0):
             raise ParameterError(
                 f"delta must be a number between 0 and 1 (exclusive); "
-                f"got {self.delta!r}."
+                f"got {float(delta):g}."
             )
         if self.form not in ("c1", "printed"):
             raise ParameterError(f"form must be 'c1' or 'printed'; got {self.form!r}.")

@@ -2,24 +2,31 @@
 
 One result type, :class:`CriterionResult`, for every criterion in :data:`CRITERIA`:
 
-- ``"lee"``: Lee (2006) eq. (11), corrected (MATH.md, "Lee (2006)" item 5): the
-  leverage is ``d_i = [K (W K + I/C)^{-1} W]_ii`` (printed ``- I/C``) and the factor
-  ``(y_i - yhat_i)`` (printed ``y_i - y_i yhat_i``)::
+- ``"lee"``: Lee (2006) eq. (11), corrected (docs/corrections.md, "Lee (2006)"
+  items 3 and 5): the leverage is ``d_i = [K (W K + I/C)^{-1} W]_ii`` (printed
+  ``- I/C``) and the residual is that of the working response the weights go
+  with::
 
-      ACV = 1/n sum_i h(y_i yhat_i)
-            - 1/n sum_i (y_i - yhat_i) * dh/dyhat_i * d_i / (1 - d_i)
+      ACV = 1/n sum_i h(r_i) - 1/n sum_i (z_i - yhat_i) * dh/dyhat_i * d_i / (1 - d_i)
+          = 1/n sum_i h(r_i) + 1/n sum_i rho_i * (-h'(r_i)) * d_i / (1 - d_i)
 
-  with ``dh/dyhat_i = y_i h'(y_i yhat_i)`` and ``W = diag(w)`` the guarded IRWLS
-  weights at the fitted margins ``r_i = y_i yhat_i``: ``w_i = -h'(r_i) / rho_i``,
-  ``rho_i = max(1 - r_i, delta)`` (MATH.md item 3; in ``[0, 1/delta]``, so
-  ``0 <= d_i < 1``), i.e. the weights of the IRWLS step taken at the fit, not at
-  its last iterate. It is a first-order Taylor expansion of
-  ``h`` around the fitted margin, with the leave-one-out output of a linear
-  smoother of the response ``y``:
-  ``yhat^(-i) = yhat_i - d_i (y_i - yhat_i) / (1 - d_i)``.
+  with ``r_i = y_i yhat_i`` the fitted margins, ``dh/dyhat_i = y_i h'(r_i)``,
+  ``W = diag(w)`` the guarded IRWLS weights ``w_i = -h'(r_i) / rho_i``,
+  ``rho_i = max(1 - r_i, delta)`` (item 3; in ``[0, 1/delta]``, so
+  ``0 <= d_i < 1``; the weights of the IRWLS step taken at the fit, not at its
+  last iterate) and ``z_i = y_i t_i``, ``t_i = r_i + rho_i``, the guarded working
+  response, so ``z_i - yhat_i = y_i rho_i``. Lee's unguarded form has ``z = y``
+  and the residual ``(y_i - yhat_i) = y_i (1 - r_i)`` (printed ``y_i - y_i
+  yhat_i``); with the guarded weights that residual changes sign for ``r_i > 1``
+  and the value can go below zero, which no mean of a non-negative loss can.
+  It is a first-order Taylor expansion of ``h`` around the fitted margin along
+  the leave-one-out output of the linear smoother ``yhat = S z``,
+  ``yhat^(-i) = yhat_i - d_i (z_i - yhat_i) / (1 - d_i)``, i.e. the margin
+  ``r_i - d_i rho_i / (1 - d_i)`` of ``"plugin"``. Every point adds
+  ``rho_i (-h'(r_i)) d_i / (1 - d_i) >= 0``, so the value is at least the
+  training loss mean; ``h`` is convex, so it is at most the plug-in value.
 - ``"plugin"``: ``h`` evaluated *at* the predicted leave-one-out output instead of
-  linearised around the fit, with the IRWLS working response ``z_i = y_i t_i``
-  (``t_i = r_i + max(1 - r_i, delta)``, the guarded target of MATH.md item 3), so
+  linearised around the fit (the same working response ``z_i = y_i t_i``), so
   the leave-one-out margin is ``r_i - d_i rho_i / (1 - d_i)``. For the weighted
   ridge problem that IRWLS solves at its fixed point this is *exact* leave-one-out
   (the hat-matrix identity); the only approximation is holding W fixed.
@@ -42,15 +49,15 @@ One result type, :class:`CriterionResult`, for every criterion in :data:`CRITERI
 - ``"loo"``: exact leave-one-out (Lee eq. (10) with the estimator's own loss): n
   refits, each warm-started from the full solution and reusing its Gram matrix;
   for the hinge only the support vectors are refitted (removing a non-support
-  vector leaves the solution unchanged; MATH.md item 6).
+  vector leaves the solution unchanged; docs/corrections.md item 6).
 - ``"kfold"``: stratified k-fold cross-validation (scikit-learn's splits).
 
 The approximations are derived for Lee's model, ``f = K c`` with no unregularized
-bias (Lee's model has none; MATH.md item 9): they accept ``bias="none"`` and
+bias (Lee's model has none; docs/corrections.md item 9): they accept ``bias="none"`` and
 ``bias="regularized"`` (the kernel ``k + 1``) and refuse ``"unregularized"``.
 
 The misclassification of held-out margins counts a tie ``m = 0`` as 1/2 (Lee's
-rate ``(1/2n) sum (1 - sign(y yhat))``; MATH.md item 8).
+rate ``(1/2n) sum (1 - sign(y yhat))``; docs/corrections.md item 8).
 """
 
 from __future__ import annotations
@@ -106,16 +113,22 @@ class Criterion:
 #: name -> criterion; the order is the order the page shows them in.
 CRITERIA: dict[str, Criterion] = {
     "lee": Criterion(
-        "lee", "Lee's ACV (eq. 11, corrected)", True, "Lee (2006) eq. (11), MATH.md"
+        "lee",
+        "Lee's ACV (eq. 11, corrected)",
+        True,
+        "Lee (2006) eq. (11), corrected (Notes on the sources)",
     ),
     "plugin": Criterion(
         "plugin",
         "Plug-in ACV (h at the predicted LOO output)",
         True,
-        "MATH.md, Lee (2006) item 5",
+        "Notes on the sources, Lee (2006) item 5",
     ),
     "alo": Criterion(
-        "alo", "ALO (one Newton step)", True, "Rad & Maleki (2020); MATH.md item 5"
+        "alo",
+        "ALO (one Newton step)",
+        True,
+        "Rad & Maleki (2020); Notes on the sources, Lee (2006) item 5",
     ),
     "span": Criterion(
         "span",
@@ -139,7 +152,8 @@ class CriterionResult:
     ``margins`` the held-out margins ``y_i f^(-i)(x_i)`` (exact for ``"loo"``,
     approximated for the approximations, per fold for ``"kfold"``), ``seconds``
     the wall time including the full fit(s), ``n_fits`` the fits it took and
-    ``converged`` whether every one of them converged.
+    ``converged`` whether every one of them stopped by its own rule (its
+    tolerance, or Lee's rule for IRWLS), not by an iteration or time limit.
     """
 
     criterion: str
@@ -194,6 +208,21 @@ def _fit(
         warnings.simplefilter("ignore", ConvergenceWarning)
         model.fit(X, y, init=init, K=K)
     return model
+
+
+def _finished(model: SVC) -> bool:
+    """Whether a fit stopped by its own rule rather than being cut short.
+
+    IRWLS run with Lee's rule (the mean squared change of alpha, the setting
+    these criteria are studied in) reports ``converged_ = False`` with
+    ``stop_reason_ = "rule"`` when the KKT residual is still above ``tol``;
+    that is the rule asked for, so it counts as finished here. Only the
+    iteration and time limits (``"max_iter"``, ``"max_seconds"``) do not.
+    """
+    reason = getattr(model, "stop_reason_", None)
+    if reason is None:  # an estimator without stop reasons
+        return bool(model.converged_)
+    return reason in ("converged", "rule")
 
 
 def _loss(estimator: SVC) -> Loss:
@@ -313,11 +342,9 @@ def _approximate_margins(
     if method in ("lee", "plugin"):
         w, t = irwls_weights(loss, r)
         d = leverage(K_eff, w, C)
-        ratio = d / (1.0 - d)
-        if method == "lee":
-            # yhat^(-i) = yhat_i - d_i (y_i - yhat_i)/(1 - d_i), so in margins:
-            return r - ratio * (1.0 - r), d
-        return r - ratio * (t - r), d
+        # yhat^(-i) = yhat_i - d_i (z_i - yhat_i) / (1 - d_i) with z_i = y_i t_i:
+        # in margins, r_i - d_i rho_i / (1 - d_i) (rho_i = t_i - r_i).
+        return r - d / (1.0 - d) * (t - r), d
     if method == "span":
         return r - model.alpha_ * span_squared(
             K_eff, model.alpha_, C, float(model.delta)
@@ -338,7 +365,7 @@ def approximate_loo(
     """
     if method not in APPROXIMATIONS:
         raise ParameterError(
-            f"Unknown approximation {method!r}. Choose one of: "
+            f"Unknown approximation {str(method)!r}. Choose one of: "
             f"{', '.join(APPROXIMATIONS)}."
         )
     _check_approximable(estimator)
@@ -353,13 +380,14 @@ def _approximation_from_fit(
 ) -> CriterionResult:
     loss = _loss(model)
     K_eff = _effective_gram(model, K)
-    margins, d = _approximate_margins(method, model, K_eff)
+    margins, _ = _approximate_margins(method, model, K_eff)
     if method == "lee":
         r = model.margins_
-        # eq. (11): (y_i - yhat_i) * y_i h'(r_i) = (1 - r_i) h'(r_i) since y_i^2 = 1.
+        # eq. (11) with the guarded residual: (z_i - yhat_i) * dh/dyhat_i =
+        # y_i rho_i * y_i h'(r_i) = rho_i h'(r_i), and r_i - margins_i is
+        # rho_i d_i / (1 - d_i): each point adds -h'(r_i) (r_i - margins_i) >= 0.
         score = float(
-            np.mean(loss.value(r))
-            - np.mean((1.0 - r) * loss.derivative(r) * d / (1 - d))
+            np.mean(loss.value(r)) - np.mean(loss.derivative(r) * (r - margins))
         )
     else:
         score = float(np.mean(loss.value(margins)))
@@ -370,7 +398,7 @@ def _approximation_from_fit(
         margins=margins,
         seconds=time.perf_counter() - start,
         n_fits=1,
-        converged=bool(model.converged_),
+        converged=_finished(model),
     )
 
 
@@ -383,7 +411,8 @@ def _points_that_matter(model: SVC) -> NDArray[np.intp]:
     """The points whose removal can change a convex fit: those with ``alpha > 0``.
 
     Leaving out a point whose multiplier is zero leaves the other points' KKT
-    conditions satisfied, so the same solution is optimal without it (MATH.md
+    conditions satisfied, so the same solution is optimal without it
+    (docs/corrections.md
     item 6, for the hinge; the same argument holds for every convex loss). For
     Lee's modified hinge every multiplier is positive in exact arithmetic, but
     those below ``NEGLIGIBLE_ALPHA * C`` change nothing a refit could see; on
@@ -405,7 +434,7 @@ def _loo_from_fit(
     """Exact leave-one-out from a full fit ``model`` of (X, y) with Gram ``K``."""
     n = X.shape[0]
     margins = model.margins_.copy()
-    n_fits, converged = 1, bool(model.converged_)
+    n_fits, converged = 1, _finished(model)
     refit = _points_that_matter(model)
     y_pm = model.y_fit_
     keep = np.ones(n, dtype=bool)
@@ -422,7 +451,7 @@ def _loo_from_fit(
         f_i = float(sub.decision_function(X[i : i + 1])[0])
         margins[i] = y_pm[i] * f_i
         n_fits += 1
-        converged = converged and bool(sub.converged_)
+        converged = converged and _finished(sub)
     return CriterionResult(
         criterion="loo",
         score=float(np.mean(_loss(model).value(margins))),
@@ -474,7 +503,7 @@ def kfold_cv_score(
         model = _fit(estimator, X[train], y[train], K=K[np.ix_(train, train)])
         y_pm = np.where(y[test] == model.classes_[1], 1.0, -1.0)
         margins[test] = y_pm * model.decision_function(X[test])
-        converged = converged and bool(model.converged_)
+        converged = converged and _finished(model)
         n_fits += 1
     return CriterionResult(
         criterion="kfold",
@@ -493,7 +522,8 @@ def evaluate(
     """Dispatch on :data:`CRITERIA`."""
     if criterion not in CRITERIA:
         raise ParameterError(
-            f"Unknown criterion {criterion!r}. Choose one of: {', '.join(CRITERIA)}."
+            f"Unknown criterion {str(criterion)!r}. Choose one of: "
+            f"{', '.join(CRITERIA)}."
         )
     if criterion == "loo":
         return loo_cv_score(estimator, X, y)
@@ -617,7 +647,7 @@ def grid_sweep(
     for c in criteria:
         if c not in CRITERIA:
             raise ParameterError(
-                f"Unknown criterion {c!r}. Choose one of: {', '.join(CRITERIA)}."
+                f"Unknown criterion {str(c)!r}. Choose one of: {', '.join(CRITERIA)}."
             )
         if CRITERIA[c].approximate:
             _check_approximable(estimator)

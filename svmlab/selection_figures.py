@@ -85,6 +85,31 @@ def log_ticks(values: ArrayLike, max_ticks: int = 7) -> tuple[list[float], list[
     return [float(np.log10(x)) for x in picked], [_fmt(float(x)) for x in picked]
 
 
+#: Longest title line of a heatmap: two sit side by side, about 400 px each on a
+#: 1280 px projector page, where 40 characters at FONT_SIZE clipped.
+TITLE_LINE = 32
+#: Heatmap title font size and the height of one of its lines, in pixels.
+TITLE_SIZE = FONT_SIZE + 3
+TITLE_LINE_HEIGHT = 26
+#: C ticks on a heatmap: seven vertical labels ran into the x-axis title.
+HEATMAP_X_TICKS = 4
+
+
+def _wrap_title(text: str, width: int = TITLE_LINE) -> str:
+    """``text`` on at most two lines (joined by ``<br>``): broken before its
+    parenthesis if it has one ("Plug-in ACV" / "(h at the predicted LOO
+    output)"), else at the last space that keeps the first line short."""
+    if len(text) <= width:
+        return text
+    head, paren, tail = text.partition(" (")
+    if paren and len(head) <= width and len(tail) + 1 <= width:
+        return f"{head}<br>({tail}"
+    cut = text.rfind(" ", 0, width + 1)
+    if cut <= 0:
+        return text
+    return f"{text[:cut]}<br>{text[cut + 1 :]}"
+
+
 def _style(name: str) -> tuple[str, str]:
     return CRITERION_STYLE.get(name, _FALLBACK)
 
@@ -268,7 +293,7 @@ def heatmap_figure(
     chosen: tuple[int, int] | None = None,
     reference: str = "loo",
     title: str | None = None,
-    height: int = 430,
+    height: int = 460,
 ) -> go.Figure:
     """One criterion's surface over the grid: rows sigma, columns C, log axes.
 
@@ -284,14 +309,15 @@ def heatmap_figure(
         ``[sigma index, C index]``: the hover and the click target),
         ``"argmin: <name>"`` (star), ``"argmin: <reference>"`` (x, when ``name``
         is not the reference and the sweep holds it); with ``chosen``, a layout
-        rectangle named ``"chosen cell"`` on that cell's edges. No legend: the
+        rectangle named ``"chosen cell"`` on that cell's edges. The title is the
+        annotation named ``"title"``, on two lines if it is long. No legend: the
         page's caption explains the symbols.
     """
     Cs = np.asarray(sweep.Cs, dtype=np.float64)
     sigmas = np.asarray(sweep.sigmas, dtype=np.float64)
     z = np.asarray(getattr(sweep, value)[name], dtype=np.float64)
     lx, ly = np.log10(Cs), np.log10(sigmas)
-    xt, xl = log_ticks(Cs)
+    xt, xl = log_ticks(Cs, max_ticks=HEATMAP_X_TICKS)
     yt, yl = log_ticks(sigmas)
     zmin, zmax = zrange if zrange is not None else (None, None)
     rows = [[_short(z[i])[j] for j in range(Cs.size)] for i in range(sigmas.size)]
@@ -376,14 +402,39 @@ def heatmap_figure(
                 "line": {"color": PALETTE["bound"], "width": 4},
             }
         )
+    heading = _wrap_title(title or name)
     layout = _base_layout(
         height=height,
-        title=_title(title or name),
-        margin={"t": 56, "b": 64, "l": 80, "r": 20},
+        # The title is an annotation standing on the plot area: Plotly anchors
+        # a layout title by its first line, so a second line ran off the top
+        # (yanchor "top") or into the heatmap (yanchor "bottom").
+        annotations=[
+            {
+                "name": "title",
+                "text": heading,
+                "xref": "paper",
+                "x": 0.0,
+                "xanchor": "left",
+                "xshift": -72,
+                "yref": "paper",
+                "y": 1.0,
+                "yanchor": "bottom",
+                "yshift": 8,
+                "align": "left",
+                "showarrow": False,
+                "font": {"size": TITLE_SIZE},
+            }
+        ],
+        # Room for two title lines above, whatever this title needs, so that
+        # heatmaps side by side have their plot areas level; below, the tick
+        # labels, a gap and the axis title (automargin grows it if need be).
+        margin={"t": 32 + 2 * TITLE_LINE_HEIGHT, "b": 76, "l": 80, "r": 20},
         xaxis=_axis(
             "C (log scale)",
             tickvals=xt,
             ticktext=xl,
+            tickangle=0,
+            automargin=True,
             range=[xedges[0], xedges[-1]],
         ),
         yaxis=_axis(
@@ -399,6 +450,7 @@ def heatmap_figure(
         hoverdistance=-1,
         dragmode=False,
     )
+    layout["xaxis"]["title"]["standoff"] = 10  # the gap below the tick labels
     return _figure(data, layout)
 
 

@@ -37,3 +37,46 @@ def test_landing_page_shows_title_and_sources() -> None:
     text = "\n".join(m.value for m in at.markdown)
     for name in ("Sugiyama", "Lee", "Zhu", "Rifkin"):
         assert name in text
+
+
+def test_every_page_links_every_page_by_its_name() -> None:
+    """The sidebar names the home page "Home" (Streamlit's own list, hidden in
+    .streamlit/config.toml, called it "app") and reaches every page."""
+    from svmlab.ui.navigation import PAGES
+
+    titles = ["Home", "Explore", "Model selection", "Notes on the sources"]
+    assert [p.title for p in PAGES] == titles
+    assert {p.script for p in PAGES[1:]} == {
+        f"pages/{p.name}" for p in (ROOT / "pages").glob("*.py")
+    }
+    at = _run(ROOT / "app.py")
+    for page in PAGES:
+        at.switch_page(page.script).run()
+        assert not at.exception, (page.script, [e.value for e in at.exception])
+        links = [link.proto.label for link in at.sidebar.get("page_link")]
+        assert links == titles, (page.script, links)
+    config = (ROOT / ".streamlit" / "config.toml").read_text()
+    assert "showSidebarNavigation = false" in config
+
+
+def test_home_does_not_promise_pages_that_do_not_exist() -> None:
+    at = _run(ROOT / "app.py")
+    text = "\n".join(m.value for m in at.markdown).lower()
+    assert "later pages" not in text
+    body = [link.proto.label for link in at.main.get("page_link")]
+    assert len(body) == len(list((ROOT / "pages").glob("*.py")))
+
+
+def test_no_page_or_engine_message_cites_files_outside_the_project() -> None:
+    """The app cites the project's own notes (docs/), never ../shared or MATH.md."""
+    for path in [
+        ROOT / "app.py",
+        *ROOT.glob("pages/*.py"),
+        *ROOT.glob("svmlab/**/*.py"),
+    ]:
+        text = path.read_text(encoding="utf-8")
+        assert "MATH.md" not in text, path
+        assert "../shared" not in text, path
+        # A page that does not exist yet must not be pointed to.
+        assert "multiclass page" not in text.lower(), path
+    assert (ROOT / "docs" / "corrections.md").is_file()

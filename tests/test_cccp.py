@@ -77,7 +77,8 @@ def test_toy_outlier_is_ignored_and_the_global_optimum_is_reached():
 def test_hinge_start_can_stay_in_a_local_optimum():
     # Two points per class: the hinge solution with the outlier is f = 1 (w = 0),
     # and that is already a CCCP fixed point (J = 2C); ignoring the outlier gives
-    # w = 1, b = 0, J = 0.5 + C. MATH.md: "it depends on the starting point".
+    # w = 1, b = 0, J = 0.5 + C. docs/corrections.md: "it depends on the starting
+    # point".
     x = np.array([-2, -1, 1, 2, -5], float)
     y = np.array([-1, -1, 1, 1, 1], float)
     X = np.c_[x, np.zeros_like(x)]
@@ -294,12 +295,14 @@ def test_max_iter_stops_without_convergence():
 @pytest.mark.parametrize("loss", list(LOSSES))
 @pytest.mark.parametrize("fit_intercept", [True, False])
 def test_smo_inner_agrees_with_qp_inner(loss, fit_intercept):
-    pytest.importorskip("svmlab.solvers.smo")
+    # No importorskip: smo is part of svmlab; if it cannot be imported, cccp falls
+    # back to qp and this test must fail, not skip.
     for seed in range(4):
         problem = _problem(seed, loss, fit_intercept=fit_intercept)
         exact = cccp.solve(problem, inner="qp")
         fast = cccp.solve(problem, inner="smo", tol=1e-8)
         assert fast.extras["inner"] == "smo"
+        assert "inner_fallback" not in fast.extras
         assert fast.kkt < 1e-7
         assert fast.objective == pytest.approx(exact.objective, rel=1e-6)
         np.testing.assert_array_equal(fast.extras["ignored"], exact.extras["ignored"])

@@ -157,12 +157,23 @@ def test_warm_start_from_nearby_c(loss, order):
     assert _rel(K @ (warm.alpha * y), K @ (cold.alpha * y)) < 1e-3
 
 
-def test_warm_start_is_clipped_to_the_box():
+@pytest.mark.parametrize("order", ["cyclic", "greedy"])
+def test_warm_start_is_clipped_to_the_box(order):
+    # Why the clip matters: the projected gradient reads a_i > C with G_i < 0 as
+    # "at the upper bound", so greedy order never visits such a coordinate and an
+    # unclipped start "converges" outside the box with the wrong objective.
     problem = _problem(0, "gaussian", "hinge", 1.0)
     init = np.full(problem.n, 5.0)  # outside [0, C]
     init[0] = -1.0
-    sol = coordinate.solve(problem, tol=1e-6, init=init)
+    # With no epoch the returned point is the start as the solver sees it.
+    start = coordinate.solve(problem, init=init, max_iter=0, order=order)
+    np.testing.assert_array_equal(start.alpha, np.r_[0.0, np.ones(problem.n - 1)])
+    sol = coordinate.solve(problem, tol=1e-6, max_iter=100_000, init=init, order=order)
     ref = qp.solve(problem)
+    assert sol.converged
+    assert sol.alpha.min() >= 0.0
+    assert sol.alpha.max() <= 1.0
+    assert sol.kkt_violation() <= 1e-6
     assert sol.objective == pytest.approx(ref.objective, rel=1e-4)
 
 
@@ -241,3 +252,29 @@ def test_greedy_counts_epochs_of_n_updates():
     assert sol.n_iter == math.ceil(updates / n)
     cyc = coordinate.solve(problem, tol=1e-6, order="cyclic", max_iter=100_000)
     assert cyc.extras["updates"] == cyc.n_iter * n
+
+
+def test_the_answer_does_not_depend_on_where_the_compiled_chunks_end():
+    # The epochs run in chunks between budget checks and history records; epoch
+    # e always uses the permutation seeded by (random_state, e), so a run that
+    # returns to Python after every epoch (record_history) lands on the same
+    # bits as one that does not.
+    problem = _problem(3, "gaussian", "hinge", 10.0, n=80)
+    kw = {"tol": 1e-6, "max_iter": 100_000, "random_state": 3}
+    plain = coordinate.solve(problem, **kw)
+    recorded = coordinate.solve(problem, record_history=True, **kw)
+    budgeted = coordinate.solve(problem, max_seconds=60.0, **kw)
+    assert plain.n_iter > 10 and plain.converged
+    for other in (recorded, budgeted):
+        np.testing.assert_array_equal(other.alpha, plain.alpha)
+        assert other.n_iter == plain.n_iter
+    assert plain.stop_reason == "converged"
+
+
+def test_budget_returns_a_point_in_the_box():
+    X, y = random_problem(0, n=1500, kind="xor")
+    problem = Problem(gram(X, sigma=0.5), y, Hinge(), 1e5, False)
+    sol = coordinate.solve(problem, tol=1e-300, max_iter=10**9, max_seconds=0.2)
+    assert sol.stop_reason == "max_seconds" and not sol.converged
+    assert sol.alpha.min() >= 0.0 and sol.alpha.max() <= 1e5
+    assert sol.n_iter >= 1

@@ -351,7 +351,12 @@ def _label_text():
         blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters="\ufeff"
     )
     return st.one_of(
-        st.sampled_from(["-1", "1", "0", "2", "a", "b", "cat", "dog", "1.5", "-0"]),
+        st.sampled_from(
+            [
+                *("-1", "1", "0", "2", "a", "b", "cat", "dog", "1.5", "-0"),
+                *("=1+1", "+a", "-b", "@c", "'=d", "''-e", "'f", "-1,5"),
+            ]
+        ),
         st.text(alphabet, min_size=1, max_size=8),
     )
 
@@ -465,6 +470,117 @@ def test_formula_cell_is_just_text():
     table = load("formula_in_feature.csv")
     assert table.frame["x1"].iloc[1] == "=cmd|' /C calc'!A0"
     assert table.numeric == ("x2", "label")
+
+
+FORMULA_LABELS = [
+    "=cmd|' /C calc'!A0",
+    '=HYPERLINK("http://example.invalid")',
+    "+1+1",
+    "-a",
+    "@SUM(A1)",
+    "'=x",  # already quoted: stays distinguishable from "=x"
+    "''+y",
+]
+
+
+def _cells(text: str, delimiter: str = ",") -> list[list[str]]:
+    import csv
+    import io
+
+    return list(csv.reader(io.StringIO(text), delimiter=delimiter))
+
+
+@pytest.mark.parametrize("label", FORMULA_LABELS)
+@pytest.mark.parametrize("delimiter", [",", ";", "\t"])
+def test_formula_labels_are_neutralised_in_the_download_and_read_back(label, delimiter):
+    """OWASP CSV injection: a text cell starting with = + - @ (tab, CR) goes out
+    with a leading single quote, so a spreadsheet shows it as text; numbers,
+    negative ones included, go out as they are; the reader drops the quote."""
+    X = np.array([[-1.5, 2.0], [3.0, -4e-5], [-0.0, 1.0]])
+    y = np.array([-1.0, 1.0, 1.0])
+    header = ("=x1", "-x2", "label")
+    text = to_csv(X, y, (label, "zz"), delimiter=delimiter, header=header)
+    rows = _cells(text, delimiter)
+    assert rows[0] == ["'=x1", "'-x2", "label"]
+    numbers = [["-1.5", "2.0"], ["3.0", "-4e-05"], ["-0.0", "1.0"]]
+    assert [r[:2] for r in rows[1:]] == numbers
+    assert [r[2] for r in rows[1:]] == ["'" + label, "zz", "zz"]
+    for row in rows:
+        for cell in row:
+            if cell and cell[0] in "=+-@\t\r":
+                assert csv_data._kind(cell, False) == "number", cell
+    table = read_table(text.encode())
+    assert table.columns == header
+    X2, y2, labels = to_dataset(table)
+    assert labels == (label, "zz")
+    assert np.array_equal(X2, X) and np.array_equal(y2, y)
+
+
+def test_a_quoted_formula_cell_reads_as_its_text():
+    table = read_table(b"a,b,label\n1,2,'=1+1\n3,4,'-b\n5,6,'x\n7,8,''@c\n")
+    assert table.frame["label"].tolist() == ["=1+1", "-b", "'x", "'@c"]
+    # A quoted number is the number (how a spreadsheet exports a number as text).
+    X, _y, _labels = to_dataset(read_table(b"a,b,l\n'-1.5,2,x\n3,'+4,y\n"))
+    assert X.tolist() == [[-1.5, 2.0], [3.0, 4.0]]
+
+
+_TABLE = b"a,b,label\n1,2,x\n3,4,y\n"
+_XY = (np.zeros((2, 2)), np.array([-1.0, 1.0]))
+
+
+@pytest.mark.parametrize(
+    ("call", "phrase"),
+    [
+        (
+            lambda: to_dataset(read_table(_TABLE), label_column=np.int64(1)),
+            "There is no column 1;",
+        ),
+        (
+            lambda: to_dataset(read_table(_TABLE), x_columns=("a", np.str_("q"))),
+            "There is no column 'q';",
+        ),
+        (
+            lambda: to_dataset(
+                read_table(_TABLE),
+                x_columns=("a", np.str_("label")),
+                label_column=np.str_("label"),
+            ),
+            "The label column 'label' cannot",
+        ),
+        (lambda: to_csv(*_XY, (np.str_("NA"), "b")), "A label 'NA' would not"),
+        (lambda: to_csv(*_XY, (np.str_("b"), np.str_("a"))), "not ('b', 'a')."),
+        (
+            lambda: to_csv(*_XY, ("a", "b"), header=("x", np.str_("2"), "y")),
+            "The column name '2' looks",
+        ),
+        (lambda: to_csv(*_XY, delimiter=np.str_("|")), "Unknown delimiter '|';"),
+    ],
+)
+def test_messages_name_values_without_numpy_reprs(call, phrase):
+    with pytest.raises(DataError) as caught:
+        call()
+    message = str(caught.value)
+    assert phrase in message
+    assert "np." not in message and "int64" not in message and "str_" not in message
+    assert message[0].isupper() and message.endswith("."), message
+
+
+def test_a_ragged_line_of_one_value_says_value():
+    with pytest.raises(DataError, match=r"^Line 3 has 1 value, but line 1 has 3;"):
+        read_table(b"x,y,label\n1,2,a\n7\n3,4,b\n")
+
+
+def test_mixed_delimiters_name_the_lines_of_each():
+    text = "".join(
+        f"{i},{i + 1},a\n" if i % 3 else f"{i};{i + 1};b\n" for i in range(1, 12)
+    )
+    with pytest.raises(DataError) as caught:
+        read_table(text.encode())
+    assert str(caught.value) == (
+        "The file mixes delimiters: lines 1-2, 4-5, 7-8 and 10-11 are separated by "
+        "commas and lines 3, 6 and 9 by semicolons; use one delimiter in the whole "
+        "file."
+    )
 
 
 def test_nan_is_not_a_label_value():

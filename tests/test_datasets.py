@@ -125,6 +125,16 @@ def test_spiral_jitter_is_uniform_on_zero_to_noise(noise: float) -> None:
     assert jitter.max() > 0.99 * noise and jitter.min() < 0.01 * noise
 
 
+def test_spiral_jitter_is_drawn_u_first_then_v() -> None:
+    # The docstring: one generator call, noise * rand for all u, then for all v.
+    n, noise = 50, 0.7
+    X, _ = ds.make_spiral(n, noise=noise, random_state=21)
+    rng = np.random.default_rng(21)
+    ju, jv = noise * rng.random(n), noise * rng.random(n)
+    u, v = _spiral_arms(n // 2, n // 2)
+    assert_allclose(X, np.column_stack([u + ju, v + jv]), rtol=0, atol=1e-12)
+
+
 # --------------------------------------------------------------------------------------
 # Two circles: Lee (2006) section 4.
 
@@ -174,6 +184,54 @@ def test_two_circles_noise_flips_labels_outside_the_band() -> None:
     assert abs((y != _bayes_rule(X, 0.4, 0.9)).mean() - bayes) < 0.005
 
 
+@pytest.mark.parametrize("noise", [0.1, 0.3, 0.5])
+def test_two_circles_noise_flips_only_outside_the_band(noise: float) -> None:
+    # Lee's definition: inside r_inner +1, outside r_outer -1, a fair coin in the
+    # band; ``noise`` is an extra flip "for points outside the band". A flip of a
+    # fair coin is still a fair coin, so no statistic of one sample can tell a
+    # generator that also flips band labels from a correct one. The same seed
+    # does: it draws the same points, coins and flip draws for every noise, so
+    # raising the noise may change labels outside the band only.
+    n, r1, r2 = 20_000, 0.4, 0.9
+    X0, y0 = ds.make_two_circles(n, r_inner=r1, r_outer=r2, random_state=11)
+    X, y = ds.make_two_circles(n, noise=noise, r_inner=r1, r_outer=r2, random_state=11)
+    assert_array_equal(X, X0)  # noise moves no point
+    r = np.hypot(X[:, 0], X[:, 1])
+    band = (r >= r1) & (r <= r2)
+    assert_array_equal(y[band], y0[band])
+    clean = np.where(r < r1, 1.0, -1.0)
+    assert_array_equal(y0[~band], clean[~band])  # noise 0: the noiseless rule
+    flipped = (y != clean)[~band]
+    se = math.sqrt(noise * (1 - noise) / flipped.size)
+    assert abs(flipped.mean() - noise) < 5 * se
+    # Both regions outside the band are flipped at the same rate.
+    for region in (r < r1, r > r2):
+        rate = (y[region] != clean[region]).mean()
+        assert abs(rate - noise) < 5 * math.sqrt(noise * (1 - noise) / region.sum())
+
+
+def test_two_circles_points_are_uniform_on_the_square() -> None:
+    n = 160_000
+    X, _ = ds.make_two_circles(n, random_state=12)
+    assert (np.abs(X) < 1.0).all()
+    counts, _, _ = np.histogram2d(X[:, 0], X[:, 1], bins=4, range=[[-1, 1], [-1, 1]])
+    # 16 cells of expected n/16 = 10_000 (standard deviation below 100).
+    assert np.abs(counts - n / 16).max() < 500
+
+
+def test_two_circles_band_is_a_fair_coin_and_bayes_error_matches_monte_carlo() -> None:
+    n, r1, r2 = 200_000, 0.3, 1.2
+    X, y = ds.make_two_circles(n, r_inner=r1, r_outer=r2, random_state=13)
+    r = np.hypot(X[:, 0], X[:, 1])
+    band = (r >= r1) & (r <= r2)
+    assert abs((y[band] == 1).mean() - 0.5) < 5 * 0.5 / math.sqrt(band.sum())
+    # The best rule errs only in the band, half the time: its empirical error is
+    # a Monte Carlo estimate of the closed form.
+    err = (y != _bayes_rule(X, r1, r2)).mean()
+    bayes = ds.two_circles_bayes_error(r1, r2)
+    assert abs(err - bayes) < 5 * math.sqrt(bayes * (1 - bayes) / n)
+
+
 def test_bayes_error_default_radii() -> None:
     assert abs(ds.two_circles_bayes_error() - 0.1227) < 1e-4
     exact = 0.5 * np.pi * (0.75**2 - 0.5**2) / 4
@@ -218,6 +276,19 @@ def test_outliers_sit_far_behind_the_negative_class(k: int, distance: float) -> 
     assert_allclose(X[:m][y[:m] == -1].mean(axis=0), [-1.5, 0], atol=0.3)
 
 
+def test_outlier_blobs_spreads_are_noise_and_noise_over_four() -> None:
+    n, k, noise = 8000, 2000, 0.8
+    X, y = ds.make_outlier_blobs(
+        n, noise=noise, n_outliers=k, outlier_distance=9.0, random_state=22
+    )
+    m = n - k
+    assert_allclose(X[:m][y[:m] == 1].std(axis=0), [noise, noise], rtol=0.05)
+    assert_allclose(X[:m][y[:m] == -1].std(axis=0), [noise, noise], rtol=0.05)
+    assert_allclose(X[m:].mean(axis=0), [-9.0, 0.0], atol=0.02)
+    assert_allclose(X[m:].std(axis=0), [noise / 4, noise / 4], rtol=0.05)
+    assert (y[m:] == 1).all()
+
+
 # --------------------------------------------------------------------------------------
 # Linear: Sugiyama Fig. 27.6.
 
@@ -251,6 +322,33 @@ def test_linear_noise_is_a_label_flip_rate() -> None:
     assert abs((y != clean).mean() - 0.2) < 0.015
 
 
+def test_linear_noise_flips_labels_and_moves_no_point() -> None:
+    X0, y0 = ds.make_linear(20_000, random_state=23)
+    X, y = ds.make_linear(20_000, noise=0.3, random_state=23)
+    assert_array_equal(X, X0)
+    assert_array_equal(y0, np.r_[np.ones(10_000), -np.ones(10_000)])
+    flipped = (y != y0).mean()
+    assert abs(flipped - 0.3) < 5 * math.sqrt(0.3 * 0.7 / 20_000)
+
+
+def test_linear_points_before_the_push_are_in_the_box() -> None:
+    # Uniform on [-2, 2]^2, reflected through the origin (which keeps the box),
+    # then pushed margin / 2 along y w.
+    margin = 1.0
+    X, y = ds.make_linear(4000, margin=margin, random_state=24)
+    base = X - (0.5 * margin * y)[:, None] * np.asarray(ds.LINEAR_NORMAL)
+    assert (np.abs(base) <= 2.0).all()
+    assert (np.abs(base) > 1.9).any()  # the whole box is used
+    assert (y * (base @ np.asarray(ds.LINEAR_NORMAL)) >= 0).all()
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_linear_flips_never_leave_one_class(n: int) -> None:
+    for seed in range(200):
+        _, y = ds.make_linear(n, noise=0.5, random_state=seed)
+        assert set(y) == {-1.0, 1.0}, seed
+
+
 # --------------------------------------------------------------------------------------
 # XOR, moons, blobs.
 
@@ -263,6 +361,16 @@ def test_xor_clusters_and_labels() -> None:
     assert (y == np.sign(X[:, 0] * X[:, 1])).mean() > 0.99
     assert (y == 1).sum() == 1000
     assert_allclose(np.abs(X).mean(axis=0), [1, 1], atol=0.05)
+
+
+def test_xor_point_i_is_in_cluster_i_mod_4() -> None:
+    centres = np.array([[1.0, 1.0], [-1.0, 1.0], [-1.0, -1.0], [1.0, -1.0]])
+    n, noise = 4002, 0.6
+    X, y = ds.make_xor(n, noise=noise, random_state=25)
+    c = centres[np.arange(n) % 4]
+    assert_array_equal(y, np.resize([1.0, -1.0, 1.0, -1.0], n))
+    assert_allclose((X - c).std(axis=0), [noise, noise], rtol=0.05)
+    assert_allclose((X - c).mean(axis=0), [0.0, 0.0], atol=0.05)
 
 
 @pytest.mark.parametrize("n", [200, 7])
@@ -286,6 +394,17 @@ def test_blobs_centres_and_spread() -> None:
     assert_allclose(X[y == 1].mean(axis=0), [2.0, 0.0], atol=0.03)
     assert_allclose(X[y == -1].mean(axis=0), [-2.0, 0.0], atol=0.03)
     assert_allclose(X[y == 1].std(axis=0), [0.7, 0.7], atol=0.02)
+
+
+@pytest.mark.parametrize("name", ["blobs", "linear", "spiral"])
+def test_odd_n_gives_the_extra_point_to_class_plus_one_first(name: str) -> None:
+    _, y = ds.GENERATORS[name](7, random_state=0)
+    assert_array_equal(y, [1, 1, 1, 1, -1, -1, -1])
+
+
+def test_moons_odd_n_gives_the_extra_point_to_the_lower_moon() -> None:
+    _, y = ds.make_moons(7, random_state=0)
+    assert_array_equal(y, [-1, -1, -1, 1, 1, 1, 1])
 
 
 # --------------------------------------------------------------------------------------

@@ -108,43 +108,76 @@ def test_default_settings_have_an_empty_query() -> None:
     assert ExploreSettings.from_query({}) == ExploreSettings()
 
 
-@pytest.mark.parametrize(
-    "query",
-    [
-        {"data": "nope"},
-        {"C": "-1"},
-        {"C": "nan"},
-        {"C": "inf"},
-        {"sigma": "0"},
-        {"n": "3.5"},
-        {"n": "1e9"},
-        {"noise": "abc"},
-        {"kernel": "rbf"},
-        {"loss": "log"},
-        {"solver": "not-a-solver"},
-        {"bias": "maybe"},
-        {"test": "0.99"},
-        {"delta": "1"},
-        {"hard": "yes please"},
-        {"seed": "-4"},
-        {"max_iter": "0"},
-        {"r_inner": "2"},
-        {"data": "two_circles", "r_outer": "9"},
-        {"C": ["1", "2"]},
-        {"C": None},
-    ],
-)
-def test_from_query_never_raises_and_falls_back(query: dict) -> None:
-    settings = ExploreSettings.from_query(query)
+#: A link's value -> what the settings take instead, and whether the page says so.
+#: Malformed values and choices fall back to the default; numbers outside the
+#: widget's range are clamped to its nearest end (issue 14, item 2).
+LINK_CASES = [
+    ({"data": "nope"}, {}, True),
+    ({"C": "-1"}, {}, True),
+    ({"C": "nan"}, {}, True),
+    ({"C": "inf"}, {}, True),
+    ({"C": "1e300"}, {"C": 1e10}, True),
+    ({"C": "1e-300"}, {"C": 1e-6}, True),
+    ({"sigma": "0"}, {}, True),
+    ({"sigma": "1e-200"}, {"sigma": 1e-3}, True),
+    ({"n": "3.5"}, {}, True),
+    ({"n": "1e9"}, {"n": 2000}, True),
+    ({"noise": "abc"}, {}, True),
+    ({"kernel": "rbf"}, {}, True),
+    ({"loss": "log"}, {}, True),
+    ({"solver": "not-a-solver"}, {}, True),
+    ({"bias": "maybe"}, {}, True),
+    ({"test": "0.99"}, {"test_fraction": 0.8}, True),
+    ({"delta": "1"}, {}, True),
+    ({"loss": "modified_hinge", "delta": "0.0001"}, {"delta": 1e-4}, False),
+    ({"loss": "modified_hinge", "delta": "0.33"}, {"delta": 0.35}, True),
+    ({"hard": "yes please"}, {}, True),
+    ({"seed": "-4"}, {}, True),  # clamped to 0, the default
+    ({"max_iter": "0"}, {"max_iter": 1}, True),
+    ({"max_iter": "10000000"}, {"max_iter": 1_000_000}, True),
+    ({"tol": "1e-300"}, {"tol": 1e-12}, True),
+    ({"r_inner": "2"}, {}, False),  # not a parameter of the spiral: ignored
+    ({"data": "two_circles", "r_outer": "9"}, {"r_outer": 1.4}, True),
+    ({"C": ["1", "2"]}, {"C": 2.0}, False),  # the last value wins
+    ({"C": None}, {}, False),
+]
+
+
+@pytest.mark.parametrize(("query", "changed", "noted"), LINK_CASES)
+def test_link_values_are_accepted_clamped_or_refused_with_a_note(
+    query: dict, changed: dict, noted: bool
+) -> None:
+    notes: list[str] = []
+    settings = ExploreSettings.from_query(query, notes)
     base = ExploreSettings(dataset=settings.dataset)
-    changed = {
-        k
-        for k in ("C", "sigma", "n", "noise", "kernel", "loss", "solver", "bias")
-        if getattr(settings, k) != getattr(base, k)
-    }
-    # Only the multi-valued C (last value wins) may differ from the defaults.
-    assert changed <= {"C"}
-    assert settings.data_params == base.data_params
+    values = {f: getattr(settings, f) for f in vars(base) if f != "data_params"}
+    values.update(dict(settings.data_params))
+    defaults = {f: getattr(base, f) for f in vars(base) if f != "data_params"}
+    defaults.update(dict(base.data_params))
+    differ = {k: v for k, v in values.items() if v != defaults[k]}
+    differ.pop("loss", None)
+    assert differ == changed
+    assert bool(notes) == noted, notes
+    # Whatever came in, the widgets can show it: every number in its range.
+    assert settings.clamped() == (settings, [])
+
+
+def test_every_model_selection_choice_opens_in_explore_unchanged() -> None:
+    """What the Model selection page hands Explore (its grids of C and sigma, Lee's
+    deltas) is accepted as it is."""
+    from svmlab.ui import selection_page
+
+    for C in selection_page.C_CHOICES:
+        for sigma in selection_page.SIGMA_CHOICES:
+            for delta in selection_page.DELTAS:
+                s = ExploreSettings(
+                    dataset="two_circles",
+                    loss="modified_hinge",
+                    C=C,
+                    sigma=sigma,
+                    delta=delta,
+                )
+                assert s.clamped() == (s, [])
 
 
 def test_dataset_defaults_fill_in() -> None:
@@ -276,27 +309,64 @@ def test_sliders_and_typed_values_stay_in_step() -> None:
     at = _app({"n": "60"})
     at.select_slider(key="explore_C_slider").set_value(100.0).run()
     assert at.number_input(key="explore_C").value == 100.0
+    # A typed value off the grid becomes a stop of the slider: it shows 123.4,
+    # not the nearest grid value (issue 14, item 11).
     at.number_input(key="explore_C").set_value(123.4).run()
-    assert at.select_slider(key="explore_C_slider").value == 120.0
+    (slider,) = (s for s in at.select_slider if s.key.startswith("explore_C_slider"))
+    assert slider.value == 123.4 and "123.4" in slider.options
+    assert len(slider.options) == len(C_GRID) + 1
     assert at.session_state["explore_settings"].C == 123.4
     assert at.query_params["C"] == "123.4"
+    slider.set_value(150.0).run()
+    assert at.number_input(key="explore_C").value == 150.0
+    assert at.select_slider(key="explore_C_slider").value == 150.0
     at.select_slider(key="explore_sigma_slider").set_value(1.5).run()
     assert at.number_input(key="explore_sigma").value == 1.5
     assert not _errors(at)
 
 
-def test_bad_typed_value_shows_an_error_and_keeps_settings() -> None:
+def test_typed_values_outside_the_range_are_refused_and_keep_settings() -> None:
     at = _app({"data": "moons", "n": "60", "sigma": "0.82"})
     at.select_slider(key="explore_C_slider").set_value(47.0).run()
     at.number_input(key="explore_C").set_value(0.0).run()
-    assert not at.exception
-    assert any("C must be a positive number" in e.value for e in at.error)
+    assert not _errors(at)
+    assert at.number_input(key="explore_C").value == 47.0
     assert at.selectbox(key="explore_dataset").value == "moons"
     assert at.slider(key="explore_n").value == 60
     assert at.number_input(key="explore_sigma").value == 0.82
-    assert at.number_input(key="explore_C").value == 0.0
-    at.number_input(key="explore_C").set_value(47.0).run()
+    at.number_input(key="explore_tol").set_value(0.0).run()
+    assert at.number_input(key="explore_tol").value == 1e-3
     assert not _errors(at) and _charts(at)
+
+
+def test_a_link_beyond_the_widgets_is_clamped_with_a_message() -> None:
+    at = _app({"n": "60", "C": "1e300", "max_iter": "10000000", "tol": "1e-300"})
+    assert not _errors(at)
+    (note,) = at.info
+    for text in ("C = 1e+300", "max_iter = 10,000,000", "tol = 1e-300"):
+        assert text in note.value
+    s = at.session_state["explore_settings"]
+    assert (s.C, s.max_iter, s.tol) == (1e10, 1_000_000, 1e-12)
+    assert at.query_params["C"] == "1e+10"
+
+
+def test_lee_delta_reaches_explore() -> None:
+    """Model selection's default delta (Lee's 1e-4) opens in Explore as it is."""
+    at = _app(
+        {
+            "data": "two_circles",
+            "n": "60",
+            "loss": "modified_hinge",
+            "delta": "0.0001",
+            "bias": "none",
+        }
+    )
+    assert not _errors(at)
+    # No clamping note (the solver's own note on Lee's stop rule may show).
+    assert not any("δ" in note.value for note in at.info)
+    assert at.select_slider(key="explore_delta").value == 1e-4
+    assert at.session_state["explore_settings"].delta == 1e-4
+    assert _charts(at)
 
 
 def test_bad_data_parameters_show_an_error_and_keep_settings() -> None:

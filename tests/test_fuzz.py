@@ -120,7 +120,11 @@ def assert_plain_message(error: svmlab.SvmlabError) -> None:
     assert " " in message, (
         f"{type(error).__name__} message is not a sentence: {message!r}"
     )
-    assert message[0].isupper(), f"message should start a sentence: {message!r}"
+    # A sentence starts with a capital, or with the parameter it is about.
+    first = message.split()[0]
+    assert message[0].isupper() or first in svmlab.SVC().get_params(), (
+        f"message should start a sentence: {message!r}"
+    )
     assert message[-1] in ".!?)", f"message should end a sentence: {message!r}"
 
 

@@ -11,6 +11,7 @@ from svmlab.kernels import (
     DIRECT_MAX_DIM,
     KERNELS,
     gamma_from_sigma,
+    gaussian,
     gram,
     lee_sigma2_from_sigma,
     sigma_from_gamma,
@@ -29,7 +30,8 @@ def test_gaussian_matches_sugiyama_formula():
 
 
 def test_conversions_known_values():
-    # MATH.md table: Sugiyama's h = 1 is gamma = 0.5, which is Lee's sigma^2 = 2.
+    # docs/corrections.md table: Sugiyama's h = 1 is gamma = 0.5, which is Lee's
+    # sigma^2 = 2.
     assert gamma_from_sigma(1.0) == 0.5
     assert lee_sigma2_from_sigma(1.0) == 2.0
     # Lee's (C, sigma^2) = (500, 0.7) is gamma = 1/0.7 = 1.4286.
@@ -41,7 +43,7 @@ def test_conversions_round_trip_and_agree_with_kernels(sigma):
     assert sigma_from_gamma(gamma_from_sigma(sigma)) == pytest.approx(sigma, 1e-12)
     assert sigma_from_lee_sigma2(lee_sigma2_from_sigma(sigma)) == pytest.approx(sigma)
     K = gram(X, Z, sigma=sigma)
-    np.testing.assert_allclose(K, rbf_kernel(X, Z, gamma=gamma_from_sigma(sigma)))
+    np.testing.assert_allclose(K, rbf_kernel(X, Z, gamma=1.0 / (2.0 * sigma**2)))
     d2 = ((X[:, None, :] - Z[None, :, :]) ** 2).sum(-1)
     lee = np.exp(-d2 / lee_sigma2_from_sigma(sigma))
     np.testing.assert_allclose(K, lee, rtol=1e-12)
@@ -78,18 +80,47 @@ def test_bad_kernel_parameters(kwargs, error, words):
         gram(X, **kwargs)
 
 
+def _gaussian_double_loop(A: np.ndarray, B: np.ndarray, s: float) -> np.ndarray:
+    """Sugiyama's exp(-||x - z||^2 / (2 s^2)), one pair at a time in plain numpy."""
+    K = np.empty((A.shape[0], B.shape[0]))
+    for i, x in enumerate(A):
+        for j, z in enumerate(B):
+            K[i, j] = math.exp(-float(np.sum((x - z) ** 2)) / (2.0 * s * s))
+    return K
+
+
 @pytest.mark.parametrize("d", [1, 2, 5, 20])
-def test_gaussian_agrees_with_rbf_kernel(d):
+@pytest.mark.parametrize("s", [0.3, 1.0, 4.0])
+def test_gaussian_agrees_with_rbf_kernel(d, s):
+    # Both references take sigma the way the sources write it, not through
+    # svmlab's conversion: gamma = 1 / (2 s^2) is written out here, and the
+    # double loop is the formula itself. A convention slip made consistently in
+    # gram and gamma_from_sigma (e.g. exp(-d^2 / s^2) and gamma = 1 / s^2) would
+    # pass a comparison that converts sigma with gamma_from_sigma on both sides.
     rng = np.random.default_rng(d)
     A, B = rng.normal(size=(40, d)), rng.normal(size=(30, d))
-    for sigma in (0.3, 1.0, 4.0):
-        gamma = gamma_from_sigma(sigma)
+    gamma = 1.0 / (2.0 * s**2)
+    loop_AB, loop_AA = _gaussian_double_loop(A, B, s), _gaussian_double_loop(A, A, s)
+    for ours_AB, ours_AA in (
+        (gram(A, B, kernel="gaussian", sigma=s), gram(A, kernel="gaussian", sigma=s)),
+        (gaussian(A, B, sigma=s), gaussian(A, A, sigma=s)),
+    ):
         np.testing.assert_allclose(
-            gram(A, B, sigma=sigma), rbf_kernel(A, B, gamma=gamma), rtol=0, atol=1e-12
+            ours_AB, rbf_kernel(A, B, gamma=gamma), rtol=0, atol=1e-12
         )
         np.testing.assert_allclose(
-            gram(A, sigma=sigma), rbf_kernel(A, gamma=gamma), rtol=0, atol=1e-12
+            ours_AA, rbf_kernel(A, gamma=gamma), rtol=0, atol=1e-12
         )
+        np.testing.assert_allclose(ours_AB, loop_AB, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(ours_AA, loop_AA, rtol=1e-12, atol=1e-15)
+    # The public conversion is the same written-out formula.
+    assert gamma_from_sigma(s) == pytest.approx(gamma, rel=1e-15)
+
+
+def test_gaussian_of_one_pair_by_hand():
+    # ||x - z||^2 = 3^2 + 4^2 = 25, sigma = 5: exp(-25 / 50) = exp(-1/2).
+    K = gram(np.array([[0.0, 0.0]]), np.array([[3.0, 4.0]]), sigma=5.0)
+    assert K[0, 0] == pytest.approx(math.exp(-0.5), rel=1e-15)
 
 
 @pytest.mark.parametrize("d", [1, 2, 5, 20])
@@ -110,7 +141,7 @@ def test_gaussian_accepts_non_contiguous_and_integer_input():
     A = np.arange(24).reshape(6, 4)
     np.testing.assert_allclose(
         gram(A[:, ::2], sigma=2.0),
-        rbf_kernel(A[:, ::2].astype(float), gamma=gamma_from_sigma(2.0)),
+        rbf_kernel(A[:, ::2].astype(float), gamma=1.0 / (2.0 * 2.0**2)),
         rtol=0,
         atol=1e-12,
     )

@@ -91,11 +91,15 @@ def test_squared_hinge_equals_qp(seed, kernel, fit_intercept):
 @pytest.mark.parametrize("C", [1.0, 10.0])
 def test_unpolished_iteration_converges_to_the_qp_answer(C, fit_intercept):
     # The plain MM iteration, no finishing solve: at a tight tol it is there too.
+    # It stops by its stationarity rule; points beyond the margin keep alphas of
+    # the size of the last step, which the box-dual KKT check counts, so it is
+    # "converged" only where that check passes too (C = 1), else "rule".
     X, y = random_problem(2, n=60, outliers=3)
     problem = Problem(gram(X, sigma=0.8), y, SquaredHinge(), C, fit_intercept)
     ref = qp.solve(problem)
     sol = retargeted_ls.solve(problem, tol=1e-7, max_iter=50_000, polish=False)
-    assert sol.converged and not sol.extras["polished"]
+    assert sol.stop_reason in ("converged", "rule") and not sol.extras["polished"]
+    assert sol.converged == (sol.kkt <= 1e-7)
     assert sol.objective == pytest.approx(ref.objective, rel=1e-8)
     f, f_ref = problem.K @ (sol.alpha * y) + sol.b, problem.K @ (ref.alpha * y) + ref.b
     assert _rel(f, f_ref) < 1e-4
@@ -205,7 +209,10 @@ def test_spiral_of_figure_27_16_is_separated(variant):
     K = gram(X, sigma=1.0)  # hh = 2 * 1^2
     problem = Problem(K, y, SquaredHinge(), 1.0, False)  # l = 1, no bias
     sol = retargeted_ls.solve(problem, variant=variant)
-    assert sol.converged
+    # The listing's variant minimises another objective: its own step rule ends
+    # it, with the svmlab KKT residual above tol (issue 14, item 7).
+    expected = "converged" if variant == "rkhs" else "rule"
+    assert sol.stop_reason == expected
     accuracy = np.mean(np.sign(K @ (sol.alpha * y)) == y)
     assert accuracy >= 0.97
 

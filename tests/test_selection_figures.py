@@ -12,8 +12,12 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from svmlab import figures
 from svmlab import selection_figures as sf
+from svmlab.errors import DataError
 from svmlab.kernels import lee_sigma2_from_sigma
 from svmlab.selection import SweepResult
 
@@ -109,6 +113,47 @@ def test_heatmap_argmins_cells_and_axes(name: str, value: str) -> None:
     # The axis range is the whole grid: first and last cell edges.
     assert fig.layout.xaxis.range[0] < np.log10(sweep.Cs[0])
     assert fig.layout.xaxis.range[1] > np.log10(sweep.Cs[-1])
+
+
+LONG_TITLES = [
+    "Lee's ACV (eq. 11, corrected)",
+    "Plug-in ACV (h at the predicted LOO output)",
+    "Span rule (support-vector sets held fixed)",
+    "ALO (one Newton step)",
+    "Exact leave-one-out",
+]
+
+
+@pytest.mark.parametrize("title", LONG_TITLES)
+@pytest.mark.parametrize("n_grid", [3, 7, 15])
+def test_heatmap_reads_at_a_projector_in_half_a_1280_pixel_page(
+    title: str, n_grid: int
+) -> None:
+    """Two heatmaps side by side at 1280 x 720 leave each about 400 px: the
+    title clipped at about 36 characters ("Plug-in ACV (h at the predicted LOO
+    outp") and seven C labels turned vertical and ran into the x-axis title.
+    The title now breaks before its parenthesis, the top margin holds its
+    lines, at most four C ticks stay horizontal, and the x-axis title stands
+    off below them inside a bottom margin that holds both."""
+    sweep = _sweep(n_sigma=n_grid, n_C=n_grid)
+    fig = _validated(sf.heatmap_figure(sweep, "loo", title=title))
+    (heading,) = [a for a in fig.layout.annotations if a.name == "title"]
+    # It stands on the plot area (a layout title is anchored by its first line).
+    assert (heading.yref, heading.y, heading.yanchor) == ("paper", 1.0, "bottom")
+    lines = heading.text.split("<br>")
+    assert len(lines) <= 2 and all(len(line) <= 32 for line in lines), lines
+    assert " ".join(lines).replace("  ", " ") == title
+    layout = fig.layout
+    line_height = 1.3 * heading.font.size
+    assert heading.font.size >= sf.FONT_SIZE
+    # Two lines' room whatever the title, so side-by-side plot areas are level.
+    assert layout.margin.t >= 2 * line_height + 24
+    xaxis = layout.xaxis
+    assert len(xaxis.tickvals) <= 4 and xaxis.tickangle == 0
+    assert xaxis.automargin is True and xaxis.title.standoff >= 8
+    # tick labels + standoff + the title's own line, below the plot
+    assert layout.margin.b >= line_height + xaxis.title.standoff + line_height
+    assert len(layout.yaxis.tickvals) <= 7
 
 
 def test_heatmap_hover_names_both_sigma_conventions() -> None:
@@ -237,3 +282,85 @@ def test_lee_boxplot_boxes_paper_and_bayes() -> None:
     bayes = [t for t in fig.data if t.name.startswith("Bayes error")]
     assert len(bayes) == 1 and set(bayes[0].y) == {0.12}
     assert fig.layout.yaxis.title.text == "test misclassification"
+
+
+# -- data_bounds on extreme values (the Model selection page draws uploaded data) --
+
+
+def _check_bounds(X: np.ndarray) -> tuple[float, float, float, float] | None:
+    """data_bounds(X), or None if it refused with a DataError; any other error
+    (OverflowError from an infinite span, say) fails the test. Bounds that come
+    back must be finite, non-empty, equal-span and contain every point."""
+    try:
+        bounds = figures.data_bounds(X)
+    except DataError as error:
+        message = str(error)
+        assert message[0].isupper() and message.endswith("."), message
+        assert "np." not in message and "inf" not in message.split(), message
+        return None
+    xmin, xmax, ymin, ymax = bounds
+    assert all(math.isfinite(v) for v in bounds), bounds
+    assert xmin < xmax and ymin < ymax, bounds
+    assert xmax - xmin == pytest.approx(ymax - ymin, rel=1e-9), bounds
+    assert xmin <= X[:, 0].min() and X[:, 0].max() <= xmax, bounds
+    assert ymin <= X[:, 1].min() and X[:, 1].max() <= ymax, bounds
+    return bounds
+
+
+BIG = 1.7976931348623157e308
+
+
+@pytest.mark.parametrize(
+    ("points", "drawn"),
+    [
+        ([[1e308, 1e308], [-1e308, -1e308]], False),  # the span overflows
+        ([[BIG, 0.0], [-BIG, 1.0]], False),
+        ([[1e308, 1e308], [1e308, 1e308]], None),  # identical, at the edge
+        ([[1e308, -1e308], [1e308, -1e308], [1e308, -1e308]], None),
+        ([[0.0, 0.0], [1e-308, 1e-308]], None),  # a span of 1e-308
+        ([[0.0, 1e300], [1e-308, 1e300]], False),  # 1e-308 apart at 1e300
+        ([[0.0, 0.0], [1e-12, 2e-12]], True),  # rounded to nothing before
+        ([[1e12, 1e12], [1e12 + 1e-3, 1e12]], True),
+        ([[3.0, -2.0]], True),  # a single point
+        ([[5.0, 5.0]] * 4, True),  # identical points
+        ([[0.0, 0.0]] * 3, True),
+        ([[-1e-300, 0.0], [1e-300, 0.0]], True),
+        ([[1e200, 3.0], [-1e200, 4.0]], True),
+    ],
+)
+def test_data_bounds_on_extreme_values_are_finite_or_a_data_error(points, drawn):
+    X = np.array(points, dtype=np.float64)
+    bounds = _check_bounds(X)
+    if drawn is not None:
+        assert (bounds is not None) is drawn, bounds
+
+
+def test_data_bounds_keep_small_spans_and_tidy_round_steps():
+    # Rounding to 10 decimals collapsed a span of 1e-12 to (0, 0); a unit
+    # square still gets tidy edges.
+    xmin, xmax, _, _ = figures.data_bounds(np.array([[0.0, 0.0], [1e-12, 1e-12]]))
+    assert 0.0 < xmax - xmin < 1e-11
+    assert figures.data_bounds(np.array([[0.0, 0.0], [1.0, 1.0]])) == (
+        -0.1,
+        1.1,
+        -0.1,
+        1.1,
+    )
+    assert figures.data_bounds(np.array([[0.0, 0.0], [0.3, 0.1]])) == (
+        -0.025,
+        0.325,
+        -0.125,
+        0.225,
+    )
+
+
+_extreme = st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from([0.0, 1e308, -1e308, BIG, -BIG, 1e-308, -1e-308, 5e-324, 1.0]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_extreme, _extreme), min_size=1, max_size=6))
+def test_data_bounds_never_raise_anything_but_a_data_error(points):
+    _check_bounds(np.array(points, dtype=np.float64))

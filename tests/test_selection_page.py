@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import re
+import threading
 from pathlib import Path
 from urllib.parse import parse_qsl
 
@@ -23,6 +25,7 @@ from svmlab import datasets, selection
 from svmlab.errors import SvmlabError
 from svmlab.experiments import lee2006
 from svmlab.ui import selection_page as sp
+from svmlab.ui import upload
 from svmlab.ui.settings import ExploreSettings
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "2_Model_selection.py")
@@ -208,7 +211,7 @@ def test_bad_input_shows_the_error_and_keeps_the_rest() -> None:
     at = _run(at)
     with pytest.raises(SvmlabError) as expected:
         datasets.make("two_circles", n_samples=N, r_inner=0.9, r_outer=0.75)
-    assert [e.value for e in at.error] == [str(expected.value)]
+    assert [e.value for e in at.error] == [sp.plain(str(expected.value))]
     assert not at.exception
     # The other settings and the last sweep are kept.
     assert at.slider(key="selection_two_circles_n_samples").value == N
@@ -233,6 +236,106 @@ def test_non_converged_cells_are_counted_in_a_warning(monkeypatch) -> None:
     assert f"{selection.CRITERIA['loo'].title}: 1 of 9" in warning.value
     row = _summary(at).set_index("criterion").loc[selection.CRITERIA["loo"].title]
     assert row["not converged"] == 1
+
+
+# -- uploads ---------------------------------------------------------------------------
+
+LARGEST = b"x1,x2,l\n1.7e308,1.7e308,a\n-1.7e308,-1.7e308,b\n1e308,0,a\n0,1,b\n"
+
+
+def _upload(at: AppTest, name: str, data: bytes) -> AppTest:
+    if at.radio(key="selection_source").value != "Upload CSV":
+        at.radio(key="selection_source").set_value("Upload CSV").run()
+    at.file_uploader(key="selection_file").set_value((name, data, "text/csv"))
+    return at.run()
+
+
+def test_undrawable_upload_is_refused_and_a_generator_works_after() -> None:
+    """Values near 1e308 passed the reader (they are finite), swept, and then
+    raised an OverflowError in data_bounds on every rerun. The upload's
+    drawable check (the Explore page's) refuses them before a sweep."""
+    from svmlab.csv_data import check_drawable
+
+    at = _app()
+    at = _upload(at, "largest.csv", LARGEST)
+    X = np.array([[1.7e308, 1.7e308], [-1.7e308, -1.7e308], [1e308, 0.0], [0.0, 1.0]])
+    with pytest.raises(SvmlabError) as expected:
+        check_drawable(X, advice=sp.DRAWABLE_ADVICE)
+    assert not at.exception, [e.value for e in at.exception]
+    assert [e.value for e in at.error] == [sp.plain(str(expected.value))]
+    assert at.button(key="selection_run").disabled
+    assert sp.STATE_KEY not in at.session_state
+    at.radio(key="selection_source").set_value("Generator").run()
+    at = _run(at)
+    assert not _errors(at), _errors(at)
+    assert at.session_state[sp.STATE_KEY].request.source == "two_circles"
+
+
+def test_a_stored_sweep_that_fails_to_draw_is_dropped_not_replayed() -> None:
+    """Whatever goes wrong drawing a stored sweep is said once, and the sweep is
+    dropped: the next rerun (here: back to a generator) is a working page."""
+    at = _run(_app())
+    good = at.session_state[sp.STATE_KEY]
+    n = good.X.shape[0]
+    huge = np.where(np.arange(n)[:, None] % 2 == 0, 1.7e308, -1.7e308) * np.ones(2)
+    at.session_state[sp.STATE_KEY] = dataclasses.replace(good, X=huge)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(at.error) == 1 and "cannot be drawn" in at.error[0].value
+    assert sp.STATE_KEY not in at.session_state
+    at.run()
+    assert not _errors(at), _errors(at)
+    at = _run(at)
+    assert not _errors(at), _errors(at)
+    assert sp.STATE_KEY in at.session_state
+
+
+def _circles_csv(labels: tuple[str, str], seed: int = 7, n: int = 12) -> bytes:
+    X, y = datasets.make("two_circles", n_samples=n, random_state=seed)
+    rows = "".join(
+        f"{float(a)!r},{float(b)!r},{labels[int(c > 0)]}\n"
+        for (a, b), c in zip(X, y, strict=True)
+    )
+    return ("a,b,label\n" + rows).encode()
+
+
+UNESCAPED_LINK = re.compile(r"(?<!\\)\]\(")  # "](" not preceded by a backslash
+
+
+def test_uploaded_labels_are_shown_as_text_not_markdown() -> None:
+    """A label that is a markdown link and one that is an image (which the
+    browser would fetch) appear literally in the caption."""
+    image, link = "![i](http://example.invalid/i.png)", "[x](http://example.invalid)"
+    at = _upload(_app(), "md.csv", _circles_csv((f'"{image}"', f'"{link}"')))
+    assert not _errors(at), _errors(at)
+    (caption,) = [c.value for c in at.caption if "points; +1 is" in c.value]
+    assert not UNESCAPED_LINK.search(caption), caption
+    assert "$" not in caption.replace("\\$", "")
+    shown = re.sub(r"\\(.)", r"\1", caption)  # what the browser shows
+    assert f"+1 is {link!r}, −1 is {image!r}." in shown
+
+
+def test_a_cell_quoted_in_an_error_is_shown_as_text() -> None:
+    text = b"a,b,label\n1,2,x\n[y](http://example.invalid),3,z\n4,5,x\n6,7,z\n"
+    at = _upload(_app(), "bad.csv", text)
+    (error,) = [e.value for e in at.error]
+    assert "example" in error and not UNESCAPED_LINK.search(error), error
+
+
+def test_the_session_holds_a_few_uploads_not_all() -> None:
+    at = _app()
+    keys = []
+    for seed in range(7):
+        at = _upload(at, f"f{seed}.csv", _circles_csv(("a", "b"), seed=seed))
+        assert not _errors(at), _errors(at)
+        keys.append(at.session_state["selection_uploads"].copy())
+    held = at.session_state["selection_uploads"]
+    assert len(held) == upload.MAX_SESSION_UPLOADS < 7
+    # The newest are kept, the current one among them, in upload order.
+    assert list(held) == [list(k)[-1] for k in keys][-upload.MAX_SESSION_UPLOADS :]
+    at = _run(at)
+    assert not _errors(at), _errors(at)
+    assert at.session_state[sp.STATE_KEY].request.data_items[0][1] == list(held)[-1]
 
 
 # -- Lee (2006) ----------------------------------------------------------------------
@@ -336,3 +439,96 @@ def test_recompute_leaves_the_shipped_results_and_a_switch_shows_either(
     assert list(at.dataframe[2].value["seed"]) == [0]
     radio.set_value("shipped").run()
     assert list(at.dataframe[2].value["seed"]) == [0, 1]
+
+
+def _slow_run(started: threading.Event, release: threading.Event):
+    """lee2006.run at the TINY settings, held until ``release`` is set."""
+    real = lee2006.run
+
+    def run(seeds, progress=None, **kwargs):
+        started.set()
+        assert release.wait(60)
+        return real(seeds, progress=progress, **TINY)
+
+    return run
+
+
+def test_a_second_recompute_while_one_runs_says_so_and_starts_nothing(
+    monkeypatch, tmp_path
+) -> None:
+    """One process-wide recompute at a time: a second click (another visitor)
+    is told when the running one started instead of starting another."""
+    started, release = threading.Event(), threading.Event()
+    monkeypatch.setattr(lee2006, "run", _slow_run(started, release))
+    path = tmp_path / "local.json"
+    done: list[dict] = []
+    first = threading.Thread(
+        target=lambda: done.append(sp.recompute_lee(1, lambda f, m: None, path))
+    )
+    first.start()
+    try:
+        assert started.wait(60)
+        started.clear()
+        with pytest.raises(SvmlabError) as caught:
+            sp.recompute_lee(2, lambda f, m: None, tmp_path / "other.json")
+        message = str(caught.value)
+        assert re.search(r"already running, started at \d\d:\d\d:\d\d", message)
+        assert not started.is_set()  # the second call never started a run
+    finally:
+        release.set()
+        first.join(120)
+    assert len(done) == 1 and json.loads(path.read_text())["settings"]["seeds"] == [0]
+    assert not (tmp_path / "other.json").exists()
+    # Once it is done, the next recompute runs.
+    again = sp.recompute_lee(2, lambda f, m: None, tmp_path / "other.json")
+    assert again["settings"]["seeds"] == [0, 1]
+
+
+def test_recompute_replaces_the_file_atomically(monkeypatch, tmp_path) -> None:
+    """A reader that opened the file before the write still reads the whole old
+    file (the new one is written beside it and renamed over it), and no
+    temporary file is left."""
+    monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY))
+    path = tmp_path / "local.json"
+    old = json.dumps({"old": list(range(2000))})
+    path.write_text(old)
+    with path.open() as reader:
+        sp.recompute_lee(1, lambda f, m: None, path)
+        assert reader.read() == old
+    assert json.loads(path.read_text())["settings"]["seeds"] == [0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["local.json"]
+
+
+def test_recompute_never_writes_the_shipped_results(monkeypatch, tmp_path) -> None:
+    shipped = tmp_path / "lee2006.json"
+    shipped.write_text("{}")
+    monkeypatch.setattr(sp, "LEE_PATH", shipped)
+    monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY))
+    with pytest.raises(SvmlabError, match="shipped"):
+        sp.recompute_lee(1, lambda f, m: None, tmp_path / "." / "lee2006.json")
+    assert shipped.read_text() == "{}"
+
+
+def test_each_session_keeps_showing_its_own_recompute(monkeypatch, tmp_path) -> None:
+    """Two visitors recompute in turn: the first still sees the results it
+    computed (one seed), not the second's (two), which a new visitor sees."""
+    monkeypatch.setattr(sp, "LEE_LOCAL_PATH", tmp_path / "local.json")
+    monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY))
+
+    def recompute(seeds: int) -> AppTest:
+        at = AppTest.from_file(PAGE, default_timeout=180).run()
+        at.slider(key="selection_lee_seeds").set_value(seeds).run()
+        at.button(key="selection_lee_run").click().run()
+        assert not _errors(at), _errors(at)
+        return at
+
+    def seeds_shown(at: AppTest) -> list[int]:
+        return list(at.dataframe[2].value["seed"])  # summary, reference, choices
+
+    a = recompute(1)
+    b = recompute(2)
+    assert seeds_shown(b) == [0, 1]
+    a.run()
+    assert seeds_shown(a) == [0]
+    c = AppTest.from_file(PAGE, default_timeout=180).run()
+    assert seeds_shown(c) == [0, 1]

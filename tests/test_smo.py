@@ -237,3 +237,20 @@ def test_auto_picks_smo_and_refusals_are_plain():
         smo.solve(Problem(gram(X), y, Ramp(), 1.0, True))
     with pytest.raises(ProblemError, match="finite C"):
         smo.solve(Problem(gram(X), y, Hinge(), math.inf, True))
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False], ids=["bias", "no_bias"])
+def test_chunked_run_equals_one_compiled_call(fit_intercept):
+    # solve() returns to Python every ~20 ms (budget and cancel checks); the
+    # compiled loop resumes exactly, so the answer is that of one long call.
+    X, y = random_problem(2, n=400, kind="xor")
+    problem = Problem(gram(X, sigma=0.3), y, Hinge(), 100.0, fit_intercept)
+    sol = smo.solve(problem, tol=1e-6, max_seconds=60.0)
+    assert sol.n_iter > smo.FIRST_CHUNK  # more than one chunk
+    K = np.ascontiguousarray(problem.K)
+    a, G = np.zeros(problem.n), -np.ones(problem.n)
+    loop = smo._pair_loop if fit_intercept else smo._single_loop
+    it, done = loop(K, y, np.diagonal(K).copy(), a, G, 100.0, 0.0, 1e-6, 0, 10**7)
+    assert done and it == sol.n_iter
+    np.testing.assert_array_equal(sol.alpha, a)
+    assert sol.converged and sol.stop_reason == "converged"

@@ -58,9 +58,14 @@ def _upload(at: AppTest, name: str, data: bytes | None = None) -> AppTest:
     return at.run()
 
 
+def _shown(markdown: str) -> str:
+    """Markdown text as the browser shows it (escapes removed)."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
 def _captions(at: AppTest) -> list[str]:
     """The captions as the browser shows them (markdown escapes removed)."""
-    return [re.sub(r"\\(.)", r"\1", c.value) for c in at.caption]
+    return [_shown(c.value) for c in at.caption]
 
 
 def _settings(at: AppTest):
@@ -162,7 +167,7 @@ def test_extreme_scales_on_the_page_never_raise(name: str, standardise: bool) ->
     if standardise:
         assert not at.error and _settings(at).upload and _has_chart(at)
     else:
-        assert "standardise features" in at.error[0].value
+        assert "standardise features" in _shown(at.error[0].value)
         assert _settings(at).upload == ""
 
 
@@ -242,7 +247,7 @@ def test_a_malformed_file_shows_its_message_and_keeps_everything(
     else:
         _upload(at, case["file"])
     assert not at.exception, [e.value for e in at.exception]
-    messages = [e.value for e in at.error]
+    messages = [_shown(e.value) for e in at.error]
     assert len(messages) == 1 and case["phrase"] in messages[0], messages
     assert any(f"still shows {name}" in c for c in _captions(at))
     assert _settings(at) == before
@@ -252,6 +257,18 @@ def test_a_malformed_file_shows_its_message_and_keeps_everything(
     at.checkbox(key=upload.DROP_KEY).set_value(False)
     if name != "good_comma_header.csv":  # the next case starts from the first file
         _upload(at, "good_comma_header.csv")
+
+
+def test_a_cell_quoted_in_an_error_is_shown_as_text() -> None:
+    """A cell that is a markdown image (which the browser would fetch) or link,
+    quoted in the message, stays text."""
+    at = AppTest.from_file(PAGE, default_timeout=30).run()
+    at.radio(key=upload.SOURCE_KEY).set_value(upload.UPLOAD_CSV).run()
+    cell = "![i](http://example.invalid/i.png)"
+    _upload(at, "md.csv", f"a,b,label\n1,2,x\n{cell},3,z\n4,5,x\n".encode())
+    (error,) = [e.value for e in at.error]
+    assert not re.search(r"(?<!\\)\]\(", error), error
+    assert repr(cell) in _shown(error)
 
 
 def test_at_least_twenty_malformed_files() -> None:
@@ -270,7 +287,7 @@ def test_a_bad_file_keeps_the_generated_data() -> None:
     at.radio(key=upload.SOURCE_KEY).set_value(upload.UPLOAD_CSV).run()
     assert _settings(at) == before
     _upload(at, "one_class.csv")
-    assert [e.value for e in at.error] and "Only one class" in at.error[0].value
+    assert [e.value for e in at.error] and "Only one class" in _shown(at.error[0].value)
     assert _settings(at) == before and _stable_metrics(at) == numbers
     assert any("still shows the generated data" in c for c in _captions(at))
     # Back to the generator: its widgets come back with their values.
@@ -325,7 +342,7 @@ def test_nan_rows_are_offered_for_dropping() -> None:
     at = _upload_app()
     key = _settings(at).upload
     _upload(at, "nan_feature.csv")
-    assert "Tick 'drop those rows'" in at.error[0].value
+    assert "Tick 'drop those rows'" in _shown(at.error[0].value)
     assert _settings(at).upload == key
     at.checkbox(key=upload.DROP_KEY).set_value(True).run()
     assert not _errors(at)
@@ -357,11 +374,11 @@ def test_column_choice_on_a_five_column_file() -> None:
     assert held.columns == ("x2", "x1", "label")
     # A bad choice (the 4-class column as label) keeps the last good choice.
     at.selectbox(key=upload.COLUMN_KEYS[2]).set_value("group").run()
-    assert "4 classes (e, n, s, w)" in at.error[0].value
+    assert "4 classes (e, n, s, w)" in _shown(at.error[0].value)
     assert _settings(at).upload == upload.upload_key(X, y)
     # Feature = label is refused too.
     at.selectbox(key=upload.COLUMN_KEYS[2]).set_value("x2").run()
-    assert "cannot also be a feature" in at.error[0].value
+    assert "cannot also be a feature" in _shown(at.error[0].value)
     assert _settings(at).upload == upload.upload_key(X, y)
 
 

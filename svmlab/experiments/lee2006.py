@@ -5,7 +5,7 @@ of 100 points; (C, sigma_L^2) chosen for SVC_irwls (modified hinge, delta = 1e-4
 IRWLS stopped when the mean squared change of the multipliers is below 1e-3) by the
 ACV function, eq. (11), and for SVC_qp (hinge) by the CV function, eq. (10) with the
 hinge in place of h_delta, i.e. exact leave-one-out; both models without a bias
-(MATH.md "Lee (2006)" item 9). The paper reports mean test misclassification
+(docs/corrections.md "Lee (2006)" item 9). The paper reports mean test misclassification
 0.1252 (SVC_irwls, chose (500, 0.7)) and 0.1315 (SVC_qp, chose (500, 0.5)).
 
 Here the whole experiment is repeated for several training seeds (one draw says
@@ -20,9 +20,9 @@ surfaces. The paper's own (C, sigma_L^2) are evaluated on the same test sets too
 Kernel widths are Lee's: ``k(x, z) = exp(-||x - z||^2 / sigma_L^2)``, i.e.
 svmlab's sigma = sqrt(sigma_L^2 / 2) (:func:`svmlab.kernels.sigma_from_lee_sigma2`).
 Data: :func:`svmlab.datasets.make_two_circles` with radii 0.5 / 0.75 (the paper
-gives none; these give the Bayes error 0.1227, MATH.md item 7), x uniform on
+gives none; these give the Bayes error 0.1227, docs/corrections.md item 7), x uniform on
 (-1, 1)^2, labels a coin flip between the circles. Misclassification counts a tie
-as 1/2 (MATH.md item 8).
+as 1/2 (docs/corrections.md item 8).
 
 Run ``python -m svmlab.experiments.lee2006`` (``--seeds``, ``--out``, ``--quick``);
 the page reads the cached :data:`DEFAULT_PATH` with :func:`load`.

@@ -4,6 +4,11 @@
 it, filtered by :func:`valid_solvers`. ``solve(problem, method=...)`` is the single
 front (in the spirit of qpsolvers' ``solve_qp``): it validates the name and the
 loss x solver x bias pair, times the call and returns a :class:`DualSolution`.
+
+Every solver takes ``max_seconds`` (a wall-clock budget; None, the default, is
+unlimited) and stops at its current feasible point with
+``stop_reason="max_seconds"`` when it runs out; inside :func:`cancel_when` it
+raises :class:`svmlab.errors.FitCancelled` once the predicate says so.
 """
 
 from __future__ import annotations
@@ -15,16 +20,25 @@ from numpy.typing import NDArray
 
 from svmlab.errors import IncompatibleLossError, UnknownNameError
 from svmlab.solvers import cccp, coordinate, irwls, qp, retargeted_ls, smo
-from svmlab.solvers.base import DualSolution, History, Problem, SolverSpec
+from svmlab.solvers.base import (
+    STOP_REASONS,
+    DualSolution,
+    History,
+    Problem,
+    SolverSpec,
+    cancel_when,
+)
 
 __all__ = [
     "AUTO",
     "COMPATIBLE",
     "SOLVERS",
+    "STOP_REASONS",
     "DualSolution",
     "History",
     "Problem",
     "SolverSpec",
+    "cancel_when",
     "check_solver",
     "resolve_solver",
     "solve",
@@ -140,9 +154,14 @@ def solve(
     max_iter: int = 10_000,
     init: NDArray | None = None,
     record_history: bool = False,
+    max_seconds: float | None = None,
     **options: Any,
 ) -> DualSolution:
-    """Solve ``problem`` with the named solver; see :mod:`svmlab.solvers.base`."""
+    """Solve ``problem`` with the named solver; see :mod:`svmlab.solvers.base`.
+
+    ``max_seconds`` is the solver's time budget (None: no limit); it is passed on
+    only when given, so solvers registered without the keyword keep working.
+    """
     import math
 
     name = resolve_solver(
@@ -151,6 +170,8 @@ def solve(
         fit_intercept=problem.fit_intercept,
         hard_margin=math.isinf(problem.C),
     )
+    if max_seconds is not None:
+        options["max_seconds"] = max_seconds
     start = time.perf_counter()
     solution = SOLVERS[name].solve(
         problem,

@@ -1,6 +1,6 @@
 """What every solver shares: the problem, the result type, and its self-checks.
 
-Every solver minimises the same primal (MATH.md, notation)::
+Every solver minimises the same primal (docs/corrections.md, notation)::
 
     0.5 ||f||_H^2 + C sum_i loss(m_i),   f = K (alpha * y) + b,   m_i = y_i f(x_i)
 
@@ -11,28 +11,38 @@ unregularized bias with its equality constraint ``sum alpha_i y_i = 0`` is prese
 
 For the hinge and the squared hinge, ``alpha`` is also the dual vector of the
 box-constrained QP (Sugiyama eq. 27.3; the squared hinge is the hinge dual on
-``K + I/C`` with no upper bound, MATH.md "Squared hinge dual"). Other losses use
-the same ``alpha`` as coefficients; their optimality is checked by stationarity.
+``K + I/C`` with no upper bound, docs/corrections.md "Squared hinge dual"). Other
+losses use the same ``alpha`` as coefficients; their optimality is checked by
+stationarity.
 """
 
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
+from svmlab.errors import FitCancelled, ParameterError, plain_value
 from svmlab.losses import Loss
 
 __all__ = [
+    "POLL_SECONDS",
+    "STOP_REASONS",
+    "Budget",
     "DualSolution",
     "History",
     "Problem",
     "SolveFunction",
     "SolverSpec",
     "box_dual",
+    "cancel_when",
     "dual_objective",
     "intercept_from_gradient",
     "kkt_violation",
@@ -84,6 +94,7 @@ class SolveFunction(Protocol):
         max_iter: int,
         init: Array | None = None,
         record_history: bool = False,
+        max_seconds: float | None = None,
         **options: Any,
     ) -> DualSolution: ...
 
@@ -92,7 +103,7 @@ def box_dual(problem: Problem) -> tuple[Array, float]:
     """The box-QP form of a hinge-type problem: ``(K_dual, upper)``.
 
     Hinge: ``min 0.5 a'(Y K Y)a - 1'a``, ``0 <= a <= C`` (Sugiyama eq. 27.3).
-    Squared hinge: the same on ``K + I/C`` with no upper bound (MATH.md).
+    Squared hinge: the same on ``K + I/C`` with no upper bound (docs/corrections.md).
     """
     name = problem.loss.name
     if name == "squared_hinge":
@@ -126,8 +137,8 @@ def primal_objective(problem: Problem, alpha: Array, b: float) -> float:
 def dual_objective(problem: Problem, alpha: Array) -> float | None:
     """The dual value ``1'a - 0.5 a' Y K_dual Y a`` for hinge-type losses, else None.
 
-    With the box-QP dual (Sugiyama eq. 27.3, MATH.md "Squared hinge dual") weak
-    duality gives ``primal >= dual``; at the optimum they are equal.
+    With the box-QP dual (Sugiyama eq. 27.3, docs/corrections.md "Squared hinge dual")
+    weak duality gives ``primal >= dual``; at the optimum they are equal.
     """
     if problem.loss.name not in ("hinge", "squared_hinge"):
         return None
@@ -143,7 +154,8 @@ def intercept_from_gradient(
 
     ``G = Y K_dual Y a - 1`` is the dual gradient. Free support vectors
     (eps < a_i < upper - eps) satisfy ``f(x_i) = y_i``, so ``b = -y_i G_i``; the
-    average over them is Zhu's / Sugiyama eq. 27.4's rule (index corrected, MATH.md).
+    average over them is Zhu's / Sugiyama eq. 27.4's rule (index corrected,
+    docs/corrections.md).
     With no free SV, ``b`` is the middle of the interval the KKT conditions allow
     (Fan, Chen, Lin 2005, section 4; LIBSVM ``calculate_rho``).
     """
@@ -190,9 +202,14 @@ def _box_violation(
 
 
 def _alpha_eps(alpha: Array, upper: float) -> float:
-    """How close to a bound counts as at the bound (relative, MATH.md pitfall)."""
-    scale = upper if math.isfinite(upper) else max(1.0, float(alpha.max(initial=0.0)))
-    return 1e-9 * scale
+    """How close to a bound counts as at the bound (relative, docs/corrections.md
+    pitfall).
+
+    Relative to ``min(upper, max_i alpha_i)``, not to ``upper`` alone: at a large
+    C (1e10, say) a separable problem's alphas stay of the size the data set
+    (about 10), and ``1e-9 C`` would read every one of them as 0.
+    """
+    return 1e-9 * min(upper, float(np.abs(alpha).max(initial=0.0)))
 
 
 def kkt_violation(problem: Problem, alpha: Array, b: float) -> float:
@@ -204,8 +221,8 @@ def kkt_violation(problem: Problem, alpha: Array, b: float) -> float:
       (Collobert et al. 2006), with ``alpha + beta`` in the box, ``beta_i = C``
       where ``m_i < 0``;
     - modified hinge, squared ramp: the stationarity residual
-      ``max_i |alpha_i + C loss'(m_i)| / C`` (MATH.md "Lee (2006)" item 4), plus
-      ``|sum alpha_i y_i| / C`` with an unregularized bias.
+      ``max_i |alpha_i + C loss'(m_i)| / C`` (docs/corrections.md "Lee (2006)" item 4),
+      plus ``|sum alpha_i y_i| / C`` with an unregularized bias.
     """
     y, name = problem.y, problem.loss.name
     if name in ("hinge", "squared_hinge", "ramp"):
@@ -234,23 +251,28 @@ def sv_states(
 ) -> NDArray[np.int8]:
     """KKT state of each sample: 0 non-SV, 1 free SV, 2 bound SV (Sugiyama 27.3).
 
-    ``|alpha_i| > eps`` is a support vector, ``|alpha_i| >= C - eps`` a bound one,
-    with ``eps = rel * C``. Exact solvers (polished QP, SMO) leave alpha exactly at
-    0 or C, so ``rel = 1e-8`` (the default for hinge-type losses) only absorbs
-    round-off; smooth losses (modified hinge, squared ramp) give every point a
-    positive alpha decaying like exp(-m/delta), so their default is 1e-6 (MATH.md:
-    say which threshold). Float32 history snapshots need ``rel = 1e-6`` too. The
-    ramp's effective coefficients may be negative: they count by size. The
-    squared hinge has no upper bound, so none of its SVs is bound.
+    ``|alpha_i| > rel * min(C, max_j |alpha_j|)`` is a support vector and
+    ``|alpha_i| >= C - rel * C`` a bound one. The SV threshold is relative to the
+    largest alpha, not to C alone: at a large C (1e10, 1e12) the alphas of a
+    separable problem stay of the size the data set, and ``1e-8 C`` would call
+    every point a non-SV (issue 14, item 3). Exact solvers (polished QP, SMO)
+    leave alpha exactly at 0 or C, so ``rel = 1e-8`` (the default for hinge-type
+    losses) only absorbs round-off; smooth losses (modified hinge, squared ramp)
+    give every point a positive alpha decaying like exp(-m/delta), so their
+    default is 1e-6 (docs/corrections.md: say which threshold). Float32 history
+    snapshots
+    need ``rel = 1e-6`` too. The ramp's effective coefficients may be negative:
+    they count by size. The squared hinge has no upper bound, so none of its SVs
+    is bound. This state is for display; the estimator's ``support_`` keeps
+    every nonzero alpha, so that f never loses a term.
     """
     if rel is None:
         rel = 1e-8 if loss in ("hinge", "squared_hinge", "ramp") else 1e-6
     a = np.abs(np.asarray(alpha, dtype=np.float64))
-    scale = C if math.isfinite(C) else max(1.0, float(a.max(initial=0.0)))
-    eps = rel * scale
-    state = np.where(a > eps, 1, 0).astype(np.int8)
+    sv_eps = rel * min(C, float(a.max(initial=0.0)))
+    state = np.where(a > sv_eps, 1, 0).astype(np.int8)
     if math.isfinite(C) and loss != "squared_hinge":
-        state[a >= C - eps] = 2
+        state[a >= C - rel * C] = 2
     return state
 
 
@@ -288,6 +310,116 @@ def repair_init(
         elif neg > pos:
             a[y < 0] *= pos / neg if neg > 0 else 0.0
     return a
+
+
+# -- time budget and cancellation (issue 14, item 6) ------------------------------
+
+#: Why a solver stopped (``DualSolution.stop_reason``): its optimality measure
+#: met ``tol``; the iteration cap; the time budget; or a looser rule of its own
+#: that it stops by on purpose (``extras["stop_note"]`` then says which).
+STOP_REASONS = ("converged", "max_iter", "max_seconds", "rule")
+
+#: The cancel predicate is called at most once per this many seconds of work.
+POLL_SECONDS = 0.01
+
+
+class _Canceller:
+    """One ``cancel_when`` block: its predicate, rate-limited, and the blocks
+    around it (an outer predicate still applies inside an inner one)."""
+
+    def __init__(
+        self, should_stop: Callable[[], bool], outer: _Canceller | None
+    ) -> None:
+        self.should_stop, self.outer = should_stop, outer
+        self.last = -math.inf
+
+    def poll(self, now: float) -> None:
+        if now - self.last >= POLL_SECONDS:
+            self.last = now
+            if self.should_stop():
+                raise FitCancelled()
+        if self.outer is not None:
+            self.outer.poll(now)
+
+
+_CANCEL: ContextVar[_Canceller | None] = ContextVar("svmlab_cancel", default=None)
+
+
+@contextmanager
+def cancel_when(should_stop: Callable[[], bool]) -> Iterator[None]:
+    """Stop every fit inside the block as soon as ``should_stop()`` returns True.
+
+    Each solver calls ``should_stop()`` where it checks its time budget (between
+    compiled chunks of about 20 ms, once per outer iteration, before and after
+    an uninterruptible interior-point call), at most every
+    :data:`POLL_SECONDS` of work, and raises :class:`svmlab.errors.FitCancelled`
+    when it returns True. A page wraps its fits in it with a predicate that says
+    "this script run has been superseded", so that a fit whose result nobody will
+    see stops. The predicate lives in a :class:`contextvars.ContextVar`: it
+    applies to the current thread (and asyncio task) only, and blocks nest
+    (``with cancel_when(lambda: run_id != current_run()): model.fit(X, y)``).
+    """
+    token = _CANCEL.set(_Canceller(should_stop, _CANCEL.get()))
+    try:
+        yield
+    finally:
+        _CANCEL.reset(token)
+
+
+def check_max_seconds(max_seconds: object) -> float | None:
+    """``max_seconds`` as a float, or None (no budget); a ParameterError unless it
+    is None or a positive finite number."""
+    if max_seconds is None:
+        return None
+    if isinstance(max_seconds, bool) or not isinstance(
+        max_seconds, int | float | np.integer | np.floating
+    ):
+        raise ParameterError(
+            "max_seconds must be a positive number of seconds or None (no time "
+            f"limit); got {plain_value(max_seconds)}."
+        )
+    value = float(max_seconds)
+    if not (math.isfinite(value) and value > 0.0):
+        raise ParameterError(
+            "max_seconds must be a positive number of seconds or None (no time "
+            f"limit); got {plain_value(value)}."
+        )
+    return value
+
+
+class Budget:
+    """A solver's wall-clock budget, and the place it polls for cancellation.
+
+    ``check()`` is what a solver calls between chunks of work (and the budget
+    calls once when it is made): it polls the ``cancel_when`` predicate (which
+    may raise :class:`FitCancelled`) and returns True once ``max_seconds`` have
+    passed since the budget was made.
+    Inner solves share the outer budget by receiving ``remaining()`` as their
+    own ``max_seconds``. ``max_seconds=None`` never expires.
+    """
+
+    def __init__(self, max_seconds: object = None) -> None:
+        seconds = check_max_seconds(max_seconds)
+        self.start = time.perf_counter()
+        self.deadline = None if seconds is None else self.start + seconds
+        self.expired = False
+        self.check()  # a fit already superseded does not start
+
+    def check(self) -> bool:
+        """Poll for cancellation; whether the time is up (it stays up)."""
+        now = time.perf_counter()
+        canceller = _CANCEL.get()
+        if canceller is not None:
+            canceller.poll(now)
+        if self.deadline is not None and now >= self.deadline:
+            self.expired = True
+        return self.expired
+
+    def remaining(self) -> float | None:
+        """Seconds left (a tiny positive number once spent), None without a limit."""
+        if self.deadline is None:
+            return None
+        return max(self.deadline - time.perf_counter(), 1e-9)
 
 
 @dataclass(frozen=True)
@@ -371,13 +503,22 @@ class DualSolution:
     n_iter
         Iterations (outer iterations for CCCP).
     converged
-        Whether the stopping rule was met before ``max_iter``.
+        Whether the optimality measure ``kkt`` meets the solver's ``tol``
+        (issue 14, item 7): never True because a looser rule stopped the loop.
     kkt
         :func:`kkt_violation` at the returned point.
     history
         Per-iteration records (empty unless recorded).
     extras
-        Solver-specific data (SMO working pairs, IRWLS weights, CCCP starts...).
+        Solver-specific data (SMO working pairs, IRWLS weights, CCCP starts...);
+        ``stop_note`` (with ``stop_reason == "rule"``) is one plain sentence
+        naming the rule that stopped the solver and the residual it left.
+    fit_time
+        Seconds in the solver (set by :func:`svmlab.solvers.solve`).
+    stop_reason
+        One of :data:`STOP_REASONS`: ``"converged"`` (``kkt <= tol``),
+        ``"max_iter"``, ``"max_seconds"`` (the time budget), or ``"rule"`` (a
+        looser stopping rule of the solver's own, e.g. Lee's rule in IRWLS).
     """
 
     alpha: Array
@@ -390,6 +531,7 @@ class DualSolution:
     history: History = field(default_factory=History)
     extras: dict[str, Any] = field(default_factory=dict)
     fit_time: float = 0.0
+    stop_reason: str = "converged"
 
     @classmethod
     def finish(
@@ -399,22 +541,54 @@ class DualSolution:
         b: float,
         *,
         n_iter: int,
-        converged: bool,
+        converged: bool | None = None,
+        tol: float | None = None,
+        stop_reason: str | None = None,
+        rule: str | None = None,
         history: History | None = None,
         extras: dict[str, Any] | None = None,
     ) -> DualSolution:
-        """Build a solution and evaluate its objective, dual value and KKT check."""
+        """Build a solution and evaluate its objective, dual value and KKT check.
+
+        With ``tol`` (every registered solver passes it) the measure decides:
+        ``converged = kkt <= tol`` and then ``stop_reason = "converged"``,
+        whatever ended the loop. Otherwise ``stop_reason`` says what did
+        (default ``"max_iter"``); a loop that ended by its own test
+        (``"converged"``) while the measure is above ``tol`` is reported as
+        ``"rule"``. For ``"rule"``, ``extras["stop_note"]`` is the sentence
+        ``"<rule>; the KKT residual is <kkt>, above tol."``, where ``rule``
+        names the rule ("IRWLS stopped by Lee's rule (...)"). Without ``tol``
+        (solvers written before issue 14) ``converged`` is taken as given.
+        """
         alpha = np.asarray(alpha, dtype=np.float64)
+        kkt = kkt_violation(problem, alpha, b)
+        if tol is not None:
+            converged = kkt <= tol
+            if converged:
+                stop_reason = "converged"
+            elif stop_reason in (None, "converged"):
+                stop_reason = "rule" if stop_reason else "max_iter"
+        else:
+            converged = bool(converged)
+            if stop_reason is None:
+                stop_reason = "converged" if converged else "max_iter"
+        if stop_reason not in STOP_REASONS:
+            raise ValueError(f"unknown stop reason {stop_reason!r}")
+        extras = dict(extras or {})
+        if stop_reason == "rule":
+            what = rule or "The solver stopped by its own rule"
+            extras["stop_note"] = f"{what}; the KKT residual is {kkt:.1e}, above tol."
         return cls(
             alpha=alpha,
             b=float(b),
             objective=primal_objective(problem, alpha, b),
             n_iter=int(n_iter),
             converged=bool(converged),
-            kkt=kkt_violation(problem, alpha, b),
+            kkt=kkt,
             dual_objective=dual_objective(problem, alpha),
             history=history if history is not None else History(),
-            extras=extras or {},
+            extras=extras,
+            stop_reason=stop_reason,
         )
 
     def duality_gap(self) -> float | None:

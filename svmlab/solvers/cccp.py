@@ -56,7 +56,30 @@ solution; ``check_convergence``) -> ``finalize``. Stopping: ``beta`` unchanged
 (the point minimises its own linearisation: a CCCP fixed point); or no decrease of
 the objective across two steps, or an increase (possible only with an inexact
 inner solve; the current point is then a fixed point up to that accuracy and is
-kept); or ``max_iter`` outer steps (``converged=False``).
+kept); or ``max_iter`` outer steps; or ``max_seconds``.
+
+**Optimality measure** (issue 14, item 7). The ramp is non-convex and not
+differentiable, so "optimal" can only mean *locally*: a point is a CCCP fixed
+point when it minimises its own convex upper bound ``J_t`` (beta from its own
+margins). So the measure is the KKT violation of that last convex subproblem,
+evaluated at the returned point with beta read off its margins
+(:func:`~svmlab.solvers.base.kkt_violation` computes exactly this for the
+ramp: the box dual with ``a = alpha + beta``); it is 0 at a fixed point with an
+exact inner solve and says nothing about the global minimum. For the squared
+ramp the same construction gives its stationarity residual
+``max_i |alpha_i + C l'(m_i)| / C``, also what ``kkt_violation`` reports.
+``converged`` is that measure ``<= tol``. When the outer rule stops the loop
+(beta unchanged with an inexact SMO inner solve, or a step that did not
+decrease the objective) and the measure is above ``tol``, the result has
+``stop_reason="rule"`` and a sentence in ``extras["stop_note"]``.
+
+**Budget.** ``max_seconds`` is shared by the start and every inner solve (they
+get what is left); it is checked before each outer step and, inside, between
+SMO's compiled chunks or the active-set rounds of the ``qp`` inner solve
+(CVXOPT's interior point itself cannot be interrupted: it is checked before and
+after). An inner solve cut short is discarded: the last complete outer
+iterate is returned, with ``stop_reason="max_seconds"``. Every outer iterate
+satisfies ``-C <= alpha_i <= C`` and, with the bias, ``sum alpha_i y_i = 0``.
 
 The inner solve: the box QP above. ``inner="qp"`` (default) solves it exactly by
 the interior-point method and active-set polish of :mod:`svmlab.solvers.qp`,
@@ -90,6 +113,7 @@ from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
 from svmlab.losses import Hinge, SquaredHinge
 from svmlab.solvers import qp
 from svmlab.solvers.base import (
+    Budget,
     DualSolution,
     History,
     Problem,
@@ -119,28 +143,33 @@ def _box_qp(
     c: float,
     fit_intercept: bool,
     warm: Array | None,
-) -> tuple[Array, float, dict[str, Any]]:
+    budget: Budget | None = None,
+) -> tuple[Array, float, dict[str, Any]] | None:
     """Solve ``min 0.5 a'Qa + p'a, 0 <= a <= upper, [y'a = c]`` exactly, by
     :mod:`svmlab.solvers.qp`'s interior point and active-set polish.
 
     From a warm start the active-set method runs alone (its answer is a verified
     KKT point); otherwise, or if it fails, CVXOPT then the active-set polish.
+    None when ``budget`` ran out before an answer (a polish cut short after the
+    interior point keeps the interior point's answer).
     """
     if warm is not None:
         rounds = 50 + y.shape[0] // 4
         found = qp._polish(
-            Q, y, warm, upper, fit_intercept, p=p, c=c, max_rounds=rounds
+            Q, y, warm, upper, fit_intercept, p=p, c=c, max_rounds=rounds, budget=budget
         )
         if found is not None:
             a, b = found
             return a, _intercept(Q, p, y, a, b, upper, fit_intercept), {"ip": 0}
+    if budget is not None and budget.check():
+        return None
     a, status, iterations = qp._cvxopt(Q, y, upper, fit_intercept, p=p, c=c)
     if status not in ("Solved", "AlmostSolved") or not np.all(np.isfinite(a)):
         raise ProblemError(
             f"A CCCP subproblem could not be solved (interior point: {status})."
         )
     a = np.clip(a, 0.0, upper)
-    found = qp._polish(Q, y, a, upper, fit_intercept, p=p, c=c)
+    found = qp._polish(Q, y, a, upper, fit_intercept, p=p, c=c, budget=budget)
     b: float | None = None
     if found is not None:
         a, b = found
@@ -171,12 +200,15 @@ class _Inner:
     which update ``(a, G)`` in place and so take any linear term ``p``.
 
     ``solve(p, c, warm)`` returns ``(a, b, converged, info)`` for
-    ``min 0.5 a'Q_d a + p'a, 0 <= a <= upper, [y'a = c]``.
+    ``min 0.5 a'Q_d a + p'a, 0 <= a <= upper, [y'a = c]``, or None when the
+    shared ``budget`` ran out before an answer.
     """
 
-    def __init__(self, problem: Problem, inner: str, ramp: bool, tol: float) -> None:
+    def __init__(
+        self, problem: Problem, inner: str, ramp: bool, tol: float, budget: Budget
+    ) -> None:
         y, C = problem.y, problem.C
-        self.problem, self.tol, self.ramp = problem, tol, ramp
+        self.problem, self.tol, self.ramp, self.budget = problem, tol, ramp, budget
         self.upper = C
         self.ridge = 0.0 if ramp else 1.0 / C
         self.Q = (y[:, None] * y[None, :]) * problem.K
@@ -185,28 +217,42 @@ class _Inner:
             try:
                 smo = importlib.import_module("svmlab.solvers.smo")
                 self.loops = (smo._pair_loop, smo._single_loop)
+                self.run_chunked = smo.run_chunked
                 self.module, self.name = smo, "smo"
             except (ImportError, AttributeError) as error:
                 self.fallback = f"smo is not available ({error}); used qp"
 
     def start(self, init: Array | None) -> DualSolution:
-        """The (squared-)hinge solution by the registered solver."""
+        """The (squared-)hinge solution by the registered solver, in what is
+        left of the budget."""
         p = self.problem
         convex = Problem(
             p.K, p.y, Hinge() if self.ramp else SquaredHinge(), p.C, p.fit_intercept
         )
-        return self.module.solve(convex, tol=self.tol, init=init)
+        return self.module.solve(
+            convex, tol=self.tol, init=init, max_seconds=self.budget.remaining()
+        )
 
     def solve(
         self, p: Array, c: float, warm: Array | None
-    ) -> tuple[Array, float, bool, dict[str, Any]]:
+    ) -> tuple[Array, float, bool, dict[str, Any]] | None:
         fit_intercept, upper = self.problem.fit_intercept, self.upper
         y = self.problem.y
         if self.name == "qp":
             Q_d = self.Q + self.ridge * np.eye(y.shape[0]) if self.ridge else self.Q
-            a, b, info = _box_qp(
-                Q_d, p, y, upper, c=c, fit_intercept=fit_intercept, warm=warm
+            found = _box_qp(
+                Q_d,
+                p,
+                y,
+                upper,
+                c=c,
+                fit_intercept=fit_intercept,
+                warm=warm,
+                budget=self.budget,
             )
+            if found is None:
+                return None
+            a, b, info = found
             return a, b, True, info
         # SMO keeps y'a fixed, so it must start from a feasible point.
         a = np.zeros(y.shape[0]) if warm is None else warm.copy()
@@ -216,7 +262,12 @@ class _Inner:
         K = np.ascontiguousarray(self.problem.K)
         QD = np.diagonal(K) + self.ridge
         loop = self.loops[0] if fit_intercept else self.loops[1]
-        it, done = loop(K, y, QD, a, G, upper, self.ridge, self.tol, 0, SMO_UPDATES)
+        args = (K, y, QD, a, G, upper, self.ridge, self.tol)
+        it, done, out_of_time = self.run_chunked(
+            loop, args, 0, SMO_UPDATES, self.budget
+        )
+        if out_of_time:
+            return None
         b = intercept_from_gradient(y, a, G, upper, eps=0.0) if fit_intercept else 0.0
         return a, b, bool(done), {"inner_iterations": int(it)}
 
@@ -262,6 +313,7 @@ def solve(
     record_history: bool = False,
     start: str | None = None,
     inner: str = "qp",
+    max_seconds: float | None = None,
     **options: Any,
 ) -> DualSolution:
     """Minimise the ramp (or squared ramp) objective by CCCP (module docstring).
@@ -271,7 +323,9 @@ def solve(
     problem
         The training problem; its loss must be ``ramp`` or ``squared_ramp``.
     tol
-        The inner SMO's stopping tolerance (the ``qp`` inner solve is exact).
+        ``converged`` means the KKT violation of the last convex subproblem at
+        the returned point is at most ``tol`` (module docstring); also the
+        inner SMO's stopping tolerance (the ``qp`` inner solve is exact).
     max_iter
         Cap on outer steps (convex subproblems after the start).
     init
@@ -285,12 +339,14 @@ def solve(
         first step is the hinge solution again (for the ramp);
         ``"init"``: ``init`` itself, with the best intercept over the loss's
         breakpoints. Default: ``"init"`` if a usable ``init`` is given, else
-        ``"hinge"``. CCCP finds a local minimum near its start (MATH.md).
+        ``"hinge"``. CCCP finds a local minimum near its start (docs/corrections.md).
     inner
         ``"qp"`` (exact: interior point and active-set polish, warm-started by the
         active-set method alone) or ``"smo"`` (:mod:`svmlab.solvers.smo`'s loops
         from the previous solution, to ``tol``); if smo cannot be imported, qp
         is used and ``extras["inner_fallback"]`` says why.
+    max_seconds
+        Time budget (None: unlimited) shared by the start and the inner solves.
 
     Returns
     -------
@@ -303,7 +359,8 @@ def solve(
         ``hinge_objective`` (with ``start="hinge"``), ``stalled`` (None, or the
         objective change of a rejected last step), ``inner_info`` (per step:
         interior-point iterations, 0 when the warm active-set method sufficed,
-        or SMO updates).
+        or SMO updates) and, when the outer rule stopped it above tol,
+        ``stop_note``.
     """
     if options:
         raise ParameterError(
@@ -315,6 +372,7 @@ def solve(
         raise IncompatibleLossError("cccp", f"the {name} loss", sorted(SPEC.losses))
     if inner not in INNERS:
         raise ParameterError(f"inner must be one of {INNERS}; got {inner!r}.")
+    budget = Budget(max_seconds)
     clock = time.perf_counter()
     y, K = problem.y, problem.K
     ramp = name == "ramp"
@@ -328,16 +386,18 @@ def solve(
             "start='init' needs init: a previous alpha with one finite value per "
             "training point."
         )
-    solver = _Inner(problem, inner, ramp, tol)
+    solver = _Inner(problem, inner, ramp, tol, budget)
 
     # setup: the start (alpha, b), its box variable a, and the beta it solved for.
     extras: dict[str, Any] = {"start": start, "inner": solver.name}
     if solver.fallback:
         extras["inner_fallback"] = solver.fallback
     beta_used: Array | None = None
+    start_out_of_time = False
     if start == "hinge":
         first = solver.start(init)
         alpha, b = first.alpha, first.b
+        start_out_of_time = first.stop_reason == "max_seconds"
         # The hinge problem is the subproblem with beta = 0; so is the squared
         # hinge when no alpha exceeds C (alpha_i = C (1 - m_i)_+ there: no m_i < 0).
         if ramp or float(alpha.max(initial=0.0)) <= problem.C:
@@ -368,7 +428,9 @@ def solve(
 
     record(0)
     objectives, flips, inner_info = [objective], [], []
-    converged, inner_done, stalled, it, ties = False, True, None, 0, 0
+    stalled, it, ties = None, 0, 0
+    reason, rule = "max_iter", None
+    accuracy = "to tol" if solver.name == "smo" else "to round-off (about 1e-10)"
     while True:
         # update: the tangent at the current margins.
         beta = _beta(problem, y * (K @ (alpha * y) + b))
@@ -376,14 +438,25 @@ def solve(
             np.count_nonzero(beta != beta_used if beta_used is not None else beta)
         )
         if beta_used is not None and changed == 0:
-            converged = True
+            reason = "converged"
+            rule = (
+                "CCCP stopped at a fixed point of its outer rule (no margin changed "
+                f"sign); its inner {solver.name} solve is accurate {accuracy} only"
+            )
             break
         if it >= max_iter:
             break
+        if start_out_of_time or budget.check():
+            reason = "max_seconds"
+            break
         # inner solve: the convex box QP, warm-started from the last solution.
-        a_new, b_new, done, info = solver.solve(
+        found = solver.solve(
             -(1.0 + solver.Q @ beta), float(y @ beta), a if a.any() else None
         )
+        if found is None:  # out of time: keep the last complete outer step
+            reason = "max_seconds"
+            break
+        a_new, b_new, _, info = found
         alpha_new = a_new - beta
         new_objective = primal_objective(problem, alpha_new, b_new)
         # check_convergence: an exact inner solve never raises J; an inexact one
@@ -392,12 +465,15 @@ def solve(
         # its coefficients fit the new beta; two ties in a row end the loop.
         change, slack = new_objective - objective, 1e-12 * max(1.0, abs(objective))
         if change > slack or (change >= -slack and ties):
-            stalled, converged = change, True
+            stalled, reason = change, "rule"
+            rule = (
+                "CCCP stopped because its last step did not decrease the objective "
+                f"(its inner {solver.name} solve is accurate {accuracy} only)"
+            )
             break
         ties = ties + 1 if change >= -slack else 0
         it += 1
         a, alpha, b, objective, beta_used = a_new, alpha_new, b_new, new_objective, beta
-        inner_done = done
         objectives.append(objective)
         flips.append(changed)
         inner_info.append(info)
@@ -418,7 +494,9 @@ def solve(
         alpha,
         b,
         n_iter=it,
-        converged=converged and inner_done,
+        tol=tol,
+        stop_reason=reason,
+        rule=rule,
         history=history,
         extras=extras,
     )

@@ -16,8 +16,8 @@ coordinate can move alone: this is the model *without* an unregularized bias
 
 Rifkin's slides write the dual in ``z_i = c_i`` with ``z_i / Y_i in [0, 1]`` and
 the regulariser ``lambda/2 ||f||^2``: with ``a_i = C z_i / Y_i`` and
-``C = 1 / lambda`` (MATH.md "Rifkin's slides"; the linear term is ``-z_i / Y_i``)
-it is the problem above. The one-coordinate subproblem in ``a_i`` is the
+``C = 1 / lambda`` (docs/corrections.md "Rifkin's slides"; the linear term is ``-z_i /
+Y_i``) it is the problem above. The one-coordinate subproblem in ``a_i`` is the
 parabola ``0.5 Q_ii t^2 + G_i t`` of the step ``t``, ``G = Q a - 1`` the
 gradient, so its box-constrained minimiser is the clipped Newton step::
 
@@ -39,13 +39,22 @@ epoch is n single-coordinate updates) -> finalize. Two orders:
 
 ``n_iter`` counts epochs (the last one possibly partial for ``greedy``).
 Stopping: the largest projected-gradient component is at most ``tol``; for this
-model it equals :func:`svmlab.solvers.base.kkt_violation` (margin units). It is
-checked after every epoch (``cyclic``) or before every update (``greedy``).
+model it equals :func:`svmlab.solvers.base.kkt_violation` (margin units), which
+decides ``converged``. It is checked after every epoch (``cyclic``) or before
+every update (``greedy``). Or ``max_iter`` epochs, or ``max_seconds``.
+
+The epochs run compiled (numba) in chunks of about ``CHUNK_SECONDS`` (the number
+of epochs per chunk adapts to the measured speed); between chunks Python checks
+the time budget and polls the ``cancel_when`` predicate
+(:class:`~svmlab.solvers.base.Budget`). The permutation of epoch ``e`` is drawn
+from a generator seeded with ``seed + e`` (``seed`` from ``random_state``), so
+the result does not depend on where the chunks end (nor on ``record_history``).
+Every update keeps ``a`` in the box, so the iterate returned when time runs out
+is feasible.
 
 History: the training margins are ``m = G + 1`` (hinge) or ``G + 1 - a/C``
 (squared hinge), so the primal objective ``0.5 sum a_i m_i + C sum loss(m_i)``
-and the KKT violation cost O(n) per record; the epochs run compiled (numba) in
-chunks between records.
+and the KKT violation cost O(n) per record, taken between chunks.
 
 References
 ----------
@@ -66,6 +75,7 @@ from numpy.typing import NDArray
 
 from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
 from svmlab.solvers.base import (
+    Budget,
     DualSolution,
     History,
     Problem,
@@ -83,6 +93,11 @@ ORDERS: dict[str, str] = {
     "cyclic": "random permutation each epoch",
     "greedy": "largest projected gradient (Gauss-Southwell)",
 }
+
+#: Target seconds of one compiled chunk of epochs between budget checks.
+CHUNK_SECONDS = 0.02
+#: Seeds of the per-epoch permutations are taken modulo this.
+_SEED_MOD = 2**31 - 1
 
 
 @njit(cache=True)
@@ -137,15 +152,19 @@ def _epochs(
     tol: float,
     greedy: bool,
     seed: int,
+    first: int,
 ) -> tuple[int, float, int]:
-    """Run up to ``n_epochs`` epochs in place; stop early once the violation is
-    at most ``tol``. Returns (epochs run, violation, updates run)."""
+    """Run up to ``n_epochs`` epochs in place, the first one being epoch number
+    ``first``; stop early once the violation is at most ``tol``. Returns
+    (epochs run, violation, updates run)."""
     n = a.shape[0]
-    # Inside compiled code this seeds numba's own generator, not NumPy's global
-    # state (which stays untouched); the seed comes from ``random_state``.
-    np.random.seed(seed)  # noqa: NPY002
     updates = 0
     for epoch in range(n_epochs):
+        if not greedy:
+            # Inside compiled code this seeds numba's own generator, not NumPy's
+            # global state (which stays untouched): epoch e always gets the same
+            # permutation, wherever a chunk starts.
+            np.random.seed((seed + first + epoch) % _SEED_MOD)  # noqa: NPY002
         if greedy:
             for k in range(n):
                 best, worst = -1, 0.0
@@ -221,6 +240,7 @@ def solve(
     record_history: bool = False,
     order: str = "cyclic",
     random_state: int | None = 0,
+    max_seconds: float | None = None,
     **options: Any,
 ) -> DualSolution:
     """Solve the box dual one coordinate at a time (see the module docstring).
@@ -243,6 +263,8 @@ def solve(
         (largest projected gradient first).
     random_state
         Seed of the permutations (``None`` means 0: results are reproducible).
+    max_seconds
+        Time budget (None: unlimited); checked between compiled chunks.
     """
     if options:
         raise ParameterError(
@@ -253,6 +275,7 @@ def solve(
         raise ParameterError(
             f"order must be one of {', '.join(ORDERS)}; got {order!r}."
         )
+    budget = Budget(max_seconds)
     _check_problem(problem)
     if not math.isfinite(problem.C):
         raise ProblemError(
@@ -268,20 +291,23 @@ def solve(
     a = np.zeros(problem.n) if a is None else a.copy()
     G = Q @ a - 1.0
     rng = np.random.default_rng(0 if random_state is None else random_state)
+    seed = int(rng.integers(_SEED_MOD))
     greedy = order == "greedy"
     history = History()
     max_iter = int(max_iter)
-    it, updates = 0, 0
+    it, updates, per_chunk = 0, 0, 1
     violation = float(_max_violation(a, G, upper))
+    reason = "max_iter"
     if record_history:
         _record(history, 0, problem, a, G, upper, time.perf_counter() - start)
     while violation > tol and it < max_iter:
-        # Epochs until the next wanted record (all of them without a history).
-        chunk = max_iter - it
+        # Epochs until the next wanted record, and about CHUNK_SECONDS of work.
+        chunk = min(max_iter - it, per_chunk)
         if record_history:
             chunk = min(chunk, history.stride - it % history.stride)
-        seed = int(rng.integers(2**31 - 1))
-        done, violation, n_up = _epochs(Q, a, G, upper, chunk, tol, greedy, seed)
+        began = time.perf_counter()
+        done, violation, n_up = _epochs(Q, a, G, upper, chunk, tol, greedy, seed, it)
+        spent = time.perf_counter() - began
         it += done
         updates += n_up
         violation = float(violation)
@@ -289,12 +315,20 @@ def solve(
             _record(history, it, problem, a, G, upper, time.perf_counter() - start)
         if done < chunk:
             break
+        if budget.check():
+            reason = "max_seconds"
+            break
+        if done > 0 and spent > 0.0:
+            per_chunk = max(1, int(min(8 * per_chunk, CHUNK_SECONDS * done / spent)))
     return DualSolution.finish(
         problem,
         a,
         0.0,
         n_iter=it,
-        converged=violation <= tol,
+        tol=tol,
+        stop_reason="converged" if violation <= tol else reason,
+        rule="Coordinate ascent met tol on its running gradient, not on one "
+        "recomputed from K",
         history=history,
         extras={"order": order, "updates": updates, "violation": violation},
     )

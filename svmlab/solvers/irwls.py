@@ -7,8 +7,8 @@
 
 (Lee 2006 eq. 7: ``f = K Y a + b``, ``r_i = y_i f(x_i)``; Lee's model has no
 ``b``). ``h_delta`` is :class:`svmlab.losses.ModifiedHinge`, by default in its C^1
-form (MATH.md "Lee (2006)" item 1); it is smooth and convex, so a point is optimal
-iff it is stationary.
+form (docs/corrections.md "Lee (2006)" item 1); it is smooth and convex, so a point is
+optimal iff it is stationary.
 
 **Stationarity.** ``grad_a L = H (a + C h'(r))`` and ``dL/db = C y' h'(r)``. The
 canonical minimiser (the one with ``a`` in the span the solver works in, and the
@@ -17,8 +17,8 @@ one :func:`~svmlab.solvers.base.kkt_violation` scores) is
     a_i = -C h'(r_i)       [and  sum_i a_i y_i = 0  with the bias].
 
 **The step.** At the current ``r`` put ``rho_i = max(1 - r_i, delta)``,
-``w_i = -h'(r_i) / rho_i`` and ``t_i = r_i + rho_i`` (MATH.md item 3: Lee divides
-by ``1 - r_i``, which is 0 on the margin and negative beyond it; the guard keeps
+``w_i = -h'(r_i) / rho_i`` and ``t_i = r_i + rho_i`` (docs/corrections.md item 3: Lee
+divides by ``1 - r_i``, which is 0 on the margin and negative beyond it; the guard keeps
 ``w`` in ``[0, 1/delta]``). Then ``-h'(r_i) = w_i (t_i - r_i)``, so the quadratic
 ``q_i(s) = h(r_i) + h'(r_i)(s - r_i) + (w_i/2)(s - r_i)^2 = const + (w_i/2)(t_i -
 s)^2`` touches ``h`` to first order at ``r_i``. Minimising the model
@@ -78,7 +78,8 @@ of 1e-9 takes from 10 to about 4500.
 **Order of calls.** setup (``H``; start at ``a = 0, b = 0``, where all
 ``r_i = 0``, ``w_i = 1``, ``t_i = 1``, so the first step is the ridge / LS-SVM
 fit ``(H + I/C) a = 1``; or at the repaired ``init`` with ``b`` minimising the
-loss term for it) -> loop (weights, solve, backtrack, record, check) -> finalize.
+loss term for it) -> loop (weights, solve, backtrack, record, check, budget) ->
+finalize.
 
 **Stopping.** ``stop="change"`` (default; Lee, section 4): the mean squared change
 ``mean((a_new - a)^2)`` over one full IRWLS step is below ``tol`` (Lee used 1e-3,
@@ -89,14 +90,27 @@ ridge step can already pass), and at C = 0.1 with a cubic kernel it stops with a
 residual above 1e-3 even at tol 1e-10. ``stop="kkt"``: the stationarity residual
 ``max_i |a_i + C h'(m_i)| / C`` (and ``|y'a| / C`` with the bias,
 :func:`~svmlab.solvers.base.kkt_violation`) is below ``tol``; this is the rule
-for comparisons (MATH.md item 4). Either way the residual is reported as ``kkt``
-and recorded in the history. Round-off keeps it above about 1e-10.
+for comparisons (docs/corrections.md, Lee (2006) item 4). Either way the
+residual is reported as ``kkt`` and recorded in the history. Round-off keeps it
+above about 1e-10.
+
+**What is reported** (issue 14, item 7). ``converged`` is ``kkt <= tol``
+whichever rule stopped the loop. When Lee's rule stops it with the residual
+above ``tol``, or a stall does, the result has ``converged=False``,
+``stop_reason="rule"`` and ``extras["stop_note"]``, e.g. "IRWLS stopped by Lee's
+rule (mean squared change of alpha below 1e-03); the KKT residual is 1.4e-01,
+above tol." The iterates and the iteration count are those of the rule: Lee's
+experiments (and :mod:`svmlab.selection`) get the same numbers as before.
+``max_seconds`` is checked after every accepted step (one Cholesky
+factorisation, O(n^3) on the support set): out of time, the current iterate is
+returned (``stop_reason="max_seconds"``); with the bias it satisfies
+``sum a_i y_i = 0`` (the bordered system), as every iterate does.
 
 References
 ----------
 Lee, S.-B. (2006), SVC with modified hinge loss function, section 3.
 Perez-Cruz, Navia-Vazquez, Alarcon-Diana, Artes-Rodriguez (2000), An IRWLS
-procedure for SVR. MATH.md "Lee (2006)" items 1-4 (corrections).
+procedure for SVR. docs/corrections.md "Lee (2006)" items 1-4 (corrections).
 """
 
 from __future__ import annotations
@@ -112,6 +126,7 @@ from numpy.typing import NDArray
 
 from svmlab.errors import IncompatibleLossError, ProblemError, UnknownNameError
 from svmlab.solvers.base import (
+    Budget,
     DualSolution,
     History,
     Problem,
@@ -135,7 +150,7 @@ STOP_RULES = {
 
 
 def irwls_weights(loss: Any, r: Array) -> tuple[Array, Array]:
-    """The guarded weights and targets at margins ``r`` (MATH.md item 3).
+    """The guarded weights and targets at margins ``r`` (docs/corrections.md item 3).
 
     ``rho = max(1 - r, delta)``, ``w = -h'(r) / rho`` in ``[0, 1/delta]``,
     ``t = r + rho``; shapes (n,).
@@ -239,6 +254,7 @@ def solve(
     max_iter: int = 500,
     init: Array | None = None,
     record_history: bool = False,
+    max_seconds: float | None = None,
     **options: Any,
 ) -> DualSolution:
     """Minimise the modified-hinge primal by guarded IRWLS (module docstring).
@@ -259,6 +275,8 @@ def solve(
     record_history
         Record objective, stationarity residual, time, ``a`` and ``b`` per
         iteration (iteration 0 is the start).
+    max_seconds
+        Time budget (None: unlimited), checked after every step.
     backtrack
         Halve a step that increases the objective (default True).
     max_halvings
@@ -273,7 +291,8 @@ def solve(
         ``extras``: ``weights`` (w at the returned point, shape (n,)),
         ``backtracks`` (halvings in all), ``damped_steps`` (iterations that
         halved), ``stalled`` (no decrease found along a step), ``change`` (the
-        last mean squared change) and ``stop_rule``.
+        last mean squared change), ``stop_rule`` and, when a rule stopped it
+        above tol, ``stop_note``.
     """
     unknown = set(options) - set(OPTIONS)
     if unknown:
@@ -283,6 +302,7 @@ def solve(
     stop = options.get("stop", "change")
     if stop not in STOP_RULES:
         raise UnknownNameError("IRWLS stopping rule", stop, STOP_RULES)
+    budget = Budget(max_seconds)
     loss = problem.loss
     if loss.name != "modified_hinge":
         raise IncompatibleLossError("irwls", f"the {loss.name} loss", ["irwls"])
@@ -313,7 +333,8 @@ def solve(
         )
 
     backtracks = damped = 0
-    converged = stalled = False
+    stalled = False
+    reason, rule = "max_iter", None
     change = math.inf
     it = 0
     for it in range(1, max_iter + 1):
@@ -334,7 +355,11 @@ def solve(
             # form; a kink (the printed form's joint) otherwise. Keep a, stop.
             stalled = True
             backtracks += halvings
-            converged = _met(stop, tol, change, problem, a, b)
+            reason = "rule"
+            rule = (
+                "IRWLS stalled: no step along the IRWLS direction decreased the "
+                "objective"
+            )
             break
         backtracks += halvings
         damped += halvings > 0
@@ -349,7 +374,15 @@ def solve(
                 intercept=b,
             )
         if _met(stop, tol, change, problem, a, b):
-            converged = True
+            reason = "converged"
+            if stop == "change":
+                rule = (
+                    "IRWLS stopped by Lee's rule (mean squared change of alpha "
+                    f"below {tol:g})"
+                )
+            break
+        if budget.check():
+            reason = "max_seconds"
             break
 
     w, _ = irwls_weights(loss, H @ a + b * y)
@@ -358,7 +391,9 @@ def solve(
         a,
         b,
         n_iter=it,
-        converged=converged,
+        tol=tol,
+        stop_reason=reason,
+        rule=rule,
         history=history,
         extras={
             "weights": w,
@@ -379,5 +414,5 @@ SPEC = SolverSpec(
     with_intercept=True,
     without_intercept=True,
     iterative=True,
-    source="Lee (2006) §3, eqs. (7)-(9), corrected (MATH.md)",
+    source="Lee (2006) §3, eqs. (7)-(9), corrected (Notes on the sources)",
 )

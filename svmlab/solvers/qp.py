@@ -6,8 +6,8 @@
     \\quad\\text{s.t.}\\quad 0 \\le a_i \\le u,\\quad [\\,y^\\top a = 0\\,]
 
 Hinge: ``K_d = K``, ``u = C`` (Sugiyama eq. 27.3; ``u = inf`` is the hard margin).
-Squared hinge: ``K_d = K + I/C``, ``u = inf`` (MATH.md "Squared hinge dual").
-The equality holds with an unregularized bias only.
+Squared hinge: ``K_d = K + I/C``, ``u = inf`` (docs/corrections.md "Squared hinge
+dual"). The equality holds with an unregularized bias only.
 
 Back ends, chosen by ``benchmarks/qp_backends.py`` (same dual, tol ~1e-10, LIBSVM at
 tol 1e-10 as the reference): CVXOPT (dense Hessian, sparse box) takes 4 ms / 0.16 s /
@@ -41,8 +41,9 @@ import scipy.linalg
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from svmlab.errors import ProblemError
+from svmlab.errors import ProblemError, short_reason
 from svmlab.solvers.base import (
+    Budget,
     DualSolution,
     Problem,
     SolverSpec,
@@ -133,10 +134,26 @@ def _cvxopt(
             options=options,
         )
     except (ValueError, ArithmeticError) as error:
-        raise ProblemError(f"The QP back end (CVXOPT) failed: {error}.") from error
+        raise _breakdown(upper, error) from error
     status = "Solved" if result["status"] == "optimal" else str(result["status"])
     x = np.asarray(result["x"], dtype=np.float64).ravel()
     return x, status, int(result["iterations"])
+
+
+def _breakdown(upper: float, error: BaseException | None) -> ProblemError:
+    """The interior point's failure as one plain sentence (issue 14, item 9).
+
+    CVXOPT's own text ("division by zero", "domain error", "Rank(A) < p ...")
+    means nothing to a student; at most a short form of it is kept as a suffix.
+    """
+    reason = short_reason(error, limit=40) if error is not None else ""
+    suffix = f" (CVXOPT: {reason})" if reason else ""
+    scale = f"C = {upper:g} is" if math.isfinite(upper) else "the values are"
+    return ProblemError(
+        "The exact QP solver broke down on this problem: it happens when "
+        f"{scale} extreme or the kernel matrix is degenerate (all points alike, "
+        f"say). Use a C nearer 1, or the smo solver{suffix}."
+    )
 
 
 def _linear_solve(M: Array, rhs: Array, kind: str) -> Array:
@@ -200,6 +217,7 @@ def _polish(
     p: Array | None = None,
     c: float = 0.0,
     max_rounds: int = 50,
+    budget: Budget | None = None,
 ) -> tuple[Array, float] | None:
     """A primal active-set method started from the interior-point guess.
 
@@ -210,13 +228,25 @@ def _polish(
     this ends in a few rounds; None if it does not (the caller then keeps the
     interior-point answer). ``p`` and ``c`` generalise the dual as in
     :func:`_cvxopt`; any guess ``a`` in the box will do (CCCP passes the previous
-    outer step's solution as a warm start).
+    outer step's solution as a warm start). With a ``budget`` it is checked
+    before every round (each one solve of the free set's equations) and the
+    method gives up (None) when the time is out.
     """
     finite = math.isfinite(upper)
     scale = upper if finite else max(1.0, float(a.max(initial=0.0)))
     for lower, at_up in _initial_sets(Q, y, a, upper, fit_intercept, scale, p=p):
         found = _active_set(
-            Q, y, a, upper, fit_intercept, lower, at_up, p=p, c=c, rounds=max_rounds
+            Q,
+            y,
+            a,
+            upper,
+            fit_intercept,
+            lower,
+            at_up,
+            p=p,
+            c=c,
+            rounds=max_rounds,
+            budget=budget,
         )
         if found is not None:
             return found
@@ -266,11 +296,14 @@ def _active_set(
     p: Array | None = None,
     c: float = 0.0,
     rounds: int = 50,
+    budget: Budget | None = None,
 ) -> tuple[Array, float] | None:
     """The primal active-set iteration from one guess of the bound sets."""
     x = np.where(lower, 0.0, np.where(at_up, upper, a))
     scale = upper if math.isfinite(upper) else max(1.0, float(np.abs(a).max()))
     for _ in range(rounds):
+        if budget is not None and budget.check():
+            return None
         try:
             out, b = _solve_free(Q, y, lower, at_up, upper, fit_intercept, p=p, c=c)
         except (np.linalg.LinAlgError, ValueError):
@@ -320,14 +353,25 @@ def solve(
     max_iter: int = 200,
     init: Array | None = None,
     record_history: bool = False,
+    max_seconds: float | None = None,
     **options: Any,
 ) -> DualSolution:
     """Solve the hinge or squared-hinge dual exactly (see the module docstring).
 
-    ``tol``, ``max_iter`` and ``init`` are accepted for the common signature:
-    the interior-point method runs to 1e-10 regardless and cannot use a warm
-    start (interior-point methods start from the central path).
+    ``max_iter`` and ``init`` are accepted for the common signature: the
+    interior-point method runs to 1e-10 regardless and cannot use a warm start
+    (interior-point methods start from the central path). ``converged`` is
+    ``kkt <= tol`` (with the default tol, always after a clean solve).
+
+    ``max_seconds``: the interior-point call cannot be interrupted (CVXOPT and
+    Clarabel run in C until they finish), so the budget and the ``cancel_when``
+    predicate are checked before it, after it, and before every round of the
+    active-set polish. Out of time after the interior point, the polish is
+    skipped and its answer, clipped to the box, is returned
+    (``stop_reason="max_seconds"`` unless it meets ``tol``); out of time before
+    it (an outer solver's budget spent), ``alpha = 0``, a feasible point.
     """
+    budget = Budget(max_seconds)
     K_dual, upper = box_dual(problem)
     y = problem.y
     Q = (y[:, None] * y[None, :]) * K_dual
@@ -337,7 +381,18 @@ def solve(
     backend = (
         _clarabel if math.isinf(upper) and problem.loss.name == "hinge" else _cvxopt
     )
+    if budget.check():
+        return DualSolution.finish(
+            problem,
+            np.zeros(problem.n),
+            0.0,
+            n_iter=0,
+            tol=tol,
+            stop_reason="max_seconds",
+            extras={"status": "not run", "polished": False, "backend": "none"},
+        )
     a, status, iterations = backend(Q, y, upper, problem.fit_intercept)
+    out_of_time = budget.check()
     if status in ("DualInfeasible", "AlmostDualInfeasible"):
         raise ProblemError(
             "The hard-margin SVM has no solution: the two classes cannot be "
@@ -346,7 +401,7 @@ def solve(
     if status in ("PrimalInfeasible", "AlmostPrimalInfeasible"):
         raise ProblemError("The QP is infeasible; this should not happen for an SVM.")
     if not np.all(np.isfinite(a)):
-        raise ProblemError(f"The QP back end failed (status {status}).")
+        raise _breakdown(upper, None)
     a = np.clip(a, 0.0, upper)
     G = Q @ a - 1.0
     eps = 1e-7 * (upper if math.isfinite(upper) else max(1.0, float(a.max())))
@@ -356,7 +411,12 @@ def solve(
         else 0.0
     )
     raw_kkt = kkt_violation(problem, a, b)
-    polished = _polish(Q, y, a, upper, problem.fit_intercept)
+    polished = (
+        None
+        if out_of_time
+        else _polish(Q, y, a, upper, problem.fit_intercept, budget=budget)
+    )
+    out_of_time = out_of_time or budget.expired
     used_polish = False
     if polished is not None:
         a_p, b_p = polished
@@ -365,15 +425,22 @@ def solve(
             b_p = intercept_from_gradient(y, a_p, G_p, upper, eps=0.0)
         if kkt_violation(problem, a_p, b_p) <= max(raw_kkt, 1e-9):
             a, b, used_polish = a_p, b_p, True
-    converged = status in ("Solved", "AlmostSolved") or (
-        used_polish and kkt_violation(problem, a, b) < 1e-9
-    )
+    if out_of_time:
+        reason = "max_seconds"
+    elif status in ("Solved", "AlmostSolved") or used_polish:
+        reason = "converged"
+    else:
+        # Both back ends are capped at 200 iterations; otherwise they gave up.
+        reason = "max_iter" if iterations >= 200 else "rule"
     return DualSolution.finish(
         problem,
         a,
         b,
         n_iter=iterations,
-        converged=converged,
+        tol=tol,
+        stop_reason=reason,
+        rule=f"The interior point ({backend.__name__[1:]}) stopped at its own "
+        f"accuracy (status {status})",
         extras={
             "status": status,
             "polished": used_polish,

@@ -41,9 +41,10 @@ import streamlit as st
 from numpy.typing import NDArray
 from sklearn.exceptions import ConvergenceWarning
 
-from svmlab import SVC, datasets, kernels, solvers
+from svmlab import SVC, cancel_when, datasets, kernels, solvers
 from svmlab.errors import DataError, IncompatibleLossError
-from svmlab.ui.settings import UPLOAD, ExploreSettings
+from svmlab.ui.run_state import superseded
+from svmlab.ui.settings import FIT_SECONDS, UPLOAD, ExploreSettings
 
 __all__ = [
     "NO_EDITS",
@@ -209,7 +210,12 @@ def gram_matrix(
 
 @dataclass(frozen=True)
 class FitRecord:
-    """A fitted model and the numbers the page shows about it."""
+    """A fitted model and the numbers the page shows about it.
+
+    ``warning`` is the solver's message when a limit (``max_iter``, the time
+    budget) stopped it; ``notes`` are the model's other sentences
+    (``SVC.fit_notes_``: which looser rule stopped it, numerical trouble).
+    """
 
     model: SVC
     X: Array
@@ -219,6 +225,7 @@ class FitRecord:
     n_free: int
     n_bound: int
     warning: str | None
+    notes: tuple[str, ...] = ()
 
 
 @st.cache_resource(max_entries=48, show_spinner=False)
@@ -231,7 +238,11 @@ def fit(
     _init: Array | None = None,
 ) -> FitRecord:
     """Fit ``svmlab.SVC(**model_items)`` on the (edited) training points, with the
-    Gram matrix from :func:`gram_matrix`."""
+    Gram matrix from :func:`gram_matrix`.
+
+    The fit stops (:class:`svmlab.errors.FitCancelled`, which is not cached) as
+    soon as this script run's result will not be seen (:mod:`svmlab.ui.run_state`).
+    """
     data = load_data(dataset, data_items, test_fraction)
     X, y = apply_edits(data.X_train, data.y_train, edits)
     model = SVC(**dict(model_items))
@@ -239,7 +250,7 @@ def fit(
     K = gram_matrix(
         dataset, data_items, test_fraction, edits, kernel_items(model_items)
     )
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught, cancel_when(superseded()):
         warnings.simplefilter("always", ConvergenceWarning)
         model.fit(X, y, init=_init, K=K)
     message = next(
@@ -259,7 +270,8 @@ def fit(
         test_error=test_error,
         n_free=int(np.sum(model.sv_state_ == 1)),
         n_bound=int(np.sum(model.sv_state_ == 2)),
-        warning=message if not model.converged_ else None,
+        warning=message if model.stop_reason_ in ("max_iter", "max_seconds") else None,
+        notes=tuple(note for note in model.fit_notes_ if note != message),
     )
 
 
@@ -273,6 +285,7 @@ def model_items(s: ExploreSettings) -> tuple[tuple[str, Any], ...]:
         "bias": s.bias,
         "tol": s.tol,
         "max_iter": s.max_iter,
+        "max_seconds": FIT_SECONDS,
         "record_history": s.playback,
     }
     if s.kernel == "gaussian":

@@ -1,12 +1,20 @@
 """The Explore page's sidebar: widgets that read and write :class:`ExploreSettings`.
 
 Every widget has an explicit ``explore_``-prefixed key (AppTest finds them by key)
-and gets its value from ``st.session_state`` only, never from a ``value=``
-argument. :func:`sync_state` seeds the keys from a settings object: from the URL
-on a session's first run, from the last settings for widgets that were hidden
-(Streamlit forgets a widget's value while it is not drawn), and from any settings
-a caller applies (presets, classroom mode). :func:`sidebar` draws the widgets and
-returns the settings they show.
+and takes its value from ``st.session_state``. :func:`sync_state` seeds the keys
+from a settings object: from the URL on a session's first run, from the last
+settings for widgets that were hidden (Streamlit forgets a widget's value while it
+is not drawn), and from any settings a caller applies (presets, classroom mode).
+Every widget is also drawn with its current value as its default (``value=`` /
+``index=``, :mod:`svmlab.ui.keyed`): Streamlit sends a value set through the session
+state to the browser only in the run that set it, and a widget the browser mounts
+afresh later (after a run it cut short with a click) starts from its default and
+sends that back; with the current value as the default, nothing changes by
+itself. :func:`sidebar` draws the widgets and returns the settings they show.
+
+Values that reach the page from outside the widgets (a link, another page, a
+preset) are clamped to the widgets' ranges first (``ExploreSettings.clamped``),
+and what was changed is said on the page (:func:`show_notes`).
 
 The data come from a generator or from an uploaded CSV file (the "Data source"
 radio; :mod:`svmlab.ui.upload` draws the upload widgets and keeps the uploaded
@@ -20,7 +28,6 @@ appears without touching this module.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import streamlit as st
@@ -28,14 +35,21 @@ import streamlit as st
 from svmlab import datasets, kernels, losses, solvers
 from svmlab.errors import SvmlabError
 from svmlab.estimator import BIASES
-from svmlab.ui import upload
-from svmlab.ui.settings import C_GRID, SIGMA_GRID, ExploreSettings, nearest
+from svmlab.ui import keyed, upload
+from svmlab.ui.settings import (
+    C_GRID,
+    DELTA_GRID,
+    RANGES,
+    SIGMA_GRID,
+    ExploreSettings,
+)
 
 __all__ = [
     "KEYS",
     "apply_settings",
     "current_settings",
     "live_controls",
+    "show_notes",
     "sidebar",
     "sync_state",
 ]
@@ -67,6 +81,8 @@ KEYS: dict[str, str] = {
 #: The log sliders beside the typed C and sigma inputs.
 SLIDERS = {"C": (P + "C_slider", C_GRID), "sigma": (P + "sigma_slider", SIGMA_GRID)}
 SETTINGS_KEY = P + "settings"
+#: Sentences about values that were clamped on their way in (link, preset).
+NOTES_KEY = P + "notes"
 
 
 def _dp_key(name: str) -> str:
@@ -78,21 +94,30 @@ def _widget_values(s: ExploreSettings) -> dict[str, Any]:
         key: getattr(s, field) for field, key in KEYS.items() if field != "data_params"
     }
     values.update({_dp_key(name): value for name, value in s.data_params})
-    for field, (key, grid) in SLIDERS.items():
-        values[key] = nearest(grid, getattr(s, field))
     values[KEYS["noise"]] = float(s.noise)
     values[upload.CURRENT_KEY] = s.upload
     values[upload.SOURCE_KEY] = upload.UPLOAD_CSV if s.upload else upload.GENERATOR
     return values
 
 
-def apply_settings(s: ExploreSettings) -> None:
+def apply_settings(s: ExploreSettings, notes: list[str] | None = None) -> None:
     """Make every widget show ``s`` on the next draw (presets, URL, tests).
 
+    ``s`` is clamped to the widgets' ranges first; the sentences saying what was
+    clamped (and any ``notes`` the caller brings) are shown once on the page.
     Call it before the widgets are drawn in a run, or from a callback.
     """
+    s, clamped = s.clamped()
     st.session_state.update(_widget_values(s))
     st.session_state[SETTINGS_KEY] = s
+    st.session_state[NOTES_KEY] = [*(notes or ()), *clamped]
+
+
+def show_notes() -> None:
+    """Say, once, which values from a link or a preset were changed to fit."""
+    notes = st.session_state.pop(NOTES_KEY, None)
+    if notes:
+        st.info("  \n".join(notes), icon=":material/tune:")
 
 
 def sync_state() -> ExploreSettings:
@@ -104,9 +129,10 @@ def sync_state() -> ExploreSettings:
     """
     last = st.session_state.get(SETTINGS_KEY)
     if last is None:
-        last = ExploreSettings.from_query(st.query_params)
-        apply_settings(last)
-        return last
+        notes: list[str] = []
+        last = ExploreSettings.from_query(st.query_params, notes)
+        apply_settings(last, notes)
+        return st.session_state[SETTINGS_KEY]
     for key, value in _widget_values(last).items():
         if key not in st.session_state:
             st.session_state[key] = value
@@ -122,22 +148,24 @@ def sync_state() -> ExploreSettings:
 
 
 def _dataset_changed() -> None:
-    """A new data set starts from its own defaults (n, noise, shape)."""
-    s = st.session_state[SETTINGS_KEY].with_dataset(st.session_state[KEYS["dataset"]])
+    """A new data set starts from its own defaults (n, noise, shape).
+
+    Only when the data set really changed: Streamlit also calls this when the
+    browser sends the select box's value back after the box was hidden (an upload
+    shown), and the settings must then stay as they are.
+    """
+    last = st.session_state[SETTINGS_KEY]
+    name = st.session_state[KEYS["dataset"]]
+    if name == last.dataset:
+        return
+    s = last.with_dataset(name)
     st.session_state.update(
         {k: v for k, v in _widget_values(s).items() if k != KEYS["dataset"]}
     )
 
 
-def _slider_moved(field: str) -> None:
-    st.session_state[KEYS[field]] = st.session_state[SLIDERS[field][0]]
-
-
-def _typed(field: str) -> None:
-    key, grid = SLIDERS[field]
-    value = st.session_state[KEYS[field]]
-    if value is not None and math.isfinite(value) and value > 0:
-        st.session_state[key] = nearest(grid, value)
+def _slider_moved(field: str, key: str) -> None:
+    st.session_state[KEYS[field]] = st.session_state[key]
 
 
 # -- widgets ------------------------------------------------------------------------
@@ -148,61 +176,80 @@ def _fmt(value: float) -> str:
 
 
 def _param_widget(p: datasets.Param, key: str) -> None:
-    if p.integer:
-        st.slider(
-            p.label, int(p.low), int(p.high), step=int(p.step), key=key, help=p.help
-        )
-    else:
-        st.slider(
-            p.label,
-            float(p.low),
-            float(p.high),
-            step=float(p.step),
-            key=key,
-            help=p.help or None,
-        )
+    kind = int if p.integer else float
+    st.slider(
+        p.label,
+        kind(p.low),
+        kind(p.high),
+        value=kind(keyed.value(key, p.default)),
+        step=kind(p.step),
+        key=key,
+        help=p.help or None,
+    )
 
 
 def _log_control(field: str, label: str, help: str, disabled: bool = False) -> None:
-    """A log-spaced slider and, beside it, the exact value (typed values allowed)."""
-    key, grid = SLIDERS[field]
+    """A log-spaced slider and, beside it, the exact value (typed values allowed).
+
+    The slider always shows the exact value: a typed value that is not on the
+    grid becomes one more stop of the slider. A slider's value travels as an
+    index into its options, so a slider with other options is another widget
+    (its key names the extra stop) rather than the same one with shifted stops.
+    """
+    base, grid = SLIDERS[field]
+    state = st.session_state
+    value = float(state[KEYS[field]])
+    if value in grid:
+        key, options = base, grid
+    else:
+        key, options = f"{base}_{value!r}", tuple(sorted({*grid, value}))
+    if state.get(key) != value:
+        state[key] = value
+    low, high = RANGES[field]
     left, right = st.columns([3, 2], vertical_alignment="bottom")
     left.select_slider(
         label,
-        options=grid,
+        options=options,
+        value=value,
         format_func=_fmt,
         key=key,
         help=help,
         on_change=_slider_moved,
-        args=(field,),
+        args=(field, key),
         disabled=disabled,
     )
     right.number_input(
         f"{label} (type a value)",
+        min_value=float(low),
+        max_value=float(high),
+        value=value,
         key=KEYS[field],
         format="%g",
         step=None,
-        on_change=_typed,
-        args=(field,),
         label_visibility="collapsed",
         disabled=disabled,
+        help=f"Any value from {low:g} to {high:g}.",
     )
 
 
 def _data_controls() -> None:
     st.header("Data")
+    sources = [upload.GENERATOR, upload.UPLOAD_CSV]
     st.radio(
         "Data source",
-        [upload.GENERATOR, upload.UPLOAD_CSV],
+        sources,
+        index=keyed.index(upload.SOURCE_KEY, sources),
         key=upload.SOURCE_KEY,
         horizontal=True,
         label_visibility="collapsed",
     )
     upload.draw()
     if st.session_state[upload.SOURCE_KEY] == upload.GENERATOR:
+        names = list(datasets.GENERATORS)
         st.selectbox(
             "Data set",
-            list(datasets.GENERATORS),
+            names,
+            index=keyed.index(KEYS["dataset"], names),
             format_func=datasets.TITLES.__getitem__,
             key=KEYS["dataset"],
             on_change=_dataset_changed,
@@ -211,11 +258,21 @@ def _data_controls() -> None:
             field = {"n_samples": "n", "noise": "noise"}.get(p.name)
             _param_widget(p, KEYS[field] if field else _dp_key(p.name))
     left, right = st.columns(2)
-    left.number_input("Seed", min_value=0, step=1, key=KEYS["seed"])
+    low, high = RANGES["seed"]
+    left.number_input(
+        "Seed",
+        min_value=low,
+        max_value=high,
+        value=keyed.value(KEYS["seed"], 0),
+        step=1,
+        key=KEYS["seed"],
+    )
+    low, high = RANGES["test_fraction"]
     right.slider(
         "Test fraction",
-        0.0,
-        0.8,
+        low,
+        high,
+        value=keyed.value(KEYS["test_fraction"], 0.2),
         step=0.05,
         key=KEYS["test_fraction"],
         help="Share of the points held out (hollow markers) for the test error.",
@@ -250,33 +307,65 @@ def _auto_note(loss: str, fit_intercept: bool, hard: bool) -> str | None:
 def _model_controls() -> None:
     state = st.session_state
     st.header("Model")
+    names = list(kernels.KERNELS)
     kernel = st.selectbox(
         "Kernel",
-        list(kernels.KERNELS),
+        names,
+        index=keyed.index(KEYS["kernel"], names),
         format_func=kernels.TITLES.__getitem__,
         key=KEYS["kernel"],
     )
     if kernel == "polynomial":
         left, right = st.columns(2)
-        left.number_input("Degree p", min_value=1, max_value=10, key=KEYS["degree"])
-        right.number_input(
-            "Offset a", min_value=0.0, step=0.5, format="%g", key=KEYS["coef0"]
+        low, high = RANGES["degree"]
+        left.number_input(
+            "Degree p",
+            min_value=low,
+            max_value=high,
+            value=keyed.value(KEYS["degree"], 3),
+            key=KEYS["degree"],
         )
+        low, high = RANGES["coef0"]
+        right.number_input(
+            "Offset a",
+            min_value=low,
+            max_value=high,
+            value=float(keyed.value(KEYS["coef0"], 1.0)),
+            step=0.5,
+            format="%g",
+            key=KEYS["coef0"],
+        )
+    names = list(losses.LOSSES)
     loss = st.selectbox(
         "Loss",
-        list(losses.LOSSES),
+        names,
+        index=keyed.index(KEYS["loss"], names),
         format_func=lambda name: losses.LOSSES[name].title,
         key=KEYS["loss"],
     )
     if loss == "modified_hinge":
-        st.slider("δ (modified hinge)", 0.01, 0.99, step=0.01, key=KEYS["delta"])
+        st.select_slider(
+            "δ (modified hinge)",
+            options=DELTA_GRID,
+            value=keyed.value(KEYS["delta"], 0.1),
+            format_func=_fmt,
+            key=KEYS["delta"],
+            help="Width of the smoothed corner of Lee's loss; Lee (2006) uses "
+            "δ = 1e-4.",
+        )
+    names = list(BIASES)
     bias = st.selectbox(
-        "Bias b", list(BIASES), format_func=BIASES.__getitem__, key=KEYS["bias"]
+        "Bias b",
+        names,
+        index=keyed.index(KEYS["bias"], names),
+        format_func=BIASES.__getitem__,
+        key=KEYS["bias"],
     )
     hard = False
     if loss == "hinge":
         hard = st.checkbox(
             "hard margin (C = ∞)",
+            value=bool(keyed.value(KEYS["hard_margin"], False)),
             key=KEYS["hard_margin"],
             help="Only for separable data (e.g. the linearly separable set); "
             "otherwise the fit reports that no separating boundary exists.",
@@ -297,6 +386,7 @@ def _model_controls() -> None:
     st.selectbox(
         "Solver",
         options,
+        index=keyed.index(KEYS["solver"], options),
         format_func=_solver_label,
         key=KEYS["solver"],
     )
@@ -311,16 +401,44 @@ def _model_controls() -> None:
 
 def _display_controls() -> None:
     st.header("Display")
-    st.toggle("Show test points", key=KEYS["show_test"])
-    st.toggle("Log count (α histogram)", key=KEYS["log_count"])
+    st.toggle(
+        "Show test points",
+        value=bool(keyed.value(KEYS["show_test"], True)),
+        key=KEYS["show_test"],
+    )
+    st.toggle(
+        "Log count (α histogram)",
+        value=bool(keyed.value(KEYS["log_count"], False)),
+        key=KEYS["log_count"],
+    )
     st.toggle(
         "Record iterations (playback)",
+        value=bool(keyed.value(KEYS["playback"], False)),
         key=KEYS["playback"],
         help="Iterative solvers keep snapshots of α to replay the fit step by step.",
     )
     with st.expander("Solver tolerance and iteration cap"):
-        st.number_input("tol", format="%g", step=None, key=KEYS["tol"])
-        st.number_input("max_iter", min_value=1, step=100, key=KEYS["max_iter"])
+        low, high = RANGES["tol"]
+        st.number_input(
+            "tol",
+            min_value=float(low),
+            max_value=float(high),
+            value=float(keyed.value(KEYS["tol"], 1e-3)),
+            format="%g",
+            step=None,
+            key=KEYS["tol"],
+            help="The solver stops when its optimality measure (the KKT "
+            "violation) is below tol.",
+        )
+        low, high = RANGES["max_iter"]
+        st.number_input(
+            "max_iter",
+            min_value=int(low),
+            max_value=int(high),
+            value=int(keyed.value(KEYS["max_iter"], 100_000)),
+            step=100,
+            key=KEYS["max_iter"],
+        )
 
 
 def current_settings() -> ExploreSettings:
@@ -375,7 +493,6 @@ def live_controls() -> ExploreSettings:
     for field in ("C", "sigma"):  # seeded again: a fragment run skips sync_state
         if KEYS[field] not in state:
             state[KEYS[field]] = getattr(state[SETTINGS_KEY], field)
-            state[SLIDERS[field][0]] = nearest(SLIDERS[field][1], state[KEYS[field]])
     upload.hold_current(state.get(upload.CURRENT_KEY, ""))
     gaussian = state[KEYS["kernel"]] == "gaussian"
     hard = bool(state.get(KEYS["hard_margin"])) and state[KEYS["loss"]] == "hinge"

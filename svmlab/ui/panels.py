@@ -23,7 +23,7 @@ import streamlit as st
 
 from svmlab import losses, solvers
 from svmlab.errors import SvmlabError
-from svmlab.ui import upload
+from svmlab.ui import keyed, upload
 from svmlab.ui.cache import Data, Edits, FitRecord
 from svmlab.ui.settings import ExploreSettings
 
@@ -77,16 +77,20 @@ def edit_tools(reset: Callable[[], None]) -> tuple[float, str]:
     Returns the label a click adds (+1.0 or -1.0) and Plotly's drag mode.
     """
     tools = st.columns([3, 4, 2], vertical_alignment="bottom")
+    labels = [1.0, -1.0]
     label = tools[0].radio(
         "A click on the chart adds",
-        [1.0, -1.0],
+        labels,
+        index=keyed.index("explore_add_class", labels),
         format_func={1.0: "class +1 (blue ●)", -1.0: "class −1 (orange ■)"}.get,
         horizontal=True,
         key="explore_add_class",
     )
+    modes = ["select", "lasso", "zoom"]
     dragmode = tools[1].radio(
         "Dragging on the chart",
-        ["select", "lasso", "zoom"],
+        modes,
+        index=keyed.index("explore_drag", modes),
         format_func={
             "select": "removes points (box)",
             "lasso": "removes points (lasso)",
@@ -141,8 +145,19 @@ def numbers(record: FitRecord) -> None:
         for label, value in number_cells(record)
     )
     st.html(_GRID.format(cells))
-    if not record.model.converged_:
-        st.warning(record.warning or "The solver did not converge.", icon="⚠️")
+    model = record.model
+    if record.warning:
+        st.warning(record.warning, icon="⚠️")
+    elif not model.converged_ and not record.notes:
+        st.warning("The solver did not converge.", icon="⚠️")
+    rule = model.solution_.extras.get("stop_note")
+    for note in record.notes:
+        # A looser stop rule chosen on purpose (Lee's) is information; numerical
+        # trouble is a warning.
+        if note == rule:
+            st.info(note, icon=":material/info:")
+        else:
+            st.warning(note, icon="⚠️")
 
 
 # -- theory -------------------------------------------------------------------------
@@ -173,7 +188,7 @@ def dual_latex(loss: str, bias: str) -> tuple[str, str]:
         return text, "Sugiyama eq. (27.3); Zhu's notes; Rifkin (regularized b)"
     if loss == "squared_hinge":
         text = rf"{objective} ({K} + I/C) Y\alpha {st_} \alpha_i \ge 0{extra}"
-        return text, "Sugiyama §27.6.2 (MATH.md, squared hinge dual)"
+        return text, "Sugiyama §27.6.2; the bound-free form: Notes on the sources"
     if loss == "ramp":
         text = (
             rf"{objective} ({K}) Y\alpha {st_} -\beta_i \le \alpha_i "
@@ -210,14 +225,19 @@ def theory(s: ExploreSettings) -> None:
     # A toggle, not an expander: collapsed expanders still typeset their
     # formulas on every rerun, which costs the browser time on each slider move.
     shown = st.toggle(
-        "Show the theory: the loss, the dual and the solver", key="explore_theory"
+        "Show the theory: the loss, the dual and the solver",
+        value=bool(keyed.value("explore_theory", False)),
+        key="explore_theory",
     )
     if not shown:
         return
     with st.container(border=True):
         st.markdown(f"**Loss: {loss.title}** ({loss.source})")
         st.latex(loss.latex)
-        st.markdown("**Primal** (MATH.md, notation)")
+        st.markdown(
+            "**Primal** (one form for every loss and solver: "
+            "[Notes on the sources](Notes))"
+        )
         st.latex(_PRIMAL)
         text, source = dual_latex(s.loss, s.bias)
         st.markdown(f"**Dual** ({source})")
@@ -349,11 +369,16 @@ def playback(record: FitRecord, draw: Callable[[int], None]) -> None:
         cols = st.columns([1, 1, 2, 8], vertical_alignment="bottom")
         cols[0].button("◀", key="explore_step_back", on_click=_step, args=(-1, last))
         cols[1].button("▶", key="explore_step_next", on_click=_step, args=(1, last))
-        cols[2].toggle("play", key="explore_playing")
+        cols[2].toggle(
+            "play",
+            value=bool(keyed.value("explore_playing", False)),
+            key="explore_playing",
+        )
         k = cols[3].slider(
             "Recorded iteration (snapshot)",
             0,
             last,
+            value=min(int(keyed.value("explore_step", last)), last),
             key="explore_step",
             help=f"{len(history)} snapshots; iteration "
             f"{history.iteration[0]} to {history.iteration[-1]}.",

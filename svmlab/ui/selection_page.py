@@ -9,7 +9,14 @@ moving them never recomputes a sweep.
 
 The Lee (2006) section reads the cached result of
 :mod:`svmlab.experiments.lee2006` (:data:`LEE_PATH`) and the solver benchmark's
-Lee Table 1 (:data:`SOLVERS_JSON`); neither file has to exist.
+Lee Table 1 (:data:`SOLVERS_JSON`); neither file has to exist. Its Recompute
+button (:func:`recompute_lee`) runs once at a time per server process and
+replaces :data:`LEE_LOCAL_PATH` atomically; each session keeps showing its own
+recompute (:data:`LEE_SESSION_KEY`).
+
+Uploads are held per session (at most :data:`svmlab.ui.upload.MAX_SESSION_UPLOADS`),
+checked drawable like the Explore page's, and every user string this page shows
+in markdown goes through :func:`plain`.
 """
 
 from __future__ import annotations
@@ -17,6 +24,10 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
+import tempfile
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,11 +38,13 @@ import pandas as pd
 import streamlit as st
 from numpy.typing import NDArray
 
-from svmlab import csv_data, datasets, selection
-from svmlab.errors import DataError, ParameterError
+from svmlab import cancel_when, csv_data, datasets, figures, selection
+from svmlab.errors import DataError, ParameterError, SvmlabError
 from svmlab.estimator import SVC
 from svmlab.kernels import lee_sigma2_from_sigma
+from svmlab.ui.run_state import superseded
 from svmlab.ui.settings import ExploreSettings
+from svmlab.ui.upload import MAX_SESSION_UPLOADS, escape_markdown
 
 __all__ = [
     "DEFAULT_CRITERIA",
@@ -40,6 +53,7 @@ __all__ = [
     "PAPER_TABLE1",
     "SOLVERS_JSON",
     "STATE_KEY",
+    "RecomputeRunning",
     "StoredSweep",
     "SweepRequest",
     "chosen_models",
@@ -51,7 +65,9 @@ __all__ = [
     "lee_reference_frame",
     "lee_summary_frame",
     "load_lee",
+    "plain",
     "read_table1",
+    "recompute_lee",
     "run_sweep",
     "summary_frame",
     "sweep_controls",
@@ -80,6 +96,9 @@ LEE_PATH = ROOT / "svmlab" / "experiments" / "results" / "lee2006.json"
 #: few seeds never replaces the shipped many-seed results.
 LEE_LOCAL_PATH = LEE_PATH.with_name("lee2006_local.json")
 SOLVERS_JSON = ROOT / "benchmarks" / "results" / "solvers.json"
+#: Session key of this session's own recomputed Lee result (shown before the
+#: file, which the last recompute of any session wrote).
+LEE_SESSION_KEY = "selection_lee_local"
 
 #: Lee (2006) Table 1: CPU seconds of one fit (MATLAB 6.5, Pentium IV), n -> (IRWLS,
 #: QP); the paper's numbers as quoted in the seed.
@@ -147,8 +166,28 @@ def generated_data(source: str, data_items: tuple[tuple[str, Any], ...]) -> tupl
     return datasets.make(source, **dict(data_items))
 
 
+#: Session key of the uploads this session holds (upload key -> (X, y)).
+UPLOADS_KEY = "selection_uploads"
+#: Advice ending the drawable check's sentence on this page (no standardise box).
+DRAWABLE_ADVICE = "Rescale the columns (for example to mean 0 and sd 1)."
+
+#: User text shown where Streamlit renders markdown (labels, messages quoting
+#: cells): :func:`svmlab.ui.upload.escape_markdown`, the Explore page's.
+plain = escape_markdown
+
+
 def _uploads() -> dict[str, tuple[Array, Array]]:
-    return st.session_state.setdefault("selection_uploads", {})
+    return st.session_state.setdefault(UPLOADS_KEY, {})
+
+
+def _hold(key: str, X: Array, y: Array) -> None:
+    """Hold an upload in the session: newest last, at most
+    :data:`svmlab.ui.upload.MAX_SESSION_UPLOADS` (Explore's cap), ``key`` kept."""
+    uploads = _uploads()
+    uploads.pop(key, None)
+    uploads[key] = (X, y)
+    for old in list(uploads)[: max(len(uploads) - MAX_SESSION_UPLOADS, 0)]:
+        del uploads[old]
 
 
 def request_data(request: SweepRequest) -> tuple[Array, Array]:
@@ -185,12 +224,16 @@ def _upload_controls() -> tuple[tuple[tuple[str, Any], ...], str] | None:
             )
             columns = {"x_columns": (a, b), "label_column": label}
         X, y, labels = csv_data.to_dataset(table, **columns)
+        # The Explore page's check: values near 1e308 are finite numbers, but
+        # their span overflows the axes (and the sweep means nothing there).
+        csv_data.check_drawable(X, advice=DRAWABLE_ADVICE)
     except DataError as error:
-        st.error(str(error))
+        st.error(plain(error))
         return None
     key = hashlib.sha256(X.tobytes() + y.tobytes()).hexdigest()[:12]
-    _uploads()[key] = (X, y)
-    st.caption(f"{len(y)} points; +1 is {labels[1]!r}, −1 is {labels[0]!r}.")
+    _hold(key, X, y)
+    negative, positive = (plain(repr(str(v))) for v in labels)
+    st.caption(f"{len(y)} points; +1 is {positive}, −1 is {negative}.")
     return (("upload", key),), key
 
 
@@ -337,21 +380,27 @@ def _cached_sweep(request: SweepRequest, _X: Array, _y: Array) -> selection.Swee
     def progress(fraction: float, message: str) -> None:
         bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"Sweep: {message}")
 
-    return selection.grid_sweep(
-        request.estimator(),
-        _X,
-        _y,
-        request.Cs,
-        request.sigmas,
-        criteria=request.criteria,
-        progress=progress,
-    )
+    # Every fit of the sweep stops once nobody will see the result (the visitor
+    # left or started another run): svmlab.ui.run_state.
+    with cancel_when(superseded()):
+        return selection.grid_sweep(
+            request.estimator(),
+            _X,
+            _y,
+            request.Cs,
+            request.sigmas,
+            criteria=request.criteria,
+            progress=progress,
+        )
 
 
 def run_sweep(request: SweepRequest) -> StoredSweep:
     """Run (or fetch from the cache) the sweep of ``request``, with a progress bar
     that disappears when it is done. Raises :class:`svmlab.SvmlabError`."""
     X, y = request_data(request)
+    # Fail before the sweep, not when the result is drawn: a result that
+    # cannot be drawn is never stored (its error would replay on every rerun).
+    figures.data_bounds(X)
     slot = st.empty()
     with slot.container():
         result = _cached_sweep(request, X, y)
@@ -618,15 +667,69 @@ def table1_frame(ours: list[dict[str, Any]] | None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+class RecomputeRunning(SvmlabError):
+    """Recompute pressed while another recompute runs (in any session)."""
+
+
+#: One Lee recompute at a time in this server process, whoever starts it: it
+#: takes minutes of both cores, and two would also race on the same file.
+_RECOMPUTE_LOCK = threading.Lock()
+_recompute_started: float | None = None
+
+
 def recompute_lee(
     seeds: int, progress: Callable[[float, str], None], path: Path | None = None
 ) -> dict[str, Any]:
     """Run the Lee experiment for training seeds 0..seeds-1 and write it to
-    :data:`LEE_LOCAL_PATH` (the shipped :data:`LEE_PATH` is left alone)."""
+    :data:`LEE_LOCAL_PATH` (the shipped :data:`LEE_PATH` is never written).
+
+    One run at a time per process: while one runs, another call raises
+    :class:`RecomputeRunning` ("already running, started at ...") and starts
+    nothing. The file is written beside its target and renamed over it
+    (``os.replace``), so a session reading the old file reads all of it and a
+    session opening it later reads all of the new one, never a half-written file.
+    """
+    global _recompute_started
     from svmlab.experiments import lee2006
 
     if not 1 <= int(seeds) <= 50:
         raise ParameterError("Choose between 1 and 50 training seeds.")
-    result = lee2006.run(tuple(range(int(seeds))), progress=progress)
-    lee2006.save(result, path or LEE_LOCAL_PATH)
+    target = Path(path or LEE_LOCAL_PATH)
+    if target.resolve() == Path(LEE_PATH).resolve():
+        raise ParameterError(
+            "The page never overwrites the shipped results; it writes its own file."
+        )
+    if not _RECOMPUTE_LOCK.acquire(blocking=False):
+        started = _recompute_started
+        when = time.strftime("%H:%M:%S", time.localtime(started)) if started else "?"
+        raise RecomputeRunning(
+            f"A recompute is already running, started at {when} (server time); "
+            "wait until it has finished, then reload the page to see its results."
+        )
+    try:
+        _recompute_started = time.time()
+        result = lee2006.run(tuple(range(int(seeds))), progress=progress)
+        _replace_file(result, target)
+    finally:
+        _recompute_started = None
+        _RECOMPUTE_LOCK.release()
     return result
+
+
+def _replace_file(result: dict[str, Any], target: Path) -> None:
+    """Write ``result`` to a new file in ``target``'s folder, then rename it over
+    ``target`` (atomic on one file system). The temporary name ends in
+    ``_local.json``, which git ignores, in case the process dies meanwhile."""
+    from svmlab.experiments import lee2006
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(
+        prefix=f".{target.stem}.", suffix="_local.json", dir=target.parent
+    )
+    os.close(fd)
+    try:
+        lee2006.save(result, name)
+        os.replace(name, target)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise

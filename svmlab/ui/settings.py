@@ -20,7 +20,10 @@ from svmlab.estimator import BIASES
 
 __all__ = [
     "C_GRID",
+    "DELTA_GRID",
+    "FIT_SECONDS",
     "MODEL_DEFAULTS",
+    "RANGES",
     "SIGMA_GRID",
     "UPLOAD",
     "ExploreSettings",
@@ -47,6 +50,41 @@ def log_grid(low_exp: int, high_exp: int) -> tuple[float, ...]:
 C_GRID: tuple[float, ...] = log_grid(-3, 5)
 #: Values of the sigma slider.
 SIGMA_GRID: tuple[float, ...] = log_grid(-2, 2)
+#: Values of the modified hinge's delta slider: 1-2-5 steps from Lee's 1e-4 (his
+#: experiments, and the Model selection page's default) to 0.1, then steps of 0.05,
+#: so that every delta the Model selection page offers is on it.
+DELTA_GRID: tuple[float, ...] = (
+    1e-4,
+    2e-4,
+    5e-4,
+    1e-3,
+    2e-3,
+    5e-3,
+    0.01,
+    0.02,
+    0.05,
+    *(round(0.05 * k, 2) for k in range(2, 20)),
+)
+
+#: What the Explore widgets accept. A value from a link or from another page
+#: outside its range is clamped to the nearest end with a message
+#: (:meth:`ExploreSettings.clamped`), never handed to a widget that would refuse it
+#: with a traceback. C and sigma may be typed anywhere in their range; the sliders
+#: cover the usual part of it.
+RANGES: dict[str, tuple[float, float]] = {
+    "C": (1e-6, 1e10),
+    "sigma": (1e-3, 1e3),
+    "tol": (1e-12, 1.0),
+    "max_iter": (1, 1_000_000),
+    "delta": (DELTA_GRID[0], DELTA_GRID[-1]),
+    "seed": (0, 2**31 - 1),
+    "test_fraction": (0.0, 0.8),
+    "degree": (1, 10),
+    "coef0": (0.0, 1e6),
+}
+#: Wall-clock budget of one fit on the page, in seconds: a fit that needs longer
+#: stops there and says so (the page stays live; the engine's ``max_seconds``).
+FIT_SECONDS = 5.0
 
 
 #: The data source name of uploaded data (never a generator's name): the cached
@@ -223,41 +261,110 @@ class ExploreSettings:
         return out
 
     @classmethod
-    def from_query(cls, params: Any) -> ExploreSettings:
+    def from_query(cls, params: Any, notes: list[str] | None = None) -> ExploreSettings:
         """Settings from URL query parameters; never raises.
 
         ``params`` is any mapping of names to strings (``st.query_params``, a
-        dict). Unknown names are ignored, and a value that is missing, malformed
-        or out of range falls back to its default.
+        dict). Unknown names are ignored. A value that is malformed or not among
+        the choices falls back to its default, and a number outside the widget's
+        range (:data:`RANGES`, the generator's :class:`~svmlab.datasets.Param`) is
+        clamped to the nearest end; each such change appends a plain sentence to
+        ``notes`` (when given), for the page to show.
         """
+        notes = [] if notes is None else notes
         get = _getter(params)
         dataset = get("data")
-        if dataset not in datasets.GENERATORS:
-            dataset = cls.dataset
+        if dataset is not None and dataset not in datasets.GENERATORS:
+            notes.append(
+                f"The link's data set {_quote(dataset)} is not one of "
+                f"{', '.join(datasets.GENERATORS)}; showing {cls.dataset}."
+            )
+            dataset = None
+        dataset = dataset or cls.dataset
         base = cls(dataset=dataset)
         spec = {p.name: p for p in datasets.PARAMS[dataset]}
         values: dict[str, Any] = {"dataset": dataset}
-        values["n"] = _param(get("n"), spec["n_samples"], base.n)
-        values["noise"] = _param(get("noise"), spec["noise"], base.noise)
+        values["n"] = _param(get("n"), spec["n_samples"], base.n, notes)
+        values["noise"] = _param(get("noise"), spec["noise"], base.noise, notes)
         values["data_params"] = tuple(
-            (name, _param(get(name), spec[name], default))
+            (name, _param(get(name), spec[name], default, notes))
             for name, default in base.data_params
         )
-        checks = _FIELD_CHECKS
         for f in fields(cls):
             if f.name in values:
                 continue
-            raw = get(_QUERY_NAMES.get(f.name, f.name))
+            name = _QUERY_NAMES.get(f.name, f.name)
+            raw = get(name)
             default = getattr(base, f.name)
-            values[f.name] = (
-                checks[f.name](raw, default) if raw is not None else default
+            if raw is None:
+                values[f.name] = default
+                continue
+            value = _FIELD_PARSERS[f.name](raw)
+            if value is None:
+                notes.append(
+                    f"The link's {name} = {_quote(raw)} is not understood; "
+                    f"using {_show(default)}."
+                )
+                value = default
+            values[f.name] = value
+        settings, clamped = cls(**values).clamped()
+        notes.extend(clamped)
+        return settings
+
+    def clamped(self) -> tuple[ExploreSettings, list[str]]:
+        """These settings with every number inside its widget's range.
+
+        Returns the settings (``self`` when nothing changed) and one sentence per
+        clamped value. Pages call it on whatever they are handed (a link, a preset,
+        another page's choice) before the widgets see it.
+        """
+        notes: list[str] = []
+        changes: dict[str, Any] = {}
+        for name, (low, high) in RANGES.items():
+            value = getattr(self, name)
+            if value is None or low <= value <= high:
+                continue
+            end = low if value < low else high
+            end = type(value)(end) if isinstance(value, int) else float(end)
+            notes.append(
+                f"{_LABELS.get(name, name)} = {_show(value)} is outside the range "
+                f"{_show(low)} to {_show(high)} that this page offers; "
+                f"using {_show(end)}."
             )
-        return cls(**values)
+            changes[name] = end
+        delta = changes.get("delta", self.delta)
+        if delta not in DELTA_GRID:
+            on_grid = nearest(DELTA_GRID, delta)
+            changes["delta"] = on_grid
+        if delta not in DELTA_GRID and self.loss == "modified_hinge":
+            notes.append(
+                f"δ = {_show(delta)} is not on the δ slider; using the nearest "
+                f"value on it, {_show(on_grid)}."
+            )
+        return (replace(self, **changes) if changes else self), notes
 
 
-# -- parsing helpers (all total: they return the default instead of raising) --
+# -- parsing helpers (all total: they return None or the default, never raise) --
 
 _QUERY_NAMES = {"test_fraction": "test", "hard_margin": "hard"}
+_LABELS = {"sigma": "σ", "delta": "δ", "test_fraction": "The test fraction"}
+
+
+def _show(value: Any) -> str:
+    """A value in a sentence: numbers as ``%g``, never a numpy repr."""
+    if isinstance(value, bool) or value is None:
+        return str(value)
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _quote(raw: str) -> str:
+    """A raw query value in a sentence: short, printable, quoted."""
+    text = "".join(c if c.isprintable() else "?" for c in raw[:40])
+    return f"'{text}'" + ("…" if len(raw) > 40 else "")
 
 
 def _encode(value: Any) -> str:
@@ -298,60 +405,76 @@ def _int(raw: str | None) -> int | None:
     return int(value)
 
 
-def _param(raw: str | None, spec: datasets.Param, default: Any) -> Any:
-    value = _int(raw) if spec.integer else _float(raw)
-    if value is None or not spec.low <= value <= spec.high:
+def _param(
+    raw: str | None, spec: datasets.Param, default: Any, notes: list[str]
+) -> Any:
+    """A generator parameter from the link: parsed, clamped to its slider."""
+    if raw is None:
         return default
+    value = _int(raw) if spec.integer else _float(raw)
+    if value is None:
+        notes.append(
+            f"The link's {spec.name} = {_quote(raw)} is not understood; "
+            f"using {_show(default)}."
+        )
+        return default
+    if not spec.low <= value <= spec.high:
+        end = spec.low if value < spec.low else spec.high
+        end = int(end) if spec.integer else float(end)
+        notes.append(
+            f"{spec.label} = {_show(value)} is outside the range {_show(spec.low)} "
+            f"to {_show(spec.high)} of its slider; using {_show(end)}."
+        )
+        return end
     return value
 
 
-def _positive(raw: str | None, default: float) -> float:
-    value = _float(raw)
-    return value if value is not None and value > 0 else default
+def _number(*, integer: bool = False, positive: bool = False):
+    """A parser of a number (clamping to :data:`RANGES` happens afterwards)."""
+
+    def parse(raw: str) -> float | int | None:
+        value = _int(raw) if integer else _float(raw)
+        if value is None or (positive and value <= 0):
+            return None
+        return value
+
+    return parse
 
 
 def _choice(table) -> Any:
-    return lambda raw, default: raw if raw in table else default
+    return lambda raw: raw if raw in table else None
 
 
-def _bool(raw: str | None, default: bool) -> bool:
-    return {"1": True, "true": True, "0": False, "false": False}.get(
-        (raw or "").lower(), default
-    )
+def _bool(raw: str) -> bool | None:
+    return {"1": True, "true": True, "0": False, "false": False}.get(raw.lower())
 
 
-def _in_range(low: float, high: float, *, integer: bool = False):
-    def check(raw: str | None, default: Any) -> Any:
-        value = _int(raw) if integer else _float(raw)
-        return value if value is not None and low <= value <= high else default
-
-    return check
+def _solver(raw: str) -> str | None:
+    return raw if raw == "auto" or raw in solvers.SOLVERS else None
 
 
-def _solver(raw: str | None, default: str) -> str:
-    # A solver not registered (yet) falls back to "auto", never to an error.
-    return raw if raw == "auto" or raw in solvers.SOLVERS else default
+def _delta(raw: str) -> float | None:
+    value = _float(raw)
+    return value if value is not None and 0.0 < value < 1.0 else None
 
 
-_FIELD_CHECKS = {
-    "seed": _in_range(0, 2**31 - 1, integer=True),
-    "test_fraction": _in_range(0.0, 0.8),
+_FIELD_PARSERS = {
+    "seed": _number(integer=True),
+    "test_fraction": _number(),
     "kernel": _choice(kernels.KERNELS),
-    "sigma": _positive,
-    "degree": _in_range(1, 10, integer=True),
-    "coef0": _in_range(0.0, 1e6),
+    "sigma": _number(positive=True),
+    "degree": _number(integer=True),
+    "coef0": _number(),
     "loss": _choice(losses.LOSSES),
-    "delta": lambda raw, default: (
-        v if (v := _float(raw)) is not None and 0.0 < v < 1.0 else default
-    ),
+    "delta": _delta,
     "solver": _solver,
-    "C": _positive,
+    "C": _number(positive=True),
     "bias": _choice(BIASES),
     "hard_margin": _bool,
-    "tol": _positive,
-    "max_iter": _in_range(1, 10_000_000, integer=True),
+    "tol": _number(positive=True),
+    "max_iter": _number(integer=True),
     "log_count": _bool,
     "show_test": _bool,
     "playback": _bool,
-    "upload": lambda raw, default: raw if is_upload_key(raw) else default,
+    "upload": lambda raw: raw if is_upload_key(raw) else None,
 }

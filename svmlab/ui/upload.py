@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 
 from svmlab import csv_data
 from svmlab.errors import DataError
+from svmlab.ui import keyed
 from svmlab.ui.cache import Edits, hold_upload, split_indices
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "data_csv",
     "default_columns",
     "draw",
+    "escape_markdown",
     "held",
     "hold_current",
     "make_held",
@@ -209,36 +211,20 @@ def make_held(
     )
 
 
-#: Largest feature magnitude the page draws (the grid and kernel need headroom).
-MAX_MAGNITUDE = 1e100
-#: Smallest spread of the points, relative to their magnitude and absolute, that
-#: still gives a grid of distinct float coordinates.
-MIN_RELATIVE_SPREAD = 1e-9
-MIN_SPREAD = 1e-100
+#: The drawable range (:func:`svmlab.csv_data.check_drawable`).
+MAX_MAGNITUDE = csv_data.MAX_MAGNITUDE
+MIN_RELATIVE_SPREAD = csv_data.MIN_RELATIVE_SPREAD
+MIN_SPREAD = csv_data.MIN_SPREAD
 
 
 def _check_drawable(X: Array, standardised: bool) -> None:
-    """A DataError if the points cannot be drawn on a grid at this scale: values
-    beyond :data:`MAX_MAGNITUDE`, or (distinct) points closer than
-    :data:`MIN_SPREAD` or than :data:`MIN_RELATIVE_SPREAD` of their magnitude."""
-    magnitude = float(np.abs(X).max())
-    with np.errstate(over="ignore"):  # 1e308 - (-1e308) is inf: refused below
-        spread = float((X.max(axis=0) - X.min(axis=0)).max())
-    advice = (
-        " Rescale the columns."
+    """:func:`svmlab.csv_data.check_drawable`, with the advice for this page."""
+    csv_data.check_drawable(
+        X,
+        advice="Rescale the columns."
         if standardised
-        else " Tick 'standardise features for display', or rescale the columns."
+        else "Tick 'standardise features for display', or rescale the columns.",
     )
-    if magnitude > MAX_MAGNITUDE:
-        raise DataError(
-            f"The feature values reach {magnitude:.3g}; the page draws values up to "
-            f"{MAX_MAGNITUDE:.0e}.{advice}"
-        )
-    if spread > 0 and spread < max(MIN_SPREAD, MIN_RELATIVE_SPREAD * magnitude):
-        raise DataError(
-            f"The points differ by at most {spread:.3g} while their values reach "
-            f"{magnitude:.3g}: too close together to draw.{advice}"
-        )
 
 
 def data_csv(upload: HeldUpload, test_fraction: float, seed: int, edits: Edits) -> str:
@@ -349,21 +335,31 @@ def _column_widgets(table: csv_data.CsvTable, digest: str) -> tuple[str, str, st
     # Plain names as labels: a label that depends on the file would come back
     # from the browser as a raw value after the next upload (see controls).
     left, right = st.columns(2)
-    left.selectbox("Feature x1", columns, key=COLUMN_KEYS[0])
-    right.selectbox("Feature x2", columns, key=COLUMN_KEYS[1])
-    st.selectbox("Label column (two values)", columns, key=COLUMN_KEYS[2])
+    # Each drawn with its current choice as its default (svmlab.ui.keyed).
+    for where, label, key in zip(
+        (left, right, st),
+        ("Feature x1", "Feature x2", "Label column (two values)"),
+        COLUMN_KEYS,
+        strict=True,
+    ):
+        where.selectbox(label, columns, index=keyed.index(key, columns), key=key)
     numeric = ", ".join(map(repr, table.numeric)) or "none"
     st.caption(f"Numeric columns: {numeric}.")
     return state[COLUMN_KEYS[0]], state[COLUMN_KEYS[1]], state[COLUMN_KEYS[2]]
 
 
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:])")
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=\"'&])")
 
 
-def _md(text: object) -> str:
-    """User text (names, labels) inside a markdown caption, shown literally:
-    every markdown character escaped (``$`` would start LaTeX, ``[`` a link)."""
+def escape_markdown(text: object) -> str:
+    """Text shown literally where Streamlit renders markdown (``st.markdown``,
+    captions, ``st.error``...): every markdown character escaped, so a user's
+    label or cell never becomes a link, an image that fetches a URL, LaTeX
+    (``$``), a coloured directive (``:red[...]``) or an emoji shortcode."""
     return _MARKDOWN.sub(r"\\\1", str(text))
+
+
+_md = escape_markdown
 
 
 def _describe(upload: HeldUpload, current: bool) -> str:
@@ -429,10 +425,13 @@ def draw() -> None:
         f"UTF-8 text, at most {csv_data.MAX_ROWS:,} rows.",
     )
     drop = st.checkbox(
-        "drop those rows (missing, NaN or infinite values)", key=DROP_KEY
+        "drop those rows (missing, NaN or infinite values)",
+        value=bool(keyed.value(DROP_KEY, False)),
+        key=DROP_KEY,
     )
     standardise = st.checkbox(
         "standardise features for display",
+        value=bool(keyed.value(STANDARDISE_KEY, False)),
         key=STANDARDISE_KEY,
         help="Shift and scale each feature to mean 0 and sd 1, so one σ fits both "
         "axes. The download stays in the file's units.",
@@ -455,7 +454,8 @@ def draw() -> None:
             table, name, columns, drop_nonfinite=drop, standardise=standardise
         )
     except DataError as error:
-        st.error(str(error))
+        # The message may quote the file's cells: shown as text, not markdown.
+        st.error(escape_markdown(error))
         previous = held(state.get(CURRENT_KEY, ""))
         st.caption(
             f"The page still shows {_md(previous.name)}."

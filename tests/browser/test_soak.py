@@ -1,22 +1,31 @@
-"""Browser soak (issue 6): 300 random widget changes across every page, in Chromium.
+"""Browser soak (issue 6): 300 planned widget changes across every page, in Chromium.
 
 One server, one browser tab. The pages are found on disk (``app.py`` and
 ``pages/*.py``) and their widgets in the DOM, by Streamlit's test ids, so a new
 page or widget is soaked without touching this file: sliders (arrow keys on the
-slider's input), select boxes (a random option), checkboxes and toggles, radio
+slider's input), select boxes (an option), checkboxes and toggles, radio
 buttons, number inputs (the step buttons, or a typed value: half, double or 0),
 buttons (except those that start long computations, :data:`LONG_BUTTONS`) and,
 on Explore, uploads of the files in ``tests/data/csv`` (mostly malformed ones).
 Now and then the tab moves to another page through the sidebar's page links (one
-session, like one student). A seeded RNG picks every move, so a failure replays.
+session, like one student).
+
+Seeded replay: every random choice comes from the plan
+(:func:`soak_plan.plan_moves`), a pure function of :data:`SEED` in which move i
+has its own generator; the browser only supplies the lists a choice picks from.
+``tests/test_soak_plan.py`` checks, without a browser, that two plannings are
+equal. Each planned move is made once (retried once if its element went away
+mid-move); a move whose kind has no widget on the page is recorded as such.
 
 After each move the test waits for the rerun (or for none to start) and reads the
-page: an exception box, or an ``st.error`` box whose text is not one of the
-expected validation messages (:func:`expected_messages`), is an unexpected error.
-The server's resident memory (``VmRSS`` in ``/proc/<pid>/status``) is read after
-a warm-up of every page and at the end. Moves, errors, memory and duration go to
-``benchmarks/results/soak.json`` and are printed. The issue's target: no
-unexpected error and under 100 MB of growth.
+page. An error box is acceptable only if the move just made may provoke its
+message (:class:`soak_plan.ErrorJudge`): each expected message is tied to the
+kinds of move that cause it. Exception boxes never are. The server's resident
+memory (``VmRSS`` in ``/proc/<pid>/status``) is read after a warm-up of every
+page and at the end. The plan, moves, errors, memory and duration go to
+``tests/browser/artifacts/soak.json`` (git-ignored; the test never writes a
+tracked file) and are printed. The issue's target: no unexpected error and
+under 100 MB of growth. ``SVMLAB_SOAK_MOVES`` sets a shorter run (to debug).
 
 ``test_caches_are_bounded`` checks the source: every ``st.cache_data`` and
 ``st.cache_resource`` in ``svmlab/ui``, ``pages`` and ``app.py`` sets
@@ -28,17 +37,28 @@ from __future__ import annotations
 import ast
 import json
 import os
-import random
 import re
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.browser.soak_plan import (
+    CSV,
+    MOVE_KINDS,
+    SEED,
+    ErrorJudge,
+    PlannedMove,
+    allowed_messages,
+    pick,
+    plan_as_json,
+    plan_moves,
+)
+
 ROOT = Path(__file__).resolve().parents[2]
-CSV = ROOT / "tests" / "data" / "csv"
-RESULTS = ROOT / "benchmarks" / "results" / "soak.json"
-SEED = 20261122
+#: The page links at the top of the sidebar (svmlab/ui/navigation.py).
+SIDEBAR_LINKS = '[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]'
+RESULTS = ROOT / "tests" / "browser" / "artifacts" / "soak.json"
 MOVES = int(os.environ.get("SVMLAB_SOAK_MOVES", "300"))  # fewer only to debug
 GROWTH_LIMIT_MB = 100.0
 #: Buttons the soak never presses: they start computations of many seconds.
@@ -47,6 +67,8 @@ LONG_BUTTONS = re.compile(
 )
 #: How long a move may take to start a rerun before it counts as "no rerun".
 START_MS = 1200
+#: Server messages seen and none for this long: the rerun is over.
+QUIET_MS = 250
 RERUN_MS = 90_000
 ACTION_MS = 4000
 
@@ -60,55 +82,24 @@ WIDGETS = {
     "button": '[data-testid="stButton"]',
     "upload": '[data-testid="stFileUploader"]',
 }
-#: Relative weight of each kind of move (an upload move first picks "Upload CSV"
-#: when the uploader is hidden).
-WEIGHTS = {
-    "slider": 6,
-    "selectbox": 4,
-    "checkbox": 3,
-    "radio": 2,
-    "number": 3,
-    "button": 1,
-    "upload": 3,
-}
 
-# Resolves once the app is idle and either a rerun ran since `since`, or none
-# started within `startMs` of `t0` (a move that changes nothing).
+# Resolves once the app is idle and either a rerun ran since `since` (the script
+# state showed `running`, or server messages came and then none for `quietMs`),
+# or nothing started within `startMs` of `t0` (a move that changes nothing).
 SETTLED_JS = r"""
-({since, t0, startMs}) => {
+({since, t0, startMs, quietMs}) => {
   const log = window.__svmlabStates || [];
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app) return false;
   if (app.getAttribute('data-test-connection-state') !== 'CONNECTED') return false;
   const state = app.getAttribute('data-test-script-state');
   if (state !== 'notRunning' && state !== 'compilationError') return false;
-  return log.slice(since).includes('running') || Date.now() - t0 > startMs;
+  const seen = log.slice(since);
+  const now = performance.now();
+  if (seen.includes('message')) return now - window.__svmlabLastMessage > quietMs;
+  return seen.includes('running') || now - t0 > startMs;
 }
 """
-
-
-def expected_messages() -> list[str]:
-    """Fragments of every message a student's input may legitimately cause: the
-    CSV messages of ``EXPECTED.json`` and the engine's validation messages for
-    values the widgets allow (a typed C, sigma or tol of 0, a hard margin on
-    overlapping classes, more outliers than points)."""
-    expected = json.loads((CSV / "EXPECTED.json").read_text())
-    return [case["phrase"] for case in expected["malformed"]] + [
-        "must be a positive number",
-        "must be a finite number",
-        "must be at least",
-        "must be between",
-        "must be at most",
-        "The hard-margin SVM has no solution",
-        "Choose two different feature columns",
-        "cannot also be a feature",
-        "is not numeric",
-        "classes (",
-        "Only one class",
-        # EXPECTED.json lists all_rows_nonfinite.csv with the rows dropped; a
-        # soak upload may come without: then the NaN message is the right one.
-        "contain missing, NaN or infinite values",
-    ]
 
 
 def page_urls(base: str) -> list[str]:
@@ -127,17 +118,17 @@ def rss_mb(pid: int) -> float:
 
 
 class Soak:
-    """One tab driven by a seeded RNG; remembers every move and error."""
+    """One tab driven by the plan; remembers every move and error box."""
 
-    def __init__(self, page, rng: random.Random, expected: list[str]) -> None:
-        self.page, self.rng, self.expected = page, rng, expected
+    def __init__(self, page, shown_errors) -> None:
+        self.page, self.shown_errors = page, shown_errors
+        self.judge = ErrorJudge(allowed_messages())
         self.moves: list[dict] = []
         self.errors: list[dict] = []
-        self.skipped = 0
-        self.bad_files = [
+        self.bad_files = sorted(
             CSV / c["file"]
             for c in json.loads((CSV / "EXPECTED.json").read_text())["malformed"]
-        ]
+        )
         self.good_files = sorted(CSV.glob("good_*.csv"))
 
     # -- waiting ------------------------------------------------------------------
@@ -145,10 +136,10 @@ class Soak:
     def settle(self) -> None:
         page = self.page
         since = page.evaluate("() => (window.__svmlabStates || [])._cursor || 0")
-        t0 = page.evaluate("() => Date.now()")
+        t0 = page.evaluate("() => performance.now()")
         page.wait_for_function(
             SETTLED_JS,
-            arg={"since": since, "t0": t0, "startMs": START_MS},
+            arg={"since": since, "t0": t0, "startMs": START_MS, "quietMs": QUIET_MS},
             timeout=RERUN_MS,
             polling=100,
         )
@@ -156,26 +147,34 @@ class Soak:
             "() => { const l = window.__svmlabStates || []; l._cursor = l.length; }"
         )
 
-    def navigate(self) -> str | None:
+    def check(self, index: int | None, action: str) -> None:
+        for record in self.judge.judge(action, self.shown_errors(self.page)):
+            self.errors.append({"move": index, "url": self.page.url, **record})
+
+    def navigate(self, fraction: float) -> str | None:
         """Another page through the sidebar's page links (the same session)."""
-        links = [
-            link
-            for link in self.page.locator('[data-testid="stSidebarNavLink"]').all()
-            if link.get_attribute("href") != self.page.url.split("?")[0]
-        ]
-        if not links:
+        here = self.page.url.split("?")[0]
+        links = sorted(
+            (
+                (link.get_attribute("href"), link)
+                for link in self.page.locator(SIDEBAR_LINKS).all()
+            ),
+            key=lambda pair: pair[0] or "",
+        )
+        target = pick(fraction, [pair for pair in links if pair[0] != here])
+        if target is None:
             return None
-        link = self.rng.choice(links)
-        href = link.get_attribute("href")
-        link.click(timeout=ACTION_MS)
+        target[1].click(timeout=ACTION_MS)
         self.settle()
-        return href
+        return target[0]
 
     def open(self, url: str) -> None:
+        """Load ``url``: a fresh session, whose boxes are judged as such."""
         self.page.goto(url)
         self.page.evaluate("() => { window.__svmlabStates._cursor = 0; }")
         self.settle()
         self.page.wait_for_timeout(300)
+        self.check(None, "open")
 
     # -- moves ---------------------------------------------------------------------
 
@@ -190,75 +189,76 @@ class Soak:
                     ).count()
                 ):
                     found.append(element)
-            except Exception:  # detached by a rerun: skip it
+            except Exception:  # detached by a rerun: not on the page
                 continue
         if kind == "button":
             found = [b for b in found if not LONG_BUTTONS.search(b.inner_text() or "")]
         return found
 
-    def move(self, kind: str) -> str | None:
-        """One widget change of ``kind``; a description, or None if none was
-        possible (no such widget on this page, or it vanished mid-move)."""
-        rng, page = self.rng, self.page
+    def move(self, plan: PlannedMove) -> tuple[str, str] | None:
+        """Make the planned change: (kind of what was done, description), or None
+        when the page has no widget of the planned kind."""
+        page, kind = self.page, plan.kind
         if kind == "upload":
-            return self.upload()
-        widgets = self.visible(kind)
-        if not widgets:
+            return self.upload(plan)
+        element = pick(plan.widget, self.visible(kind))
+        if element is None:
             return None
-        element = rng.choice(widgets)
         named = element if kind == "button" else element.locator(WIDGET_LABEL).first
         label = named.inner_text(timeout=ACTION_MS).strip()
         if kind == "slider":
-            key = rng.choice(["ArrowLeft", "ArrowRight"])
             element.locator('input[type="range"]').first.focus(timeout=ACTION_MS)
-            page.keyboard.press(key)
+            page.keyboard.press(plan.slider_key)
             page.mouse.move(2, 2)
-            return f"slider {label!r} {key}"
+            return kind, f"slider {label!r} {plan.slider_key}"
         if kind == "selectbox":
             element.locator("input").first.click(timeout=ACTION_MS)
-            options = page.get_by_role("option").all()
-            if not options:
+            options = page.get_by_role("option")
+            try:  # the list opens a moment after the click: read it once it is there
+                options.first.wait_for(timeout=ACTION_MS)
+            except Exception:
+                pass  # an empty list: recorded below
+            choice = pick(plan.option, options.all())
+            if choice is None:
                 page.keyboard.press("Escape")
-                return None
-            choice = rng.choice(options)
+                return kind, f"selectbox {label!r} has no options"
             text = choice.inner_text(timeout=ACTION_MS)
             choice.click(timeout=ACTION_MS)
-            return f"selectbox {label!r} -> {text!r}"
+            return kind, f"selectbox {label!r} -> {text!r}"
         if kind == "checkbox":
             element.locator("label").first.click(timeout=ACTION_MS)
-            return f"checkbox {label!r}"
+            return kind, f"checkbox {label!r}"
         if kind == "radio":
-            options = element.locator('[data-testid="stRadioOption"]').all()
-            choice = rng.choice(options)
+            choice = pick(
+                plan.option, element.locator('[data-testid="stRadioOption"]').all()
+            )
             text = choice.inner_text(timeout=ACTION_MS)
             choice.click(timeout=ACTION_MS)
-            return f"radio {label!r} -> {text!r}"
+            return kind, f"radio {label!r} -> {text!r}"
         if kind == "number":
             steps = element.locator(
                 '[data-testid="stNumberInputStepUp"], '
                 '[data-testid="stNumberInputStepDown"]'
             ).all()
+            if steps and plan.number_step:
+                pick(plan.option, steps).click(timeout=ACTION_MS)
+                return kind, f"number {label!r} step"
             field = element.locator("input").first
-            if steps and rng.random() < 0.6:
-                button = rng.choice(steps)
-                button.click(timeout=ACTION_MS)
-                return f"number {label!r} step"
-            value = field.input_value(timeout=ACTION_MS)
             try:
-                number = float(value)
+                number = float(field.input_value(timeout=ACTION_MS))
             except ValueError:
                 number = 1.0
-            typed = rng.choice([number * 2, number / 2, 0.0])
+            typed = {"double": number * 2, "half": number / 2, "zero": 0.0}[plan.typed]
             text = f"{typed:g}" if typed != int(typed) else str(int(typed))
             field.fill(text, timeout=ACTION_MS)
             field.press("Enter")
-            return f"number {label!r} = {text}"
+            return kind, f"number {label!r} = {text}"
         if kind == "button":
             element.locator("button").first.click(timeout=ACTION_MS)
-            return f"button {label!r}"
+            return kind, f"button {label!r}"
         raise AssertionError(kind)
 
-    def upload(self) -> str | None:
+    def upload(self, plan: PlannedMove) -> tuple[str, str] | None:
         uploaders = self.visible("upload")
         if not uploaders:  # on Explore, first choose the upload source
             for radio in self.visible("radio"):
@@ -267,79 +267,77 @@ class Soak:
                 )
                 if option.count():
                     option.first.click(timeout=ACTION_MS)
-                    return "radio 'Data source' -> 'Upload CSV'"
+                    return "radio", "radio 'Data source' -> 'Upload CSV'"
             return None
-        pool = self.bad_files if self.rng.random() < 0.8 else self.good_files
-        path = self.rng.choice(pool)
+        path = pick(plan.option, self.bad_files if plan.malformed else self.good_files)
         uploaders[0].locator('input[type="file"]').set_input_files(
             str(path), timeout=ACTION_MS
         )
-        return f"upload {path.name}"
+        return "upload", f"upload {path.name}"
 
-    # -- checks ----------------------------------------------------------------------
-
-    def check(self, move: int, shown_errors) -> None:
-        for text in shown_errors(self.page):
-            expected = text.startswith("stAlertContentError") and any(
-                phrase in text for phrase in self.expected
-            )
-            self.errors.append({"move": move, "text": text, "expected": expected})
-
-
-def _step(soak: Soak, shown_errors) -> bool:
-    kind = soak.rng.choices(list(WEIGHTS), weights=list(WEIGHTS.values()))[0]
-    try:
-        what = soak.move(kind)
-    except Exception as error:  # the element went away mid-move: not a move
-        soak.skipped += 1
-        soak.page.keyboard.press("Escape")
-        what = None
-        soak.moves.append({"skipped": f"{kind}: {type(error).__name__}"})
-    if what is None:
-        return False
-    soak.settle()
-    number = sum("what" in m for m in soak.moves) + 1
-    soak.moves.append({"move": number, "what": what, "url": soak.page.url})
-    soak.check(number, shown_errors)
-    return True
+    def step(self, plan: PlannedMove) -> None:
+        """One planned move (after the planned page switch, if any), judged."""
+        if plan.navigate is not None:
+            href = self.navigate(plan.navigate)
+            self.moves.append({"move": plan.index, "page": href})
+            self.check(plan.index, "navigate")
+        record: dict = {"move": plan.index, "planned": plan.kind}
+        done = None
+        for attempt in (1, 2):  # the same planned choices both times
+            try:
+                done = self.move(plan)
+                break
+            except Exception as error:  # the element went away mid-move
+                record[f"attempt_{attempt}"] = type(error).__name__
+                self.page.keyboard.press("Escape")
+                self.settle()
+        if done is None:
+            record["what"] = None if "attempt_2" in record else "no such widget here"
+            self.moves.append({**record, "url": self.page.url})
+            return
+        kind, what = done
+        assert kind in MOVE_KINDS
+        self.settle()
+        self.moves.append({**record, "kind": kind, "what": what, "url": self.page.url})
+        self.check(plan.index, kind)
 
 
 @pytest.mark.slow
 def test_soak(
     page, browser_log, streamlit_url, server_pid, shown_errors, capsys
 ) -> None:
-    rng = random.Random(SEED)
-    soak = Soak(page, rng, expected_messages())
+    plan = plan_moves(SEED, MOVES)
+    soak = Soak(page, shown_errors)
     urls = page_urls(streamlit_url)
     started = time.monotonic()
     for url in urls:  # warm-up: every page once, with its imports and first fit
         soak.open(url)
     rss_start = rss_mb(server_pid)
     samples = [{"moves": 0, "rss_mb": round(rss_start, 1)}]
-    done = 0
     soak.open(next((u for u in urls if u.endswith("/Explore")), urls[0]))
-    while done < MOVES:
-        if rng.random() < 0.05:  # another page (not counted as a move)
-            soak.moves.append({"page": soak.navigate()})
-        if _step(soak, shown_errors):
-            done += 1
-            if done % 25 == 0:
-                samples.append({"moves": done, "rss_mb": round(rss_mb(server_pid), 1)})
+    for planned in plan:
+        soak.step(planned)
+        if (planned.index + 1) % 25 == 0:
+            samples.append(
+                {"moves": planned.index + 1, "rss_mb": round(rss_mb(server_pid), 1)}
+            )
     rss_end = rss_mb(server_pid)
     elapsed = time.monotonic() - started
     unexpected = [e for e in soak.errors if not e["expected"]]
+    made = [m for m in soak.moves if m.get("kind")]
     counts: dict[str, int] = {}
-    for m in soak.moves:
-        if "what" in m:
-            kind = m["what"].split()[0]
-            counts[kind] = counts.get(kind, 0) + 1
+    for m in made:
+        counts[m["kind"]] = counts.get(m["kind"], 0) + 1
     result = {
         "seed": SEED,
-        "moves": done,
+        "planned_moves": len(plan),
+        "moves_made": len(made),
         "moves_by_kind": counts,
-        "uploads": sum(1 for m in soak.moves if m.get("what", "").startswith("upload")),
-        "skipped_attempts": soak.skipped,
-        "page_switches": sum(1 for m in soak.moves if m.get("page")),
+        "no_widget_of_the_planned_kind": sum(
+            m.get("what") == "no such widget here" for m in soak.moves
+        ),
+        "failed_twice": sum("attempt_2" in m for m in soak.moves),
+        "page_switches": sum(1 for m in soak.moves if "page" in m),
         "pages": urls,
         "error_boxes_seen": len(soak.errors),
         "distinct_error_texts": len({e["text"] for e in soak.errors}),
@@ -353,18 +351,21 @@ def test_soak(
         "growth_limit_mb": GROWTH_LIMIT_MB,
         "duration_s": round(elapsed, 1),
         "note": "2-core machine shared with other test runs; duration is indicative",
+        "plan": plan_as_json(plan),
         "log": soak.moves,
+        "errors": soak.errors,
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=1) + "\n")
     with capsys.disabled():
         print(
-            f"\nsoak: {done} moves ({counts}) on {len(urls)} pages in {elapsed:.0f} s; "
-            f"error boxes {len(soak.errors)} (unexpected {len(unexpected)}); "
-            f"RSS {rss_start:.0f} -> {rss_end:.0f} MB "
+            f"\nsoak: {len(made)} of {len(plan)} planned moves ({counts}) on "
+            f"{len(urls)} pages in {elapsed:.0f} s; error boxes {len(soak.errors)} "
+            f"(unexpected {len(unexpected)}); RSS {rss_start:.0f} -> {rss_end:.0f} MB "
             f"(growth {rss_end - rss_start:+.1f} MB); written to {RESULTS}"
         )
-    assert done == MOVES
+    # Every planned move was tried, in order (none dropped, none invented).
+    assert [m["move"] for m in soak.moves if "planned" in m] == list(range(len(plan)))
     assert not unexpected, unexpected[:5]
     assert not browser_log.page_errors, browser_log.page_errors[:5]
     assert rss_end - rss_start < GROWTH_LIMIT_MB

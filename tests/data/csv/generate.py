@@ -46,8 +46,12 @@ def table(rows, sep: str = ",", header: str | None = "x1,x2,label") -> bytes:
 def excel_zip() -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
-        archive.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types/>')
-        archive.writestr("xl/workbook.xml", "<workbook/>")
+        # A fixed date: the same bytes on every run (git sees no change).
+        for name, text in (
+            ("[Content_Types].xml", '<?xml version="1.0"?><Types/>'),
+            ("xl/workbook.xml", "<workbook/>"),
+        ):
+            archive.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), text)
     return buffer.getvalue()
 
 
@@ -278,6 +282,51 @@ MALFORMED = [
         ),
         "dataset",
         "10 classes (0.00, 0.37, 0.74, 1.11, 1.48, ... and 5 more)",
+        {},
+    ),
+    (
+        "thousands_separators.csv",
+        lines(
+            "x,y,label",
+            '"1,234.5",2.5,1',
+            '"2,000.0",0.7,1',
+            "-0.6,-1.1,-1",
+            "-1.2,-0.4,-1",
+        ),
+        "dataset",
+        "Line 2, column 'x': '1,234.5' has a thousands separator; numbers with "
+        "thousands separators such as 1,234.5 are not supported: remove the "
+        "separators (write 1234.5)",
+        {},
+    ),
+    (
+        "thousands_separators_no_header.csv",
+        lines('"1,234.5","2,500.0",a', '"3,456.5","1,000.0",b', '"12,000","1,500",a'),
+        "dataset",
+        "Line 1, column 'column 1': '1,234.5' has a thousands separator",
+        {},
+    ),
+    (
+        "thousands_separators_decimal_comma.csv",
+        lines("x;y;label", "1.234,5;2,5;a", "3,5;4;b", "0,5;1;a"),
+        "dataset",
+        "'1.234,5' has a thousands separator; numbers with thousands separators "
+        "such as 1.234,5 are not supported: remove the separators (write 1234,5)",
+        {},
+    ),
+    (
+        "mixed_delimiters.csv",
+        lines("x,y,label", "1,2,a", "3,4,b", "5;6;a", "7;8;b", "9;1;a"),
+        "read",
+        "The file mixes delimiters: lines 1-3 are separated by commas and lines "
+        "4-6 by semicolons; use one delimiter in the whole file",
+        {},
+    ),
+    (
+        "mixed_delimiters_tab.csv",
+        lines("x;y;label", "1;2;a", "3\t4\tb", "5;6;a", "7\t8\tb"),
+        "read",
+        "lines 1-2 and 4 are separated by semicolons and lines 3 and 5 by tabs",
         {},
     ),
     (

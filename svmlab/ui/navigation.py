@@ -1,0 +1,88 @@
+"""The app's navigation: every page's name, path and purpose, and the sidebar links.
+
+Streamlit's automatic page list names the home page after its file ("app"), and
+``st.navigation`` cannot replace it while the pages live in ``pages/``: Streamlit
+then runs its pages-directory mode until some session happens to run ``app.py``
+first, so the first visitor of a direct link would see the old list. So the built-in
+list is hidden (``client.showSidebarNavigation = false``) and every page draws these
+links at the top of its sidebar, with the names a course uses. The URLs stay
+Streamlit's (``/Explore``, ``/Model_selection``, ``/Notes``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import (
+    get_script_run_ctx,
+)
+
+__all__ = ["PAGES", "Page", "sidebar_links"]
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page: its script (relative to the app root), menu title, icon and what
+    it is for (the home page's list)."""
+
+    script: str
+    title: str
+    icon: str
+    purpose: str
+
+
+PAGES: tuple[Page, ...] = (
+    Page(
+        "app.py",
+        "Home",
+        ":material/home:",
+        "what svmlab is, its pages and its sources.",
+    ),
+    Page(
+        "pages/1_Explore.py",
+        "Explore",
+        ":material/play_arrow:",
+        "a live playground: generate data or upload your own, pick a kernel, a "
+        "loss and a solver, move C and σ and watch the model refit.",
+    ),
+    Page(
+        "pages/2_Model_selection.py",
+        "Model selection",
+        ":material/grid_on:",
+        "approximate cross-validation (Lee's ACV, plug-in, ALO, the span rule) "
+        "against exact leave-one-out over a grid of C and σ, and Lee (2006) "
+        "reproduced.",
+    ),
+    Page(
+        "pages/3_Notes.py",
+        "Notes on the sources",
+        ":material/menu_book:",
+        "which formulas svmlab takes from the sources, and where it corrects them.",
+    ),
+)
+
+
+def _served_as_app() -> bool:
+    """Whether the running script belongs to the whole app (``streamlit run
+    app.py``): a page run on its own (AppTest of one file) knows no other page,
+    and links to them would raise."""
+    ctx = get_script_run_ctx()
+    manager = getattr(ctx, "pages_manager", None)
+    if manager is None:
+        return False
+    return Path(manager.main_script_path).resolve() == ROOT / "app.py"
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def sidebar_links() -> None:
+    """The page links, at the top of the sidebar."""
+    if not _served_as_app():
+        return
+    with st.sidebar:
+        for page in PAGES:
+            st.page_link(page.script, label=page.title, icon=page.icon)
+        st.divider()
