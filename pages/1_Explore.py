@@ -28,17 +28,23 @@ from svmlab.ui import chart as ui_chart  # noqa: E402
 st.set_page_config(page_title="svmlab · Explore", layout="wide")
 navigation.sidebar_links()
 controls.sidebar()
-st.title("Explore")
-controls.show_notes()
-st.caption(
-    "Move C and σ and watch the boundary f = 0 (solid), the margins f = ±1 "
+panels.compact_page()
+st.title(
+    "Explore",
+    help="Move C and σ and watch the boundary f = 0 (solid), the margins f = ±1 "
     "(dashed) and the support vectors (ringed: black free, pink bound) follow. "
-    "Click the plane to add a point; drag a box or lasso to remove points."
+    "Click the plane to add a point; drag a box or lasso to remove points.",
 )
+controls.show_notes()
 
 
 def chart(
-    fig, key: str, revision: object, select: bool = False, defer: bool = True
+    fig,
+    key: str,
+    revision: object,
+    select: bool = False,
+    defer: bool = True,
+    fit: tuple[int, int] | None = None,
 ) -> object:
     """Draw ``fig`` (a figure or a ``figures.*_spec`` dict) in a Plotly chart kept
     alive across reruns (svmlab.ui.chart): the browser redraws it in place with
@@ -53,6 +59,7 @@ def chart(
         select=select,
         defer=defer,
         revision=str(hash(revision)),
+        fit=fit,
     )
 
 
@@ -92,6 +99,8 @@ def playground() -> None:
     test = (data.X_test, data.y_test) if settings.show_test else None
     added = edit.added_mask(len(record.y), edits)
 
+    last_spec: list[dict] = []
+
     def decision(snapshot: int | None = None) -> object:
         fig = figures.decision_spec(
             model,
@@ -102,26 +111,41 @@ def playground() -> None:
             snapshot=snapshot,
             new_points=added,
             dragmode=dragmode,
-            legend="top",
+            legend="none",  # the key sits beside the chart (panels.legend_key)
             height=760,
         )
+        last_spec[:] = [fig]
         # A click while dragging selects is an event only (svmlab.ui.edit adds a point).
         fig["layout"]["clickmode"] = (
             "event" if dragmode in ("select", "lasso") else "none"
         )
         if snapshot is not None:
             return chart(fig, "explore_snapshot", (revision, snapshot), defer=False)
-        return chart(fig, edit.chart_key(identity), revision, select=True, defer=False)
+        # At most 760 px, less on a short screen: the title, the tools and the
+        # sliders above take about 300 px (1280 x 720 leaves a 420 px chart).
+        return chart(
+            fig,
+            edit.chart_key(identity),
+            revision,
+            select=True,
+            defer=False,
+            fit=(400, 300),
+        )
 
     left, right = st.columns([2, 1], gap="medium")
     with left:
         selection = decision()
+        key_entries = figures.legend_entries(last_spec[0]) if last_spec else []
     if selection and edit.apply_selection(
         identity, len(data.y_train), record.X, selection
     ):
         st.rerun(scope="fragment")
     with right:
         panels.numbers(record)
+        panels.legend_key(key_entries)
+    note = figures.unresolved_width_note(model, data.bounds)
+    if note:
+        left.info(note, icon=":material/zoom_in:")
     left, right = st.columns(2, gap="medium")
     with left:
         chart(

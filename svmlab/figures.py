@@ -50,7 +50,9 @@ __all__ = [
     "decision_figure",
     "decision_spec",
     "grid_points",
+    "legend_entries",
     "loss_figure",
+    "unresolved_width_note",
 ]
 
 Array = NDArray[np.float64]
@@ -222,6 +224,79 @@ def _state(
 
 
 # -- grid and bounds ----------------------------------------------------------------
+
+
+def legend_entries(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """The legend of a figure spec as plain records, in legend order.
+
+    Each is ``{"name", "kind", "symbol", "colour", "line_colour", "line_width",
+    "dash"}`` (``kind`` "marker" or "line"), read from the traces Plotly would
+    list, for a page that draws the key itself (``decision_spec(legend="none")``:
+    on a narrow column a wrapped Plotly legend takes the plot's height).
+    """
+    entries = []
+    traces = [t for t in spec.get("data", []) if t.get("showlegend", True)]
+    for trace in sorted(traces, key=lambda t: t.get("legendrank", 1000)):
+        name = trace.get("name")
+        if not name:
+            continue
+        mode = str(trace.get("mode", "markers"))
+        marker = trace.get("marker") or {}
+        line = trace.get("line") or {}
+        if "markers" in mode:
+            edge = marker.get("line") or {}
+            entries.append(
+                {
+                    "name": str(name),
+                    "kind": "marker",
+                    "symbol": str(marker.get("symbol", "circle")),
+                    "colour": str(marker.get("color", PALETTE["text"])),
+                    "line_colour": str(edge.get("color", "white")),
+                    "line_width": float(edge.get("width", 0.0)),
+                    "dash": "solid",
+                }
+            )
+        elif "lines" in mode:
+            entries.append(
+                {
+                    "name": str(name),
+                    "kind": "line",
+                    "symbol": "",
+                    "colour": str(line.get("color", PALETTE["text"])),
+                    "line_colour": str(line.get("color", PALETTE["text"])),
+                    "line_width": float(line.get("width", 2.0)),
+                    "dash": str(line.get("dash", "solid")),
+                }
+            )
+    return entries
+
+
+def unresolved_width_note(
+    model: Any, bounds: Bounds, resolution: int = 120
+) -> str | None:
+    """A sentence when the Gaussian width is too small for the decision plane.
+
+    The plane is ``f`` on a ``resolution x resolution`` grid over ``bounds``.
+    With ``exp(-d^2 / 2 sigma^2)``, a training point's influence falls below 1 %
+    at ``d = 3 sigma``: when ``6 sigma`` is less than one grid cell, the islands
+    the model draws around its points fall between the grid points and the plane
+    shows only the level far from the data, ``f = b``. None otherwise.
+    """
+    if getattr(model, "kernel", None) != "gaussian":
+        return None
+    xmin, xmax, ymin, ymax = (float(v) for v in bounds)
+    cell = max(xmax - xmin, ymax - ymin) / max(int(resolution) - 1, 1)
+    sigma = float(model.sigma)
+    if not 6.0 * sigma < cell:
+        return None
+    b = float(model.intercept_[0])
+    return (
+        f"σ = {sigma:.3g} is too small to draw: each training point is an island "
+        f"about {6.0 * sigma:.2g} wide, smaller than one cell of this plane "
+        f"({cell:.2g}), so the plane shows only the value far from the points, "
+        f"f = b = {b:.3g}. The numbers beside it are the model's own: it "
+        "memorises the training points and guesses elsewhere."
+    )
 
 
 def grid_points(bounds: Bounds, resolution: int) -> tuple[Array, Array, Array]:
@@ -820,8 +895,13 @@ def decision_spec(
             "yanchor": "top",
         }
         margin = {"l": 72, "r": 230, "t": 24, "b": 64}
+    elif legend == "none":  # the page draws the key beside the chart
+        legend_layout = {}
+        margin = {"l": 64, "r": 16, "t": 16, "b": 56}
     else:
-        raise ParameterError(f"legend must be 'right' or 'top'; got {legend!r}.")
+        raise ParameterError(
+            f"legend must be 'right', 'top' or 'none'; got {legend!r}."
+        )
     # The plot area is square (equal aspect): as tall as the figure allows, or
     # narrower when the page column is (about 520 px on a 1400 px wide screen
     # with the sidebar open). Paint the points for that width, at POINT_SCALE
@@ -860,6 +940,7 @@ def decision_spec(
         height=int(height),
         margin=margin,
         legend=legend_layout,
+        showlegend=legend != "none",
         dragmode=dragmode,
         images=[surface, points_layer],
         xaxis=_axis("x₁", range=[xmin, xmax], autorange=False, constrain="domain"),
@@ -1012,13 +1093,14 @@ def alpha_histogram(
                 "font": {"size": FONT_SIZE + 2},
             }
         )
-    free_word = "free" if boxed else "SV"
-    title = f"{counts[0]} non-SV · {counts[1]} {free_word}"
-    if boxed:
-        title += f" · {counts[2]} bound"
+    # The counts are in the legend; a short title fits a narrow column.
+    title = "multipliers αᵢ"
+    margin_top = 84
     if snapshot is not None:
         k = _snapshot_index(model, snapshot)
-        title += f" (iteration {model.history_.iteration[k]})"
+        title = f"αᵢ at iteration {model.history_.iteration[k]}"
+        # Drawn in a narrow column, where the legend wraps to three rows.
+        margin_top = 124
     totals = np.histogram(np.clip(a, 0.0, top), bins=edges)[0]
     ymax = max(1, int(totals.max(initial=1)))
     yaxis = _axis("count", rangemode="tozero")
@@ -1033,8 +1115,8 @@ def alpha_histogram(
         title=_title(title),
         barmode="stack",
         bargap=0.0,
-        height=380,
-        margin={"t": 84},
+        height=380 + margin_top - 84,
+        margin={"t": margin_top},
         legend={
             "orientation": "h",
             "traceorder": "normal",

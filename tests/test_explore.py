@@ -535,8 +535,12 @@ def test_chart_payload_is_plain_json() -> None:
     sent = json.loads(figure_payload(spec, config, select=True, revision="r1"))
     assert sent["data"][0]["x"] == [1.0, 2.0] and sent["data"][0]["y"] == [3.0]
     assert sent["layout"]["datarevision"] == "r1" and sent["layout"]["autosize"]
-    assert "width" not in sent["layout"] and sent["layout"]["height"] == 300
+    # The browser sizes the chart's div; Plotly fills it (no fixed width/height).
+    assert "width" not in sent["layout"] and "height" not in sent["layout"]
+    assert sent["height"] == 300 and sent["fit"] is None
     assert sent["config"] == config and sent["select"] and not sent["defer"]
+    fitted = json.loads(figure_payload(spec, config, fit=(400, 300)))
+    assert fitted["fit"] == [400, 300] and fitted["height"] == 300
     assert "width" in spec["layout"]  # the caller's dicts are left alone
     nan = {"data": [{"type": "scatter", "x": [float("nan"), 1.0]}], "layout": {}}
     assert json.loads(figure_payload(nan, config))["data"][0]["x"] == [None, 1.0]
@@ -603,3 +607,27 @@ def test_an_engine_bug_is_a_message_not_a_traceback(monkeypatch) -> None:
     assert not at.exception
     assert any("This is a bug" in e.value and "boom" in e.value for e in at.error)
     assert at.selectbox(key="explore_solver").value == "broken"
+
+
+def test_main_chart_fits_a_projector_screen_and_its_key_sits_beside_it() -> None:
+    """Issue 14, item 11: at 1280 x 720 the chart and its sliders fit one screen
+    (the chart is sized in the browser: at most 760 px, the window's height less
+    the 300 px above it, at least 400 px), and its legend is a key beside the chart
+    (a wrapped Plotly legend covered the plot), listing every entry."""
+    at = _app({"n": "60"})
+    main = _main_chart(at)
+    assert main["fit"] == [400, 300] and main["height"] == 760
+    assert main["layout"]["showlegend"] is False
+    body = "".join(h.proto.body for h in at.get("html"))
+    for name in ("class +1", "class −1", "free SV", "f = 0 (boundary)"):
+        assert name in body, name
+    # 760 px is too tall for a 720-line projector once the sliders are above it.
+    assert 720 - main["fit"][1] < main["height"]
+
+
+def test_a_width_too_small_to_draw_is_said_in_words() -> None:
+    at = _app({"n": "60", "sigma": "0.01"})
+    notes = [i.value for i in at.info if "too small to draw" in i.value]
+    assert len(notes) == 1 and "σ = 0.01" in notes[0]
+    at = _app({"n": "60", "sigma": "3.3"})
+    assert not [i.value for i in at.info if "too small to draw" in i.value]

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 import svmlab
-from svmlab import figures
+from svmlab import datasets, figures
 from svmlab.datasets import make_two_circles
 from svmlab.errors import DataError, ParameterError
 from svmlab.losses import LOSSES, ModifiedHinge, make_loss
@@ -680,3 +680,36 @@ def test_convergence_figure_empty_history():
     assert not figure.layout.shapes
     assert "No iterations" in figure.layout.annotations[0].text
     json.loads(figure.to_json())
+
+
+def test_unresolved_width_note_compares_sigma_with_one_cell() -> None:
+    """The plane is f on a 120 x 120 grid: islands 6 sigma wide smaller than one
+    cell are not drawn (the note says so); a width a few cells wide is drawn."""
+    X, y = datasets.make("spiral", n_samples=60, random_state=0)
+    bounds = figures.data_bounds(X)
+    cell = max(bounds[1] - bounds[0], bounds[3] - bounds[2]) / 119
+    small = svmlab.SVC(C=10.0, sigma=cell / 10).fit(X, y)
+    note = figures.unresolved_width_note(small, bounds)
+    assert note is not None and "too small to draw" in note
+    wide = svmlab.SVC(C=10.0, sigma=cell).fit(X, y)
+    assert figures.unresolved_width_note(wide, bounds) is None
+    linear = svmlab.SVC(kernel="linear").fit(X, y)
+    assert figures.unresolved_width_note(linear, bounds) is None
+
+
+def test_legend_entries_list_what_the_plotly_legend_would() -> None:
+    X, y = datasets.make("spiral", n_samples=60, random_state=0)
+    model = svmlab.SVC(C=10.0, sigma=3.3).fit(X, y)
+    kwargs = dict(bounds=figures.data_bounds(X), test=(X[:5], y[:5]))
+    top = figures.decision_spec(model, X, y, legend="top", **kwargs)
+    none = figures.decision_spec(model, X, y, legend="none", **kwargs)
+    assert none["layout"]["showlegend"] is False
+    shown = sorted(
+        (t.get("legendrank", 1000), t["name"])
+        for t in top["data"]
+        if t.get("showlegend", True) and t.get("name")
+    )
+    entries = figures.legend_entries(none)
+    assert [e["name"] for e in entries] == [name for _, name in shown]
+    kinds = {e["name"]: e["kind"] for e in entries}
+    assert kinds["class +1"] == "marker" and kinds["f = 0 (boundary)"] == "line"

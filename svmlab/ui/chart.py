@@ -132,11 +132,17 @@ export default function (component) {
     gd.style.width = "100%";
     parentElement.appendChild(gd);
     // Follow the column's width (sidebar opened or closed, window resized).
+    // A full react, not Plots.resize: after a resize Plotly keeps the margin it
+    // pushed for the old number of legend rows, and a legend that now wraps
+    // differently covered the plot (seen with the sidebar collapsed).
     gd.__svmlabObserver = new ResizeObserver(() => {
       const layout = gd._fullLayout;
       if (!window.Plotly || !layout || gd.__svmlabBusy || !gd.isConnected) return;
-      if (gd.clientWidth > 0 && Math.abs(gd.clientWidth - layout.width) > 1) {
-        window.Plotly.Plots.resize(gd).catch(() => {});  // hidden meanwhile
+      const wide = gd.clientWidth > 0 && Math.abs(gd.clientWidth - layout.width) > 1;
+      const tall = gd.clientHeight > 0 && Math.abs(gd.clientHeight - layout.height) > 1;
+      if (wide || tall) {
+        window.Plotly.react(gd, gd.data, Object.assign({}, gd.layout))
+          .catch(() => {});  // hidden meanwhile
       }
     }).observe(gd);
   }
@@ -146,7 +152,12 @@ export default function (component) {
     if (text !== gd.__svmlabText) {
       gd.__svmlabText = text;
       const spec = JSON.parse(text);
-      gd.style.height = spec.layout.height ? spec.layout.height + "px" : "450px";
+      // A chart that fits the window: its figure height, or less on a short
+      // screen (a projector at 1280 x 720), never below a readable minimum.
+      const h = spec.height || 450;
+      gd.style.height = spec.fit
+        ? `min(${h}px, max(${spec.fit[0]}px, calc(100vh - ${spec.fit[1]}px)))`
+        : h + "px";
       gd.__svmlabNext = spec;
       const run = () => draw(gd).catch((error) => console.error(error));
       // A secondary chart waits until the browser is idle (at most 300 ms), so
@@ -192,17 +203,22 @@ def figure_payload(
     select: bool = False,
     defer: bool = False,
     revision: str | None = None,
+    fit: tuple[int, int] | None = None,
 ) -> bytes:
     """The bytes :func:`plot` sends: ``{"data", "layout", "config", "select",
-    "defer"}``.
+    "defer", "height", "fit"}``.
 
     ``fig`` is a ``go.Figure`` or the plain ``{"data", "layout"}`` dicts of a
     ``svmlab.figures.*_spec`` builder (serialised as they are, without the
     copies ``go.Figure`` makes). ``revision`` becomes ``layout.datarevision``.
+    The figure's height moves out of the layout: the browser sizes the chart's
+    ``div`` (``fit = (minimum, offset)``: at most the figure's height, at least
+    ``minimum`` pixels, else the window's height less ``offset``) and Plotly fills it.
     """
     spec = fig.to_dict() if hasattr(fig, "to_dict") else fig
     layout = {**spec.get("layout", {}), "autosize": True}
     layout.pop("width", None)
+    height = layout.pop("height", None)
     if revision is not None:
         layout["datarevision"] = revision
     payload = {
@@ -211,6 +227,8 @@ def figure_payload(
         "config": config,
         "select": bool(select),
         "defer": bool(defer),
+        "height": height,
+        "fit": list(fit) if fit else None,
     }
     try:
         text = json.dumps(payload, default=_plain, allow_nan=False)
@@ -227,6 +245,7 @@ def plot(
     select: bool = False,
     defer: bool = False,
     revision: str | None = None,
+    fit: tuple[int, int] | None = None,
 ) -> dict[str, Any] | None:
     """Draw ``fig`` (a ``go.Figure`` or a ``*_spec`` dict) in the kept-alive chart
     ``key``; ``revision`` (``layout.datarevision``) should change with the data.
@@ -235,12 +254,14 @@ def plot(
     browser, in the run that selection triggered (else ``None``). With
     ``defer``, the browser draws the figure when it is next idle (at most
     300 ms later): for secondary charts, so that they do not hold up the main
-    one.
+    one. With ``fit = (minimum, offset)`` the chart is at most the figure's
+    height and fits in the window below ``offset`` pixels of page above it (a
+    projector's 720 lines), but never shorter than ``minimum``.
     """
     _serve_plotly_js()
     result = _component(
         key=key,
-        data=figure_payload(fig, config, select, defer, revision),
+        data=figure_payload(fig, config, select, defer, revision, fit),
         on_select_change=lambda: None,
         height="content",
     )

@@ -29,10 +29,12 @@ from svmlab.ui.settings import ExploreSettings
 
 __all__ = [
     "CHART_CONFIG",
+    "compact_page",
     "data_csv",
     "downloads",
     "edit_tools",
     "internal_error",
+    "legend_key",
     "model_json",
     "number_cells",
     "numbers",
@@ -60,6 +62,22 @@ def _num(value: float | None) -> str:
     return f"{value:.4g}" if math.isfinite(value) else "∞"
 
 
+#: Less empty space above the title (Streamlit's default is 6rem): on a 1280 x 720
+#: projector the chart and its sliders then fit on one screen.
+_COMPACT = (
+    "<style>"
+    '[data-testid="stMainBlockContainer"]{padding-top:2.2rem;padding-bottom:2rem}'
+    '[data-testid="stSidebarUserContent"]{padding-top:0.5rem}'
+    "h1{padding-top:0.25rem !important}"
+    "</style>"
+)
+
+
+def compact_page() -> None:
+    """Tighter margins for the pages that must fit a projector."""
+    st.html(_COMPACT)
+
+
 def internal_error(error: Exception) -> None:
     """An unexpected engine exception: a plain message on the page (no traceback
     on a projector), the traceback in the server log."""
@@ -76,15 +94,18 @@ def edit_tools(reset: Callable[[], None]) -> tuple[float, str]:
 
     Returns the label a click adds (+1.0 or -1.0) and Plotly's drag mode.
     """
-    tools = st.columns([3, 4, 2], vertical_alignment="bottom")
+    # One short row (labels folded into the options): on a 720-line projector
+    # every line above the chart is a line the chart loses.
+    tools = st.columns([3.4, 6.3, 1.6], vertical_alignment="center")
     labels = [1.0, -1.0]
     label = tools[0].radio(
         "A click on the chart adds",
         labels,
         index=keyed.index("explore_add_class", labels),
-        format_func={1.0: "class +1 (blue ●)", -1.0: "class −1 (orange ■)"}.get,
+        format_func={1.0: "click adds +1 ●", -1.0: "−1 ■"}.get,
         horizontal=True,
         key="explore_add_class",
+        label_visibility="collapsed",
     )
     modes = ["select", "lasso", "zoom"]
     dragmode = tools[1].radio(
@@ -92,15 +113,60 @@ def edit_tools(reset: Callable[[], None]) -> tuple[float, str]:
         modes,
         index=keyed.index("explore_drag", modes),
         format_func={
-            "select": "removes points (box)",
-            "lasso": "removes points (lasso)",
-            "zoom": "zooms",
+            "select": "drag removes points (box)",
+            "lasso": "(lasso)",
+            "zoom": "drag zooms",
         }.get,
         horizontal=True,
         key="explore_drag",
+        label_visibility="collapsed",
     )
-    tools[2].button("Reset to generated data", on_click=reset, key="explore_reset")
+    tools[2].button(
+        "Reset",
+        on_click=reset,
+        key="explore_reset",
+        help="Back to the generated data: clicked points removed, removed points back.",
+    )
     return float(label), str(dragmode)
+
+
+def _swatch(entry: dict) -> str:
+    """One legend entry's symbol drawn with CSS (``st.html`` drops inline SVG):
+    a filled or hollow circle or square, or a solid or dashed line."""
+    colour = html.escape(entry["colour"])
+    edge = html.escape(entry["line_colour"])
+    width = max(round(float(entry["line_width"])), 1)
+    box = "display:inline-block;box-sizing:border-box;flex:none;"
+    if entry["kind"] == "line":
+        style = "solid" if entry["dash"] == "solid" else "dashed"
+        return (
+            f'<span style="{box}width:26px;height:0;'
+            f'border-top:{width + 1}px {style} {colour}"></span>'
+        )
+    hollow = entry["symbol"].endswith("-open")
+    size = 17 if hollow and "SV" in entry["name"] else 11
+    fill = "transparent" if hollow else colour
+    ring = colour if hollow else edge
+    radius = "2px" if entry["symbol"].startswith("square") else "50%"
+    return (
+        f'<span style="{box}width:{size}px;height:{size}px;margin:0 '
+        f"{(26 - size) / 2:g}px;background:{fill};border:{width}px solid {ring};"
+        f'border-radius:{radius}"></span>'
+    )
+
+
+def legend_key(entries: list[dict]) -> None:
+    """The main chart's legend as a compact key beside it (two columns)."""
+    cells = "".join(
+        '<div style="display:flex;align-items:center;gap:0.35rem">'
+        f"{_swatch(e)}<span>{html.escape(e['name'])}</span></div>"
+        for e in entries
+    )
+    st.html(
+        '<div class="svmlab-key" style="display:grid;'
+        "grid-template-columns:repeat(2,minmax(0,1fr));gap:0.2rem 0.8rem;"
+        f'font-size:0.95rem;margin-top:0.6rem">{cells}</div>'
+    )
 
 
 def number_cells(record: FitRecord) -> list[tuple[str, str]]:
