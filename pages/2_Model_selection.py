@@ -29,6 +29,7 @@ from svmlab.ui import selection_page as sp  # noqa: E402
 
 st.set_page_config(page_title="svmlab · Model selection", layout="wide")
 navigation.sidebar_links()
+panels.compact_page()
 st.title("Model selection")
 st.markdown(
     "Choosing C and σ by leave-one-out cross-validation costs up to n refits per "
@@ -155,9 +156,10 @@ def show(stored: sp.StoredSweep) -> None:
         "selection_slices",
     )
     st.caption(
-        "Stars: each line's minimum along the slice. Dotted lines: the chosen C "
-        "(left) and σ (right). All criteria estimate the same leave-one-out "
-        "quantity, so they share the y axis."
+        "The criterion value is the mean loss at the held-out margins (the "
+        "misclassification counts a wrong sign). Stars: each line's minimum along "
+        "the slice. Dotted lines: the chosen C (left) and σ (right). All criteria "
+        "estimate the same leave-one-out quantity, so they share the y axis."
     )
 
     st.subheader("Every surface over the grid")

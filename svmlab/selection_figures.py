@@ -63,7 +63,9 @@ _FALLBACK = (PALETTE["sky"], "solid")
 
 #: What each surface holds, as an axis or colour-bar title.
 VALUE_TITLES: dict[str, str] = {
-    "scores": "criterion value (mean loss at held-out margins)",
+    # Short enough for the y axis of a 400 px figure; the page's caption says
+    # what the value is (the mean loss at the held-out margins).
+    "scores": "criterion value",
     "errors": "held-out misclassification",
 }
 
@@ -559,8 +561,9 @@ def margin_gap_figure(
     xmin, xmax, ymin, ymax = bounds
     layout = _base_layout(
         height=height,
-        title=_title(title),
-        margin={"t": 56, "b": 112},
+        # On two lines when long: the figure sits in a half-width column.
+        title=_title(_wrap_title(title)),
+        margin={"t": 32 + 2 * TITLE_LINE_HEIGHT, "b": 112},
         xaxis=_axis("x₁", range=[xmin, xmax]),
         yaxis=_axis("x₂", range=[ymin, ymax], scaleanchor="x", scaleratio=1),
         legend={
