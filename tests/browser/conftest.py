@@ -359,6 +359,31 @@ def _full_screenshot(page, path: Path) -> None:
 
 
 @pytest.fixture
+def fresh_page(browser, browser_log: BrowserLog) -> Iterator[Callable[[], object]]:
+    """A factory of pages each in a new browser context: an empty cache, as a
+    student's first visit (the app's scripts load again, so the first render is
+    as slow as it gets). Contexts are closed at the end of the test."""
+    contexts: list = []
+
+    def make() -> object:
+        context = browser.new_context(
+            viewport=VIEWPORT, device_scale_factor=1, reduced_motion="reduce"
+        )
+        contexts.append(context)
+        context.add_init_script(STATE_LOG_JS)
+        page = context.new_page()
+        page.set_default_timeout(RERUN_TIMEOUT_MS)
+        page.on("pageerror", lambda exc: browser_log.page_errors.append(str(exc)))
+        return page
+
+    try:
+        yield make
+    finally:
+        for context in contexts:
+            context.close()
+
+
+@pytest.fixture
 def wait_for_rerun() -> Callable[..., None]:
     return _wait_for_rerun
 
