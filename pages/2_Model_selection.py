@@ -3,7 +3,7 @@ leave-one-out over a (C, sigma) grid, and Lee (2006)'s experiment reproduced.
 
 Sidebar widgets -> a SweepRequest -> "Run sweep" -> one cached engine call
 (svmlab.ui.selection_page.run_sweep) -> session state -> figure builders
-(svmlab.selection_figures, svmlab.figures). The display controls read the stored
+(svmlab.figures). The display controls read the stored
 sweep and never recompute it.
 """
 
@@ -21,7 +21,7 @@ import numpy as np  # noqa: E402
 import streamlit as st  # noqa: E402
 
 import svmlab.ui  # noqa: E402, F401  (limits BLAS to one thread)
-from svmlab import SvmlabError, figures, selection, selection_figures  # noqa: E402
+from svmlab import SvmlabError, figures, selection  # noqa: E402
 from svmlab.errors import FitCancelled  # noqa: E402
 from svmlab.kernels import lee_sigma2_from_sigma  # noqa: E402
 from svmlab.ui import navigation, panels  # noqa: E402
@@ -150,9 +150,7 @@ def show(stored: sp.StoredSweep) -> None:
 
     st.subheader("The criteria along the chosen slices")
     chart(
-        selection_figures.slices_figure(
-            r, i, j, titles=TITLES, value=value, log_y=log_y
-        ),
+        figures.slices_figure(r, i, j, titles=TITLES, value=value, log_y=log_y),
         "selection_slices",
     )
     st.caption(
@@ -190,7 +188,7 @@ def show(stored: sp.StoredSweep) -> None:
         key = f"selection_heat_{name}"
         with columns[k % 2]:
             chart(
-                selection_figures.heatmap_figure(
+                figures.heatmap_figure(
                     r,
                     name,
                     value=value,
@@ -275,7 +273,7 @@ def show(stored: sp.StoredSweep) -> None:
         )
         with right:
             chart(
-                selection_figures.margin_gap_figure(
+                figures.margin_gap_figure(
                     stored.X,
                     stored.y,
                     r.margins[picked][i, j],
@@ -418,7 +416,7 @@ else:
         key="selection_lee_reference",
     )
     chart(
-        selection_figures.lee_boxplot(
+        figures.lee_boxplot(
             sp.lee_test_errors(lee),
             titles=sp.LEE_TITLES,
             paper={

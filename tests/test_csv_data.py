@@ -375,7 +375,12 @@ def tables(draw):
     return X, y, labels, delimiter, decimal_comma, header
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(tables())
 def test_round_trip_property(case):
     """Random small numeric tables written by to_csv read back identically."""
@@ -398,7 +403,7 @@ def test_round_trip_property(case):
     assert np.array_equal(y2, y) and labels2 == labels
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)
 @given(st.binary(max_size=300))
 def test_random_bytes_give_a_table_or_a_data_error(data):
     try:
@@ -413,7 +418,7 @@ def test_random_bytes_give_a_table_or_a_data_error(data):
     assert X.shape == (len(y), 2) and np.isfinite(X).all()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)
 @given(
     st.lists(
         st.lists(

@@ -260,7 +260,7 @@ def test_points_png_keeps_a_layer_by_its_inputs():
         figures.points_png(bounds, 120, layer()),
     ]
     assert all(uri != first for uri in changed)
-    assert first == figures._paint_points(bounds, 100, layer())
+    assert first == figures.points._paint_points(bounds, 100, layer())
 
 
 def test_decision_spec_is_the_figure_as_plain_dicts(model, data):
@@ -644,7 +644,7 @@ def test_loss_rug_splits_paying_points(model):
     assert strip.y - strip.sizey < rug[0].y[0] < strip.y <= 0.0
     rgb = np.asarray(_png(strip.source).convert("RGBA")).astype(int)
     width = rgb.shape[1]
-    red = figures._tint(figures.PALETTE["negative"], figures.RUG_OPACITY)
+    red = figures.tint(figures.PALETTE["negative"], figures.RUG_OPACITY)
     cols = np.rint((paying + 2.0) / 5.0 * (width - 1)).astype(int)
     assert np.all(rgb[rgb.shape[0] // 2, cols, :3] == _hex(red))
     empty = np.setdiff1d(

@@ -43,6 +43,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from svmlab import SVC, cancel_when, datasets, kernels, solvers
 from svmlab.errors import DataError, IncompatibleLossError
+from svmlab.figures import data_bounds
 from svmlab.ui.run_state import superseded
 from svmlab.ui.settings import FIT_SECONDS, UPLOAD, ExploreSettings
 
@@ -98,13 +99,6 @@ def split_indices(
 
 def _bounds(X: Array, pad: float = 0.08) -> tuple[float, float, float, float]:
     """Axis ranges with a margin, the same for every rerun on this data set."""
-    try:
-        from svmlab.figures import data_bounds
-    except ImportError:  # pragma: no cover - figures.py not there yet
-        lo, hi = X.min(axis=0), X.max(axis=0)
-        span = np.maximum(hi - lo, 1e-9)
-        lo, hi = lo - pad * span, hi + pad * span
-        return float(lo[0]), float(hi[0]), float(lo[1]), float(hi[1])
     return tuple(float(v) for v in np.ravel(data_bounds(X, pad)))  # type: ignore[return-value]
 
 

@@ -1,0 +1,86 @@
+"""Plotly figure builders: model + data in, ``go.Figure`` out (STYLE rule 1).
+
+The only package of svmlab that imports plotly. Builders are pure: they never fit,
+they only evaluate a fitted model (``decision_function``,
+``history_decision_function``) and read its fitted attributes, or take numbers the
+engine computed (:class:`svmlab.selection.SweepResult`, the
+:mod:`svmlab.experiments.lee2006` result dict). Speed and size decisions are
+measured facts in the project's tools notes; each module says which are its own.
+
+One module per thing drawn; each imports only the ones listed before it.
+
+- :mod:`~svmlab.figures.style`: the palette, fonts and layout helpers of every figure;
+- :mod:`~svmlab.figures.plane`: the 2-D plane: grid, padded bounds, the decision
+  surface as a PNG, the level lines f = 0, +-1, the too-small-sigma note;
+- :mod:`~svmlab.figures.points`: the points layer (painted PNG, hover traces,
+  legend swatches);
+- :mod:`~svmlab.figures.model_state`: a fitted model's labels, alpha, margins and
+  support-vector states, now or at a history snapshot;
+- :mod:`~svmlab.figures.decision`: Explore's main picture (:func:`decision_figure`,
+  :func:`decision_spec`, :func:`legend_entries`);
+- :mod:`~svmlab.figures.multipliers`: the histogram of the alpha_i
+  (:func:`alpha_histogram`);
+- :mod:`~svmlab.figures.loss`: the loss against the margin with the training
+  margins as a rug (:func:`loss_figure`);
+- :mod:`~svmlab.figures.convergence`: objective and KKT violation per iteration
+  (:func:`convergence_figure`);
+- :mod:`~svmlab.figures.selection_style`: the Model selection figures' criterion
+  colours, value titles, number format and title wrapping;
+- :mod:`~svmlab.figures.slices`: the criteria against C and against sigma
+  (:func:`slices_figure`);
+- :mod:`~svmlab.figures.heatmap`: one criterion over the (C, sigma) grid
+  (:func:`heatmap_figure`);
+- :mod:`~svmlab.figures.margin_gap`: the data coloured by |approximate - exact|
+  leave-one-out margin (:func:`margin_gap_figure`);
+- :mod:`~svmlab.figures.lee2006`: Lee (2006), Figure 2 (:func:`lee_boxplot`).
+
+The public names are re-exported here (``figures.decision_figure``,
+``figures.PALETTE``); names with a leading underscore are shared between these
+modules only.
+"""
+
+from __future__ import annotations
+
+from svmlab.figures.convergence import convergence_figure
+from svmlab.figures.decision import decision_figure, decision_spec, legend_entries
+from svmlab.figures.heatmap import heatmap_figure, log_ticks
+from svmlab.figures.lee2006 import lee_boxplot
+from svmlab.figures.loss import PAYS, RUG_OPACITY, loss_figure
+from svmlab.figures.margin_gap import margin_gap_figure
+from svmlab.figures.multipliers import alpha_histogram
+from svmlab.figures.plane import (
+    data_bounds,
+    grid_points,
+    surface_png,
+    unresolved_width_note,
+)
+from svmlab.figures.points import points_png
+from svmlab.figures.selection_style import CRITERION_STYLE, VALUE_TITLES
+from svmlab.figures.slices import slices_figure
+from svmlab.figures.style import FONT_SIZE, PALETTE, tint
+
+__all__ = [
+    "CRITERION_STYLE",
+    "FONT_SIZE",
+    "PALETTE",
+    "PAYS",
+    "RUG_OPACITY",
+    "VALUE_TITLES",
+    "alpha_histogram",
+    "convergence_figure",
+    "data_bounds",
+    "decision_figure",
+    "decision_spec",
+    "grid_points",
+    "heatmap_figure",
+    "lee_boxplot",
+    "legend_entries",
+    "log_ticks",
+    "loss_figure",
+    "margin_gap_figure",
+    "points_png",
+    "slices_figure",
+    "surface_png",
+    "tint",
+    "unresolved_width_note",
+]
