@@ -650,7 +650,8 @@ def multistart(
     X_test = np.asarray(X_test, dtype=np.float64)
     y_test = np.asarray(y_test)
     clean = _fit(settings, loss, X_clean, y_clean)
-    starts: list[tuple[str, Array | None]] = [("default", None)]
+    own = "hinge solution" if loss == "ramp" else "ridge fit of the labels"
+    starts: list[tuple[str, Array | None]] = [(f"default ({own})", None)]
     if loss != "ramp":
         hinge = _fit(settings, "hinge", X, y)
         starts.append(("hinge solution", hinge.alpha_))
@@ -672,16 +673,20 @@ def multistart(
                 shift_data=label_change_share(model, clean, X_test),
                 converged=bool(model.converged_),
                 n_iter=int(model.n_iter_),
-                default=name == "default",
+                default=name.startswith("default"),
                 model=model,
             )
         )
     return results
 
 
-def best_start(results: Sequence[StartResult]) -> StartResult:
-    """The start that reached the lowest objective (the first on a tie)."""
-    return min(results, key=lambda r: r.objective)
+def best_start(results: Sequence[StartResult], rtol: float = 1e-6) -> StartResult:
+    """The start that reached the lowest objective; among starts within ``rtol``
+    of it (the same minimum, to the solvers' accuracy), the first listed, so
+    the default start wins a tie."""
+    lowest = min(r.objective for r in results)
+    slack = rtol * max(abs(lowest), 1.0)
+    return next(r for r in results if r.objective <= lowest + slack)
 
 
 # -- influence ----------------------------------------------------------------------

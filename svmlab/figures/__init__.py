@@ -32,7 +32,10 @@ One module per thing drawn; each imports only the ones listed before it.
   (:func:`heatmap_figure`);
 - :mod:`~svmlab.figures.margin_gap`: the data coloured by |approximate - exact|
   leave-one-out margin (:func:`margin_gap_figure`);
-- :mod:`~svmlab.figures.lee2006`: Lee (2006), Figure 2 (:func:`lee_boxplot`).
+- :mod:`~svmlab.figures.lee2006`: Lee (2006), Figure 2 (:func:`lee_boxplot`);
+- :mod:`~svmlab.figures.robustness`: the Losses page: a decision panel per loss
+  with the outliers and the clean-data boundary, the outlier sweep, the losses
+  and their influence, the objectives of several starts.
 
 The public names are re-exported here (``figures.decision_figure``,
 ``figures.PALETTE``); names with a leading underscore are shared between these

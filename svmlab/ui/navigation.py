@@ -56,6 +56,13 @@ PAGES: tuple[Page, ...] = (
         "reproduced.",
     ),
     Page(
+        "pages/4_Losses.py",
+        "Losses",
+        ":material/scatter_plot:",
+        "robustness to outliers: every loss fitted on the same data with "
+        "outliers, side by side and measured; where each loss breaks, and why.",
+    ),
+    Page(
         "pages/3_Notes.py",
         "Notes on the sources",
         ":material/menu_book:",

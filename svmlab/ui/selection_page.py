@@ -21,7 +21,6 @@ in markdown goes through :func:`plain`.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
@@ -38,13 +37,14 @@ import pandas as pd
 import streamlit as st
 from numpy.typing import NDArray
 
-from svmlab import cancel_when, csv_data, datasets, figures, selection
+from svmlab import cancel_when, datasets, figures, selection
 from svmlab.errors import DataError, ParameterError, SvmlabError
 from svmlab.estimator import SVC
 from svmlab.kernels import lee_sigma2_from_sigma
+from svmlab.ui import data_source
 from svmlab.ui.run_state import superseded
 from svmlab.ui.settings import ExploreSettings
-from svmlab.ui.upload import MAX_SESSION_UPLOADS, escape_markdown
+from svmlab.ui.upload import escape_markdown
 
 __all__ = [
     "DEFAULT_CRITERIA",
@@ -108,7 +108,7 @@ PAPER_TABLE1: dict[int, tuple[float, float]] = {
     300: (10.375, 65.875),
 }
 
-UPLOAD = "upload"
+UPLOAD = data_source.UPLOAD
 
 
 @dataclass(frozen=True)
@@ -160,129 +160,26 @@ def grid(low: float, high: float, count: int) -> tuple[float, ...]:
 # -- data -------------------------------------------------------------------------
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def generated_data(source: str, data_items: tuple[tuple[str, Any], ...]) -> tuple:
-    """The generator's arrays (raises the generator's typed error)."""
-    return datasets.make(source, **dict(data_items))
-
-
-#: Session key of the uploads this session holds (upload key -> (X, y)).
-UPLOADS_KEY = "selection_uploads"
 #: Advice ending the drawable check's sentence on this page (no standardise box).
-DRAWABLE_ADVICE = "Rescale the columns (for example to mean 0 and sd 1)."
+DRAWABLE_ADVICE = data_source.DRAWABLE_ADVICE
+#: Widget and session keys of this page's data controls start with this.
+PREFIX = "selection"
 
 #: User text shown where Streamlit renders markdown (labels, messages quoting
 #: cells): :func:`svmlab.ui.upload.escape_markdown`, the Explore page's.
 plain = escape_markdown
 
-
-def _uploads() -> dict[str, tuple[Array, Array]]:
-    return st.session_state.setdefault(UPLOADS_KEY, {})
-
-
-def _hold(key: str, X: Array, y: Array) -> None:
-    """Hold an upload in the session: newest last, at most
-    :data:`svmlab.ui.upload.MAX_SESSION_UPLOADS` (Explore's cap), ``key`` kept."""
-    uploads = _uploads()
-    uploads.pop(key, None)
-    uploads[key] = (X, y)
-    for old in list(uploads)[: max(len(uploads) - MAX_SESSION_UPLOADS, 0)]:
-        del uploads[old]
+TWO_CIRCLES_NOTE = (
+    "Lee (2006)'s two circles: x uniform on (−1, 1)², +1 inside the inner "
+    "circle, −1 outside the outer one, a coin flip between. The paper gives "
+    "no radii: we use 0.5 and 0.75 (Bayes error "
+    f"{datasets.two_circles_bayes_error(0.5, 0.75):.4f})."
+)
 
 
 def request_data(request: SweepRequest) -> tuple[Array, Array]:
     """The training data of ``request`` (generated, or the held upload)."""
-    if request.source == UPLOAD:
-        key = dict(request.data_items)["upload"]
-        held = _uploads().get(key)
-        if held is None:
-            raise DataError("The uploaded file is no longer held: upload it again.")
-        return held
-    return generated_data(request.source, request.data_items)
-
-
-def _upload_controls() -> tuple[tuple[tuple[str, Any], ...], str] | None:
-    """The file uploader; the upload's data items and a description, or None."""
-    file = st.file_uploader(
-        "CSV file: two feature columns and a label column",
-        type=["csv", "txt"],
-        key="selection_file",
-        help="Comma, semicolon or tab separated, with or without a header row.",
-    )
-    if file is None:
-        st.info("Choose a CSV file to sweep over your own data.")
-        return None
-    try:
-        table = csv_data.read_table(file.getvalue())
-        columns: dict[str, Any] = {}
-        if len(table.columns) > 3:
-            names = list(table.columns)
-            a = st.selectbox("first feature", names, index=0, key="selection_x1")
-            b = st.selectbox("second feature", names, index=1, key="selection_x2")
-            label = st.selectbox(
-                "label", names, index=len(names) - 1, key="selection_label"
-            )
-            columns = {"x_columns": (a, b), "label_column": label}
-        X, y, labels = csv_data.to_dataset(table, **columns)
-        # The Explore page's check: values near 1e308 are finite numbers, but
-        # their span overflows the axes (and the sweep means nothing there).
-        csv_data.check_drawable(X, advice=DRAWABLE_ADVICE)
-    except DataError as error:
-        st.error(plain(error))
-        return None
-    key = hashlib.sha256(X.tobytes() + y.tobytes()).hexdigest()[:12]
-    _hold(key, X, y)
-    negative, positive = (plain(repr(str(v))) for v in labels)
-    st.caption(f"{len(y)} points; +1 is {positive}, −1 is {negative}.")
-    return (("upload", key),), key
-
-
-def _generator_controls() -> tuple[tuple[str, Any], ...]:
-    name = st.selectbox(
-        "Data set",
-        list(datasets.GENERATORS),
-        index=list(datasets.GENERATORS).index("two_circles"),
-        format_func=datasets.TITLES.__getitem__,
-        key="selection_dataset",
-    )
-    if name == "two_circles":
-        st.caption(
-            "Lee (2006)'s two circles: x uniform on (−1, 1)², +1 inside the inner "
-            "circle, −1 outside the outer one, a coin flip between. The paper gives "
-            "no radii: we use 0.5 and 0.75 (Bayes error "
-            f"{datasets.two_circles_bayes_error(0.5, 0.75):.4f})."
-        )
-    items: list[tuple[str, Any]] = []
-    for p in datasets.PARAMS[name]:
-        key = f"selection_{name}_{p.name}"
-        if p.name == "n_samples":
-            value = st.slider(
-                p.label,
-                10,
-                MAX_N,
-                value=min(int(p.default), MAX_N),
-                step=10,
-                key=key,
-                help=f"At most {MAX_N}: exact leave-one-out refits n times per cell.",
-            )
-        else:
-            # int or float throughout: st.slider refuses mixed types.
-            kind = int if p.integer else float
-            value = st.slider(
-                p.label,
-                kind(p.low),
-                kind(p.high),
-                value=kind(p.default),
-                step=kind(p.step),
-                key=key,
-                help=p.help or None,
-            )
-        items.append((p.name, value))
-    seed = st.number_input(
-        "Seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key="selection_seed"
-    )
-    items.append(("random_state", int(seed)))
-    return tuple(items)
+    return data_source.request_data(PREFIX, request.source, request.data_items)
 
 
 def sweep_controls() -> SweepRequest | None:
@@ -296,12 +193,18 @@ def sweep_controls() -> SweepRequest | None:
         label_visibility="collapsed",
     )
     if source == "Upload CSV":
-        uploaded = _upload_controls()
-        data_items = uploaded[0] if uploaded else None
+        data_items = data_source.upload_controls(
+            PREFIX, "Choose a CSV file to sweep over your own data."
+        )
         name = UPLOAD
     else:
-        data_items = _generator_controls()
-        name = str(st.session_state["selection_dataset"])
+        name, data_items = data_source.generator_controls(
+            PREFIX,
+            default="two_circles",
+            max_n=MAX_N,
+            n_help=f"At most {MAX_N}: exact leave-one-out refits n times per cell.",
+            notes={"two_circles": TWO_CIRCLES_NOTE},
+        )
     st.header("Grid")
     c_low, c_high = st.select_slider(
         "C range",

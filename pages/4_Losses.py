@@ -1,0 +1,248 @@
+"""Losses: robustness to outliers, every loss side by side and measured.
+
+Widgets (svmlab.ui.losses_page) -> a LossesRequest -> cached engine calls
+(svmlab.robustness) -> figure builders (svmlab.figures.robustness).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# AppTest puts pages/ on sys.path, not the app root: make `import svmlab` work.
+ROOT = str(Path(__file__).resolve().parents[1])
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+import pandas as pd  # noqa: E402
+import streamlit as st  # noqa: E402
+
+import svmlab.ui  # noqa: E402, F401  (limits BLAS to one thread)
+from svmlab import SvmlabError, figures  # noqa: E402
+from svmlab.errors import FitCancelled  # noqa: E402
+from svmlab.figures import robustness as fig  # noqa: E402
+from svmlab.losses import make_loss  # noqa: E402
+from svmlab.robustness import LOSS_ORDER, best_start  # noqa: E402
+from svmlab.ui import losses_page as lp  # noqa: E402
+from svmlab.ui import navigation, panels  # noqa: E402
+from svmlab.ui.upload import escape_markdown  # noqa: E402
+
+st.set_page_config(page_title="svmlab · Losses", layout="wide")
+navigation.sidebar_links()
+panels.compact_page()
+st.title(
+    "Losses: robustness to outliers",
+    help="Every panel fits the same data, outliers included, with one loss; the "
+    "grey dotted line is that loss's boundary on the data without the outliers. "
+    + lp.NUMBERS_TEXT,
+)
+
+with st.sidebar:
+    request = lp.controls()
+if request is None:
+    st.info("Upload a CSV file in the sidebar, or switch back to a generator.")
+    st.stop()
+
+try:
+    result = lp.comparison(request)
+except FitCancelled:
+    st.stop()  # superseded: the next run draws the page
+except SvmlabError as error:
+    st.error(escape_markdown(error))
+    st.stop()
+except Exception as error:  # a bug: say so plainly, keep the page usable
+    panels.internal_error(error)
+    st.stop()
+
+if request.matches_fig_27_17():
+    st.info(lp.FIG_27_17_TEXT, icon=":material/menu_book:")
+if not request.generated:
+    st.caption(
+        "An upload has no fresh points: the test error is measured on your clean "
+        "points themselves, and the sweep's seeds move only the outliers' jitter."
+    )
+
+bounds = figures.data_bounds(result.X)
+TITLES = {name: lp.loss_title(name) for name in LOSS_ORDER}
+st.caption(lp.KEY_TEXT)
+
+
+def panel(name: str) -> None:
+    item = result.results[name]
+    bounded = make_loss(name, delta=request.delta).bounded
+    st.markdown(f"**{TITLES[name]}** · {'bounded' if bounded else 'unbounded'}")
+    if item.error:
+        st.error(escape_markdown(item.error))
+        return
+    st.plotly_chart(
+        fig.loss_panel_figure(
+            item.model,
+            item.clean_model,
+            result.X,
+            result.y,
+            result.is_outlier,
+            bounds=bounds,
+            height=300,
+        ),
+        config=panels.CHART_CONFIG,
+        key=f"losses_panel_{name}",
+    )
+    st.markdown(lp.numbers_markdown(item, request.kernel))
+
+
+rows = (
+    ("hinge", "squared_hinge", "modified_hinge"),
+    ("ramp", "squared_ramp", None),
+)
+for row in rows:
+    columns = st.columns(3, gap="small")
+    for column, name in zip(columns, row, strict=True):
+        with column:
+            if name is None:
+                st.markdown("**What the panels show**")
+                st.markdown(lp.story(result, request))
+            else:
+                panel(name)
+
+# -- where each loss breaks --------------------------------------------------------
+st.header("Where each loss breaks")
+st.caption(
+    f"The panels' setting again for every swept value and {lp.N_SEEDS} data "
+    "seeds: the line is the median over the seeds, the band runs from the "
+    "smallest to the largest."
+)
+controls = st.columns([2, 2, 1], vertical_alignment="bottom")
+axis = controls[0].radio(
+    "Sweep",
+    ["distance", "count"],
+    format_func={"distance": "outlier distance", "count": "number of outliers"}.get,
+    horizontal=True,
+    key="losses_sweep_axis",
+)
+run = controls[2].button("Run sweep", type="primary", key="losses_run_sweep")
+sweep_request = lp.SweepRequest(request, axis)
+if run:
+    try:
+        lp.run_sweep(sweep_request)
+    except FitCancelled:
+        st.stop()
+    except SvmlabError as error:
+        st.error(escape_markdown(error))
+stored = lp.stored_sweep()
+if stored is None:
+    st.info(
+        "Run the sweep to see each loss's error and boundary shift against the "
+        f"outliers' {'distance' if axis == 'distance' else 'number'} "
+        f"({lp.SWEEP_SECONDS})."
+    )
+else:
+    done, sweep = stored
+    if done != sweep_request:
+        st.caption(
+            "This sweep was run for other settings; press Run sweep to redo it for "
+            "the current ones."
+        )
+    measures = (
+        ["angle", "shift_data"]
+        if done.base.kernel == "linear"
+        else [
+            "shift_data",
+            "shift_plane",
+        ]
+    )
+    shift = controls[1].selectbox(
+        "Boundary shift measured as",
+        measures,
+        format_func=lambda k: fig.MEASURES[k][0],
+        key="losses_sweep_measure",
+    )
+    left, right = st.columns(2)
+    with left:
+        st.plotly_chart(
+            fig.sweep_figure(sweep, "test_error", TITLES),
+            config=panels.CHART_CONFIG,
+            key="losses_sweep_error",
+        )
+    with right:
+        st.plotly_chart(
+            fig.sweep_figure(sweep, shift, TITLES),
+            config=panels.CHART_CONFIG,
+            key="losses_sweep_shift",
+        )
+    for failure in sweep.failures[:3]:
+        st.warning(escape_markdown(failure))
+
+# -- why ---------------------------------------------------------------------------
+st.header("Why: bounded losses stop listening")
+losses = [make_loss(name, delta=request.delta) for name in LOSS_ORDER]
+fitted = [n for n in LOSS_ORDER if not result.results[n].error]
+rug = st.selectbox(
+    "Training margins in the rug (right), from the fit with",
+    fitted or LOSS_ORDER,
+    format_func=TITLES.get,
+    key="losses_rug",
+)
+left, right = st.columns(2)
+with left:
+    st.plotly_chart(
+        fig.losses_figure(losses), config=panels.CHART_CONFIG, key="losses_curves"
+    )
+with right:
+    if rug in fitted:
+        st.plotly_chart(
+            fig.influence_figure(
+                losses,
+                result.results[rug].model.margins_,
+                result.is_outlier,
+                TITLES[rug],
+            ),
+            config=panels.CHART_CONFIG,
+            key="losses_influence",
+        )
+st.markdown(lp.WHY_TEXT)
+
+# -- non-convexity -----------------------------------------------------------------
+st.header("Non-convex: the start decides")
+st.caption(
+    "The same data from several starts; the objectives compare directly. At the "
+    "default settings every start agrees; with many far outliers (20 at distance "
+    "8, say) the default start is stuck in a poor local minimum."
+)
+loss = st.radio(
+    "Loss",
+    ["ramp", "squared_ramp"],
+    format_func=TITLES.get,
+    horizontal=True,
+    key="losses_starts_loss",
+)
+try:
+    starts = lp.starts(request, loss)
+except FitCancelled:
+    st.stop()
+except SvmlabError as error:
+    st.error(escape_markdown(error))
+else:
+    left, right = st.columns([3, 2])
+    with left:
+        st.plotly_chart(
+            fig.starts_figure(starts), config=panels.CHART_CONFIG, key="losses_starts"
+        )
+    with right:
+        st.markdown(lp.starts_text(starts, TITLES[loss]))
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "start": [s.start for s in starts],
+                "objective": [s.objective for s in starts],
+                "clean test error (%)": [100 * s.test_error for s in starts],
+                "labels changed where the data are (%)": [
+                    100 * s.shift_data for s in starts
+                ],
+                "iterations": [s.n_iter for s in starts],
+                "converged": [s.converged for s in starts],
+                "lowest": [s is best_start(starts) for s in starts],
+            }
+        ).round({"objective": 4}),
+        hide_index=True,
+        width="stretch",
+    )

@@ -1,0 +1,194 @@
+"""The data of a page that sweeps or compares: a generator with its sliders, or a
+CSV upload held in the session (the Model selection and Losses pages).
+
+Every widget is keyed ``<prefix>_...`` and drawn with its current value as its
+default (:mod:`svmlab.ui.keyed`), so a widget the browser mounts afresh never
+sends a built-in default back. The data are described by primitives (the source
+name and ``data_items``), so they key the pages' caches; the arrays come from
+:func:`generated_data` (cached) or from the session's held uploads (at most
+:data:`svmlab.ui.upload.MAX_SESSION_UPLOADS` per page), read back by
+:func:`request_data`. Uploads are checked drawable
+(:func:`svmlab.csv_data.check_drawable`) and every user string is escaped
+before Streamlit renders it as markdown.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import streamlit as st
+from numpy.typing import NDArray
+
+from svmlab import csv_data, datasets
+from svmlab.errors import DataError
+from svmlab.ui import keyed
+from svmlab.ui.upload import MAX_SESSION_UPLOADS, escape_markdown
+
+__all__ = [
+    "UPLOAD",
+    "DataItems",
+    "generated_data",
+    "generator_controls",
+    "hold",
+    "request_data",
+    "upload_controls",
+]
+
+Array = NDArray[np.float64]
+DataItems = tuple[tuple[str, Any], ...]
+
+#: The source name of an uploaded file (every other source is a generator).
+UPLOAD = "upload"
+
+#: Advice ending the drawable check's sentence (these pages have no standardise box).
+DRAWABLE_ADVICE = "Rescale the columns (for example to mean 0 and sd 1)."
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def generated_data(source: str, data_items: DataItems) -> tuple:
+    """The generator's arrays (raises the generator's typed error)."""
+    return datasets.make(source, **dict(data_items))
+
+
+def _uploads(prefix: str) -> dict[str, tuple[Array, Array]]:
+    return st.session_state.setdefault(f"{prefix}_uploads", {})
+
+
+def hold(prefix: str, key: str, X: Array, y: Array) -> None:
+    """Hold an upload in the session: newest last, at most
+    :data:`~svmlab.ui.upload.MAX_SESSION_UPLOADS` (Explore's cap), ``key`` kept."""
+    uploads = _uploads(prefix)
+    uploads.pop(key, None)
+    uploads[key] = (X, y)
+    for old in list(uploads)[: max(len(uploads) - MAX_SESSION_UPLOADS, 0)]:
+        del uploads[old]
+
+
+def request_data(
+    prefix: str, source: str, data_items: DataItems
+) -> tuple[Array, Array]:
+    """The arrays of a source: generated, or the upload this session holds."""
+    if source == UPLOAD:
+        key = dict(data_items)["upload"]
+        held = _uploads(prefix).get(key)
+        if held is None:
+            raise DataError("The uploaded file is no longer held: upload it again.")
+        return held
+    return generated_data(source, data_items)
+
+
+def upload_controls(prefix: str, empty_note: str) -> DataItems | None:
+    """The file uploader and, for a wide table, the column choices; the upload's
+    data items, or None (with ``empty_note`` or the reader's sentence shown)."""
+    file = st.file_uploader(
+        "CSV file: two feature columns and a label column",
+        type=["csv", "txt"],
+        key=f"{prefix}_file",
+        help="Comma, semicolon or tab separated, with or without a header row.",
+    )
+    if file is None:
+        st.info(empty_note)
+        return None
+    try:
+        table = csv_data.read_table(file.getvalue())
+        columns: dict[str, Any] = {}
+        if len(table.columns) > 3:
+            names = list(table.columns)
+            choices = []
+            for field, label, fallback in (
+                ("x1", "first feature", 0),
+                ("x2", "second feature", 1),
+                ("label", "label", len(names) - 1),
+            ):
+                key = f"{prefix}_{field}"
+                choices.append(
+                    st.selectbox(
+                        label, names, index=keyed.index(key, names, fallback), key=key
+                    )
+                )
+            columns = {"x_columns": tuple(choices[:2]), "label_column": choices[2]}
+        X, y, labels = csv_data.to_dataset(table, **columns)
+        # Values near 1e308 are finite numbers, but their span overflows the axes.
+        csv_data.check_drawable(X, advice=DRAWABLE_ADVICE)
+    except DataError as error:
+        st.error(escape_markdown(error))
+        return None
+    key = hashlib.sha256(X.tobytes() + y.tobytes()).hexdigest()[:12]
+    hold(prefix, key, X, y)
+    negative, positive = (escape_markdown(repr(str(v))) for v in labels)
+    st.caption(f"{len(y)} points; +1 is {positive}, −1 is {negative}.")
+    # The file's own class names ride along (as text: they key the caches).
+    return (("upload", key), ("labels", (str(labels[0]), str(labels[1]))))
+
+
+def generator_controls(
+    prefix: str,
+    *,
+    default: str,
+    max_n: int,
+    n_help: str,
+    notes: Mapping[str, str] | None = None,
+    fixed: Mapping[str, Mapping[str, Any]] | None = None,
+) -> tuple[str, DataItems]:
+    """The data set box, its parameters' sliders and a seed.
+
+    ``notes``: a caption per generator, shown under the box. ``fixed``: per
+    generator, parameters the page sets itself (no slider; e.g. the Losses
+    page places its own outliers). Returns the generator's name and keyword
+    arguments (seed included).
+    """
+    names = list(datasets.GENERATORS)
+    key = f"{prefix}_dataset"
+    name = st.selectbox(
+        "Data set",
+        names,
+        index=keyed.index(key, names, names.index(default)),
+        format_func=datasets.TITLES.__getitem__,
+        key=key,
+    )
+    if notes and name in notes:
+        st.caption(notes[name])
+    pinned = dict((fixed or {}).get(name, {}))
+    items: list[tuple[str, Any]] = []
+    for p in datasets.PARAMS[name]:
+        if p.name in pinned:
+            items.append((p.name, pinned[p.name]))
+            continue
+        key = f"{prefix}_{name}_{p.name}"
+        if p.name == "n_samples":
+            value = st.slider(
+                p.label,
+                10,
+                max_n,
+                value=keyed.value(key, min(int(p.default), max_n)),
+                step=10,
+                key=key,
+                help=n_help,
+            )
+        else:
+            # int or float throughout: st.slider refuses mixed types.
+            kind = int if p.integer else float
+            value = st.slider(
+                p.label,
+                kind(p.low),
+                kind(p.high),
+                value=keyed.value(key, kind(p.default)),
+                step=kind(p.step),
+                key=key,
+                help=p.help or None,
+            )
+        items.append((p.name, value))
+    key = f"{prefix}_seed"
+    seed = st.number_input(
+        "Seed",
+        min_value=0,
+        max_value=2**31 - 1,
+        value=keyed.value(key, 0),
+        step=1,
+        key=key,
+    )
+    items.append(("random_state", int(seed)))
+    return name, tuple(items)

@@ -1,0 +1,210 @@
+"""The Losses page under AppTest, driven by widget key: every loss's panel, both
+kernels, uploads, zero outliers, more outliers than points, the sweep, display
+controls that recompute nothing, the Fig. 27.17 setting, the starts table.
+
+The panels' numbers are checked against the engine called directly
+(svmlab.robustness), which the page must only display.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from svmlab import datasets, robustness
+from svmlab.losses import LOSSES
+from svmlab.ui import losses_page as lp
+
+PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "4_Losses.py")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches():
+    st.cache_data.clear()
+    yield
+    st.cache_data.clear()
+
+
+@pytest.fixture
+def calls(monkeypatch) -> dict[str, int]:
+    """How often the engine's comparison, sweep and starts ran."""
+    log = {"compare": 0, "sweep": 0, "starts": 0}
+    for name, key in (
+        ("compare_losses", "compare"),
+        ("sweep_outliers", "sweep"),
+        ("multistart", "starts"),
+    ):
+        real = getattr(robustness, name)
+
+        def counted(*args, _real=real, _key=key, **kwargs):
+            log[_key] += 1
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(robustness, name, counted)
+    return log
+
+
+def _app() -> AppTest:
+    return AppTest.from_file(PAGE, default_timeout=180).run()
+
+
+def _problems(at: AppTest) -> list[str]:
+    return [e.value for e in at.exception] + [e.value for e in at.error]
+
+
+def _text(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def test_default_page_has_every_loss_and_the_engines_numbers() -> None:
+    at = _app()
+    assert not _problems(at)
+    text = _text(at)
+    for name in robustness.LOSS_ORDER:
+        assert f"**{LOSSES[name].title}**" in text
+    # The hinge panel's angle is the engine's, for the page's own data.
+    X, y = datasets.make_outlier_blobs(100, noise=0.5, n_outliers=0, random_state=0)
+    X_test, y_test = datasets.make_outlier_blobs(
+        lp.N_TEST, noise=0.5, n_outliers=0, random_state=10_000
+    )
+    direct = robustness.compare_losses(
+        X,
+        y,
+        robustness.Outliers(5, 6.0),
+        lp.LossesRequest(
+            "outlier_blobs", (), 5, 6.0, 1, "other", "linear", 1.0, 1.0, 0.1
+        ).settings,
+        X_test,
+        y_test,
+        random_state=0,
+    )
+    assert f"| w turned by | {direct.results['hinge'].angle:.1f}°" in text.replace(
+        "\\.", "."
+    )
+    assert "bounded losses moved less than every unbounded one" in text
+
+
+def test_gaussian_kernel_tells_both_shifts() -> None:
+    at = _app()
+    at.radio(key="losses_kernel").set_value("gaussian").run()
+    assert not _problems(at)
+    text = _text(at)
+    assert "Labels changed where the clean data are" in text
+    assert "Over the whole plane" in text
+    assert "w turned by" not in text
+
+
+def test_zero_outliers_say_so() -> None:
+    at = _app()
+    at.slider(key="losses_count").set_value(0).run()
+    assert not _problems(at)
+    assert "No outliers" in _text(at)
+
+
+def test_more_outliers_than_points_is_a_sentence_and_keeps_the_rest() -> None:
+    at = _app()
+    at.select_slider(key="losses_C").set_value(10.0).run()
+    at.slider(key="losses_outlier_blobs_n_samples").set_value(20).run()
+    at.slider(key="losses_count").set_value(40).run()
+    assert not at.exception
+    assert len(at.error) == 1 and "outnumber" in at.error[0].value
+    assert at.select_slider(key="losses_C").value == 10.0
+    at.slider(key="losses_count").set_value(10).run()
+    assert not _problems(at)
+    assert at.select_slider(key="losses_C").value == 10.0
+
+
+def test_every_generator_renders() -> None:
+    at = _app()
+    for name in datasets.GENERATORS:
+        at.selectbox(key="losses_dataset").set_value(name).run()
+        assert not _problems(at), name
+
+
+def _upload(at: AppTest, data: bytes) -> AppTest:
+    at.radio(key="losses_source").set_value("Upload CSV").run()
+    at.file_uploader(key="losses_file").set_value(("d.csv", data, "text/csv"))
+    return at.run()
+
+
+def _csv(seed: int = 0) -> bytes:
+    X, y = datasets.make_blobs(60, random_state=seed)
+    rows = [
+        f"{a:.4f},{b:.4f},{'spam' if c > 0 else 'ham'}"
+        for (a, b), c in zip(X, y, strict=True)
+    ]
+    return ("x1,x2,label\n" + "\n".join(rows)).encode()
+
+
+def test_upload_gets_outliers_and_names_its_classes() -> None:
+    at = _app()
+    at = _upload(at, _csv())
+    assert not _problems(at)
+    options = [at.radio(key="losses_label").format_func(v) for v in (1, -1)]
+    assert options == ["+1 (spam)", "−1 (ham)"]
+    assert any("no fresh points" in c.value for c in at.caption)
+    assert "Angle by which w turned" in _text(at)
+
+
+def test_a_bad_upload_is_a_sentence() -> None:
+    at = _app()
+    at = _upload(at, b"a,b\n1,2\n")
+    assert not at.exception
+    assert at.error and "column" in at.error[0].value.lower()
+
+
+def test_sweep_then_display_controls_recompute_nothing(calls) -> None:
+    at = _app()
+    at.button(key="losses_run_sweep").click().run()
+    assert not _problems(at)
+    assert calls["sweep"] == 1
+    _, sweep = at.session_state[lp.SWEEP_KEY]
+    assert sweep.test_error.shape == (len(lp.DISTANCES), lp.N_SEEDS, 5)
+    before = dict(calls)
+    at.selectbox(key="losses_rug").set_value("squared_hinge").run()
+    at.selectbox(key="losses_sweep_measure").set_value("shift_data").run()
+    at.radio(key="losses_starts_loss").set_value("squared_ramp").run()
+    assert not _problems(at)
+    assert calls["compare"] == before["compare"] and calls["sweep"] == 1
+    # The starts of a loss not yet shown are computed once, then cached.
+    assert calls["starts"] == before["starts"] + 1
+    at.radio(key="losses_starts_loss").set_value("ramp").run()
+    at.radio(key="losses_starts_loss").set_value("squared_ramp").run()
+    assert calls["starts"] == before["starts"] + 1
+
+
+def test_count_sweep_stops_at_the_clean_points() -> None:
+    at = _app()
+    at.slider(key="losses_outlier_blobs_n_samples").set_value(10).run()
+    at.radio(key="losses_sweep_axis").set_value("count").run()
+    at.button(key="losses_run_sweep").click().run()
+    assert not _problems(at)
+    _, sweep = at.session_state[lp.SWEEP_KEY]
+    assert max(sweep.values) <= 10 and sweep.axis == "count"
+
+
+def test_fig_27_17_setting_is_one_click() -> None:
+    at = _app()
+    at.radio(key="losses_kernel").set_value("gaussian").run()
+    at.slider(key="losses_count").set_value(30).run()
+    at.button(key="losses_fig_27_17").click().run()
+    assert not _problems(at)
+    assert at.radio(key="losses_kernel").value == "linear"
+    assert at.slider(key="losses_count").value == 3
+    assert any("Sugiyama, Fig. 27.17" in i.value for i in at.info)
+
+
+def test_starts_table_best_is_at_most_the_default() -> None:
+    at = _app()
+    at.slider(key="losses_count").set_value(20).run()
+    at.slider(key="losses_distance").set_value(8.0).run()
+    assert not _problems(at)
+    frame = at.dataframe[0].value
+    default = frame[frame["start"].str.startswith("default")]["objective"].iloc[0]
+    assert frame["objective"].min() <= default
+    assert "default start is stuck" in _text(at)
+    assert np.isfinite(frame["objective"]).all()
