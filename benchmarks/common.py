@@ -65,3 +65,27 @@ def write_json(name: str, payload: dict[str, Any]) -> Path:
     path = RESULTS / f"{name}.json"
     path.write_text(json.dumps(payload, indent=2))
     return path
+
+
+def machine_load() -> dict[str, Any]:
+    """The load averages now and the BLAS threading: what a timing ran beside."""
+    return {
+        "load_average": os.getloadavg(),
+        "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS"),
+    }
+
+
+def interleaved_medians(
+    fns: dict[str, Callable[[], Any]], repeats: int
+) -> tuple[dict[str, float], dict[str, Any]]:
+    """Median wall time of each function, the calls interleaved round by round
+    (so that a change in the machine's load hits every contender alike), and
+    each function's last result."""
+    times: dict[str, list[float]] = {k: [] for k in fns}
+    results: dict[str, Any] = {}
+    for _ in range(repeats):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            results[name] = fn()
+            times[name].append(time.perf_counter() - start)
+    return {k: statistics.median(v) for k, v in times.items()}, results

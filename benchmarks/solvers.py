@@ -1,9 +1,31 @@
 """Every registered solver against the exact QP and scikit-learn's SVC.
 
-    python -m benchmarks.solvers [--sizes 100 200 400 1000 2000] [--repeats 3]
-                                 [--sweep-sizes 400 1000] [--lee-repeats 5]
+    python -m benchmarks.solvers [--quick] [--panel-sizes 500 2000 5000]
+        [--panel-repeats 5] [--path-n 2000] [--sizes ...] [--repeats 3]
+        [--sweep-sizes 400 1000] [--lee-repeats 5]
 
-Three tables, also written to benchmarks/results/solvers.json:
+Issue 16's tables first (all written to benchmarks/results/solvers.json with the
+machine's load averages and BLAS threads; OPENBLAS_NUM_THREADS=1; every time a
+median, svmlab and scikit-learn interleaved round by round):
+
+A. the panel: six problems (well separated rings C = 3: two circles with the
+   coin-flip band removed, so a gap of 0.25 separates the classes; two circles
+   with label noise (Lee's band) C = 10; the same at C = 500; overlapping
+   Gaussians (blobs, noise 1) C = 1; the spiral (sigma 1) C = 50; the outlier
+   blobs C = 10; Gaussian sigma 0.5 unless said), n = 500, 2000, 5000, tol 1e-3.
+   SMO with kernel rows on demand (no Gram matrix; the kernel work is in the
+   time) against scikit-learn's SVC (its own kernel cache), the ratio, and SMO
+   on the full Gram matrix as the estimator runs it (Gram computation included);
+B. the solver family on the same data (Gram included): retargeted LS (squared
+   hinge), IRWLS (modified hinge), coordinate ascent (hinge, no bias), CCCP
+   (ramp), QP (hinge), each as a multiple of SMO's time on that problem;
+C. agreement at tol 1e-8: max |f - f_sklearn| / max |f_sklearn| on the training
+   points for SMO (rows on demand and dense) and QP;
+D. a 21-value C path (log-spaced, 1 to 1000; two circles with label noise,
+   n = ``--path-n``), warm-started from the previous alpha against cold fits,
+   for every iterative solver, beside 21 cold scikit-learn fits.
+
+Then, unless ``--quick``, the older tables:
 
 1. fit time (``SVC.fit_time_``: kernel + solve, median of ``--repeats``; one fit for
    a solver whose first fit takes > 2 s; a solver is skipped at a size once its fit
@@ -26,7 +48,8 @@ from __future__ import annotations
 import argparse
 import os
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# One BLAS thread, whatever the shell says: the timings are single-core.
+os.environ["OPENBLAS_NUM_THREADS"] = "1"
 
 import time
 import warnings
@@ -35,10 +58,18 @@ from typing import Any
 import numpy as np
 from sklearn.svm import SVC as LibSVC
 
-from benchmarks.common import median_time, print_table, write_json
+from benchmarks.common import (
+    interleaved_medians,
+    machine_load,
+    median_time,
+    print_table,
+    write_json,
+)
 from svmlab import SVC, datasets
-from svmlab.kernels import gamma_from_sigma, sigma_from_lee_sigma2
-from svmlab.solvers import SOLVERS
+from svmlab.kernels import KernelRows, gamma_from_sigma, gram, sigma_from_lee_sigma2
+from svmlab.losses import make_loss
+from svmlab.solvers import SOLVERS, Problem
+from svmlab.solvers import solve as solve_with
 
 C_MAIN, SIGMA_MAIN = 10.0, 0.5
 LOSSES = ("hinge", "squared_hinge", "modified_hinge", "ramp", "squared_ramp")
@@ -277,8 +308,253 @@ def table_lee(repeats: int) -> list[dict]:
     return rows
 
 
+# -- issue 16: the panel, the family, agreement and the C path ---------------------
+
+
+def make_rings(n: int, random_state: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Two circles with the coin-flip band (0.5 <= r <= 0.75) removed: two
+    classes separated by a gap of 0.25 (the first n points off the band)."""
+    X, y = datasets.make_two_circles(3 * n, random_state=random_state)
+    r = np.hypot(X[:, 0], X[:, 1])
+    keep = (r < 0.5) | (r > 0.75)
+    return X[keep][:n], y[keep][:n]
+
+
+def _circles(n: int) -> tuple[np.ndarray, np.ndarray]:
+    return datasets.make_two_circles(n, random_state=0)
+
+
+#: name -> (generator of n, C, sigma).
+PANEL: dict[str, tuple[Any, float, float]] = {
+    "well separated rings": (make_rings, 3.0, 0.5),
+    "two circles, label noise": (_circles, 10.0, 0.5),
+    "two circles, C = 500": (_circles, 500.0, 0.5),
+    "overlapping Gaussians": (
+        lambda n: datasets.make_blobs(n, random_state=0),
+        1.0,
+        0.5,
+    ),
+    "spiral": (lambda n: datasets.make_spiral(n, random_state=0), 50.0, 1.0),
+    "outlier blobs": (
+        lambda n: datasets.make_outlier_blobs(n, random_state=0),
+        10.0,
+        0.5,
+    ),
+}
+
+#: The solver family of table B: solver, loss, bias (fit_intercept).
+FAMILY = (
+    ("retargeted_ls", "squared_hinge", True),
+    ("irwls", "modified_hinge", True),
+    ("coordinate", "hinge", False),
+    ("cccp", "ramp", True),
+    ("qp", "hinge", True),
+)
+#: A family member is skipped at a size once its time at the previous size,
+#: scaled by (n / n_prev)^3, would exceed this many seconds.
+FAMILY_SKIP_S = 30.0
+
+
+def _smo_lazy(X, y, C, sigma, tol=1e-3):
+    rows = KernelRows(X, sigma=sigma)
+    problem = Problem(None, y, make_loss("hinge"), C, True, kernel=rows)
+    return solve_with(problem, method="smo", tol=tol)
+
+
+def _smo_dense(X, y, C, sigma, tol=1e-3):
+    problem = Problem(gram(X, sigma=sigma), y, make_loss("hinge"), C, True)
+    return solve_with(problem, method="smo", tol=tol)
+
+
+def _sklearn(X, y, C, sigma, tol=1e-3):
+    return LibSVC(C=C, gamma=gamma_from_sigma(sigma), tol=tol).fit(X, y)
+
+
+def table_panel(sizes: list[int], repeats: int) -> list[dict]:
+    rows = []
+    for n in sizes:
+        for name, (make, C, sigma) in PANEL.items():
+            X, y = make(n)
+            reps = repeats if n <= 2000 else max(3, repeats // 2)
+            times, res = interleaved_medians(
+                {
+                    "sklearn": lambda: _sklearn(X, y, C, sigma),
+                    "smo": lambda: _smo_lazy(X, y, C, sigma),
+                    "smo_gram": lambda: _smo_dense(X, y, C, sigma),
+                },
+                reps,
+            )
+            sol, lib = res["smo"], res["sklearn"]
+            rows.append(
+                {
+                    "problem": name,
+                    "n": n,
+                    "C": C,
+                    "sigma": sigma,
+                    "sklearn_ms": 1e3 * times["sklearn"],
+                    "smo_ms": 1e3 * times["smo"],
+                    "ratio": times["smo"] / times["sklearn"],
+                    "smo_gram_ms": 1e3 * times["smo_gram"],
+                    "ratio_gram": times["smo_gram"] / times["sklearn"],
+                    "smo_iter": int(sol.n_iter),
+                    "sklearn_iter": int(lib.n_iter_[0]),
+                    "n_sv": int(np.count_nonzero(sol.alpha)),
+                    "converged": bool(sol.converged),
+                    "load_1min": os.getloadavg()[0],
+                }
+            )
+            print(f"panel: n={n} {name} done", flush=True)
+    return rows
+
+
+def table_family(sizes: list[int], panel_rows: list[dict]) -> list[dict]:
+    smo_ms = {(r["problem"], r["n"]): r["smo_ms"] for r in panel_rows}
+    rows = []
+    last: dict[tuple[str, str], tuple[int, float]] = {}
+    for n in sizes:
+        for name, (make, C, sigma) in PANEL.items():
+            X, y = make(n)
+            for solver, loss, fit_intercept in FAMILY:
+                key = (name, solver)
+                row: dict[str, Any] = {"problem": name, "n": n, "solver": solver}
+                row["loss"] = loss
+                if key in last:
+                    n0, t0 = last[key]
+                    if t0 * (n / n0) ** 3 > FAMILY_SKIP_S:
+                        row["time_ms"] = f"skipped (>{FAMILY_SKIP_S:.0f} s)"
+                        rows.append(row)
+                        continue
+
+                def run(solver=solver, loss=loss, fit_intercept=fit_intercept):
+                    K = gram(X, sigma=sigma)
+                    problem = Problem(K, y, make_loss(loss), C, fit_intercept)
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        return solve_with(problem, method=solver)
+
+                t, sol = median_time(run, 1)
+                if t < 1.0:
+                    t, sol = median_time(run, 3)
+                last[key] = (n, t)
+                row.update(
+                    time_ms=1e3 * t,
+                    x_smo=1e3 * t / smo_ms[(name, n)],
+                    n_iter=int(sol.n_iter),
+                    converged=bool(sol.converged),
+                    stop_reason=sol.stop_reason,
+                )
+                rows.append(row)
+            print(f"family: n={n} {name} done", flush=True)
+    return rows
+
+
+def table_agreement(sizes: list[int]) -> list[dict]:
+    rows = []
+    for n in sizes:
+        for name, (make, C, sigma) in PANEL.items():
+            X, y = make(n)
+            lib = _sklearn(X, y, C, sigma, tol=1e-8)
+            f_ref = lib.decision_function(X)
+            K = gram(X, sigma=sigma)
+            row: dict[str, Any] = {"problem": name, "n": n, "C": C}
+            fits = {
+                "smo": _smo_lazy(X, y, C, sigma, tol=1e-8),
+                "smo_gram": _smo_dense(X, y, C, sigma, tol=1e-8),
+            }
+            if n <= 2000:
+                problem = Problem(K, y, make_loss("hinge"), C, True)
+                fits["qp"] = solve_with(problem, method="qp", tol=1e-8)
+            fs = {key: K @ (sol.alpha * y) + sol.b for key, sol in fits.items()}
+            for key, f in fs.items():
+                row[f"{key}_vs_sklearn"] = rel_diff(f, f_ref)
+            if "qp" in fs:
+                # scikit-learn's float32 kernel cache limits its own accuracy at
+                # large C (docs/corrections.md); the exact QP is the referee.
+                row["smo_vs_qp"] = rel_diff(fs["smo"], fs["qp"])
+            rows.append(row)
+        print(f"agreement: n={n} done", flush=True)
+    return rows
+
+
+#: The C path's iterative solvers: label, solver, loss, bias, options.
+PATH_SOLVERS = (
+    ("smo (rows on demand)", "smo", "hinge", True, {}),
+    ("smo (Gram once)", "smo", "hinge", True, {}),
+    ("coordinate", "coordinate", "hinge", False, {}),
+    ("retargeted_ls", "retargeted_ls", "squared_hinge", True, {}),
+    ("irwls", "irwls", "modified_hinge", True, {}),
+    ("cccp", "cccp", "ramp", True, {"start": "hinge"}),
+)
+
+
+def table_paths(n: int) -> list[dict]:
+    X, y = _circles(n)
+    sigma = 0.5
+    Cs = [float(c) for c in np.logspace(0, 3, 21)]
+    start = time.perf_counter()
+    for C in Cs:
+        _sklearn(X, y, C, sigma)
+    t_sk = time.perf_counter() - start
+    rows = []
+    for label, solver, loss, fit_intercept, options in PATH_SOLVERS:
+        totals = {}
+        for warm in (False, True):
+            start = time.perf_counter()
+            # The Gram matrix once per path (the Explore page caches it), or
+            # kernel rows on demand for the first SMO row.
+            lazy = label.startswith("smo (rows")
+            K = None if lazy else gram(X, sigma=sigma)
+            kernel = KernelRows(X, sigma=sigma) if lazy else None
+            alpha, iters, converged = None, 0, 0
+            for C in Cs:
+                problem = Problem(K, y, make_loss(loss), C, fit_intercept, kernel)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    sol = solve_with(
+                        problem,
+                        method=solver,
+                        init=alpha if warm else None,
+                        **options,
+                    )
+                alpha = sol.alpha
+                iters += int(sol.n_iter)
+                converged += bool(sol.converged)
+            totals[warm] = (time.perf_counter() - start, iters, converged)
+        rows.append(
+            {
+                "n": n,
+                "solver": label,
+                "loss": loss,
+                "cold_s": totals[False][0],
+                "warm_s": totals[True][0],
+                "warm/cold": totals[True][0] / totals[False][0],
+                "sklearn_21_cold_s": t_sk,
+                "warm/sklearn": totals[True][0] / t_sk,
+                "iters_cold": totals[False][1],
+                "iters_warm": totals[True][1],
+                "converged_warm": f"{totals[True][2]}/21",
+                "load_1min": os.getloadavg()[0],
+            }
+        )
+        print(f"path: {label} done", flush=True)
+    return rows
+
+
+def _median(rows: list[dict], key: str, **where: Any) -> float:
+    vals = [
+        r[key]
+        for r in rows
+        if isinstance(r.get(key), float) and all(r[k] == v for k, v in where.items())
+    ]
+    return float(np.median(vals)) if vals else float("nan")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="issue 16 tables only")
+    parser.add_argument("--panel-sizes", type=int, nargs="*", default=[500, 2000, 5000])
+    parser.add_argument("--panel-repeats", type=int, default=5)
+    parser.add_argument("--path-n", type=int, default=2000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument(
         "--sizes", type=int, nargs="*", default=[100, 200, 400, 1000, 2000]
@@ -286,76 +562,140 @@ def main() -> None:
     parser.add_argument("--sweep-sizes", type=int, nargs="*", default=[400, 1000])
     parser.add_argument("--lee-repeats", type=int, default=5)
     args = parser.parse_args()
+    load_start = machine_load()
     warm_up()
-    rows1, ratios = table_sizes(args.sizes, args.repeats)
-    rows2 = table_sweeps(args.sweep_sizes)
-    rows3 = table_lee(args.lee_repeats)
+    for n in (60, 300):  # compile the on-demand paths too
+        X, y = make_rings(n)
+        _smo_lazy(X, y, 3.0, 0.5)
+        _smo_dense(X, y, 3.0, 0.5)
+
+    panel = table_panel(args.panel_sizes, args.panel_repeats)
+    family = table_family(args.panel_sizes, panel)
+    agreement = table_agreement([n for n in args.panel_sizes if n <= 2000])
+    paths = table_paths(args.path_n)
+    load_end = machine_load()
 
     print(
-        f"\nTable 1: two circles, Gaussian sigma={SIGMA_MAIN}, C={C_MAIN}, "
-        "tol=1e-3 (defaults); time = median SVC.fit_time_ (kernel + solve)"
+        "\nA. SMO (kernel rows on demand, kernel work included) vs scikit-learn SVC; "
+        "smo_gram: SMO on the full Gram matrix, its computation included; "
+        "Gaussian kernel, tol 1e-3, medians"
     )
-    cols1 = [
-        "n",
-        "loss",
-        "solver",
-        "bias",
-        "time_s",
-        "n_iter",
-        "objective",
-        "converged",
-        "max_rel_diff_f",
-        "sklearn_s",
-        "ratio_to_sklearn",
-    ]
-    print_table(rows1, cols1)
-    print("\nFastest svmlab hinge solver / scikit-learn SVC (target <= 1.5 at n=2000)")
-    print_table(ratios, list(ratios[0]))
-    print("\nTable 2: warm vs cold 20-value sweeps (totals of SVC.fit_time_)")
-    cols2 = [
-        "n",
-        "sweep",
-        "loss",
-        "solver",
-        "bias",
-        "cold_s",
-        "warm_s",
-        "speedup",
-        "iters_cold",
-        "iters_warm",
-        "sklearn_20_cold_s",
-        "warm_vs_sklearn",
-    ]
-    print_table(rows2, cols2)
-    print(
-        "\nTable 3: Lee (2006) Table 1, two circles, C=500, sigma_L^2=0.7, "
-        f"delta=1e-4, bias none, median of {args.lee_repeats}"
-    )
-    print_table(rows3, list(rows3[0]))
-    path = write_json(
-        "solvers",
+    cols = [
+        "problem", "n", "C", "sigma", "sklearn_ms", "smo_ms", "ratio",
+        "smo_gram_ms", "ratio_gram", "smo_iter", "sklearn_iter", "n_sv",
+        "converged", "load_1min",
+    ]  # fmt: skip
+    print_table(panel, cols)
+    summary = []
+    for n in args.panel_sizes:
+        ratios = [r["ratio"] for r in panel if r["n"] == n]
+        summary.append(
+            {
+                "n": n,
+                "median_ratio": float(np.median(ratios)),
+                "max_ratio": float(np.max(ratios)),
+                "median_ratio_gram": _median(panel, "ratio_gram", n=n),
+            }
+        )
+    print("\nSMO / scikit-learn over the panel (target: median <= 1.0, max <= 1.5)")
+    print_table(summary, list(summary[0]))
+    print("\nB. the solver family (Gram included), x_smo = time / SMO's (table A)")
+    cols = ["problem", "n", "solver", "loss", "time_ms", "x_smo", "n_iter"]
+    print_table(family, [*cols, "converged", "stop_reason"])
+    family_summary = [
         {
-            "data": "two_circles (random_state=0)",
-            "kernel": "gaussian",
-            "tol": 1e-3,
-            "table1": {
+            "n": n,
+            "solver": solver,
+            "median_x_smo": _median(family, "x_smo", n=n, solver=solver),
+            "max_ms": max(
+                (
+                    r["time_ms"]
+                    for r in family
+                    if r["n"] == n
+                    and r["solver"] == solver
+                    and isinstance(r.get("time_ms"), float)
+                ),
+                default=float("nan"),
+            ),
+        }
+        for n in args.panel_sizes
+        for solver, _, _ in FAMILY
+    ]
+    print("\nB, summary (target: x_smo <= 5; no fit at n = 2000 over 2 s)")
+    print_table(family_summary, list(family_summary[0]))
+    print("\nC. agreement with scikit-learn at tol 1e-8: max |f - f_sk| / max |f_sk|")
+    print_table(agreement, list(agreement[0]))
+    print(
+        f"\nD. 21-value C path (1 to 1000), two circles with label noise, "
+        f"n = {args.path_n}: warm vs cold (target: SMO warm <= 0.5 x sklearn)"
+    )
+    print_table(paths, list(paths[0]))
+    payload: dict[str, Any] = {
+        "load_at_start": load_start,
+        "load_at_end": load_end,
+        "kernel": "gaussian",
+        "tol": 1e-3,
+        "issue16": {
+            "panel": {"rows": panel, "summary": summary},
+            "family": {"rows": family, "summary": family_summary},
+            "agreement_tol_1e-8": agreement,
+            "c_path": {
+                "n": args.path_n,
+                "C": "21 log-spaced in [1, 1000]",
+                "rows": paths,
+            },
+        },
+    }
+    if not args.quick:
+        rows1, ratios = table_sizes(args.sizes, args.repeats)
+        rows2 = table_sweeps(args.sweep_sizes)
+        rows3 = table_lee(args.lee_repeats)
+        print_legacy(args, rows1, ratios, rows2, rows3)
+        payload.update(
+            data="two_circles (random_state=0)",
+            table1={
                 "C": C_MAIN,
                 "sigma": SIGMA_MAIN,
                 "repeats": args.repeats,
                 "rows": rows1,
                 "fastest_hinge_vs_sklearn": ratios,
             },
-            "table2": {"rows": rows2},
-            "table3": {
+            table2={"rows": rows2},
+            table3={
                 "C": 500.0,
                 "lee_sigma2": 0.7,
                 "delta": 1e-4,
                 "repeats": args.lee_repeats,
                 "rows": rows3,
             },
-        },
-    )
+        )
+    path = write_json("solvers", payload)
     print(f"wrote {path}")
+
+
+def print_legacy(args, rows1, ratios, rows2, rows3) -> None:
+    print(
+        f"\nTable 1: two circles, Gaussian sigma={SIGMA_MAIN}, C={C_MAIN}, "
+        "tol=1e-3 (defaults); time = median SVC.fit_time_ (kernel + solve)"
+    )
+    cols1 = [
+        "n", "loss", "solver", "bias", "time_s", "n_iter", "objective",
+        "converged", "max_rel_diff_f", "sklearn_s", "ratio_to_sklearn",
+    ]  # fmt: skip
+    print_table(rows1, cols1)
+    print("\nFastest svmlab hinge solver / scikit-learn SVC")
+    print_table(ratios, list(ratios[0]))
+    print("\nTable 2: warm vs cold 20-value sweeps (totals of SVC.fit_time_)")
+    cols2 = [
+        "n", "sweep", "loss", "solver", "bias", "cold_s", "warm_s", "speedup",
+        "iters_cold", "iters_warm", "sklearn_20_cold_s", "warm_vs_sklearn",
+    ]  # fmt: skip
+    print_table(rows2, cols2)
+    print(
+        "\nTable 3: Lee (2006) Table 1, two circles, C=500, sigma_L^2=0.7, "
+        f"delta=1e-4, bias none, median of {args.lee_repeats}"
+    )
+    print_table(rows3, list(rows3[0]))
 
 
 if __name__ == "__main__":

@@ -28,9 +28,11 @@ __all__ = [
     "DIRECT_MAX_DIM",
     "KERNELS",
     "TITLES",
+    "KernelRows",
     "gamma_from_sigma",
     "gaussian",
     "gram",
+    "kernel_row_into",
     "lee_sigma2_from_sigma",
     "linear",
     "polynomial",
@@ -339,3 +341,159 @@ def gram(
     if kernel == "polynomial":
         return polynomial(X, Z, degree=int(degree), coef0=float(coef0))
     return linear(X, Z)
+
+
+# -- kernel rows on demand (issue 16) ---------------------------------------------
+
+#: Kernel codes of the compiled row function :func:`kernel_row_into`; 0 is a
+#: dense Gram matrix handed in (rows are gathered from it).
+ROW_DENSE, ROW_GAUSSIAN, ROW_POLYNOMIAL, ROW_LINEAR = 0, 1, 2, 3
+_ROW_KIND = {
+    "gaussian": ROW_GAUSSIAN,
+    "polynomial": ROW_POLYNOMIAL,
+    "linear": ROW_LINEAR,
+}
+
+
+@njit(cache=True)
+def kernel_row_into(K, X, perm, kind, params, pos, start, end, out):  # pragma: no cover
+    """``out[t] = k(x_pos, x_t) + shift`` for ``start <= t < end`` (compiled).
+
+    The points are in an order of the caller's choosing: ``X[t]`` is position
+    ``t`` and ``perm[t]`` its original index (a solver that swaps points, as
+    LIBSVM's shrinking does, keeps ``X`` swapped along). With ``kind ==
+    ROW_DENSE`` the row is gathered from the Gram matrix ``K`` (original order)
+    through ``perm`` and ``X`` is unused. ``params`` is ``(1/sigma, sigma,
+    use 1/sigma, degree, coef0, shift)``. The Gaussian is computed exactly as
+    :func:`gaussian`'s direct loop does (scaled differences, no cancellation), so
+    a row equals the Gram matrix's to the last bit of ``exp``.
+    """
+    if kind == 0:
+        Krow = K[perm[pos]]
+        for t in range(start, end):
+            out[t] = Krow[perm[t]]
+        return
+    d = X.shape[1]
+    shift = params[5]
+    if kind == 1:
+        inv, sigma, use_inv = params[0], params[1], params[2] != 0.0
+        for t in range(start, end):
+            s = 0.0
+            for k in range(d):
+                u = X[pos, k] - X[t, k]
+                u = u * inv if use_inv else u / sigma
+                s += u * u
+            out[t] = math.exp(-0.5 * s) + shift
+        return
+    degree, coef0 = int(params[3]), params[4]
+    for t in range(start, end):
+        s = 0.0
+        for k in range(d):
+            s += X[pos, k] * X[t, k]
+        if kind == 2:
+            s = (s + coef0) ** degree
+        out[t] = s + shift
+
+
+class KernelRows:
+    """A Gram matrix that is never formed: rows ``k(x_i, X) + shift`` on demand.
+
+    What a solver gets instead of ``K`` when ``n x n`` is more than the problem
+    needs (LIBSVM computes kernel columns lazily and caches them, Chang & Lin
+    2011, section 4.1; Rifkin: "combined with schemes for caching kernel
+    products"). ``shift = 1`` is the regularized bias's ``K + 1``. Entries equal
+    :func:`gram`'s to rounding (the Gaussian to the last bit of ``exp``).
+
+    Parameters
+    ----------
+    X
+        Training points, shape (n, d).
+    kernel, sigma, degree, coef0
+        As for :func:`gram`.
+    shift
+        Constant added to every entry.
+    """
+
+    def __init__(
+        self,
+        X: Array,
+        *,
+        kernel: str = "gaussian",
+        sigma: float = 1.0,
+        degree: int = 3,
+        coef0: float = 1.0,
+        shift: float = 0.0,
+    ) -> None:
+        check_kernel_params(kernel, sigma=sigma, degree=degree, coef0=coef0)
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        _check_shapes(X, X)
+        self.X, self.kernel, self.shift = X, kernel, float(shift)
+        self.sigma, self.degree, self.coef0 = float(sigma), int(degree), float(coef0)
+        self.kind = _ROW_KIND[kernel]
+        inv = 1.0 / self.sigma
+        self.params = np.array(
+            [
+                inv if math.isfinite(inv) else 0.0,
+                self.sigma,
+                float(math.isfinite(inv)),
+                float(self.degree),
+                self.coef0,
+                self.shift,
+            ]
+        )
+
+    @property
+    def n(self) -> int:
+        return self.X.shape[0]
+
+    def rows(self, index: NDArray[np.int64]) -> Array:
+        """Rows ``K[index]``, shape (len(index), n)."""
+        index = np.asarray(index, dtype=np.int64).ravel()
+        out = np.empty((index.shape[0], self.n))
+        _rows_into(self.X, self.kind, self.params, index, out)
+        return out
+
+    def diagonal(self) -> Array:
+        """``K_ii``, shape (n,)."""
+        out = np.empty(self.n)
+        _diagonal_into(self.X, self.kind, self.params, out)
+        return out
+
+    def matvec(self, v: Array) -> Array:
+        """``K @ v`` from the rows of the nonzero entries of ``v`` only, shape (n,)."""
+        v = np.asarray(v, dtype=np.float64)
+        nz = np.flatnonzero(v)
+        out = np.zeros(self.n)
+        for lo in range(0, nz.shape[0], 256):  # blocks bound the memory
+            idx = nz[lo : lo + 256]
+            out += v[idx] @ self.rows(idx)
+        return out
+
+    def full(self) -> Array:
+        """The whole Gram matrix (plus ``shift``), as :func:`gram` computes it."""
+        K = gram(
+            self.X,
+            kernel=self.kernel,
+            sigma=self.sigma,
+            degree=self.degree,
+            coef0=self.coef0,
+        )
+        return K + self.shift if self.shift else K
+
+
+@njit(cache=True)
+def _rows_into(X, kind, params, index, out):  # pragma: no cover - compiled
+    n = X.shape[0]
+    perm = np.arange(n)
+    dummy = np.empty((1, 1))
+    for r in range(index.shape[0]):
+        kernel_row_into(dummy, X, perm, kind, params, index[r], 0, n, out[r])
+
+
+@njit(cache=True)
+def _diagonal_into(X, kind, params, out):  # pragma: no cover - compiled
+    n = X.shape[0]
+    perm = np.arange(n)
+    dummy = np.empty((1, 1))
+    for i in range(n):
+        kernel_row_into(dummy, X, perm, kind, params, i, i, i + 1, out)

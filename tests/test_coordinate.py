@@ -251,7 +251,8 @@ def test_greedy_counts_epochs_of_n_updates():
     assert updates > 0
     assert sol.n_iter == math.ceil(updates / n)
     cyc = coordinate.solve(problem, tol=1e-6, order="cyclic", max_iter=100_000)
-    assert cyc.extras["updates"] == cyc.n_iter * n
+    # Cyclic epochs visit the active coordinates only (shrinking, issue 16).
+    assert 0 < cyc.extras["updates"] <= cyc.n_iter * n
 
 
 def test_the_answer_does_not_depend_on_where_the_compiled_chunks_end():

@@ -13,8 +13,9 @@ from svmlab import SVC, ParameterError, ProblemError
 from svmlab.datasets import make_two_circles
 from svmlab.kernels import gamma_from_sigma, gram
 from svmlab.losses import Hinge, Ramp, SquaredHinge
-from svmlab.solvers import Problem, qp, smo
+from svmlab.solvers import Problem, qp, shrinking, smo
 from svmlab.solvers.base import kkt_violation
+from svmlab.solvers.shrinking import BoxSMO
 from tests.conftest import random_problem
 from tests.conftest import relative_difference as _rel
 
@@ -224,15 +225,17 @@ def test_estimator_bias_modes_match_qp(bias, grid):
     assert ours.objective_ == pytest.approx(ref.objective_, rel=1e-6)
     assert _rel(ours.decision_function(grid), ref.decision_function(grid)) < 1e-4
     assert ours.solution_.extras["working_pairs"] == 0
-    assert ours.solution_.extras["shrinking"] is False
+    assert ours.solution_.extras["shrinking"] is True
 
 
 def test_auto_picks_smo_and_refusals_are_plain():
     X, y = random_problem(9, n=40)
     assert SVC().fit(X, y).solver_ == "smo"
     problem = Problem(gram(X), y, Hinge(), 1.0, True)
-    with pytest.raises(ParameterError, match="takes no options"):
+    with pytest.raises(ParameterError, match="no option 'shrink'"):
         smo.solve(problem, shrink=True)
+    with pytest.raises(ParameterError, match="cache_precision"):
+        smo.solve(problem, cache_precision="float16")
     with pytest.raises(ProblemError, match="not the ramp loss"):
         smo.solve(Problem(gram(X), y, Ramp(), 1.0, True))
     with pytest.raises(ProblemError, match="finite C"):
@@ -242,15 +245,15 @@ def test_auto_picks_smo_and_refusals_are_plain():
 @pytest.mark.parametrize("fit_intercept", [True, False], ids=["bias", "no_bias"])
 def test_chunked_run_equals_one_compiled_call(fit_intercept):
     # solve() returns to Python every ~20 ms (budget and cancel checks); the
-    # compiled loop resumes exactly, so the answer is that of one long call.
+    # compiled loop resumes exactly (shrinking state included), so the answer is
+    # that of one long call.
     X, y = random_problem(2, n=400, kind="xor")
     problem = Problem(gram(X, sigma=0.3), y, Hinge(), 100.0, fit_intercept)
     sol = smo.solve(problem, tol=1e-6, max_seconds=60.0)
     assert sol.n_iter > smo.FIRST_CHUNK  # more than one chunk
-    K = np.ascontiguousarray(problem.K)
-    a, G = np.zeros(problem.n), -np.ones(problem.n)
-    loop = smo._pair_loop if fit_intercept else smo._single_loop
-    it, done = loop(K, y, np.diagonal(K).copy(), a, G, 100.0, 0.0, 1e-6, 0, 10**7)
+    state = BoxSMO(y, -np.ones(problem.n), 100.0, 0.0, fit_intercept, K=problem.K)
+    args = (state.vec, state.src, state.cache, state.ist, 100.0, 0.0, 1e-6)
+    it, done = shrinking._chunk(*args, True, fit_intercept, 0, 10**7)
     assert done and it == sol.n_iter
-    np.testing.assert_array_equal(sol.alpha, a)
+    np.testing.assert_array_equal(sol.alpha, state.alpha())
     assert sol.converged and sol.stop_reason == "converged"

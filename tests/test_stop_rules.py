@@ -153,7 +153,7 @@ def test_cccp_stalled_by_an_inexact_inner_solve_is_not_converged():
     # step raised the objective and was rejected).
     y, K = _circles(sigma=1.0)
     problem = Problem(K, y, make_loss("ramp"), 10.0, False)
-    sol = cccp.solve(problem, inner="smo", tol=0.1)
+    sol = cccp.solve(problem, inner="smo", tol=0.1, inner_tol=0.1)
     assert sol.extras["stalled"] is not None
     residual = kkt_violation(problem, sol.alpha, sol.b)
     assert residual > 0.1

@@ -32,6 +32,9 @@ from svmlab.solvers.base import (
 __all__ = [
     "AUTO",
     "COMPATIBLE",
+    "DEFAULT_MAX_ITER",
+    "ON_DEMAND",
+    "SCALED_CAP",
     "SOLVERS",
     "STOP_REASONS",
     "DualSolution",
@@ -69,6 +72,16 @@ AUTO: dict[str, tuple[str, ...]] = {
     "squared_ramp": ("retargeted_ls", "cccp"),
     "modified_hinge": ("irwls",),
 }
+
+
+#: The iteration cap :func:`solve` passes when given none, except to
+#: :data:`SCALED_CAP` solvers, which get None and choose a cap that grows with n.
+DEFAULT_MAX_ITER = 10_000
+SCALED_CAP: frozenset[str] = frozenset({"smo"})
+
+#: Solvers that work from kernel rows on demand (``Problem.kernel``, no ``K``);
+#: the others get the full Gram matrix, formed once by :func:`solve`.
+ON_DEMAND: frozenset[str] = frozenset({"smo"})
 
 
 def valid_solvers(loss: str, *, fit_intercept: bool = True) -> list[str]:
@@ -151,7 +164,7 @@ def solve(
     *,
     method: str = "auto",
     tol: float = 1e-3,
-    max_iter: int = 10_000,
+    max_iter: int | None = None,
     init: NDArray | None = None,
     record_history: bool = False,
     max_seconds: float | None = None,
@@ -161,6 +174,8 @@ def solve(
 
     ``max_seconds`` is the solver's time budget (None: no limit); it is passed on
     only when given, so solvers registered without the keyword keep working.
+    ``max_iter=None`` is :data:`DEFAULT_MAX_ITER` for every solver except those
+    whose cap scales with the problem (SMO: LIBSVM's ``max(10^7, 100 n)``).
     """
     import math
 
@@ -170,9 +185,13 @@ def solve(
         fit_intercept=problem.fit_intercept,
         hard_margin=math.isinf(problem.C),
     )
+    if max_iter is None and name not in SCALED_CAP:
+        max_iter = DEFAULT_MAX_ITER
     if max_seconds is not None:
         options["max_seconds"] = max_seconds
     start = time.perf_counter()
+    if problem.K is None and name not in ON_DEMAND:
+        problem = problem.dense()
     solution = SOLVERS[name].solve(
         problem,
         tol=tol,

@@ -23,13 +23,14 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
 from svmlab.errors import FitCancelled, ParameterError, plain_value
+from svmlab.kernels import KernelRows
 from svmlab.losses import Loss
 
 __all__ = [
@@ -61,7 +62,8 @@ class Problem:
     Parameters
     ----------
     K
-        Effective Gram matrix, shape (n, n), symmetric positive semidefinite.
+        Effective Gram matrix, shape (n, n), symmetric positive semidefinite; or
+        None when ``kernel`` computes its rows on demand.
     y
         Labels in {-1, +1}, shape (n,).
     loss
@@ -70,17 +72,39 @@ class Problem:
         Cost parameter, > 0; ``math.inf`` is the hard margin (hinge only).
     fit_intercept
         Whether the model has an unregularized bias (``sum alpha_i y_i = 0``).
+    kernel
+        The Gram matrix as rows on demand (:class:`svmlab.kernels.KernelRows`)
+        instead of ``K`` (issue 16): SMO then computes and caches only the rows
+        it visits, as LIBSVM does; every other solver gets the full matrix
+        (:meth:`dense`). Ignored when ``K`` is given.
     """
 
-    K: Array
+    K: Array | None
     y: Array
     loss: Loss
     C: float
     fit_intercept: bool
+    kernel: KernelRows | None = None
 
     @property
     def n(self) -> int:
         return self.y.shape[0]
+
+    def dense(self) -> Problem:
+        """This problem with ``K`` formed (itself when it already has one)."""
+        if self.K is not None:
+            return self
+        if self.kernel is None:
+            raise ValueError("a Problem needs K or kernel")
+        return replace(self, K=self.kernel.full())
+
+    def kernel_times(self, v: Array) -> Array:
+        """``K @ v``, shape (n,); without ``K``, from the rows where ``v != 0``."""
+        if self.K is not None:
+            return self.K @ v
+        if self.kernel is None:
+            raise ValueError("a Problem needs K or kernel")
+        return self.kernel.matvec(v)
 
 
 class SolveFunction(Protocol):
@@ -106,6 +130,7 @@ def box_dual(problem: Problem) -> tuple[Array, float]:
     Squared hinge: the same on ``K + I/C`` with no upper bound (docs/corrections.md).
     """
     name = problem.loss.name
+    problem = problem.dense()
     if name == "squared_hinge":
         K = problem.K + np.eye(problem.n) / problem.C
         return K, math.inf
@@ -114,19 +139,29 @@ def box_dual(problem: Problem) -> tuple[Array, float]:
     raise ValueError(f"loss {name!r} has no box-QP dual")
 
 
-def decision_values(problem: Problem, alpha: Array, b: float) -> Array:
-    """Training decision values ``f = K (alpha * y) + b``, shape (n,)."""
-    return problem.K @ (alpha * problem.y) + b
+def decision_values(
+    problem: Problem, alpha: Array, b: float, *, Kc: Array | None = None
+) -> Array:
+    """Training decision values ``f = K (alpha * y) + b``, shape (n,).
+
+    ``Kc`` is ``K (alpha * y)`` when the caller has it already.
+    """
+    if Kc is None:
+        Kc = problem.kernel_times(alpha * problem.y)
+    return Kc + b
 
 
-def primal_objective(problem: Problem, alpha: Array, b: float) -> float:
+def primal_objective(
+    problem: Problem, alpha: Array, b: float, *, Kc: Array | None = None
+) -> float:
     """``0.5 (alpha y)' K (alpha y) + C sum loss(m_i)``: one formula for all solvers.
 
     With the hard margin (C = inf) it is ``0.5 ||f||^2`` when every margin is at
-    least 1 (up to 1e-6) and ``inf`` otherwise.
+    least 1 (up to 1e-6) and ``inf`` otherwise. ``Kc`` is ``K (alpha * y)`` when
+    the caller has it already.
     """
     coef = alpha * problem.y
-    f = problem.K @ coef + b
+    f = decision_values(problem, alpha, b, Kc=Kc)
     norm2 = 0.5 * float(coef @ (f - b))
     losses = problem.loss.value(problem.y * f)
     if math.isinf(problem.C):
@@ -134,17 +169,26 @@ def primal_objective(problem: Problem, alpha: Array, b: float) -> float:
     return norm2 + problem.C * float(losses.sum())
 
 
-def dual_objective(problem: Problem, alpha: Array) -> float | None:
+def dual_objective(
+    problem: Problem, alpha: Array, *, Kc: Array | None = None
+) -> float | None:
     """The dual value ``1'a - 0.5 a' Y K_dual Y a`` for hinge-type losses, else None.
 
     With the box-QP dual (Sugiyama eq. 27.3, docs/corrections.md "Squared hinge dual")
     weak duality gives ``primal >= dual``; at the optimum they are equal.
+    ``K_dual = K + I/C`` for the squared hinge is applied as ``K c + c / C``
+    (no second n x n matrix); ``Kc`` is ``K (alpha * y)`` when the caller has it.
     """
-    if problem.loss.name not in ("hinge", "squared_hinge"):
+    name = problem.loss.name
+    if name not in ("hinge", "squared_hinge"):
         return None
-    K_dual, _ = box_dual(problem)
     coef = alpha * problem.y
-    return float(alpha.sum() - 0.5 * coef @ (K_dual @ coef))
+    if Kc is None:
+        Kc = problem.kernel_times(coef)
+    quad = float(coef @ Kc)
+    if name == "squared_hinge":
+        quad += float(alpha @ alpha) / problem.C
+    return float(alpha.sum() - 0.5 * quad)
 
 
 def intercept_from_gradient(
@@ -212,7 +256,9 @@ def _alpha_eps(alpha: Array, upper: float) -> float:
     return 1e-9 * min(upper, float(np.abs(alpha).max(initial=0.0)))
 
 
-def kkt_violation(problem: Problem, alpha: Array, b: float) -> float:
+def kkt_violation(
+    problem: Problem, alpha: Array, b: float, *, Kc: Array | None = None
+) -> float:
     """How far ``(alpha, b)`` is from optimal (or, for non-convex losses, stationary).
 
     - hinge, squared hinge: the box-QP dual violation in margin units
@@ -223,22 +269,30 @@ def kkt_violation(problem: Problem, alpha: Array, b: float) -> float:
     - modified hinge, squared ramp: the stationarity residual
       ``max_i |alpha_i + C loss'(m_i)| / C`` (docs/corrections.md "Lee (2006)" item 4),
       plus ``|sum alpha_i y_i| / C`` with an unregularized bias.
+
+    ``Kc`` is ``K (alpha * y)`` when the caller has it already (computed from
+    kernel values, never from a solver's running gradient).
     """
     y, name = problem.y, problem.loss.name
+    if Kc is None:
+        Kc = problem.kernel_times(alpha * y)
     if name in ("hinge", "squared_hinge", "ramp"):
-        K_dual, upper = box_dual(problem)
+        upper = math.inf if name == "squared_hinge" else problem.C
         a = alpha
         if name == "ramp":
-            m = y * decision_values(problem, alpha, b)
+            m = y * decision_values(problem, alpha, b, Kc=Kc)
             a = alpha + np.where(m < 0.0, problem.C, 0.0)
-        G = y * (K_dual @ (alpha * y)) - 1.0
+        # G = Y K_dual Y alpha - 1, with K_dual = K + I/C for the squared hinge.
+        G = y * Kc - 1.0
+        if name == "squared_hinge":
+            G += alpha / problem.C
         eps = _alpha_eps(a, upper)
         worst = _box_violation(y, a, G, upper, problem.fit_intercept, eps)
         # Outside the box is not a dual solution whatever the gradient says
         # (alpha_i < 0 with G_i = 0 reads as optimal to the projected gradient).
         outside = max(-float(a.min(initial=0.0)), float(a.max(initial=0.0)) - upper)
         return max(worst, outside / problem.C)
-    m = y * decision_values(problem, alpha, b)
+    m = y * decision_values(problem, alpha, b, Kc=Kc)
     residual = np.abs(alpha + problem.C * problem.loss.derivative(m)) / problem.C
     worst = float(residual.max(initial=0.0))
     if problem.fit_intercept:
@@ -547,6 +601,7 @@ class DualSolution:
         rule: str | None = None,
         history: History | None = None,
         extras: dict[str, Any] | None = None,
+        Kc: Array | None = None,
     ) -> DualSolution:
         """Build a solution and evaluate its objective, dual value and KKT check.
 
@@ -559,9 +614,15 @@ class DualSolution:
         ``"<rule>; the KKT residual is <kkt>, above tol."``, where ``rule``
         names the rule ("IRWLS stopped by Lee's rule (...)"). Without ``tol``
         (solvers written before issue 14) ``converged`` is taken as given.
+
+        ``Kc = K (alpha * y)`` may be handed in by a solver that summed it from
+        kernel values (never from its running gradient); otherwise it is computed
+        here, once, for the KKT check, the primal and the dual.
         """
         alpha = np.asarray(alpha, dtype=np.float64)
-        kkt = kkt_violation(problem, alpha, b)
+        if Kc is None:
+            Kc = problem.kernel_times(alpha * problem.y)
+        kkt = kkt_violation(problem, alpha, b, Kc=Kc)
         if tol is not None:
             converged = kkt <= tol
             if converged:
@@ -581,11 +642,11 @@ class DualSolution:
         return cls(
             alpha=alpha,
             b=float(b),
-            objective=primal_objective(problem, alpha, b),
+            objective=primal_objective(problem, alpha, b, Kc=Kc),
             n_iter=int(n_iter),
             converged=bool(converged),
             kkt=kkt,
-            dual_objective=dual_objective(problem, alpha),
+            dual_objective=dual_objective(problem, alpha, Kc=Kc),
             history=history if history is not None else History(),
             extras=extras,
             stop_reason=stop_reason,
