@@ -29,7 +29,7 @@ from svmlab.errors import (
     plain_value,
     short_reason,
 )
-from svmlab.kernels import check_kernel_params, gram
+from svmlab.kernels import KernelRows, check_kernel_params, gram
 from svmlab.losses import LOSSES, Loss, make_loss
 from svmlab.solvers.base import Problem, check_max_seconds, sv_states
 
@@ -137,6 +137,8 @@ def _plain(value: object) -> object:
 ROUNDING_NOTE = 1e-3
 #: From this C on, a failed KKT check is put down to the scale of the problem.
 LARGE_C = 1e6
+#: ``max_iter=None``: the cap of every solver whose cap does not scale with n.
+ITERATION_CAP = 100_000
 
 
 def _numerical_notes(problem: Problem, solution: Any, tol: float) -> tuple[str, ...]:
@@ -153,7 +155,9 @@ def _numerical_notes(problem: Problem, solution: Any, tol: float) -> tuple[str, 
     C = problem.C
     c_text = "∞ (hard margin)" if math.isinf(C) else f"{C:g}"
     with np.errstate(over="ignore", invalid="ignore"):
-        size = float((np.abs(problem.K) @ np.abs(alpha)).max(initial=0.0))
+        size = float(
+            problem.kernel_times(np.abs(alpha), absolute=True).max(initial=0.0)
+        )
     rounding = np.finfo(np.float64).eps * size
     if not math.isfinite(rounding) or rounding > ROUNDING_NOTE:
         amax = float(np.abs(alpha).max(initial=0.0))
@@ -183,7 +187,7 @@ def _check_finite_solution(problem: Problem, solution: Any, name: str) -> None:
     """A ProblemError instead of a model whose numbers are NaN or infinite."""
     coef = solution.alpha * problem.y
     with np.errstate(over="ignore", invalid="ignore"):
-        f = problem.K @ coef + solution.b
+        f = problem.kernel_times(coef) + solution.b
     if (
         np.all(np.isfinite(coef))
         and math.isfinite(solution.b)
@@ -269,7 +273,9 @@ class SVC(ClassifierMixin, BaseEstimator):
         ``"unregularized"`` (``sum alpha_i y_i = 0``), ``"regularized"``
         (kernel + 1) or ``"none"``.
     tol, max_iter
-        The solver's stopping tolerance and iteration cap.
+        The solver's stopping tolerance and iteration cap. ``max_iter=None``
+        is the solver's own cap: for SMO LIBSVM's ``max(10^7, 100 n)``, which a
+        converging problem never reaches; :data:`ITERATION_CAP` for the others.
     record_history
         Keep per-iteration snapshots for playback (``history_``).
     solver_options
@@ -331,7 +337,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         solver: str = "auto",
         bias: str = "unregularized",
         tol: float = 1e-3,
-        max_iter: int = 100_000,
+        max_iter: int | None = None,
         record_history: bool = False,
         solver_options: dict[str, Any] | None = None,
         random_state: int | None = None,
@@ -382,12 +388,21 @@ class SVC(ClassifierMixin, BaseEstimator):
                 f"tol must be a positive number; got {plain_value(self.tol)}."
             )
         m = self.max_iter
-        if not (_is_number(m) and math.isfinite(m) and int(m) == m and m >= 1):
+        if m is not None and not (
+            _is_number(m) and math.isfinite(m) and int(m) == m and m >= 1
+        ):
             raise ParameterError(
                 f"max_iter must be a whole number of at least 1; got {plain_value(m)}."
             )
         check_max_seconds(self.max_seconds)
         return loss
+
+    def _iteration_cap(self, name: str) -> int | None:
+        """``max_iter``, or with None the solver's own scaled cap (SMO) or
+        :data:`ITERATION_CAP` (None goes to :func:`svmlab.solvers.solve`)."""
+        if self.max_iter is not None:
+            return int(self.max_iter)
+        return None if name in solvers.SCALED_CAP else ITERATION_CAP
 
     def _gram(self, X: Array, Z: Array | None = None) -> Array:
         K = gram(
@@ -454,14 +469,30 @@ class SVC(ClassifierMixin, BaseEstimator):
             fit_intercept=fit_intercept,
             hard_margin=math.isinf(self.C),
         )
-        if K is None:
-            K = self._gram(X)
+        # The regularized bias is the kernel K + 1 (Rifkin's slides).
+        shift = 1.0 if self.bias == "regularized" else 0.0
+        rows = None
+        if K is None and name in solvers.ON_DEMAND:
+            # SMO computes and caches only the kernel rows it visits (LIBSVM).
+            rows = KernelRows(
+                X,
+                kernel=self.kernel,
+                sigma=self.sigma,
+                degree=self.degree,
+                coef0=self.coef0,
+                shift=shift,
+            )
         else:
-            K = _check_gram(K, X.shape[0])
-        if self.bias == "regularized":
-            K = K + 1.0
+            K = self._gram(X) if K is None else _check_gram(K, X.shape[0])
+            if shift:
+                K = K + shift
         problem = Problem(
-            K=K, y=y_pm, loss=loss, C=float(self.C), fit_intercept=fit_intercept
+            K=K,
+            y=y_pm,
+            loss=loss,
+            C=float(self.C),
+            fit_intercept=fit_intercept,
+            kernel=rows,
         )
         if init is not None:
             try:
@@ -474,7 +505,7 @@ class SVC(ClassifierMixin, BaseEstimator):
             problem,
             method=name,
             tol=float(self.tol),
-            max_iter=int(self.max_iter),
+            max_iter=self._iteration_cap(name),
             init=init,
             record_history=bool(self.record_history),
             max_seconds=check_max_seconds(self.max_seconds),
@@ -510,7 +541,7 @@ class SVC(ClassifierMixin, BaseEstimator):
             [np.sum(y_pm[self.support_] < 0), np.sum(y_pm[self.support_] > 0)],
             dtype=np.int32,
         )
-        f = problem.K @ (alpha * y_pm) + solution.b
+        f = problem.kernel_times(alpha * y_pm) + solution.b
         self.margins_ = y_pm * f
         self.objective_ = solution.objective
         self.dual_objective_ = solution.dual_objective

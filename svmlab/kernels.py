@@ -459,14 +459,16 @@ class KernelRows:
         _diagonal_into(self.X, self.kind, self.params, out)
         return out
 
-    def matvec(self, v: Array) -> Array:
-        """``K @ v`` from the rows of the nonzero entries of ``v`` only, shape (n,)."""
+    def matvec(self, v: Array, *, absolute: bool = False) -> Array:
+        """``K @ v`` from the rows of the nonzero entries of ``v`` only, shape (n,);
+        ``|K| @ v`` with ``absolute`` (a rounding-error bound needs it)."""
         v = np.asarray(v, dtype=np.float64)
         nz = np.flatnonzero(v)
         out = np.zeros(self.n)
         for lo in range(0, nz.shape[0], 256):  # blocks bound the memory
             idx = nz[lo : lo + 256]
-            out += v[idx] @ self.rows(idx)
+            rows = self.rows(idx)
+            out += v[idx] @ (np.abs(rows) if absolute else rows)
         return out
 
     def full(self) -> Array:

@@ -98,13 +98,14 @@ class Problem:
             raise ValueError("a Problem needs K or kernel")
         return replace(self, K=self.kernel.full())
 
-    def kernel_times(self, v: Array) -> Array:
-        """``K @ v``, shape (n,); without ``K``, from the rows where ``v != 0``."""
+    def kernel_times(self, v: Array, *, absolute: bool = False) -> Array:
+        """``K @ v`` (``|K| @ v`` with ``absolute``), shape (n,); without ``K``,
+        from the rows where ``v != 0``."""
         if self.K is not None:
-            return self.K @ v
+            return (np.abs(self.K) if absolute else self.K) @ v
         if self.kernel is None:
             raise ValueError("a Problem needs K or kernel")
-        return self.kernel.matvec(v)
+        return self.kernel.matvec(v, absolute=absolute)
 
 
 class SolveFunction(Protocol):

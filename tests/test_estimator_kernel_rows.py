@@ -1,0 +1,87 @@
+"""``svmlab.SVC`` with SMO and no Gram matrix handed in (issue 16): the fit works
+from kernel rows on demand and never forms the n x n matrix; the answer equals
+the one from a precomputed K and scikit-learn's; the iteration cap scales."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from sklearn.svm import SVC as LibSVC
+
+import svmlab.estimator as estimator_module
+from svmlab import SVC, datasets, solvers
+from svmlab.kernels import gamma_from_sigma, gram
+from svmlab.solvers import smo
+from tests.conftest import relative_difference as _rel
+
+
+@pytest.fixture(scope="module")
+def circles():
+    return datasets.make_two_circles(300, random_state=5)
+
+
+@pytest.fixture()
+def gram_calls(monkeypatch):
+    """The shapes of every Gram matrix the estimator computes."""
+    shapes: list[tuple[int, int]] = []
+
+    def recording_gram(X, Z=None, **kwargs):
+        K = gram(X, Z, **kwargs)
+        shapes.append(K.shape)
+        return K
+
+    monkeypatch.setattr(estimator_module, "gram", recording_gram)
+    return shapes
+
+
+@pytest.mark.parametrize("bias", ["unregularized", "regularized", "none"])
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+def test_smo_fit_without_gram_equals_fit_with_it(circles, gram_calls, bias, loss):
+    X, y = circles
+    n = X.shape[0]
+    kw = {"C": 20.0, "sigma": 0.5, "loss": loss, "bias": bias, "tol": 1e-8}
+    lazy = SVC(solver="smo", **kw).fit(X, y)
+    assert (n, n) not in gram_calls  # the fit never formed the full matrix
+    dense = SVC(solver="smo", **kw).fit(X, y, K=gram(X, sigma=0.5))
+    assert lazy.converged_ and dense.converged_
+    assert np.abs(lazy.alpha_ - dense.alpha_).max() <= 1e-6 * 20.0
+    f_lazy, f_dense = lazy.decision_function(X), dense.decision_function(X)
+    assert np.abs(f_lazy - f_dense).max() <= 1e-6
+    # The fitted margins come from the rows too: they must equal y f(x).
+    np.testing.assert_allclose(
+        lazy.margins_, np.where(y > 0, 1, -1) * f_lazy, atol=1e-9
+    )
+
+
+def test_other_solvers_still_get_the_gram_matrix(circles, gram_calls):
+    X, y = circles
+    SVC(solver="qp", C=5.0, sigma=0.5).fit(X, y)
+    assert (X.shape[0], X.shape[0]) in gram_calls
+
+
+def test_default_smo_fit_agrees_with_libsvm_to_1e6(circles):
+    X, y = circles
+    ours = SVC(C=10.0, sigma=0.5, tol=1e-8).fit(X, y)
+    assert ours.solver_ == "smo"
+    lib = LibSVC(C=10.0, gamma=gamma_from_sigma(0.5), tol=1e-8).fit(X, y)
+    assert _rel(ours.decision_function(X), lib.decision_function(X)) < 1e-6
+
+
+def test_max_iter_none_is_smos_scaled_cap_and_a_number_is_kept(circles, monkeypatch):
+    X, y = circles
+    seen: list[object] = []
+    real = smo.SPEC.solve
+
+    def recording(problem, **kwargs):
+        seen.append(kwargs["max_iter"])
+        return real(problem, **kwargs)
+
+    spec = dataclasses.replace(smo.SPEC, solve=recording)
+    monkeypatch.setitem(solvers.SOLVERS, "smo", spec)
+    SVC(solver="smo", C=1.0, sigma=0.5).fit(X, y)
+    SVC(solver="smo", C=1.0, sigma=0.5, max_iter=500).fit(X, y)
+    assert seen == [None, 500]  # None: smo.max_iterations(n), 10^7 here
+    capped = SVC(solver="qp", C=1.0, sigma=0.5)
+    assert capped._iteration_cap("qp") == estimator_module.ITERATION_CAP
