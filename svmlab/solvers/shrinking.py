@@ -33,15 +33,11 @@ LIBSVM, the first time the violation falls below ``10 tol`` everything is
 un-shrunk once and the gradient rebuilt, so that early shrinking decisions are
 revisited before the end.
 
-**Kernel rows** come from a cache of rows (least recently used out first), in
-the current position order, each computed only up to the length asked for
-(``get_Q(i, len)``): rows of the active points only while shrunk. A miss gathers
-the row from a Gram matrix handed in, or computes it from the points
-(:func:`svmlab.kernels.kernel_row_into`) when there is none, so a large problem
-with few support vectors never forms the ``n x n`` matrix. A swap swaps the two
-entries in every cached row long enough to hold both, and truncates a row that
-holds only the first (LIBSVM deletes it). The cache holds float64 by default
-(LIBSVM's float32 costs agreement: docs/corrections.md "libsvm agreement").
+**Kernel rows** come from the LRU row cache of :mod:`svmlab.solvers.row_cache`
+(in the current position order; from ``K`` or computed from the points), which
+holds float64 by default (LIBSVM's float32 costs agreement: docs/corrections.md
+"libsvm agreement"). The loop runs in time-boxed chunks
+(:func:`svmlab.solvers.chunked.run_chunked`).
 
 References
 ----------
@@ -55,103 +51,42 @@ practical (shrinking).
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from svmlab.kernels import ROW_DENSE, KernelRows, kernel_row_into
+from svmlab.kernels import ROW_DENSE, KernelRows
 from svmlab.solvers.base import Budget
+from svmlab.solvers.chunked import run_chunked
+from svmlab.solvers.row_cache import (
+    ACTIVE,
+    BOUND_MOVES,
+    CACHE_MB,
+    COUNTER,
+    EVALS,
+    N_COUNTERS,
+    NEXT,
+    RECONSTRUCTS,
+    SHRINKS,
+    SWAPS,
+    SWEPT,
+    UNSHRINK,
+    cache_arrays,
+    cached_row,
+    kernel_times_from_rows,
+    swap_positions,
+)
 
-__all__ = ["CACHE_MB", "CHUNK_SECONDS", "FIRST_CHUNK", "BoxSMO", "run_chunked"]
+__all__ = ["BoxSMO"]
 
 Array = NDArray[np.float64]
 
 #: Curvature used when ``K_ii + K_jj - 2 K_ij <= 0`` (LIBSVM's TAU).
 TAU = 1e-12
-#: Kernel cache size in megabytes (scikit-learn's default ``cache_size``).
-CACHE_MB = 200.0
-#: Target seconds of one compiled chunk between two budget / cancel checks.
-CHUNK_SECONDS = 0.02
-#: Iterations of the first chunk (then adapted to ``CHUNK_SECONDS``).
-FIRST_CHUNK = 2000
 #: Shrink every min(n, SHRINK_EVERY) iterations (LIBSVM's 1000).
 SHRINK_EVERY = 1000
-
-# Integer state (``ist``): active-set size, iterations to the next shrinking,
-# whether the one-time un-shrink happened, LRU clock, cache slots in use, kernel
-# entries computed, shrinking rounds, gradient reconstructions.
-# The last counts the points swept (active points summed over iterations).
-ACTIVE, COUNTER, UNSHRINK, CLOCK, USED, EVALS, SHRINKS, RECONSTRUCTS, SWEPT = range(9)
-# The next iteration's ``i`` found during the last gradient update (-2: unknown).
-SWAPS, BOUND_MOVES, NEXT = 9, 10, 11
-
-
-@njit(cache=True)
-def _row(pos, length, src, cache, ist):  # pragma: no cover - compiled
-    """Row ``pos`` of K (positions ``0 .. length - 1`` valid), from the cache."""
-    K, X, perm, kind, kp = src
-    cdata, slot_of, owner, clen, stamp = cache
-    ist[CLOCK] += 1
-    s = slot_of[pos]
-    if s < 0:
-        cap = cdata.shape[0]
-        if ist[USED] < cap:
-            s = ist[USED]
-            ist[USED] += 1
-        else:  # evict the least recently used row
-            s = 0
-            oldest = stamp[0]
-            for q in range(1, cap):
-                if stamp[q] < oldest:
-                    oldest = stamp[q]
-                    s = q
-            slot_of[owner[s]] = -1
-        owner[s] = pos
-        slot_of[pos] = s
-        clen[s] = 0
-    stamp[s] = ist[CLOCK]
-    have = clen[s]
-    if have < length:
-        kernel_row_into(K, X, perm, kind, kp, pos, have, length, cdata[s])
-        clen[s] = length
-        ist[EVALS] += length - have
-    return cdata[s]
-
-
-@njit(cache=True)
-def _swap(i, j, vec, src, cache, ist):  # pragma: no cover - compiled
-    """Exchange positions i and j everywhere (LIBSVM's ``swap_index``)."""
-    y, a, G, Gb, p, QD = vec
-    _K, X, perm, kind, _kp = src
-    cdata, slot_of, owner, clen, _stamp = cache
-    y[i], y[j] = y[j], y[i]
-    a[i], a[j] = a[j], a[i]
-    G[i], G[j] = G[j], G[i]
-    Gb[i], Gb[j] = Gb[j], Gb[i]
-    p[i], p[j] = p[j], p[i]
-    QD[i], QD[j] = QD[j], QD[i]
-    perm[i], perm[j] = perm[j], perm[i]
-    if kind != 0:
-        for k in range(X.shape[1]):
-            X[i, k], X[j, k] = X[j, k], X[i, k]
-    si, sj = slot_of[i], slot_of[j]
-    slot_of[i], slot_of[j] = sj, si
-    if si >= 0:
-        owner[si] = j
-    if sj >= 0:
-        owner[sj] = i
-    lo, hi = min(i, j), max(i, j)
-    ist[SWAPS] += 1
-    ist[NEXT] = -2
-    for s in range(ist[USED]):
-        if clen[s] > lo:
-            if clen[s] > hi:
-                cdata[s, lo], cdata[s, hi] = cdata[s, hi], cdata[s, lo]
-            else:  # holds lo but not hi: keep the part still valid
-                clen[s] = lo
 
 
 @njit(cache=True)
@@ -162,7 +97,7 @@ def _init_gradient(vec, src, cache, ist, upper, ridge):  # pragma: no cover
     n = y.shape[0]
     for i in range(n):
         if a[i] > 0.0:
-            R = _row(i, n, src, cache, ist)
+            R = cached_row(i, n, src, cache, ist)
             c = a[i] * y[i]
             for t in range(n):
                 G[t] += y[t] * c * R[t]
@@ -192,7 +127,7 @@ def _reconstruct_into(Gout, vec, src, cache, ist, upper):  # pragma: no cover
             nfree += 1
     if nfree * n > 2 * act * (n - act):
         for i in range(act, n):
-            R = _row(i, act, src, cache, ist)
+            R = cached_row(i, act, src, cache, ist)
             s = 0.0
             for j in range(act):
                 if 0.0 < a[j] < upper:
@@ -201,7 +136,7 @@ def _reconstruct_into(Gout, vec, src, cache, ist, upper):  # pragma: no cover
     else:
         for i in range(act):
             if 0.0 < a[i] < upper:
-                R = _row(i, n, src, cache, ist)
+                R = cached_row(i, n, src, cache, ist)
                 c = a[i] * y[i]
                 for j in range(act, n):
                     Gout[j] += y[j] * c * R[j]
@@ -269,7 +204,7 @@ def _shrink(vec, src, cache, ist, upper, tol, pair):  # pragma: no cover
             act -= 1
             while act > i:
                 if not _be_shrunk(act, y, a, G, upper, gmax1, gmax2):
-                    _swap(i, act, vec, src, cache, ist)
+                    swap_positions(i, act, vec, src, cache, ist)
                     break
                 act -= 1
         i += 1
@@ -297,7 +232,7 @@ def _select_pair(vec, src, cache, ist, upper, tol):  # pragma: no cover
     if i < 0:
         return -1, -1
     gmax = -y[i] * G[i]
-    Ki = _row(i, act, src, cache, ist)
+    Ki = cached_row(i, act, src, cache, ist)
     qi = QD[i]
     gmin = np.inf
     # Largest b^2 / quad, compared as b^2 best_quad >= best_b2 quad: no division.
@@ -357,7 +292,7 @@ def _update_bar(t, old, vec, src, cache, ist, upper, ridge):  # pragma: no cover
         return
     n = y.shape[0]
     ist[BOUND_MOVES] += 1
-    R = _row(t, n, src, cache, ist)
+    R = cached_row(t, n, src, cache, ist)
     c = upper * y[t] if now else -upper * y[t]
     for k in range(n):
         Gb[k] += y[k] * c * R[k]
@@ -369,8 +304,8 @@ def _step_pair(i, j, vec, src, cache, ist, upper, ridge):  # pragma: no cover
     """The two-variable step along ``(y_i, -y_j)``, clipped to the box."""
     y, a, G, _Gb, _p, QD = vec
     act = ist[ACTIVE]
-    Ki = _row(i, act, src, cache, ist)
-    Kj = _row(j, act, src, cache, ist)
+    Ki = cached_row(i, act, src, cache, ist)
+    Kj = cached_row(j, act, src, cache, ist)
     yi, yj = y[i], y[j]
     quad = QD[i] + QD[j] - 2.0 * Ki[j]
     if quad <= 0.0:
@@ -420,7 +355,7 @@ def _step_single(k, vec, src, cache, ist, upper, ridge):  # pragma: no cover
     d = new - old
     a[k] = new
     c = y[k] * d
-    Kk = _row(k, act, src, cache, ist)
+    Kk = cached_row(k, act, src, cache, ist)
     for t in range(act):
         G[t] += y[t] * c * Kk[t]
     G[k] += ridge * d
@@ -463,58 +398,6 @@ def _chunk(vec, src, cache, ist, upper, ridge, tol, shrinking, pair, it, stop_at
             _step_single(j, vec, src, cache, ist, upper, ridge)
         it += 1
     return it, False
-
-
-@njit(cache=True)
-def _kernel_times(v, src, cache, ist):  # pragma: no cover - compiled
-    """``K v`` (position order) summed from the rows where ``v != 0``."""
-    n = v.shape[0]
-    out = np.zeros(n)
-    for j in range(n):
-        if v[j] != 0.0:
-            R = _row(j, n, src, cache, ist)
-            c = v[j]
-            for t in range(n):
-                out[t] += c * R[t]
-    return out
-
-
-def run_chunked(
-    loop: Any,
-    args: tuple,
-    it: int,
-    max_iter: int,
-    budget: Budget,
-    *,
-    snapshot: Any = None,
-) -> tuple[int, bool, bool]:
-    """Run a compiled loop ``loop(*args, it, stop_at)`` in chunks of about
-    ``CHUNK_SECONDS``, checking ``budget`` between chunks.
-
-    ``snapshot`` (optional) is ``(next_stop, record)``: ``next_stop(it)`` is the
-    next iteration to return at and ``record(it)`` is called there. Returns
-    ``(it, converged, out_of_time)``; the loop's state (its array arguments)
-    is updated in place.
-    """
-    chunk = FIRST_CHUNK
-    converged = False
-    while it < max_iter:
-        target = snapshot[0](it) if snapshot is not None else max_iter
-        stop_at = min(max_iter, it + chunk, target)
-        began = time.perf_counter()
-        new_it, converged = loop(*args, it, stop_at)
-        spent = time.perf_counter() - began
-        done, it = new_it - it, new_it
-        if converged:
-            break
-        if snapshot is not None and it in (target, max_iter):
-            snapshot[1](it)
-        if budget.check():
-            return it, False, True
-        if done >= 100 and spent > 0.0:
-            # Aim at CHUNK_SECONDS per chunk, growing at most 8-fold at a time.
-            chunk = max(100, int(min(8 * chunk, CHUNK_SECONDS * done / spent)))
-    return it, converged, False
 
 
 class BoxSMO:
@@ -575,16 +458,8 @@ class BoxSMO:
         self.a = np.zeros(n) if a is None else np.array(a, dtype=np.float64)
         self.G = np.array(p, dtype=np.float64)
         self.vec = (self.y, self.a, self.G, np.zeros(n), self.G.copy(), diag + ridge)
-        itemsize = np.dtype(dtype).itemsize
-        cap = int(min(n, max(2, cache_mb * 2**20 // (n * itemsize))))
-        self.cache = (
-            np.empty((cap, n), dtype=dtype),
-            np.full(n, -1, dtype=np.int64),
-            np.zeros(cap, dtype=np.int64),
-            np.zeros(cap, dtype=np.int64),
-            np.zeros(cap, dtype=np.int64),
-        )
-        self.ist = np.zeros(12, dtype=np.int64)
+        self.cache = cache_arrays(n, cache_mb, dtype)
+        self.ist = np.zeros(N_COUNTERS, dtype=np.int64)
         self.ist[NEXT] = -2
         self.ist[ACTIVE] = n
         self.ist[COUNTER] = min(n, SHRINK_EVERY) + 1
@@ -636,7 +511,7 @@ class BoxSMO:
 
     def kernel_times(self, v: Array) -> Array:
         """``K v`` (original order) from kernel rows, where ``v != 0``."""
-        out = _kernel_times(v[self.perm], self.src, self.cache, self.ist)
+        out = kernel_times_from_rows(v[self.perm], self.src, self.cache, self.ist)
         return self._original(out)
 
     @property

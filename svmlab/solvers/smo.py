@@ -106,14 +106,10 @@ from svmlab.solvers.base import (
     intercept_from_gradient,
     repair_init,
 )
+from svmlab.solvers.chunked import CHUNK_SECONDS, FIRST_CHUNK, run_chunked
+from svmlab.solvers.row_cache import CACHE_MB
 from svmlab.solvers.seeding import seed_alpha
-from svmlab.solvers.shrinking import (
-    CACHE_MB,
-    CHUNK_SECONDS,
-    FIRST_CHUNK,
-    BoxSMO,
-    run_chunked,
-)
+from svmlab.solvers.shrinking import BoxSMO
 
 __all__ = [
     "CHUNK_SECONDS",

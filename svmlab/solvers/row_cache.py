@@ -1,0 +1,143 @@
+"""LIBSVM's kernel cache in position order: rows on demand, least recently used
+out first, and ``swap_index`` for a shrinking solver's contiguous active set.
+
+A row is computed only up to the length asked for (LIBSVM's ``get_Q(i, len)``):
+the rows of the active points only, while the solver is shrunk. A miss gathers
+the row from a Gram matrix handed in, or computes it from the points
+(:func:`svmlab.kernels.kernel_row_into`) when there is none, so a problem with
+few support vectors never forms the ``n x n`` matrix. A swap exchanges the two
+entries in every cached row long enough to hold both, and truncates a row that
+holds only the first (LIBSVM deletes it; keeping the valid part is cheaper).
+
+The state is plain arrays so that numba compiles it: ``src = (K, X, perm, kind,
+params)`` (where the rows come from), ``cache = (rows, slot_of, owner, length,
+stamp)`` and the integer counters ``ist`` (indices below), shared with the
+solver loop in :mod:`svmlab.solvers.shrinking`.
+
+References
+----------
+Chang, Lin (2011), LIBSVM: a library for support vector machines, ACM TIST 2,
+section 4.1 (``svm.cpp``: ``Cache::get_data``, ``Cache::swap_index``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+from svmlab.kernels import kernel_row_into
+
+__all__ = [
+    "CACHE_MB",
+    "cache_arrays",
+    "cached_row",
+    "kernel_times_from_rows",
+    "swap_positions",
+]
+
+#: Kernel cache size in megabytes (scikit-learn's default ``cache_size``).
+CACHE_MB = 200.0
+
+# Integer state (``ist``): active-set size, iterations to the next shrinking,
+# whether the one-time un-shrink happened, LRU clock, cache slots in use, kernel
+# entries computed, shrinking rounds, gradient reconstructions, points swept
+# (active points summed over iterations), swaps, moves to or from the upper
+# bound, and the next iteration's ``i`` found during the last update (-2:
+# unknown).
+ACTIVE, COUNTER, UNSHRINK, CLOCK, USED, EVALS, SHRINKS, RECONSTRUCTS, SWEPT = range(9)
+SWAPS, BOUND_MOVES, NEXT = 9, 10, 11
+N_COUNTERS = 12
+
+
+def cache_arrays(n: int, cache_mb: float, dtype: type) -> tuple[NDArray, ...]:
+    """An empty cache of at most ``cache_mb`` megabytes of rows of length ``n``
+    (at least two rows: a pair step needs both)."""
+    itemsize = np.dtype(dtype).itemsize
+    cap = int(min(n, max(2, cache_mb * 2**20 // (n * itemsize))))
+    return (
+        np.empty((cap, n), dtype=dtype),
+        np.full(n, -1, dtype=np.int64),
+        np.zeros(cap, dtype=np.int64),
+        np.zeros(cap, dtype=np.int64),
+        np.zeros(cap, dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def cached_row(pos, length, src, cache, ist):  # pragma: no cover - compiled
+    """Row ``pos`` of K (positions ``0 .. length - 1`` valid), from the cache."""
+    K, X, perm, kind, kp = src
+    cdata, slot_of, owner, clen, stamp = cache
+    ist[CLOCK] += 1
+    s = slot_of[pos]
+    if s < 0:
+        cap = cdata.shape[0]
+        if ist[USED] < cap:
+            s = ist[USED]
+            ist[USED] += 1
+        else:  # evict the least recently used row
+            s = 0
+            oldest = stamp[0]
+            for q in range(1, cap):
+                if stamp[q] < oldest:
+                    oldest = stamp[q]
+                    s = q
+            slot_of[owner[s]] = -1
+        owner[s] = pos
+        slot_of[pos] = s
+        clen[s] = 0
+    stamp[s] = ist[CLOCK]
+    have = clen[s]
+    if have < length:
+        kernel_row_into(K, X, perm, kind, kp, pos, have, length, cdata[s])
+        clen[s] = length
+        ist[EVALS] += length - have
+    return cdata[s]
+
+
+@njit(cache=True)
+def swap_positions(i, j, vec, src, cache, ist):  # pragma: no cover - compiled
+    """Exchange positions i and j everywhere (LIBSVM's ``swap_index``)."""
+    y, a, G, Gb, p, QD = vec
+    _K, X, perm, kind, _kp = src
+    cdata, slot_of, owner, clen, _stamp = cache
+    y[i], y[j] = y[j], y[i]
+    a[i], a[j] = a[j], a[i]
+    G[i], G[j] = G[j], G[i]
+    Gb[i], Gb[j] = Gb[j], Gb[i]
+    p[i], p[j] = p[j], p[i]
+    QD[i], QD[j] = QD[j], QD[i]
+    perm[i], perm[j] = perm[j], perm[i]
+    if kind != 0:
+        for k in range(X.shape[1]):
+            X[i, k], X[j, k] = X[j, k], X[i, k]
+    si, sj = slot_of[i], slot_of[j]
+    slot_of[i], slot_of[j] = sj, si
+    if si >= 0:
+        owner[si] = j
+    if sj >= 0:
+        owner[sj] = i
+    lo, hi = min(i, j), max(i, j)
+    ist[SWAPS] += 1
+    ist[NEXT] = -2
+    for s in range(ist[USED]):
+        if clen[s] > lo:
+            if clen[s] > hi:
+                cdata[s, lo], cdata[s, hi] = cdata[s, hi], cdata[s, lo]
+            else:  # holds lo but not hi: keep the part still valid
+                clen[s] = lo
+
+
+@njit(cache=True)
+def kernel_times_from_rows(v, src, cache, ist):  # pragma: no cover - compiled
+    """``K v`` (position order) summed from the rows where ``v != 0``."""
+    n = v.shape[0]
+    out = np.zeros(n)
+    for j in range(n):
+        if v[j] != 0.0:
+            R = cached_row(j, n, src, cache, ist)
+            c = v[j]
+            for t in range(n):
+                out[t] += c * R[t]
+    return out
