@@ -44,7 +44,14 @@ def test_every_page_links_every_page_by_its_name() -> None:
     .streamlit/config.toml, called it "app") and reaches every page."""
     from svmlab.ui.navigation import PAGES
 
-    titles = ["Home", "Explore", "Model selection", "Losses", "Notes on the sources"]
+    titles = [
+        "Home",
+        "Explore",
+        "Model selection",
+        "Losses",
+        "Solvers",
+        "Notes on the sources",
+    ]
     assert [p.title for p in PAGES] == titles
     assert {p.script for p in PAGES[1:]} == {
         f"pages/{p.name}" for p in (ROOT / "pages").glob("*.py")

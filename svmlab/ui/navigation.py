@@ -63,6 +63,14 @@ PAGES: tuple[Page, ...] = (
         "outliers, side by side and measured; where each loss breaks, and why.",
     ),
     Page(
+        "pages/5_Solvers.py",
+        "Solvers",
+        ":material/speed:",
+        "every solver on the same problem, side by side and against LIBSVM: "
+        "the table, convergence traces, a race of their boundaries, scaling "
+        "with n and Lee's Table 1.",
+    ),
+    Page(
         "pages/3_Notes.py",
         "Notes on the sources",
         ":material/menu_book:",

@@ -1,0 +1,194 @@
+"""Solvers: every solver on the same problem, side by side, against LIBSVM.
+
+Widgets (svmlab.ui.solvers_page) -> a SolversRequest -> cached engine calls
+(svmlab.solver_comparison, svmlab.solver_scaling) -> figure builders
+(svmlab.figures.solver_traces, svmlab.figures.solver_race).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# AppTest puts pages/ on sys.path, not the app root: make `import svmlab` work.
+ROOT = str(Path(__file__).resolve().parents[1])
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+import streamlit as st  # noqa: E402
+
+import svmlab.ui  # noqa: E402, F401  (limits BLAS to one thread)
+from svmlab import SvmlabError  # noqa: E402
+from svmlab.errors import FitCancelled  # noqa: E402
+from svmlab.figures.solver_race import race_panel  # noqa: E402
+from svmlab.figures.solver_traces import scaling_figure, traces_figure  # noqa: E402
+from svmlab.solver_comparison import CLOCKS  # noqa: E402
+from svmlab.ui import keyed, navigation, panels  # noqa: E402
+from svmlab.ui import solvers_page as sp  # noqa: E402
+from svmlab.ui import solvers_text as text  # noqa: E402
+from svmlab.ui.upload import escape_markdown  # noqa: E402
+
+st.set_page_config(page_title="svmlab · Solvers", layout="wide")
+navigation.sidebar_links()
+panels.compact_page()
+st.title(
+    "Solvers: the same problem, every way",
+    help="Every solver registered for the chosen loss and bias minimises the same "
+    "objective on the same data; scikit-learn's SVC and LinearSVC join as library "
+    "references where they solve exactly that problem.",
+)
+with st.sidebar:
+    request = sp.controls()
+if request is None:
+    st.info("Upload a CSV file in the sidebar, or switch back to a generator.")
+    st.stop()
+
+try:
+    result = sp.comparison(request)
+except FitCancelled:
+    st.stop()  # superseded: the next run draws the page
+except SvmlabError as error:
+    st.error(escape_markdown(error))
+    st.stop()
+except Exception as error:  # a bug: say so plainly, keep the page usable
+    panels.internal_error(error)
+    st.stop()
+
+TITLES = text.titles()
+frame, invalid = sp.table(result)
+for row in result.rows:
+    if row.error:
+        st.error(f"{row.title}: {escape_markdown(row.error)}")
+if not frame.empty:
+    st.dataframe(frame, hide_index=True, width="stretch", key="solvers_table")
+st.caption(text.reference_sentence(result) + " " + text.TABLE_HELP)
+notes = [r for r in result.rows if r.note]
+for row in notes:
+    st.caption(f"{TITLES.get(row.name, row.name)}: {escape_markdown(row.note)}")
+if invalid:
+    with st.expander(f"Not valid for this loss and bias ({len(invalid)})"):
+        st.markdown("\n".join(f"- **{t}**: {escape_markdown(r)}" for t, r in invalid))
+
+# -- convergence -------------------------------------------------------------------
+st.header("Convergence")
+if result.traces and result.best_objective is not None:
+    st.plotly_chart(
+        traces_figure(
+            result.traces,
+            TITLES,
+            best_objective=result.best_objective,
+            tol=request.tol,
+        ),
+        config=panels.CHART_CONFIG,
+        key="solvers_traces",
+    )
+    st.caption(
+        "Each solver's recorded iterates (at most 200 kept, evenly thinned). Seconds "
+        "are each run's own clock rescaled to its timed run (recording slows a run). "
+        "An objective gap at the bottom of the scale is 0 or below (round-off)."
+    )
+else:
+    st.info("No iterative solver is valid here: nothing was recorded.")
+
+# -- the race ----------------------------------------------------------------------
+st.header("The race")
+if result.traces:
+    left, right = st.columns([1, 3], vertical_alignment="bottom")
+    clock = left.radio(
+        "Clock",
+        list(CLOCKS),
+        index=keyed.index("solvers_clock", list(CLOCKS)),
+        format_func=CLOCKS.get,
+        key="solvers_clock",
+    )
+    percent = right.slider(
+        "How far into the race (%)",
+        0,
+        100,
+        value=int(keyed.value("solvers_race", 30)),
+        step=2,
+        key="solvers_race",
+        help="Scrubbing reads the recorded iterates: nothing is refitted.",
+    )
+    frames = sp.race(request, percent / 100.0, clock)
+    columns = st.columns(max(len(frames), 2), gap="small")
+    for column, item in zip(columns, frames, strict=False):
+        with column:
+            st.markdown(
+                sp.frame_caption(
+                    item, TITLES.get(item.name, item.name), result.reference
+                )
+            )
+            st.plotly_chart(
+                race_panel(
+                    item,
+                    result.X,
+                    result.y,
+                    bounds=result.bounds,
+                    f_reference=result.f_reference,
+                ),
+                config=panels.CHART_CONFIG,
+                key=f"solvers_race_{item.name}",
+            )
+    st.caption(
+        "Thick line: the solver's f = 0 at that moment; thin dashes: f = ±1; grey "
+        "dots: the reference's f = 0; yellow: where its sign still disagrees with "
+        "the reference. ● class +1 · ■ class −1."
+    )
+else:
+    st.info("No iterative solver is valid here: there is no race.")
+
+# -- scaling -----------------------------------------------------------------------
+st.header("Scaling with n")
+scale_request = sp.ScalingRequest(request)
+run = st.button(
+    f"Run scaling (n up to {max(scale_request.sizes)}, at most "
+    f"{sp.SCALING_SECONDS:.0f} s)",
+    type="primary",
+    key="solvers_run_scaling",
+)
+if run:
+    try:
+        sp.run_scaling(scale_request)
+    except FitCancelled:
+        st.stop()
+    except SvmlabError as error:
+        st.error(escape_markdown(error))
+stored = sp.stored_scaling()
+if stored is None:
+    st.info(
+        "Run it to time every solver and the library at n = "
+        f"{', '.join(map(str, scale_request.sizes))} (same model and data source), "
+        "with Lee's Table 1 beside."
+    )
+else:
+    done, scaled, lee = stored
+    if done != scale_request:
+        st.caption("This run was for other settings; press the button to redo it.")
+    left, right = st.columns([3, 2])
+    with left:
+        st.plotly_chart(
+            scaling_figure(scaled.sizes, scaled.times, TITLES, lee=lee),
+            config=panels.CHART_CONFIG,
+            key="solvers_scaling",
+        )
+        st.markdown(text.scaling_sentence(scaled))
+        for name, why in scaled.stopped.items():
+            st.caption(f"{TITLES.get(name, name)}: {escape_markdown(why)}.")
+    with right:
+        st.markdown("**Lee (2006) Table 1 beside ours** (seconds)")
+        st.dataframe(sp.lee_frame(lee), hide_index=True, width="stretch")
+        st.markdown(text.lee_sentence(lee))
+
+# -- how each works ----------------------------------------------------------------
+st.header("How each works")
+shown = [r.name for r in result.rows if r.valid] + [
+    r.name for r in result.rows if not r.valid
+]
+columns = st.columns(2)
+for i, name in enumerate(shown):
+    rule, iteration = text.HOW[name]
+    with columns[i % 2]:
+        st.markdown(
+            f"**{TITLES[name]}**: {rule} *{iteration}* Source: {text.source(name)}."
+        )

@@ -1,0 +1,183 @@
+"""The Solvers page's line plots: convergence traces of every solver overlaid,
+and fit time against n (log-log) with Lee (2006) Table 1's numbers."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+
+from svmlab.figures.solver_style import solver_style
+from svmlab.figures.style import PALETTE, _axis, _base_layout, _figure, _short
+
+__all__ = ["scaling_figure", "traces_figure"]
+
+#: The smallest relative objective gap drawn (log scale: 0 has no place on it).
+GAP_FLOOR = 1e-16
+
+
+def _line(name: str, title: str, x, y, xaxis: str, yaxis: str, legend: bool):
+    colour, dash, symbol = solver_style(name)
+    return {
+        "type": "scatter",
+        "x": _short(x, 6),
+        "y": _short(y),
+        "xaxis": xaxis,
+        "yaxis": yaxis,
+        "mode": "lines+markers" if len(x) <= 40 else "lines",
+        "name": title,
+        "legendgroup": name,
+        "showlegend": legend,
+        "line": {"color": colour, "dash": dash, "width": 2.5},
+        "marker": {"size": 7, "symbol": symbol, "color": colour},
+        "hovertemplate": f"{title}<br>%{{x}}: %{{y:.3g}}<extra></extra>",
+    }
+
+
+def traces_figure(
+    traces: Mapping[str, Any],
+    titles: Mapping[str, str],
+    *,
+    best_objective: float,
+    tol: float,
+    height: int = 620,
+) -> go.Figure:
+    """Relative objective gap ``(P_k - P_best) / max(|P_best|, 1)`` (top) and KKT
+    violation (bottom), against iteration (left) and seconds (right), log y.
+
+    Parameters
+    ----------
+    traces
+        name -> :class:`svmlab.solver_comparison.Trace` (iteration, time,
+        objective, kkt arrays).
+    titles
+        name -> the legend's name.
+    best_objective
+        The lowest objective any solver reached (the reference's when there is
+        one); gaps below :data:`GAP_FLOOR` are drawn at it.
+    tol
+        Drawn as a dotted line on the KKT panels ("tol").
+    """
+    data = []
+    scale = max(abs(best_objective), 1.0)
+    for name, trace in traces.items():
+        gap = (np.asarray(trace.objective) - best_objective) / scale
+        gap = np.maximum(gap, GAP_FLOOR)
+        kkt = np.where(np.asarray(trace.kkt) > 0, trace.kkt, np.nan)
+        title = titles.get(name, name)
+        for x, xa, suffix in ((trace.iteration, "x", ""), (trace.time, "x2", "2")):
+            data.append(_line(name, title, x, gap, xa, "y" + suffix, not suffix))
+            data.append(
+                _line(name, title, x, kkt, "x3" if not suffix else "x4",
+                      "y3" if not suffix else "y4", False)
+            )  # fmt: skip
+    shapes = [
+        {
+            "type": "line",
+            "xref": f"x{a} domain",
+            "yref": f"y{a}",
+            "x0": 0,
+            "x1": 1,
+            # Shapes and annotations on a log axis take log10 of the value.
+            "y0": math.log10(tol),
+            "y1": math.log10(tol),
+            "line": {"color": PALETTE["reference"], "dash": "dot", "width": 1.5},
+        }
+        for a in (3, 4)
+    ]
+    annotations = [
+        {
+            "text": f"tol {tol:g}",
+            "xref": f"x{a} domain",
+            "yref": f"y{a}",
+            "x": 1,
+            "y": math.log10(tol),
+            "xanchor": "right",
+            "yanchor": "bottom",
+            "showarrow": False,
+            "font": {"size": 13, "color": PALETTE["reference"]},
+        }
+        for a in (3, 4)
+    ]
+    log = {"type": "log", "exponentformat": "power"}
+    layout = _base_layout(
+        height=height,
+        margin={"l": 84, "r": 16, "t": 56, "b": 64},
+        shapes=shapes,
+        annotations=annotations,
+        legend={
+            "orientation": "h",
+            "x": 0,
+            "y": 1.0,
+            "yref": "container",
+            "yanchor": "top",
+            "font": {"size": 15},
+        },
+        xaxis=_axis("", domain=[0, 0.47], anchor="y", matches="x3"),
+        xaxis2=_axis("", domain=[0.55, 1], anchor="y2", matches="x4"),
+        xaxis3=_axis("iteration", domain=[0, 0.47], anchor="y3"),
+        xaxis4=_axis("seconds", domain=[0.55, 1], anchor="y4"),
+        yaxis=_axis("objective gap (rel.)", domain=[0.55, 1], anchor="x", **log),
+        yaxis2=_axis("", domain=[0.55, 1], anchor="x2", matches="y", **log),
+        yaxis3=_axis("KKT violation", domain=[0, 0.45], anchor="x3", **log),
+        yaxis4=_axis("", domain=[0, 0.45], anchor="x4", matches="y3", **log),
+    )
+    return _figure(data, layout)
+
+
+def scaling_figure(
+    sizes: Sequence[int],
+    times: Mapping[str, Sequence[float | None]],
+    titles: Mapping[str, str],
+    *,
+    lee: Sequence[Any] = (),
+    height: int = 440,
+) -> go.Figure:
+    """Seconds against n, log-log: one line per solver (None: not run), and
+    Lee (2006) Table 1 as hollow markers joined by thin lines ("Lee 2006:
+    IRWLS", "Lee 2006: QP"; rows with ``n``, ``paper_irwls``, ``paper_qp``)."""
+    data = []
+    for name, row in times.items():
+        pts = [(n, t) for n, t in zip(sizes, row, strict=False) if t]
+        if not pts:
+            continue
+        xs, ys = zip(*pts, strict=True)
+        trace = _line(name, titles.get(name, name), list(xs), list(ys), "x", "y", True)
+        trace["mode"] = "lines+markers"
+        data.append(trace)
+    for key, name, label in (
+        ("paper_irwls", "irwls", "Lee 2006: IRWLS (MATLAB)"),
+        ("paper_qp", "qp", "Lee 2006: QP (quadprog)"),
+    ):
+        if not lee:
+            break
+        colour, _, symbol = solver_style(name)
+        data.append(
+            {
+                "type": "scatter",
+                "x": [r.n for r in lee],
+                "y": _short([getattr(r, key) for r in lee]),
+                "mode": "lines+markers",
+                "name": label,
+                "line": {"color": colour, "dash": "dot", "width": 1.5},
+                "marker": {
+                    "size": 10,
+                    "symbol": f"{symbol}-open",
+                    "color": colour,
+                    "line": {"width": 2, "color": colour},
+                },
+                "hovertemplate": f"{label}<br>n %{{x}}: %{{y:.3g}} s<extra></extra>",
+            }
+        )
+    log = {"type": "log", "exponentformat": "power"}
+    layout = _base_layout(
+        height=height,
+        margin={"l": 84, "r": 16, "t": 16, "b": 64},
+        legend={"x": 1.02, "xanchor": "left", "y": 1, "font": {"size": 14}},
+        xaxis=_axis("n (training points)", **log),
+        yaxis=_axis("seconds (kernel + solve)", **log),
+    )
+    return _figure(data, layout)

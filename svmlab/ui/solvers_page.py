@@ -1,0 +1,380 @@
+"""The Solvers page's widgets, cached engine calls and table.
+
+Data move one way: the sidebar widgets give a :class:`SolversRequest`
+(primitives only, hashable: it keys the caches); :func:`comparison` is the
+``st.cache_data`` wrapper of :func:`svmlab.solver_comparison.compare_solvers`
+(the same call ``benchmarks/solvers.py`` makes); :func:`race` reads the cached
+comparison's recorded iterates at one moment (cached too: scrubbing fits
+nothing); the "Run scaling" button hands a :class:`ScalingRequest` to
+:func:`run_scaling` (cached, with a progress bar and a time budget), whose
+result is kept in the session with its request.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+from numpy.typing import NDArray
+
+from svmlab import cancel_when, figures
+from svmlab.estimator import BIASES
+from svmlab.losses import LOSSES
+from svmlab.solver_comparison import (
+    Comparison,
+    Frame,
+    ModelSpec,
+    compare_solvers,
+    race_frames,
+    warm_up,
+)
+from svmlab.solver_scaling import SIZES, LeeRow, ScalingResult, lee_table, scaling
+from svmlab.ui import data_source, keyed
+from svmlab.ui.run_state import superseded
+from svmlab.ui.settings import C_GRID, DELTA_GRID, FIT_SECONDS, SIGMA_GRID, nearest
+
+__all__ = [
+    "PREFIX",
+    "SCALING_KEY",
+    "ScalingRequest",
+    "SolversRequest",
+    "comparison",
+    "controls",
+    "lee_frame",
+    "race",
+    "run_scaling",
+    "stored_scaling",
+    "table",
+]
+
+Array = NDArray[np.float64]
+
+PREFIX = "solvers"
+#: Session key of the last scaling run: ``(ScalingRequest, ScalingResult, rows)``.
+SCALING_KEY = "solvers_scaling"
+#: Largest training set of the comparison (every solver runs twice on it).
+MAX_N = 500
+KERNELS = {"gaussian": "Gaussian", "linear": "linear", "polynomial": "polynomial"}
+TOLS = (1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-8)
+#: The whole scaling sweep's time budget, in seconds.
+SCALING_SECONDS = 60.0
+#: Each scaling fit's budget (the comparison's fits get FIT_SECONDS).
+SCALING_FIT_SECONDS = 20.0
+#: Grid points per side of the plane (max |f - f_ref| and the race).
+RESOLUTION = 60
+
+
+@dataclass(frozen=True)
+class SolversRequest:
+    """Everything the table, traces and race depend on (the cache key)."""
+
+    source: str
+    data_items: tuple[tuple[str, Any], ...]
+    kernel: str
+    loss: str
+    C: float
+    sigma: float
+    degree: int
+    bias: str
+    delta: float
+    tol: float
+
+    @property
+    def model(self) -> ModelSpec:
+        return ModelSpec(
+            kernel=self.kernel,
+            loss=self.loss,
+            C=self.C,
+            sigma=self.sigma,
+            degree=self.degree,
+            bias=self.bias,
+            delta=self.delta,
+            tol=self.tol,
+            max_seconds=FIT_SECONDS,
+        )
+
+    @property
+    def generated(self) -> bool:
+        return self.source != data_source.UPLOAD
+
+    def data(self) -> tuple[Array, Array]:
+        return data_source.request_data(PREFIX, self.source, self.data_items)
+
+    def data_of_size(self, n: int) -> tuple[Array, Array]:
+        """The same source with n points: the generator at n, or n points of
+        the upload drawn without replacement (a fixed permutation)."""
+        if self.generated:
+            items = dict(self.data_items)
+            items["n_samples"] = int(n)
+            return data_source.generated_data(self.source, tuple(items.items()))
+        X, y = self.data()
+        order = np.random.default_rng(0).permutation(len(y))[:n]
+        return X[order], y[order]
+
+
+# -- widgets -----------------------------------------------------------------------
+
+
+def _select(label: str, key: str, grid: tuple[float, ...], fallback: float, **kw):
+    return float(
+        st.select_slider(
+            label,
+            options=grid,
+            value=nearest(grid, float(keyed.value(key, fallback))),
+            format_func=lambda v: f"{v:g}",
+            key=key,
+            **kw,
+        )
+    )
+
+
+def _radio(label: str, key: str, options: dict[str, str], **kw) -> str:
+    names = list(options)
+    return str(
+        st.radio(
+            label,
+            names,
+            index=keyed.index(key, names),
+            format_func=options.get,
+            key=key,
+            **kw,
+        )
+    )
+
+
+def controls() -> SolversRequest | None:
+    """The sidebar: one data set, one model. None while an upload is missing."""
+    st.header("Data")
+    key = f"{PREFIX}_source"
+    sources = ["Generator", "Upload CSV"]
+    source = st.radio(
+        "Data source",
+        sources,
+        index=keyed.index(key, sources),
+        horizontal=True,
+        key=key,
+        label_visibility="collapsed",
+    )
+    if source == "Upload CSV":
+        items = data_source.upload_controls(
+            PREFIX, "Choose a CSV file: every solver is fitted to it."
+        )
+        name = data_source.UPLOAD
+    else:
+        name, items = data_source.generator_controls(
+            PREFIX,
+            default="two_circles",
+            max_n=MAX_N,
+            n_help=f"At most {MAX_N}: every solver runs twice (timed, recorded).",
+        )
+    st.header("Model (every solver)")
+    kernel = _radio("Kernel", f"{PREFIX}_kernel", KERNELS, horizontal=True)
+    loss = str(
+        st.selectbox(
+            "Loss",
+            list(LOSSES),
+            index=keyed.index(f"{PREFIX}_loss", list(LOSSES)),
+            format_func=lambda k: LOSSES[k].title,
+            key=f"{PREFIX}_loss",
+        )
+    )
+    bias = _radio("Bias", f"{PREFIX}_bias", BIASES)
+    C = _select("C", f"{PREFIX}_C", C_GRID[:-12], 10.0)
+    hard = st.checkbox(
+        "Hard margin (C = ∞)",
+        value=bool(keyed.value(f"{PREFIX}_hard", False)),
+        key=f"{PREFIX}_hard",
+        help="Hinge loss only, exact QP only: the data must be separable.",
+    )
+    sigma = _select(
+        "σ (Gaussian width)",
+        f"{PREFIX}_sigma",
+        SIGMA_GRID,
+        0.5,
+        disabled=kernel != "gaussian",
+    )
+    degree = st.slider(
+        "Polynomial degree p",
+        1,
+        6,
+        value=int(keyed.value(f"{PREFIX}_degree", 3)),
+        key=f"{PREFIX}_degree",
+        disabled=kernel != "polynomial",
+    )
+    delta = _select(
+        "δ of the modified hinge",
+        f"{PREFIX}_delta",
+        DELTA_GRID,
+        0.1,
+        disabled=loss != "modified_hinge",
+    )
+    tol = _select("tol (every solver)", f"{PREFIX}_tol", TOLS, 1e-3)
+    if not items:
+        return None
+    return SolversRequest(
+        source=name,
+        data_items=items,
+        kernel=kernel,
+        loss=loss,
+        C=math.inf if hard else C,
+        sigma=sigma,
+        degree=int(degree),
+        bias=bias,
+        delta=delta,
+        tol=tol,
+    )
+
+
+# -- the comparison and the race ---------------------------------------------------
+
+
+@st.cache_resource(max_entries=1, show_spinner="Compiling the solvers (once)…")
+def _warm() -> bool:
+    """Every solver run once per server, so no timed fit pays for compiling."""
+    warm_up()
+    return True
+
+
+@st.cache_data(max_entries=16, show_spinner="Fitting every solver…")
+def comparison(request: SolversRequest) -> Comparison:
+    """Every solver on the request's data (raises SvmlabError)."""
+    _warm()
+    X, y = request.data()
+    bounds = figures.data_bounds(X)
+    with cancel_when(superseded()):
+        return compare_solvers(
+            X, y, request.model, bounds=bounds, resolution=RESOLUTION
+        )
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def race(request: SolversRequest, position: float, clock: str) -> list[Frame]:
+    """The recorded iterates at one moment: from the cached comparison, no fit."""
+    return race_frames(comparison(request), position, clock)
+
+
+# -- scaling -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScalingRequest:
+    """A scaling run: the comparison's request and the sizes it may reach."""
+
+    base: SolversRequest
+    budget: float = SCALING_SECONDS
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        if self.base.generated:
+            return SIZES
+        n = len(self.base.data()[1])
+        return (*(s for s in SIZES if s < n), n)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _cached_scaling(request: ScalingRequest) -> tuple[ScalingResult, list[LeeRow]]:
+    """The engine calls; the progress bar is made in here, so a cache hit replays
+    it into the caller's placeholder."""
+    bar = st.progress(0.0, text="Timing every solver at growing n…")
+
+    def progress(done: int, total: int) -> None:
+        bar.progress(done / total, text=f"Scaling: {done} of {total} fits")
+
+    model = request.base.model
+    model = ModelSpec(**{**model.__dict__, "max_seconds": SCALING_FIT_SECONDS})
+    with cancel_when(superseded()):
+        result = scaling(
+            request.base.data_of_size,
+            model,
+            request.sizes,
+            budget_seconds=request.budget,
+            on_progress=progress,
+        )
+        bar.progress(1.0, text="Lee's Table 1 setting (n = 100 to 400)…")
+        lee = lee_table()
+    return result, lee
+
+
+def run_scaling(request: ScalingRequest) -> tuple[ScalingResult, list[LeeRow]]:
+    """Run (or fetch) a scaling sweep with a progress bar and keep it in the
+    session. Raises SvmlabError."""
+    slot = st.empty()
+    with slot.container():
+        result = _cached_scaling(request)
+    slot.empty()
+    st.session_state[SCALING_KEY] = (request, *result)
+    return result
+
+
+def stored_scaling() -> tuple[ScalingRequest, ScalingResult, list[LeeRow]] | None:
+    return st.session_state.get(SCALING_KEY)
+
+
+# -- the table ---------------------------------------------------------------------
+
+
+def _num(value: float | None, digits: int = 4) -> str:
+    if value is None or not math.isfinite(value):
+        return "—"
+    return f"{value:.{digits}g}"
+
+
+def table(result: Comparison) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
+    """The fitted rows as a table (text cells, so "—" can stand for "none"),
+    and the (title, reason) of every solver that is not valid here."""
+    rows, invalid = [], []
+    for r in result.rows:
+        if not r.valid:
+            invalid.append((r.title, r.reason))
+            continue
+        if r.error:
+            continue
+        svs = "—" if r.n_free is None else f"{r.n_free} / {r.n_bound}"
+        rows.append(
+            {
+                "solver": r.title + (" · library reference" if r.library else ""),
+                "time (ms)": _num(None if r.fit_time is None else 1e3 * r.fit_time, 3),
+                "iterations": "—" if r.n_iter is None else str(r.n_iter),
+                "objective": _num(r.objective, 9),
+                "KKT violation": _num(r.kkt, 2),
+                "duality gap": _num(r.gap, 2),
+                "SVs free / bound": svs,
+                "max |f − f_ref|": _num(r.max_f_diff, 2),
+                "met tol": "—" if r.met_tol is None else ("yes" if r.met_tol else "no"),
+                "stopped by": r.stop_reason,
+            }
+        )
+    return pd.DataFrame(rows), invalid
+
+
+def lee_frame(rows: list[LeeRow]) -> pd.DataFrame:
+    """Lee's Table 1 beside ours: seconds and the QP / IRWLS ratio."""
+    return pd.DataFrame(
+        [
+            {
+                "n": r.n,
+                "Lee IRWLS": r.paper_irwls,
+                "Lee QP": r.paper_qp,
+                "Lee QP/IRWLS": round(r.paper_ratio, 2),
+                "our IRWLS": round(r.irwls, 4),
+                "our QP": round(r.qp, 4),
+                "our QP/IRWLS": round(r.ratio, 3),
+            }
+            for r in rows
+        ]
+    )
+
+
+def frame_caption(frame: Frame, title: str, reference: str | None) -> str:
+    """One line over a race panel: iteration, time and agreement."""
+    against = f"the {reference.upper()} reference" if reference else "its own answer"
+    state = "finished" if frame.done else "running"
+    return (
+        f"**{title}** · {state} · iteration {frame.iteration} · "
+        f"{1e3 * frame.time:.3g} ms · {100 * frame.agreement:.1f} % of the plane "
+        f"signed as {against}"
+    )
