@@ -66,8 +66,10 @@ from benchmarks.common import (
     write_json,
 )
 from svmlab import SVC, datasets
-from svmlab.kernels import KernelRows, gamma_from_sigma, gram, sigma_from_lee_sigma2
+from svmlab.kernels import KernelRows, gamma_from_sigma, gram
 from svmlab.losses import make_loss
+from svmlab.solver_comparison import ModelSpec, compare_solvers, timed_solve
+from svmlab.solver_scaling import LEE_PAPER, lee_table
 from svmlab.solvers import SOLVERS, Problem
 from svmlab.solvers import solve as solve_with
 
@@ -76,13 +78,8 @@ LOSSES = ("hinge", "squared_hinge", "modified_hinge", "ramp", "squared_ramp")
 SKIP_S = 20.0
 SLOW_S = 2.0
 
-#: Lee (2006) Table 1, CPU seconds, MATLAB 6.5 on a Pentium IV.
-LEE_PAPER = {
-    100: (0.609, 1.313),
-    200: (2.640, 16.563),
-    300: (10.375, 65.875),
-    400: (49.968, 303.500),
-}
+#: Lee (2006) Table 1 (LEE_PAPER, imported above) lives in svmlab.solver_scaling,
+#: beside the code that reruns it for the Solvers page.
 
 
 def fit(X, y, init=None, **params: Any) -> SVC:
@@ -274,37 +271,58 @@ def table_sweeps(sizes: list[int]) -> list[dict]:
 
 
 def table_lee(repeats: int) -> list[dict]:
-    sigma = sigma_from_lee_sigma2(0.7)
+    """Lee's Table 1 by :func:`svmlab.solver_scaling.lee_table`, the Solvers
+    page's own code (kernel + solve, median of ``repeats``)."""
     rows = []
-    for n, (p_irwls, p_qp) in LEE_PAPER.items():
-        X, y = datasets.make_two_circles(n, random_state=0)
-        common = dict(C=500.0, sigma=sigma, bias="none")
-        irwls_times, qp_times = [], []
-        for _ in range(repeats):
-            m_ir = fit(
-                X, y, loss="modified_hinge", delta=1e-4, solver="irwls", **common
-            )
-            irwls_times.append(m_ir.fit_time_)
-            m_qp = fit(X, y, loss="hinge", solver="qp", **common)
-            qp_times.append(m_qp.fit_time_)
-        t_ir, t_qp = float(np.median(irwls_times)), float(np.median(qp_times))
+    for r in lee_table(tuple(LEE_PAPER), repeats=repeats):
         rows.append(
             {
-                "n": n,
-                "irwls_s": t_ir,
-                "irwls_iter": int(m_ir.n_iter_),
-                "qp_s": t_qp,
-                "qp/irwls": t_qp / t_ir,
-                "irwls/qp": t_ir / t_qp,
-                "paper_irwls_s": p_irwls,
-                "paper_qp_s": p_qp,
-                "paper_qp/irwls": p_qp / p_irwls,
-                "max_rel_diff_f": rel_diff(
-                    m_ir.decision_function(X), m_qp.decision_function(X)
-                ),
+                "n": r.n,
+                "irwls_s": r.irwls,
+                "irwls_iter": r.irwls_iter,
+                "qp_s": r.qp,
+                "qp/irwls": r.qp / r.irwls,
+                "irwls/qp": r.irwls / r.qp,
+                "paper_irwls_s": r.paper_irwls,
+                "paper_qp_s": r.paper_qp,
+                "paper_qp/irwls": r.paper_ratio,
+                "max_rel_diff_f": r.max_rel_diff_f,
             }
         )
     print("table 3 done", flush=True)
+    return rows
+
+
+def table_page(n: int) -> list[dict]:
+    """E. The Solvers page's table (issue 17), from the page's own engine call
+    :func:`svmlab.solver_comparison.compare_solvers`: two circles, Gaussian
+    sigma 0.5, C = 10, tol 1e-3, hinge with an unregularized bias and with
+    none, every valid solver and the library reference."""
+    X, y = _circles(n)
+    rows = []
+    for bias in ("unregularized", "none"):
+        model = ModelSpec(loss="hinge", C=C_MAIN, sigma=SIGMA_MAIN, bias=bias)
+        result = compare_solvers(X, y, model, traces=False)
+        for r in result.rows:
+            if not r.valid or r.error:
+                continue
+            rows.append(
+                {
+                    "n": n,
+                    "bias": bias,
+                    "solver": r.name,
+                    "time_ms": 1e3 * r.fit_time,
+                    "n_iter": r.n_iter,
+                    "objective": r.objective,
+                    "kkt": r.kkt,
+                    "gap": r.gap if r.gap is not None else "",
+                    "sv_free": r.n_free,
+                    "sv_bound": r.n_bound,
+                    "max_f_diff": r.max_f_diff if r.max_f_diff is not None else "",
+                    "met_tol": r.met_tol,
+                }
+            )
+    print("page table done", flush=True)
     return rows
 
 
@@ -425,16 +443,14 @@ def table_family(sizes: list[int], panel_rows: list[dict]) -> list[dict]:
                         rows.append(row)
                         continue
 
-                def run(solver=solver, loss=loss, fit_intercept=fit_intercept):
-                    K = gram(X, sigma=sigma)
-                    problem = Problem(K, y, make_loss(loss), C, fit_intercept)
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore")
-                        return solve_with(problem, method=solver)
-
-                t, sol = median_time(run, 1)
-                if t < 1.0:
-                    t, sol = median_time(run, 3)
+                # The Solvers page's timing (svmlab.solver_comparison.timed_solve:
+                # median of 3 under 50 ms), the Gram matrix's time added.
+                start = time.perf_counter()
+                K = gram(X, sigma=sigma)
+                problem = Problem(K, y, make_loss(loss), C, fit_intercept)
+                t_gram = time.perf_counter() - start
+                sol, t_solve = timed_solve(problem, solver, tol=1e-3, max_seconds=None)
+                t = t_gram + t_solve
                 last[key] = (n, t)
                 row.update(
                     time_ms=1e3 * t,
@@ -555,6 +571,7 @@ def main() -> None:
     parser.add_argument("--panel-sizes", type=int, nargs="*", default=[500, 2000, 5000])
     parser.add_argument("--panel-repeats", type=int, default=5)
     parser.add_argument("--path-n", type=int, default=2000)
+    parser.add_argument("--page-n", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument(
         "--sizes", type=int, nargs="*", default=[100, 200, 400, 1000, 2000]
@@ -573,6 +590,7 @@ def main() -> None:
     family = table_family(args.panel_sizes, panel)
     agreement = table_agreement([n for n in args.panel_sizes if n <= 2000])
     paths = table_paths(args.path_n)
+    page = table_page(args.page_n)
     load_end = machine_load()
 
     print(
@@ -630,6 +648,11 @@ def main() -> None:
         f"n = {args.path_n}: warm vs cold (target: SMO warm <= 0.5 x sklearn)"
     )
     print_table(paths, list(paths[0]))
+    print(
+        f"\nE. the Solvers page's table (compare_solvers), two circles n = "
+        f"{args.page_n}, hinge, C = {C_MAIN}, sigma = {SIGMA_MAIN}, tol 1e-3"
+    )
+    print_table(page, list(page[0]))
     payload: dict[str, Any] = {
         "load_at_start": load_start,
         "load_at_end": load_end,
@@ -645,6 +668,7 @@ def main() -> None:
                 "rows": paths,
             },
         },
+        "issue17": {"page_table": page},
     }
     if not args.quick:
         rows1, ratios = table_sizes(args.sizes, args.repeats)

@@ -111,7 +111,12 @@ if result.traces:
         help="Scrubbing reads the recorded iterates: nothing is refitted.",
     )
     frames = sp.race(request, percent / 100.0, clock)
-    columns = st.columns(max(len(frames), 2), gap="small")
+    if len(frames) == 1:
+        st.caption(
+            f"Only {TITLES[frames[0].name]} records its iterates here. For a race, "
+            "choose no bias (SMO against coordinate ascent) or the squared hinge."
+        )
+    columns = st.columns(max(len(frames), 3), gap="small")
     for column, item in zip(columns, frames, strict=False):
         with column:
             st.markdown(

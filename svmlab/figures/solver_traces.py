@@ -46,7 +46,7 @@ def traces_figure(
     height: int = 620,
 ) -> go.Figure:
     """Relative objective gap ``(P_k - P_best) / max(|P_best|, 1)`` (top) and KKT
-    violation (bottom), against iteration (left) and seconds (right), log y.
+    violation (bottom), against iteration (left) and milliseconds (right), log y.
 
     Parameters
     ----------
@@ -68,45 +68,62 @@ def traces_figure(
         gap = np.maximum(gap, GAP_FLOOR)
         kkt = np.where(np.asarray(trace.kkt) > 0, trace.kkt, np.nan)
         title = titles.get(name, name)
-        for x, xa, suffix in ((trace.iteration, "x", ""), (trace.time, "x2", "2")):
+        ms = 1e3 * np.asarray(trace.time)
+        for x, xa, suffix in ((trace.iteration, "x", ""), (ms, "x2", "2")):
             data.append(_line(name, title, x, gap, xa, "y" + suffix, not suffix))
             data.append(
                 _line(name, title, x, kkt, "x3" if not suffix else "x4",
                       "y3" if not suffix else "y4", False)
             )  # fmt: skip
-    shapes = [
-        {
-            "type": "line",
-            "xref": f"x{a} domain",
-            "yref": f"y{a}",
-            "x0": 0,
-            "x1": 1,
-            # Shapes and annotations on a log axis take log10 of the value.
-            "y0": math.log10(tol),
-            "y1": math.log10(tol),
-            "line": {"color": PALETTE["reference"], "dash": "dot", "width": 1.5},
-        }
-        for a in (3, 4)
-    ]
+    # tol as a dotted line across each KKT panel (a trace: shapes on a log
+    # axis take log10 coordinates, which is easy to get wrong).
+    spans = (
+        [
+            [float(x.min()), float(x.max())]
+            for x in (
+                np.concatenate(
+                    [np.asarray(t.iteration, float) for t in traces.values()]
+                ),
+                np.concatenate([1e3 * np.asarray(t.time) for t in traces.values()]),
+            )
+        ]
+        if traces
+        else []
+    )
+    for xs, axes in zip(spans, (("x3", "y3"), ("x4", "y4")), strict=False):
+        data.append(
+            {
+                "type": "scatter",
+                "x": _short(xs, 6),
+                "y": [tol, tol],
+                "xaxis": axes[0],
+                "yaxis": axes[1],
+                "mode": "lines",
+                "name": "tol",
+                "showlegend": False,
+                "hoverinfo": "skip",
+                "line": {"color": PALETTE["reference"], "dash": "dot", "width": 1.5},
+            }
+        )
     annotations = [
         {
             "text": f"tol {tol:g}",
             "xref": f"x{a} domain",
             "yref": f"y{a}",
-            "x": 1,
+            "x": 0.01,
             "y": math.log10(tol),
-            "xanchor": "right",
+            "xanchor": "left",
             "yanchor": "bottom",
             "showarrow": False,
             "font": {"size": 13, "color": PALETTE["reference"]},
         }
         for a in (3, 4)
     ]
-    log = {"type": "log", "exponentformat": "power"}
+    # Decades only: the 2 and 5 between them crowd a log axis unreadable.
+    log = {"type": "log", "exponentformat": "power", "dtick": 1}
     layout = _base_layout(
         height=height,
         margin={"l": 84, "r": 16, "t": 56, "b": 64},
-        shapes=shapes,
         annotations=annotations,
         legend={
             "orientation": "h",
@@ -119,7 +136,7 @@ def traces_figure(
         xaxis=_axis("", domain=[0, 0.47], anchor="y", matches="x3"),
         xaxis2=_axis("", domain=[0.55, 1], anchor="y2", matches="x4"),
         xaxis3=_axis("iteration", domain=[0, 0.47], anchor="y3"),
-        xaxis4=_axis("seconds", domain=[0.55, 1], anchor="y4"),
+        xaxis4=_axis("milliseconds", domain=[0.55, 1], anchor="y4"),
         yaxis=_axis("objective gap (rel.)", domain=[0.55, 1], anchor="x", **log),
         yaxis2=_axis("", domain=[0.55, 1], anchor="x2", matches="y", **log),
         yaxis3=_axis("KKT violation", domain=[0, 0.45], anchor="x3", **log),
@@ -172,12 +189,19 @@ def scaling_figure(
                 "hovertemplate": f"{label}<br>n %{{x}}: %{{y:.3g}} s<extra></extra>",
             }
         )
-    log = {"type": "log", "exponentformat": "power"}
+    log = {"type": "log", "exponentformat": "power", "dtick": 1}
+    # The sizes themselves label the n axis (decades alone are 2 labels).
+    ticks = sorted({*sizes, *(r.n for r in lee)})
     layout = _base_layout(
         height=height,
         margin={"l": 84, "r": 16, "t": 16, "b": 64},
         legend={"x": 1.02, "xanchor": "left", "y": 1, "font": {"size": 14}},
-        xaxis=_axis("n (training points)", **log),
+        xaxis=_axis(
+            "n (training points)",
+            type="log",
+            tickvals=ticks,
+            ticktext=[str(n) for n in ticks],
+        ),
         yaxis=_axis("seconds (kernel + solve)", **log),
     )
     return _figure(data, layout)

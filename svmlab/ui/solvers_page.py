@@ -36,6 +36,7 @@ from svmlab.solver_scaling import SIZES, LeeRow, ScalingResult, lee_table, scali
 from svmlab.ui import data_source, keyed
 from svmlab.ui.run_state import superseded
 from svmlab.ui.settings import C_GRID, DELTA_GRID, FIT_SECONDS, SIGMA_GRID, nearest
+from svmlab.ui.solvers_text import titles
 
 __all__ = [
     "PREFIX",
@@ -323,10 +324,18 @@ def _num(value: float | None, digits: int = 4) -> str:
     return f"{value:.{digits}g}"
 
 
+def _met(met: bool | None, stop: str) -> str:
+    """ "yes", "—" (a library that reports no KKT check) or "no: what stopped it"."""
+    if met is None:
+        return "—"
+    return "yes" if met else f"no ({stop.replace('_', ' ')})"
+
+
 def table(result: Comparison) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
     """The fitted rows as a table (text cells, so "—" can stand for "none"),
     and the (title, reason) of every solver that is not valid here."""
     rows, invalid = [], []
+    short = titles()
     for r in result.rows:
         if not r.valid:
             invalid.append((r.title, r.reason))
@@ -336,16 +345,16 @@ def table(result: Comparison) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
         svs = "—" if r.n_free is None else f"{r.n_free} / {r.n_bound}"
         rows.append(
             {
-                "solver": r.title + (" · library reference" if r.library else ""),
-                "time (ms)": _num(None if r.fit_time is None else 1e3 * r.fit_time, 3),
-                "iterations": "—" if r.n_iter is None else str(r.n_iter),
+                "solver": short.get(r.name, r.name),
+                "kind": "library reference" if r.library else "svmlab",
+                "ms": _num(None if r.fit_time is None else 1e3 * r.fit_time, 3),
+                "iter.": "—" if r.n_iter is None else str(r.n_iter),
                 "objective": _num(r.objective, 9),
-                "KKT violation": _num(r.kkt, 2),
-                "duality gap": _num(r.gap, 2),
-                "SVs free / bound": svs,
+                "KKT viol.": _num(r.kkt, 2),
+                "gap": _num(r.gap, 2),
+                "SVs free/bound": svs,
                 "max |f − f_ref|": _num(r.max_f_diff, 2),
-                "met tol": "—" if r.met_tol is None else ("yes" if r.met_tol else "no"),
-                "stopped by": r.stop_reason,
+                "met tol": _met(r.met_tol, r.stop_reason),
             }
         )
     return pd.DataFrame(rows), invalid
