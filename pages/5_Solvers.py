@@ -60,7 +60,12 @@ for row in result.rows:
     if row.error:
         st.error(f"{row.title}: {escape_markdown(row.error)}")
 if not frame.empty:
-    st.dataframe(frame, hide_index=True, width="stretch", key="solvers_table")
+    st.dataframe(
+        frame,
+        hide_index=True,
+        width="stretch",
+        column_config={"solver": st.column_config.TextColumn(width="medium")},
+    )
 st.caption(text.reference_sentence(result) + " " + text.TABLE_HELP)
 notes = [r for r in result.rows if r.note]
 for row in notes:
@@ -116,7 +121,9 @@ if result.traces:
             f"Only {TITLES[frames[0].name]} records its iterates here. For a race, "
             "choose no bias (SMO against coordinate ascent) or the squared hinge."
         )
-    columns = st.columns(max(len(frames), 3), gap="small")
+    # One panel alone takes a third of the width, not all of it: it stays a
+    # small multiple beside the text, at the size the others would have.
+    columns = st.columns(len(frames) if len(frames) > 1 else 3, gap="small")
     for column, item in zip(columns, frames, strict=False):
         with column:
             st.markdown(

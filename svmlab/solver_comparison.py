@@ -13,9 +13,8 @@ objective ``0.5 ||f||^2 + C sum loss(m_i)``, the KKT violation, the duality gap
 §27.2) and ``max |f - f_ref|`` over a grid of the plane, ``f_ref`` the reference
 solution (:func:`reference_solution`).
 
-:func:`race_frames` reads the recorded iterates at one moment (a fraction of each
-solver's own run, or a common wall clock) and evaluates each boundary on the
-grid from the kernel columns kept in the comparison: scrubbing fits nothing.
+The race (:func:`svmlab.solver_race.race_frames`, re-exported here) reads the
+recorded iterates kept in a :class:`Comparison`.
 """
 
 from __future__ import annotations
@@ -29,10 +28,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from svmlab.errors import IncompatibleLossError, ParameterError, SvmlabError
+from svmlab.errors import IncompatibleLossError, SvmlabError
 from svmlab.kernels import gamma_from_sigma, gram
 from svmlab.losses import make_loss
 from svmlab.robustness import plane_window
+from svmlab.solver_race import CLOCKS, Frame, race_frames
 from svmlab.solvers import SOLVERS, DualSolution, Problem, check_solver, solve
 from svmlab.solvers.base import sv_states
 
@@ -61,11 +61,6 @@ Bounds = tuple[float, float, float, float]
 LIBRARY: dict[str, str] = {
     "libsvm": "scikit-learn SVC (LIBSVM)",
     "liblinear": "scikit-learn LinearSVC (LIBLINEAR)",
-}
-#: The race's clocks: a fraction of each solver's own run, or one wall clock.
-CLOCKS: dict[str, str] = {
-    "fraction": "fraction of each solver's run",
-    "wall": "common wall clock",
 }
 #: Tolerance of the reference solve (the QP's KKT violation is then ~1e-12).
 REFERENCE_TOL = 1e-8
@@ -559,60 +554,3 @@ def _library_rows(X, y, model, problem, bounds, resolution, f_ref, f_final):
             row.max_f_diff = float(np.abs(f_final[name] - f_ref).max())
         rows.append(row)
     return rows
-
-
-@dataclass(frozen=True)
-class Frame:
-    """One solver at one moment of the race: the recorded iterate reached by
-    then (``iteration``, ``time``), f on the grid (resolution x resolution),
-    the share of the grid whose sign agrees with the reference (or with the
-    solver's own final answer when there is no reference), and whether the
-    solver had already finished."""
-
-    name: str
-    iteration: int
-    time: float
-    f: Array
-    agreement: float
-    done: bool
-
-
-def race_frames(
-    comparison: Comparison, position: float, clock: str = "fraction"
-) -> list[Frame]:
-    """Every recorded solver at ``position`` (0 to 1) of the race.
-
-    ``clock="fraction"``: each solver at that fraction of its own run;
-    ``"wall"``: every solver at ``position`` times the slowest run's time. The
-    iterate shown is the last one recorded at or before that moment (the first
-    record is the start); at the end, the solver's answer. Only kernel columns
-    kept in ``comparison`` are multiplied: no solver runs.
-    """
-    if clock not in CLOCKS:
-        raise ParameterError(f"clock must be one of {list(CLOCKS)}; got {clock!r}.")
-    position = float(np.clip(position, 0.0, 1.0))
-    traces = comparison.traces
-    slowest = max((t.fit_time for t in traces.values()), default=0.0)
-    y, res = comparison.y, comparison.resolution
-    frames = []
-    for name, trace in traces.items():
-        moment = position * (trace.fit_time if clock == "fraction" else slowest)
-        done = position >= 1.0 or moment >= trace.fit_time
-        if done:
-            alpha, b = trace.final_alpha, trace.final_b
-            iteration, at = int(trace.iteration[-1]), trace.fit_time
-            final = comparison.row(name).n_iter
-            iteration = int(final) if final is not None else iteration
-        else:
-            k = max(int(np.searchsorted(trace.time, moment, side="right")) - 1, 0)
-            alpha = trace.alpha[k].astype(np.float64)
-            b, iteration, at = trace.intercept[k], int(trace.iteration[k]), moment
-        f = comparison.K_grid @ (alpha * y) + b
-        target = comparison.f_reference
-        if target is None:
-            target = comparison.f_final.get(name, f)
-        agreement = float(np.mean(np.sign(f) == np.sign(target)))
-        frames.append(
-            Frame(name, iteration, float(at), f.reshape(res, res), agreement, done)
-        )
-    return frames

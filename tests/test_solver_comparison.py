@@ -298,3 +298,18 @@ def test_the_benchmark_prints_the_pages_rows(monkeypatch):
         if row.valid and not row.error:
             assert mine[row.name]["objective"] == pytest.approx(row.objective, 1e-12)
             assert mine[row.name]["n_iter"] == row.n_iter
+
+
+def test_the_engine_imports_neither_streamlit_nor_plotly():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, svmlab.solver_comparison, svmlab.solver_scaling, "
+        "svmlab.solver_race; "
+        "print('streamlit' in sys.modules or 'plotly' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "False"

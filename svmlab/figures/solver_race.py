@@ -60,7 +60,7 @@ def race_panel(
     *,
     bounds: tuple[float, float, float, float],
     f_reference: ArrayLike | None,
-    height: int = 340,
+    height: int = 420,
 ) -> go.Figure:
     """One solver's panel at one moment.
 

@@ -1,0 +1,62 @@
+"""The Solvers page in Chromium: the table, traces and race drawn; a control
+changed (the bias: two solvers race); the race scrubbed to its end. Fails on any
+exception box, ``st.error`` box or uncaught page error; screenshots land in
+``tests/browser/artifacts/solvers_*.png``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+# Opening a sub-page URL directly logs two harmless 404s (shared tools notes).
+BENIGN = re.compile(r"_stcore/(health|host-config)|status of 404")
+
+
+def _no_errors(page, browser_log, assert_no_exception) -> None:
+    assert_no_exception(page)
+    assert not browser_log.page_errors, browser_log.page_errors
+    real = [e for e in browser_log.console_errors if not BENIGN.search(e)]
+    assert not real, real
+
+
+def _chart(page, key: str):
+    return page.locator(f".st-key-{key} .main-svg").first
+
+
+def test_solvers_page_table_control_and_race(
+    page,
+    browser_log,
+    streamlit_url,
+    wait_for_rerun,
+    assert_no_exception,
+    full_screenshot,
+):
+    response = page.goto(f"{streamlit_url}/Solvers")
+    assert response is not None and response.ok, response
+    wait_for_rerun(page, timeout_ms=120_000)
+    for key in ("solvers_traces", "solvers_race_smo"):
+        _chart(page, key).wait_for(state="visible")
+    page.locator('[data-testid="stDataFrame"]').first.wait_for(state="visible")
+    _no_errors(page, browser_log, assert_no_exception)
+
+    # A control: no bias, so coordinate ascent joins SMO in the race.
+    page.locator(".st-key-solvers_bias").get_by_text("no bias").click()
+    wait_for_rerun(page)
+    for key in ("solvers_race_smo", "solvers_race_coordinate"):
+        _chart(page, key).wait_for(state="visible")
+    _no_errors(page, browser_log, assert_no_exception)
+
+    # Scrub the race to its end: every solver has finished there.
+    thumb = page.locator('.st-key-solvers_race input[type="range"]').first
+    thumb.scroll_into_view_if_needed()
+    thumb.focus()
+    page.keyboard.press("End")
+    page.mouse.move(2, 2)
+    wait_for_rerun(page)
+    page.get_by_text(re.compile(r"coordinate ascent · finished")).first.wait_for(
+        state="visible"
+    )
+    assert "· running ·" not in page.locator("body").inner_text()
+    _no_errors(page, browser_log, assert_no_exception)
+    full_screenshot(page, ARTIFACTS / "solvers_race.png")
