@@ -66,7 +66,12 @@ if not frame.empty:
         width="stretch",
         column_config={"solver": st.column_config.TextColumn(width="medium")},
     )
-st.caption(text.reference_sentence(result) + " " + text.TABLE_HELP)
+st.caption(
+    text.reference_sentence(result)
+    + " "
+    + text.TABLE_HELP
+    + " · library: scikit-learn on the same problem, scored by the same formulas."
+)
 notes = [r for r in result.rows if r.note]
 for row in notes:
     st.caption(f"{TITLES.get(row.name, row.name)}: {escape_markdown(row.note)}")
@@ -121,11 +126,10 @@ if result.traces:
             f"Only {TITLES[frames[0].name]} records its iterates here. For a race, "
             "choose no bias (SMO against coordinate ascent) or the squared hinge."
         )
-    # One panel alone takes a third of the width, not all of it: it stays a
-    # small multiple beside the text, at the size the others would have.
-    columns = st.columns(len(frames) if len(frames) > 1 else 3, gap="small")
-    for column, item in zip(columns, frames, strict=False):
-        with column:
+    # Two panels a row: three in a row were 200 px wide on a 1280 px screen.
+    cells = [c for _ in range(0, len(frames), 2) for c in st.columns(2)]
+    for cell, item in zip(cells, frames, strict=False):
+        with cell:
             st.markdown(
                 sp.frame_caption(
                     item, TITLES.get(item.name, item.name), result.reference
@@ -142,7 +146,8 @@ if result.traces:
                 config=panels.CHART_CONFIG,
                 key=f"solvers_race_{item.name}",
             )
-    st.caption(
+    key = cells[len(frames)] if len(frames) % 2 else st.container()
+    key.caption(
         "Thick line: the solver's f = 0 at that moment; thin dashes: f = ±1; grey "
         "dots: the reference's f = 0; yellow: where its sign still disagrees with "
         "the reference. ● class +1 · ■ class −1."
@@ -154,7 +159,7 @@ else:
 st.header("Scaling with n")
 scale_request = sp.ScalingRequest(request)
 run = st.button(
-    f"Run scaling (n up to {max(scale_request.sizes)}, at most "
+    f"Run scaling (n up to {max(scale_request.sizes)}, budget "
     f"{sp.SCALING_SECONDS:.0f} s)",
     type="primary",
     key="solvers_run_scaling",
@@ -177,7 +182,7 @@ else:
     done, scaled, lee = stored
     if done != scale_request:
         st.caption("This run was for other settings; press the button to redo it.")
-    left, right = st.columns([3, 2])
+    left, right = st.columns(2)
     with left:
         st.plotly_chart(
             scaling_figure(scaled.sizes, scaled.times, TITLES, lee=lee),
@@ -188,7 +193,9 @@ else:
         for name, why in scaled.stopped.items():
             st.caption(f"{TITLES.get(name, name)}: {escape_markdown(why)}.")
     with right:
-        st.markdown("**Lee (2006) Table 1 beside ours** (seconds)")
+        st.markdown(
+            "**Lee (2006) Table 1 beside ours** (QP / IRWLS above 1: IRWLS faster)"
+        )
         st.dataframe(sp.lee_frame(lee), hide_index=True, width="stretch")
         st.markdown(text.lee_sentence(lee))
 

@@ -383,14 +383,30 @@ def _trace(name: str, sol: DualSolution, fit_time: float) -> Trace:
     # Recording costs time; scale the clock so the run ends at the timed run's
     # end (the race's common clock compares solvers, not their recording).
     total = max(sol.fit_time, raw[-1] if raw.size else 0.0, 1e-12)
+    iteration = np.asarray(h.iteration, dtype=np.int64)
+    objective = np.asarray(h.objective, dtype=np.float64)
+    kkt = np.asarray(h.kkt_violation, dtype=np.float64)
+    alpha = np.asarray(h.alpha, dtype=np.float32).reshape(len(h), -1)
+    intercept = np.asarray(h.intercept, dtype=np.float64)
+    times = raw * (fit_time / total)
+    if iteration[-1] != sol.n_iter or objective[-1] != sol.objective:
+        # End every trace at the answer: thinning may skip the last iterate, and
+        # a final step may not be an iteration (retargeted LS's active-set
+        # polish jumps to the exact solution after its last record).
+        iteration = np.append(iteration, sol.n_iter)
+        objective = np.append(objective, sol.objective)
+        kkt = np.append(kkt, sol.kkt)
+        alpha = np.vstack([alpha, sol.alpha.astype(np.float32)])
+        intercept = np.append(intercept, sol.b)
+        times = np.append(times, fit_time)
     return Trace(
         name=name,
-        iteration=np.asarray(h.iteration, dtype=np.int64),
-        time=raw * (fit_time / total),
-        objective=np.asarray(h.objective, dtype=np.float64),
-        kkt=np.asarray(h.kkt_violation, dtype=np.float64),
-        alpha=np.asarray(h.alpha, dtype=np.float32).reshape(len(h), -1),
-        intercept=np.asarray(h.intercept, dtype=np.float64),
+        iteration=iteration,
+        time=times,
+        objective=objective,
+        kkt=kkt,
+        alpha=alpha,
+        intercept=intercept,
         final_alpha=sol.alpha,
         final_b=float(sol.b),
         fit_time=fit_time,

@@ -45,6 +45,10 @@ __all__ = [
 
 Array = NDArray[np.float64]
 
+#: A prediction is multiplied by this before it is compared with the budget:
+#: small-n times are noisy, and the QP's interior point cannot stop mid-call.
+SAFETY = 1.5
+
 #: The page's sizes (up to 5000).
 SIZES: tuple[int, ...] = (100, 200, 500, 1000, 2000, 5000)
 
@@ -121,8 +125,9 @@ def scaling(
     budget_seconds
         The whole sweep's budget. Before each fit the solver's last time is
         extrapolated (``t (n / n_prev)^p``, p the measured slope, 1 to 3); a fit
-        predicted to exceed the per-fit cap or what is left of the budget is not
-        started, and that solver stops there.
+        predicted (times :data:`SAFETY`) to exceed the per-fit cap or what is
+        left of the budget is not started, and that solver stops there. A fit
+        already started may overrun the sweep's budget by up to its cap.
     on_progress
         Called with (fits done, fits planned) after every fit.
     """
@@ -154,7 +159,7 @@ def scaling(
                 if last is not None:
                     p = _exponent(sizes[: len(row)], row)
                     guess = last * (n / sizes[len(row) - 1]) ** p
-                    if guess > min(cap, left):
+                    if SAFETY * guess > min(cap, left):
                         stopped[name] = (
                             f"not run from n = {n}: predicted {guess:.3g} s, over "
                             f"the {'fit' if cap < left else 'sweep'}'s budget"

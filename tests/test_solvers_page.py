@@ -51,8 +51,7 @@ def test_default_table_is_the_engines() -> None:
     at = _app()
     assert not _problems(at)
     table = at.dataframe[0].value
-    assert list(table["solver"]) == ["SMO", "QP", "LIBSVM (SVC)"]
-    assert list(table["kind"]) == ["svmlab", "svmlab", "library reference"]
+    assert list(table["solver"]) == ["SMO", "QP", "LIBSVM (SVC) · library"]
     defaults = {p.name: p.default for p in datasets.PARAMS["two_circles"]}
     X, y = datasets.make("two_circles", **defaults, random_state=0)
     sigma = at.select_slider(key="solvers_sigma").value
@@ -85,7 +84,7 @@ def test_every_loss_bias_and_kernel_renders() -> None:
         table = at.dataframe[0].value
         assert len(table) >= 1
         if (loss, kernel) == ("squared_hinge", "linear"):
-            assert "LIBLINEAR" in list(table["solver"])
+            assert "LIBLINEAR · library" in list(table["solver"])
         text = "\n".join(m.value for m in at.markdown)
         assert "cannot handle" in text  # the invalid ones, with their reasons
 

@@ -60,7 +60,7 @@ def race_panel(
     *,
     bounds: tuple[float, float, float, float],
     f_reference: ArrayLike | None,
-    height: int = 420,
+    height: int = 440,
 ) -> go.Figure:
     """One solver's panel at one moment.
 

@@ -15,8 +15,9 @@ from svmlab.figures.style import PALETTE, _axis, _base_layout, _figure, _short
 
 __all__ = ["scaling_figure", "traces_figure"]
 
-#: The smallest relative objective gap drawn (log scale: 0 has no place on it).
-GAP_FLOOR = 1e-16
+#: The smallest relative objective gap drawn (log scale: 0 has no place on it;
+#: below 1e-12 is round-off of a 1e-8 reference).
+GAP_FLOOR = 1e-12
 
 
 def _line(name: str, title: str, x, y, xaxis: str, yaxis: str, legend: bool):
@@ -151,7 +152,7 @@ def scaling_figure(
     titles: Mapping[str, str],
     *,
     lee: Sequence[Any] = (),
-    height: int = 440,
+    height: int = 520,
 ) -> go.Figure:
     """Seconds against n, log-log: one line per solver (None: not run), and
     Lee (2006) Table 1 as hollow markers joined by thin lines ("Lee 2006:
@@ -191,11 +192,18 @@ def scaling_figure(
         )
     log = {"type": "log", "exponentformat": "power", "dtick": 1}
     # The sizes themselves label the n axis (decades alone are 2 labels).
-    ticks = sorted({*sizes, *(r.n for r in lee)})
+    ticks = sorted(sizes)
     layout = _base_layout(
         height=height,
         margin={"l": 84, "r": 16, "t": 16, "b": 64},
-        legend={"x": 1.02, "xanchor": "left", "y": 1, "font": {"size": 14}},
+        # Below the plot: beside it, the legend took a third of a narrow column.
+        legend={
+            "orientation": "h",
+            "x": 0,
+            "y": -0.22,
+            "yanchor": "top",
+            "font": {"size": 14},
+        },
         xaxis=_axis(
             "n (training points)",
             type="log",

@@ -345,8 +345,8 @@ def table(result: Comparison) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
         svs = "—" if r.n_free is None else f"{r.n_free} / {r.n_bound}"
         rows.append(
             {
-                "solver": short.get(r.name, r.name),
-                "kind": "library reference" if r.library else "svmlab",
+                "solver": short.get(r.name, r.name)
+                + (" · library" if r.library else ""),
                 "ms": _num(None if r.fit_time is None else 1e3 * r.fit_time, 3),
                 "iter.": "—" if r.n_iter is None else str(r.n_iter),
                 "objective": _num(r.objective, 9),
@@ -361,20 +361,19 @@ def table(result: Comparison) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
 
 
 def lee_frame(rows: list[LeeRow]) -> pd.DataFrame:
-    """Lee's Table 1 beside ours: seconds and the QP / IRWLS ratio."""
+    """Lee's Table 1 beside ours, one column per n (narrow enough for half of a
+    1280 px screen): seconds and the QP / IRWLS ratio."""
+    lines = {
+        "Lee IRWLS (s)": [f"{r.paper_irwls:.3g}" for r in rows],
+        "Lee QP (s)": [f"{r.paper_qp:.4g}" for r in rows],
+        "Lee QP / IRWLS": [f"{r.paper_ratio:.2f}" for r in rows],
+        "our IRWLS (s)": [f"{r.irwls:.2g}" for r in rows],
+        "our QP (s)": [f"{r.qp:.2g}" for r in rows],
+        "our QP / IRWLS": [f"{r.ratio:.2f}" for r in rows],
+    }
     return pd.DataFrame(
-        [
-            {
-                "n": r.n,
-                "Lee IRWLS": r.paper_irwls,
-                "Lee QP": r.paper_qp,
-                "Lee QP/IRWLS": round(r.paper_ratio, 2),
-                "our IRWLS": round(r.irwls, 4),
-                "our QP": round(r.qp, 4),
-                "our QP/IRWLS": round(r.ratio, 3),
-            }
-            for r in rows
-        ]
+        [[label, *values] for label, values in lines.items()],
+        columns=["", *(f"n = {r.n}" for r in rows)],
     )
 
 
