@@ -61,6 +61,8 @@ def test_default_table_is_the_engines() -> None:
         shown = table[table["solver"] == title]
         assert shown["objective"].iloc[0] == f"{direct.row(name).objective:.9g}"
         assert shown["iter."].iloc[0] == str(direct.row(name).n_iter)
+        row = direct.row(name)
+        assert shown["SVs free/bound"].iloc[0] == f"{row.n_free} / {row.n_bound}"
     assert at.get("plotly_chart"), "no charts"
 
 
