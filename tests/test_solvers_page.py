@@ -136,7 +136,7 @@ def test_scrubbing_the_race_fits_nothing(fits) -> None:
 def test_scaling_button_draws_the_plot_and_lees_table(monkeypatch) -> None:
     monkeypatch.setattr(sp, "SIZES", (40, 80))
     real = sp.lee_table
-    monkeypatch.setattr(sp, "lee_table", lambda: real((100,)))
+    monkeypatch.setattr(sp, "lee_table", lambda repeats: real((100,), repeats))
     at = _app()
     at.button(key="solvers_run_scaling").click().run()
     assert not _problems(at)

@@ -20,6 +20,16 @@ __all__ = ["scaling_figure", "traces_figure"]
 GAP_FLOOR = 1e-12
 
 
+def _decade_step(values) -> int:
+    """Label every decade of a log axis over up to 6 decades, every 2nd or 3rd
+    over more: sixteen labels (KKT 1 to 1e-15) crowded into one another."""
+    v = np.asarray([x for x in values if x is not None and x > 0], dtype=float)
+    if v.size < 2:
+        return 1
+    decades = math.log10(v.max() / v.min())
+    return 1 if decades <= 6 else 2 if decades <= 12 else 3
+
+
 def _line(name: str, title: str, x, y, xaxis: str, yaxis: str, legend: bool):
     colour, dash, symbol = solver_style(name)
     return {
@@ -63,11 +73,14 @@ def traces_figure(
         Drawn as a dotted line on the KKT panels ("tol").
     """
     data = []
+    gaps, kkts = [], []
     scale = max(abs(best_objective), 1.0)
     for name, trace in traces.items():
         gap = (np.asarray(trace.objective) - best_objective) / scale
         gap = np.maximum(gap, GAP_FLOOR)
         kkt = np.where(np.asarray(trace.kkt) > 0, trace.kkt, np.nan)
+        gaps += gap.tolist()
+        kkts += [float(k) for k in trace.kkt]
         title = titles.get(name, name)
         ms = 1e3 * np.asarray(trace.time)
         for x, xa, suffix in ((trace.iteration, "x", ""), (ms, "x2", "2")):
@@ -121,7 +134,9 @@ def traces_figure(
         for a in (3, 4)
     ]
     # Decades only: the 2 and 5 between them crowd a log axis unreadable.
-    log = {"type": "log", "exponentformat": "power", "dtick": 1}
+    log = {"type": "log", "exponentformat": "power"}
+    gap_log = {**log, "dtick": _decade_step(gaps)}
+    kkt_log = {**log, "dtick": _decade_step([*kkts, tol])}
     layout = _base_layout(
         height=height,
         margin={"l": 84, "r": 16, "t": 56, "b": 64},
@@ -138,10 +153,10 @@ def traces_figure(
         xaxis2=_axis("", domain=[0.55, 1], anchor="y2", matches="x4"),
         xaxis3=_axis("iteration", domain=[0, 0.47], anchor="y3"),
         xaxis4=_axis("milliseconds", domain=[0.55, 1], anchor="y4"),
-        yaxis=_axis("objective gap (rel.)", domain=[0.55, 1], anchor="x", **log),
-        yaxis2=_axis("", domain=[0.55, 1], anchor="x2", matches="y", **log),
-        yaxis3=_axis("KKT violation", domain=[0, 0.45], anchor="x3", **log),
-        yaxis4=_axis("", domain=[0, 0.45], anchor="x4", matches="y3", **log),
+        yaxis=_axis("objective gap (rel.)", domain=[0.55, 1], anchor="x", **gap_log),
+        yaxis2=_axis("", domain=[0.55, 1], anchor="x2", matches="y", **gap_log),
+        yaxis3=_axis("KKT violation", domain=[0, 0.45], anchor="x3", **kkt_log),
+        yaxis4=_axis("", domain=[0, 0.45], anchor="x4", matches="y3", **kkt_log),
     )
     return _figure(data, layout)
 
