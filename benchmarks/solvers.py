@@ -499,7 +499,9 @@ PATH_SOLVERS = (
     ("coordinate", "coordinate", "hinge", False, {}),
     ("retargeted_ls", "retargeted_ls", "squared_hinge", True, {}),
     ("irwls", "irwls", "modified_hinge", True, {}),
-    ("cccp", "cccp", "ramp", True, {"start": "hinge"}),
+    ("cccp (hinge start)", "cccp", "ramp", True, {"start": "hinge"}),
+    # CCCP's own default with init: start from the previous alpha (cold: hinge).
+    ("cccp (start from init)", "cccp", "ramp", True, {}),
 )
 
 
@@ -535,7 +537,13 @@ def table_paths(n: int) -> list[dict]:
                 alpha = sol.alpha
                 iters += int(sol.n_iter)
                 converged += bool(sol.converged)
-            totals[warm] = (time.perf_counter() - start, iters, converged)
+            # The last C's objective: a non-convex loss may end elsewhere warm.
+            totals[warm] = (
+                time.perf_counter() - start,
+                iters,
+                converged,
+                sol.objective,
+            )
         rows.append(
             {
                 "n": n,
@@ -549,6 +557,8 @@ def table_paths(n: int) -> list[dict]:
                 "iters_cold": totals[False][1],
                 "iters_warm": totals[True][1],
                 "converged_warm": f"{totals[True][2]}/21",
+                "objective_last_C_cold": float(totals[False][3]),
+                "objective_last_C_warm": float(totals[True][3]),
                 "load_1min": os.getloadavg()[0],
             }
         )
@@ -693,8 +703,31 @@ def main() -> None:
                 "rows": rows3,
             },
         )
+    else:
+        # The older tables take long; --quick keeps the last full run's (the Model
+        # selection page reads table 3, Lee's Table 1) and says where they are from.
+        payload.update(_previous_full_run())
     path = write_json("solvers", payload)
     print(f"wrote {path}")
+
+
+def _previous_full_run() -> dict[str, Any]:
+    """Tables 1-3 of the JSON written by the last full run, if there is one."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).parent / "results" / "solvers.json"
+    try:
+        old = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    keep = {k: old[k] for k in ("data", "table1", "table2", "table3") if k in old}
+    if keep:
+        keep["tables_1_to_3_from"] = old.get(
+            "tables_1_to_3_from",
+            {"load_at_start": old.get("load_at_start"), "machine": old.get("machine")},
+        )
+    return keep
 
 
 def print_legacy(args, rows1, ratios, rows2, rows3) -> None:

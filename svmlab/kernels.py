@@ -427,6 +427,20 @@ class KernelRows:
         check_kernel_params(kernel, sigma=sigma, degree=degree, coef0=coef0)
         X = np.ascontiguousarray(X, dtype=np.float64)
         _check_shapes(X, X)
+        if kernel != "gaussian":
+            # Same errors as gram(X): max |x'z + a| over all pairs is reached on
+            # the diagonal at the longest x (Cauchy-Schwarz; a >= 0), so the
+            # column of that point meets every overflow the full matrix would.
+            with np.errstate(over="ignore"):
+                longest = int(np.argmax(np.einsum("ij,ij->i", X, X)))
+            gram(
+                X,
+                X[longest : longest + 1],
+                kernel=kernel,
+                sigma=sigma,
+                degree=degree,
+                coef0=coef0,
+            )
         self.X, self.kernel, self.shift = X, kernel, float(shift)
         self.sigma, self.degree, self.coef0 = float(sigma), int(degree), float(coef0)
         self.kind = _ROW_KIND[kernel]

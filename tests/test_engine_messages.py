@@ -172,7 +172,7 @@ def test_malformed_warm_start():
         {"tol": "small"},
         {"max_iter": np.float64(2.5)},
         {"max_iter": "many"},
-        {"max_iter": None},
+        {"max_iter": 0},
         {"sigma": np.float64(-2.0)},
         {"kernel": "polynomial", "degree": np.float64(2.5)},
         {"kernel": "polynomial", "coef0": np.float64(-1.0)},

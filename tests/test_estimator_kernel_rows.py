@@ -12,7 +12,8 @@ from sklearn.svm import SVC as LibSVC
 
 import svmlab.estimator as estimator_module
 from svmlab import SVC, datasets, solvers
-from svmlab.kernels import gamma_from_sigma, gram
+from svmlab.errors import SvmlabError
+from svmlab.kernels import KernelRows, gamma_from_sigma, gram
 from svmlab.solvers import smo
 from tests.conftest import relative_difference as _rel
 
@@ -85,3 +86,22 @@ def test_max_iter_none_is_smos_scaled_cap_and_a_number_is_kept(circles, monkeypa
     assert seen == [None, 500]  # None: smo.max_iterations(n), 10^7 here
     capped = SVC(solver="qp", C=1.0, sigma=0.5)
     assert capped._iteration_cap("qp") == estimator_module.ITERATION_CAP
+
+
+@pytest.mark.parametrize(
+    ("X", "params"),
+    [
+        ([[1e200, 1.0], [-1e200, 2.0], [1.0, 1e200]], {"kernel": "linear"}),
+        ([[1e200, 1.0], [-1e200, 2.0], [1.0, 1e200]], {"kernel": "polynomial"}),
+        ([[1.0, 2.0], [3.0, 4.0]], {"kernel": "polynomial", "coef0": 1e308}),
+        ([[-2.0, 4.0], [1.0, 0.5]], {"kernel": "polynomial", "degree": 234}),
+    ],
+    ids=["linear_overflow", "poly_overflow", "poly_coef0", "poly_degree"],
+)
+def test_kernel_rows_refuse_what_gram_refuses_with_its_sentence(X, params):
+    X = np.array(X)
+    with pytest.raises(SvmlabError) as from_gram:
+        gram(X, **params)
+    with pytest.raises(type(from_gram.value)) as from_rows:
+        KernelRows(X, **params)
+    assert str(from_rows.value) == str(from_gram.value)
