@@ -70,7 +70,7 @@ if request is not None:
         f"{size}{len(request.Cs)} C × {len(request.sigmas)} σ = {cells} cells, "
         f"{len(request.criteria)} criteria. Exact leave-one-out refits the model "
         "once for each point with a non-zero multiplier, in every cell: that is "
-        "what takes the time."
+        f"what takes the time. The sweep runs on {sp.sweep_location()}."
     )
 
 if run and request is not None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 __all__ = [
+    "ClusterError",
     "DataError",
     "DataTypeError",
     "FitCancelled",
@@ -115,6 +116,12 @@ class DataTypeError(DataError, TypeError):
     Also a ``TypeError``, which is what scikit-learn's estimator checks expect
     for such input (NumPy's ``argument must be a string or a real number``).
     """
+
+
+class ClusterError(ParameterError):
+    """A Dask cluster that was asked for cannot be used: no ``distributed``
+    package, or no scheduler answering at the address. The work can still run
+    on this machine (the Model selection page does so, and says why)."""
 
 
 class ProblemError(SvmlabError):

@@ -66,7 +66,7 @@ import math
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg
@@ -78,6 +78,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from svmlab.errors import DataError, IncompatibleLossError, ParameterError
 from svmlab.estimator import SVC
+from svmlab.executors import run_tasks
 from svmlab.losses import Loss, make_loss
 from svmlab.solvers.irwls import irwls_weights
 
@@ -550,6 +551,11 @@ class SweepResult:
     seconds: dict[str, Array]
     converged: dict[str, NDArray[np.bool_]]
     margins: dict[str, Array]
+    #: sigma index -> why that row has no result (a time budget, a cluster
+    #: failure); its cells are NaN, never zero (svmlab.executors).
+    missing_rows: dict[int, str] = field(default_factory=dict)
+    #: Where the rows ran, in words (:func:`svmlab.executors.describe_executor`).
+    where: str = "this process"
 
     def argmin(self, name: str) -> tuple[int, int]:
         """(sigma index, C index) of the smallest finite score (first on ties)."""
@@ -622,6 +628,20 @@ def _sweep_row(
     return row
 
 
+def _sweep_row_task(
+    sigma: float,
+    *,
+    estimator: SVC,
+    X: Array,
+    y: NDArray,
+    Cs: Array,
+    criteria: Sequence[str],
+) -> dict[str, list[CriterionResult | None]]:
+    """:func:`_sweep_row` as one task of :func:`svmlab.executors.run_tasks`
+    (the row's sigma first; the shared inputs by name)."""
+    return _sweep_row(estimator, X, y, Cs, sigma, criteria, None)
+
+
 def grid_sweep(
     estimator: SVC,
     X: ArrayLike,
@@ -631,6 +651,8 @@ def grid_sweep(
     criteria: Sequence[str] = ("lee", "plugin", "loo"),
     progress: Callable[[float, str], None] | None = None,
     n_jobs: int = 1,
+    executor: object = None,
+    max_seconds: float | None = None,
 ) -> SweepResult:
     """Evaluate ``criteria`` at every (C, sigma) of the grid.
 
@@ -639,6 +661,13 @@ def grid_sweep(
     (its time includes it, so speed-ups compare whole computations). With
     ``n_jobs != 1`` the sigma rows run in parallel (joblib processes) and
     ``progress`` is called per finished row instead of per cell.
+
+    ``executor`` (:func:`svmlab.executors.run_tasks`) sends the rows elsewhere
+    instead: a number of local processes, or a Dask scheduler's address or
+    client (a row is one task; the points, labels and estimator go to each
+    worker once). Rows finish in any order and ``progress`` counts them. Rows
+    not finished within ``max_seconds``, or lost on the cluster, are reported
+    in ``missing_rows`` (their cells NaN); finished rows are kept.
     """
     X, y = _check_data(X, y)
     Cs = np.sort(np.asarray(Cs, dtype=np.float64))
@@ -663,24 +692,45 @@ def grid_sweep(
         if progress is not None:
             progress(done / cells, message)
 
-    if n_jobs == 1:
+    if executor is None and n_jobs == 1 and max_seconds is None:
         rows = [_sweep_row(estimator, X, y, Cs, s, criteria, tick) for s in sigmas]
-    else:
-        from joblib import Parallel, delayed
+        return _collect(Cs, sigmas, criteria, rows, X.shape[0])
+    if executor is None:
+        executor = n_jobs
 
-        rows = []
-        parallel = Parallel(n_jobs=n_jobs, return_as="generator")
-        jobs = (
-            delayed(_sweep_row)(estimator, X, y, Cs, s, criteria, None) for s in sigmas
-        )
-        for s, row in zip(sigmas, parallel(jobs), strict=True):
-            rows.append(row)
-            done += Cs.size - 1
-            tick(f"sigma = {s:.3g} done")
-    return _collect(Cs, sigmas, criteria, rows, X.shape[0])
+    def row_done(i: int, row: object) -> None:
+        nonlocal done
+        done += Cs.size - 1
+        tick(f"sigma = {sigmas[i]:.3g} done")
+
+    ran = run_tasks(
+        _sweep_row_task,
+        [(float(s),) for s in sigmas],
+        shared={
+            "estimator": estimator,
+            "X": X,
+            "y": y,
+            "Cs": Cs,
+            "criteria": criteria,
+        },
+        executor=executor,
+        on_result=row_done,
+        max_seconds=max_seconds,
+    )
+    return _collect(
+        Cs,
+        sigmas,
+        criteria,
+        ran.results,
+        X.shape[0],
+        missing=ran.missing,
+        where=ran.where,
+    )
 
 
-def _collect(Cs, sigmas, criteria, rows, n) -> SweepResult:
+def _collect(
+    Cs, sigmas, criteria, rows, n, missing=None, where="this process"
+) -> SweepResult:
     shape = (sigmas.size, Cs.size)
     out = {
         key: {c: np.full(shape, np.nan) for c in criteria}
@@ -689,6 +739,8 @@ def _collect(Cs, sigmas, criteria, rows, n) -> SweepResult:
     converged = {c: np.zeros(shape, dtype=bool) for c in criteria}
     margins = {c: np.full((*shape, n), np.nan) for c in criteria}
     for i, row in enumerate(rows):
+        if row is None:  # a missing row stays NaN (missing_rows says why)
+            continue
         for c in criteria:
             for j, result in enumerate(row[c]):
                 if result is None:
@@ -707,4 +759,6 @@ def _collect(Cs, sigmas, criteria, rows, n) -> SweepResult:
         seconds=out["seconds"],
         converged=converged,
         margins=margins,
+        missing_rows=dict(missing or {}),
+        where=where,
     )

@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -46,6 +47,7 @@ from sklearn.exceptions import ConvergenceWarning
 from svmlab.datasets import make_two_circles, two_circles_bayes_error
 from svmlab.errors import DataError, ParameterError
 from svmlab.estimator import SVC
+from svmlab.executors import ENV_SCHEDULER, describe_executor
 from svmlab.kernels import sigma_from_lee_sigma2
 from svmlab.selection import SweepResult, grid_sweep, misclassification
 
@@ -180,6 +182,7 @@ def _one_seed(
     n_test_sets: int,
     progress: Progress | None,
     n_jobs: int,
+    executor: object = None,
 ) -> dict[str, Any]:
     start = time.perf_counter()
     X, y = make_two_circles(n_train, random_state=seed)
@@ -201,6 +204,7 @@ def _one_seed(
             criteria=IRWLS_CRITERIA,
             progress=sub(0.0, 0.7),
             n_jobs=n_jobs,
+            executor=executor,
         ),
         "qp": grid_sweep(
             qp_estimator(),
@@ -211,6 +215,7 @@ def _one_seed(
             criteria=("loo",),
             progress=sub(0.7, 0.9),
             n_jobs=n_jobs,
+            executor=executor,
         ),
     }
     surfaces = {
@@ -340,6 +345,7 @@ def run(
     n_test_sets: int = 100,
     progress: Progress | None = None,
     n_jobs: int = 1,
+    executor: object = None,
 ) -> dict[str, Any]:
     """Run the experiment for every training seed; a JSON-serialisable dict.
 
@@ -355,6 +361,10 @@ def run(
         ``progress(fraction_done, message)``, called as the grid sweeps advance.
     n_jobs
         joblib workers for the sigma rows of each sweep.
+    executor
+        Where the sigma rows of each sweep run instead (a number of local
+        processes, a Dask scheduler's address or client:
+        :func:`svmlab.executors.run_tasks`); the numbers do not depend on it.
 
     Returns
     -------
@@ -382,6 +392,7 @@ def run(
                 n_test_sets,
                 _scaled(progress, k / len(seeds), (k + 1) / len(seeds), seed),
                 n_jobs,
+                executor,
             )
         )
     return {
@@ -468,7 +479,8 @@ def _print_table(result: dict[str, Any]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m svmlab.experiments.lee2006 [--seeds N] [--out PATH] [--quick]``."""
+    """``python -m svmlab.experiments.lee2006 [--seeds N] [--out PATH] [--quick]
+    [--n-jobs N] [--scheduler tcp://HOST:8786]``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=10, help="training seeds 0..N-1")
     parser.add_argument("--out", type=Path, default=None, help="JSON path")
@@ -478,6 +490,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="2 seeds, a 3 x 3 grid, 10 test sets; writes only with --out",
     )
     parser.add_argument("--n-jobs", type=int, default=1)
+    parser.add_argument(
+        "--scheduler",
+        default=os.environ.get(ENV_SCHEDULER) or None,
+        help="a Dask scheduler's address (tcp://HOST:8786): the grid rows run on "
+        f"its workers (default: ${ENV_SCHEDULER}, else this machine)",
+    )
     args = parser.parse_args(argv)
     kwargs: dict[str, Any] = {}
     if args.quick:
@@ -489,7 +507,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     def report(fraction: float, message: str) -> None:
         print(f"\r{fraction:6.1%} {message[:70]:<70}", end="", flush=True)
 
-    result = run(seeds, progress=report, n_jobs=args.n_jobs, **kwargs)
+    print(f"sweeps run on {describe_executor(args.scheduler or args.n_jobs)}")
+    result = run(
+        seeds,
+        progress=report,
+        n_jobs=args.n_jobs,
+        executor=args.scheduler,
+        **kwargs,
+    )
     print()
     _print_table(result)
     out = args.out if args.out is not None or args.quick else DEFAULT_PATH

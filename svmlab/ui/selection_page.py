@@ -38,8 +38,9 @@ import streamlit as st
 from numpy.typing import NDArray
 
 from svmlab import cancel_when, datasets, figures, selection
-from svmlab.errors import DataError, ParameterError, SvmlabError
+from svmlab.errors import ClusterError, DataError, ParameterError, SvmlabError
 from svmlab.estimator import SVC
+from svmlab.executors import ENV_SCHEDULER, describe_executor
 from svmlab.kernels import lee_sigma2_from_sigma
 from svmlab.ui import data_source
 from svmlab.ui.run_state import superseded
@@ -57,6 +58,7 @@ __all__ = [
     "StoredSweep",
     "SweepRequest",
     "chosen_models",
+    "cluster_address",
     "explore_query",
     "fresh_test_errors",
     "fresh_test_size",
@@ -71,6 +73,7 @@ __all__ = [
     "run_sweep",
     "summary_frame",
     "sweep_controls",
+    "sweep_location",
     "table1_frame",
 ]
 
@@ -274,8 +277,31 @@ def sweep_controls() -> SweepRequest | None:
 # -- the sweep ---------------------------------------------------------------------
 
 
+def cluster_address() -> str | None:
+    """The Dask scheduler this page sends sweeps to, or None (this machine):
+    ``$SVMLAB_DASK_SCHEDULER``, else ``dask_scheduler`` in
+    ``.streamlit/secrets.toml``."""
+    env = os.environ.get(ENV_SCHEDULER, "").strip()
+    if env:
+        return env
+    try:
+        value = st.secrets.get("dask_scheduler")
+    except Exception:  # no secrets file at all is the normal case: no cluster
+        return None
+    text = str(value).strip() if value else ""
+    return text or None
+
+
+def sweep_location() -> str:
+    """Where the next sweep runs, in words (no connection made)."""
+    address = cluster_address()
+    return "this machine" if address is None else describe_executor(address)
+
+
 @st.cache_data(max_entries=6, show_spinner=False)
-def _cached_sweep(request: SweepRequest, _X: Array, _y: Array) -> selection.SweepResult:
+def _cached_sweep(
+    request: SweepRequest, _X: Array, _y: Array, _executor: str | None = None
+) -> selection.SweepResult:
     """The one engine call. The progress bar is created in here, so a cache hit
     replays it (at 100 %) into the caller's placeholder instead of failing."""
     bar = st.progress(0.0, text="Starting the sweep…")
@@ -294,20 +320,38 @@ def _cached_sweep(request: SweepRequest, _X: Array, _y: Array) -> selection.Swee
             request.sigmas,
             criteria=request.criteria,
             progress=progress,
+            executor=_executor,
         )
 
 
 def run_sweep(request: SweepRequest) -> StoredSweep:
     """Run (or fetch from the cache) the sweep of ``request``, with a progress bar
-    that disappears when it is done. Raises :class:`svmlab.SvmlabError`."""
+    that disappears when it is done, on the configured cluster if there is one
+    (:func:`cluster_address`; the numbers do not depend on where it ran, so
+    the cache key leaves it out). A cluster that cannot be used gets a warning
+    and the sweep runs here. Raises :class:`svmlab.SvmlabError`."""
     X, y = request_data(request)
     # Fail before the sweep, not when the result is drawn: a result that
     # cannot be drawn is never stored (its error would replay on every rerun).
     figures.data_bounds(X)
+    address = cluster_address()
     slot = st.empty()
-    with slot.container():
-        result = _cached_sweep(request, X, y)
+    try:
+        with slot.container():
+            result = _cached_sweep(request, X, y, address)
+    except ClusterError as error:
+        slot.empty()
+        st.warning(f"{plain(error)} The sweep runs on this machine instead.")
+        with slot.container():
+            result = _cached_sweep(request, X, y, None)
     slot.empty()
+    if result.missing_rows:
+        # Never drawn as zeros: the rows stay blank and the page says why.
+        rows = ", ".join(
+            f"σ = {result.sigmas[i]:.3g} ({why})"
+            for i, why in sorted(result.missing_rows.items())
+        )
+        st.warning(f"Some rows of the grid have no result: {rows}.")
     return StoredSweep(request, result, X, y)
 
 

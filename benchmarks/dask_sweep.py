@@ -1,0 +1,117 @@
+"""An exact-LOO sweep on a Dask LocalCluster against one local process (issue 20).
+
+    python -m benchmarks.dask_sweep [--n 200] [--axis 10] [--workers 2]
+        [--overhead-tasks 200]
+
+The sweep: Lee's SVC_irwls (the model-selection benchmark's estimator) on two
+circles (n points, seed 0), exact leave-one-out and the approximations over an
+``axis x axis`` sub-grid of that benchmark's (C, sigma) grid. Timed once in this
+process (``executor=None``) and once on a ``LocalCluster`` of ``--workers``
+single-threaded worker processes (cluster start-up not counted, the scatter of
+the data counted); the surfaces must be identical. The per-task overhead: the
+wall time of ``--overhead-tasks`` tasks that do nothing, submitted together,
+divided by their number (scheduler round trips, serialisation, bookkeeping).
+Prints a table and writes ``benchmarks/results/dask_sweep.json`` with the
+machine's load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+os.environ["OPENBLAS_NUM_THREADS"] = "1"
+
+import time
+import warnings
+
+import numpy as np
+from distributed import Client, LocalCluster
+from sklearn.exceptions import ConvergenceWarning
+
+from benchmarks.common import machine_load, print_table, write_json
+from benchmarks.model_selection import CS, SIGMAS, estimator, sub_axis
+from svmlab.datasets import make_two_circles
+from svmlab.executors import run_tasks
+from svmlab.selection import grid_sweep
+
+CRITERIA = ("lee", "plugin", "alo", "span", "loo")
+
+
+def _nothing(i: int) -> int:
+    return i
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=200)
+    parser.add_argument("--axis", type=int, default=10)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--overhead-tasks", type=int, default=200)
+    args = parser.parse_args()
+    warnings.simplefilter("ignore", ConvergenceWarning)
+    X, y = make_two_circles(args.n, random_state=0)
+    ai, aj = sub_axis(len(SIGMAS), args.axis), sub_axis(len(CS), args.axis)
+    Cs, sigmas = CS[aj], SIGMAS[ai]
+    load_start = machine_load()
+
+    start = time.perf_counter()
+    here = grid_sweep(estimator(), X, y, Cs, sigmas, criteria=CRITERIA)
+    t_here = time.perf_counter() - start
+    print(f"this process: {t_here:.1f} s", flush=True)
+
+    with (
+        LocalCluster(
+            n_workers=args.workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        client.run(os.environ.__setitem__, "OPENBLAS_NUM_THREADS", "1")
+        start = time.perf_counter()
+        remote = grid_sweep(
+            estimator(), X, y, Cs, sigmas, criteria=CRITERIA, executor=client
+        )
+        t_cluster = time.perf_counter() - start
+        print(f"{remote.where}: {t_cluster:.1f} s", flush=True)
+        start = time.perf_counter()
+        out = run_tasks(
+            _nothing, [(i,) for i in range(args.overhead_tasks)], executor=client
+        )
+        t_overhead = time.perf_counter() - start
+        assert out.results == list(range(args.overhead_tasks))
+
+    identical = all(
+        np.array_equal(here.scores[c], remote.scores[c], equal_nan=True)
+        for c in CRITERIA
+    )
+    rows = [
+        {
+            "n": args.n,
+            "grid": f"{sigmas.size}x{Cs.size}",
+            "tasks (sigma rows)": sigmas.size,
+            "one process s": t_here,
+            f"LocalCluster {args.workers} workers s": t_cluster,
+            "speed-up": t_here / t_cluster,
+            "per-task overhead ms": 1000 * t_overhead / args.overhead_tasks,
+            "identical": identical,
+        }
+    ]
+    print_table(rows, list(rows[0]))
+    path = write_json(
+        "dask_sweep",
+        {
+            "description": __doc__,
+            "load_at_start": load_start,
+            "load_at_end": machine_load(),
+            "criteria": CRITERIA,
+            "rows": rows,
+        },
+    )
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""The Model selection page with a Dask cluster configured (issue 20): it says
+where the sweep runs, its numbers equal the sweep on this machine, and a
+scheduler that does not answer gets a warning while the sweep runs here."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import streamlit as st
+from distributed import LocalCluster
+
+from svmlab import datasets, executors, selection
+from svmlab.ui import selection_page as sp
+from tests.test_selection_page import _app, _errors, _expected_request, _run
+
+pytestmark = pytest.mark.timeout(240)
+
+
+@pytest.fixture(autouse=True)
+def _fresh(monkeypatch, tmp_path):
+    st.cache_data.clear()
+    monkeypatch.setattr(sp, "LEE_PATH", tmp_path / "missing_lee2006.json")
+    monkeypatch.setattr(sp, "LEE_LOCAL_PATH", tmp_path / "missing_local.json")
+    yield
+    st.cache_data.clear()
+
+
+@pytest.fixture
+def sweep_calls(monkeypatch) -> list[dict]:
+    real = selection.grid_sweep
+    log: list[dict] = []
+
+    def counted(*args, **kwargs):
+        result = real(*args, **kwargs)
+        log.append({"executor": kwargs.get("executor"), "where": result.where})
+        return result
+
+    monkeypatch.setattr(selection, "grid_sweep", counted)
+    return log
+
+
+def _direct(at):
+    request = _expected_request()
+    X, y = datasets.make("two_circles", **dict(request.data_items))
+    return at.session_state[sp.STATE_KEY], selection.grid_sweep(
+        request.estimator(), X, y, request.Cs, request.sigmas, request.criteria
+    )
+
+
+def test_page_sweeps_on_the_configured_cluster(monkeypatch, sweep_calls):
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as cluster:
+        monkeypatch.setenv(executors.ENV_SCHEDULER, cluster.scheduler_address)
+        at = _app()
+        assert any(cluster.scheduler_address in c.value for c in at.caption)
+        at = _run(at)
+        assert not _errors(at), _errors(at)
+    assert sweep_calls[-1]["executor"] == cluster.scheduler_address
+    assert sweep_calls[-1]["where"].startswith("the Dask cluster")
+    stored, direct = _direct(at)
+    for name in direct.criteria:
+        np.testing.assert_array_equal(stored.result.scores[name], direct.scores[name])
+
+
+def test_unreachable_scheduler_warns_and_sweeps_here(monkeypatch, sweep_calls):
+    monkeypatch.setattr(executors, "CONNECT_SECONDS", 0.5)
+    monkeypatch.setenv(executors.ENV_SCHEDULER, "tcp://127.0.0.1:9")
+    at = _run(_app())
+    assert not _errors(at), _errors(at)
+    warnings = [w.value for w in at.warning]
+    assert any("Cannot reach a Dask scheduler" in w for w in warnings), warnings
+    assert any("runs on this machine instead" in w for w in warnings)
+    assert sweep_calls[-1]["where"] == "this process"
+    stored, direct = _direct(at)
+    for name in direct.criteria:
+        np.testing.assert_array_equal(stored.result.scores[name], direct.scores[name])
+
+
+def test_without_a_cluster_nothing_changes(monkeypatch, sweep_calls):
+    monkeypatch.delenv(executors.ENV_SCHEDULER, raising=False)
+    at = _app()
+    assert any("runs on this machine." in c.value for c in at.caption)
+    at = _run(at)
+    assert not _errors(at) and not at.warning
+    assert sweep_calls[-1]["executor"] is None
+    assert sweep_calls[-1]["where"] == "this process"
