@@ -177,7 +177,7 @@ X_OK, Y_OK = random_problem(4, n=20)
             DataError,
             "infinite",
         ),
-        ({}, X_OK, np.arange(20) % 3, DataError, "Only binary classification"),
+        ({}, X_OK, np.arange(20) % 3, DataError, "Only binary classification.*OneVsRestSVC"),
         ({"C": 0.0}, X_OK, Y_OK, ParameterError, "C must be a positive"),
         ({"C": -1.0}, X_OK, Y_OK, ParameterError, "C must be a positive"),
         ({"C": math.nan}, X_OK, Y_OK, ParameterError, "C must be a positive"),
