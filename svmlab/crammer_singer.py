@@ -69,6 +69,10 @@ Array = NDArray[np.float64]
 QP_MAX_VARIABLES = 900
 #: Tolerance of the block polish after the interior point (margin units).
 POLISH_TOL = 1e-9
+#: Relative distance to a bound below which the QP's answer is put on it.
+SNAP = 1e-6
+#: A block entry this close to 0 (relative to C) is put on it.
+SNAP_BLOCK = 1e-13
 #: Sweeps of the block polish after the interior point.
 POLISH_SWEEPS = 200
 
@@ -144,10 +148,15 @@ def _sub_problem(A, B, yi, C, out):  # pragma: no cover - compiled
         beta += D[r]
         r += 1
     beta /= r
+    # a_m = min(bound_m, (beta - B_m) / A); rounding leaves entries a few ulps
+    # off 0, so those are put on the bound and the own entry keeps sum a = 0.
+    total = 0.0
     for m in range(k):
-        value = (beta - B[m]) / A
-        bound = C if m == yi else 0.0
-        out[m] = value if value < bound else bound
+        if m != yi:
+            value = (beta - B[m]) / A
+            out[m] = value if value < -SNAP_BLOCK * C else 0.0
+            total += out[m]
+    out[yi] = min(C, -total)
 
 
 @njit(cache=True)
@@ -296,7 +305,13 @@ def solve_qp(
     iterations = int(result["iterations"])
     # Feasible start for the polish: clip to the bounds, then put each block's
     # sum back on the own-class entry (<= C after clipping the others to <= 0).
-    alpha = np.minimum(x, upper.reshape(n, k))
+    bound = upper.reshape(n, k)
+    alpha = np.minimum(x, bound)
+    # Interior points stop short of the bounds: entries within SNAP C of 0 or
+    # of their bound are put there (the block polish restores optimality).
+    alpha[np.abs(alpha) < SNAP * C] = 0.0
+    near = np.abs(alpha - bound) < SNAP * C
+    alpha[near] = bound[near]
     rows = np.arange(n)
     own = alpha[rows, codes] - alpha.sum(axis=1)
     over = own > C

@@ -457,7 +457,7 @@ class SVC(ClassifierMixin, BaseEstimator):
                 f"Only binary classification is supported. y has "
                 f"{self.classes_.shape[0]} classes; svmlab.SVC separates two. "
                 "For more, use svmlab.OneVsRestSVC, svmlab.OneVsOneSVC or "
-                "svmlab.CrammerSingerSVC."
+                "svmlab.CrammerSingerSVC (the app's Multiclass page compares them)."
             )
         if X.shape[0] < 2:
             raise DataError(f"An SVM needs at least 2 points; got {X.shape[0]}.")

@@ -234,6 +234,9 @@ def test_crammer_singer_dual_constraints_and_kkt(four_blobs, solver):
     low = np.where(below, G, np.inf).min(axis=1)
     assert np.max(G.max(axis=1) - low) <= 1e-6
     assert model.kkt_violation_ <= 1e-6 and model.converged_
+    # Complementary slackness, exactly: beyond the margin, the block is zero.
+    assert np.all(a[model.margins_ > 1.0 + 1e-5] == 0.0)
+    assert np.all(np.abs(a[model.margins_ < 1.0 - 1e-5]).sum(axis=1) > 0.0)
     # The support vectors are the points with a nonzero block.
     assert set(model.support_) == set(np.flatnonzero(np.abs(a).sum(axis=1) > 0))
 

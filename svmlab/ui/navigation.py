@@ -63,6 +63,14 @@ PAGES: tuple[Page, ...] = (
         "outliers, side by side and measured; where each loss breaks, and why.",
     ),
     Page(
+        "pages/6_Multiclass.py",
+        "Multiclass",
+        ":material/category:",
+        "one-vs-rest, one-vs-one (LIBSVM's vote) and Crammer-Singer's direct "
+        "multiclass SVM on the same data: regions, the binary boundaries, where "
+        "the votes tie, errors and fit times; the Crammer-Singer dual.",
+    ),
+    Page(
         "pages/3_Notes.py",
         "Notes on the sources",
         ":material/menu_book:",
