@@ -30,7 +30,7 @@ st.set_page_config(page_title="svmlab · Multiclass", layout="wide")
 navigation.sidebar_links()
 panels.compact_page()
 st.title(
-    "Multiclass: one-vs-rest, one-vs-one, Crammer-Singer",
+    "Multiclass SVMs",
     help="The same data, kernel and C for the three methods. One-vs-rest trains "
     "one binary SVM per class against the rest and takes the largest score; "
     "one-vs-one trains one per pair and votes (LIBSVM); Crammer-Singer solves "
@@ -76,7 +76,7 @@ for column, (method, title) in zip(columns, METHODS.items(), strict=True):
                 X,
                 y,
                 bounds=bounds,
-                height=380,
+                height=350,
                 class_names=names,
             ),
             config=panels.CHART_CONFIG,

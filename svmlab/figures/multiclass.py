@@ -248,7 +248,7 @@ def multiclass_panel(
     return _figure(traces, layout)
 
 
-def key_figure(class_names: Sequence[str], *, height: int = 64) -> go.Figure:
+def key_figure(class_names: Sequence[str], *, height: int = 72) -> go.Figure:
     """A legend-only strip: the classes' markers, the support-vector ring, the
     region border, the binary boundaries and the hatching of undecided cells."""
     entries: list[dict[str, Any]] = []
@@ -285,12 +285,12 @@ def key_figure(class_names: Sequence[str], *, height: int = 64) -> go.Figure:
     )
     entry("region border", mode="lines", line={"color": "#000000", "width": 1.6})
     entry(
-        "one-vs-rest f_c = 0",
+        "one-vs-rest boundary",
         mode="lines",
         line={"color": tint(_colour(0), 0.8), "dash": "dash", "width": 1.6},
     )
     entry(
-        "pairwise f_ij = 0",
+        "pairwise boundary",
         mode="lines",
         line={"color": BINARY_LINE, "dash": "dot", "width": 1.6},
     )
@@ -303,12 +303,19 @@ def key_figure(class_names: Sequence[str], *, height: int = 64) -> go.Figure:
         height=int(height),
         margin={"l": 0, "r": 0, "t": 0, "b": 0},
         showlegend=True,
+        hovermode=False,
         legend={
             "orientation": "h",
             "x": 0,
-            "y": 0.5,
-            "yanchor": "middle",
+            "y": 1,
+            "yanchor": "top",
             "bgcolor": "rgba(0,0,0,0)",
+            "font": {"size": 14},
+            "itemwidth": 30,
+            "tracegroupgap": 0,
+            "maxheight": 1.0,
+            "entrywidthmode": "pixels",
+            "entrywidth": 150,
         },
         xaxis={"visible": False},
         yaxis={"visible": False},

@@ -261,27 +261,26 @@ def pct(value: float) -> str:
 
 
 def numbers_markdown(result: MethodResult) -> str:
-    """The numbers under a panel, as a small markdown table."""
-    rows = [
-        ("training error", pct(result.train_error)),
-        ("test error", pct(result.test_error)),
-        ("support vectors", f"{result.n_support}"),
-        ("fit time", f"{result.fit_time:.2f} s"),
-    ]
+    """The numbers under a panel: two short lines (a projector has no room for
+    a table under each of three panels)."""
+    first = (
+        f"**test error {pct(result.test_error)}** · training "
+        f"{pct(result.train_error)} · {result.n_support} SVs · "
+        f"{result.fit_time:.2f} s"
+    )
     if result.method == "ovr":
-        rows.append(
-            ("test points no or several f_c > 0 claim", pct(result.undecided_share))
+        second = (
+            f"no or several f_c > 0: {pct(result.undecided_share)} of the test points"
         )
     elif result.method == "ovo":
-        rows.append(("test points with a tied vote", pct(result.undecided_share)))
+        second = f"tied vote: {pct(result.undecided_share)} of the test points"
     else:
-        rows.append(("test points left undecided", "none: one argmax"))
+        second = "undecided: none (one argmax)"
     if result.method != "crammer_singer" and result.undecided_share > 0:
-        rows.append(("test error among those", pct(result.undecided_error)))
-    body = "\n".join(f"| {a} | {b} |" for a, b in rows)
-    text = "| | |\n|---|---:|\n" + body
+        second += f", {pct(result.undecided_error)} of them wrong"
+    text = f"{first}  \n{second}"
     if not result.converged:
-        text += "\n\n⚠ Stopped before convergence (time budget): approximate."
+        text += "  \n⚠ stopped by the time budget: approximate"
     return text
 
 
