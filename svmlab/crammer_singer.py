@@ -156,7 +156,9 @@ def _sub_problem(A, B, yi, C, out):  # pragma: no cover - compiled
             value = (beta - B[m]) / A
             out[m] = value if value < -SNAP_BLOCK * C else 0.0
             total += out[m]
-    out[yi] = min(C, -total)
+    # At its bound the own entry is C exactly (a rounded 1 - 1e-16 would read
+    # as "below the bound" and break the KKT check).
+    out[yi] = C if (beta - B[yi]) / A >= C else min(C, -total)
 
 
 @njit(cache=True)

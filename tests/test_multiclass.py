@@ -314,3 +314,19 @@ def test_binary_svc_points_at_the_multiclass_estimators():
     X = np.random.default_rng(0).normal(size=(12, 2))
     with pytest.raises(DataError, match="OneVsRestSVC"):
         SVC().fit(X, np.arange(12) % 3)
+
+
+def test_block_method_converges_when_own_entries_sit_at_C():
+    """Six spiral arms at a small width: many blocks have their own entry at C.
+    A rounded C(1 - 1e-16) once read as "below the bound" and stalled the
+    sweeps at a KKT violation of 0.18 (regression)."""
+    from svmlab import multiclass_data
+
+    X, y = multiclass_data.make_spiral(150, n_classes=6, random_state=0)
+    K = gram(X, sigma=0.5)
+    qp = crammer_singer.solve_qp(K, y, 6, 1.0, tol=1e-8)
+    blocks = crammer_singer.solve_blocks(K, y, 6, 1.0, tol=1e-4, max_iter=3000)
+    assert blocks.converged and blocks.n_iter < 3000
+    at_C = blocks.alpha[np.arange(150), y] == 1.0
+    assert at_C.sum() > 10
+    assert blocks.objective == pytest.approx(qp.objective, rel=1e-6)
