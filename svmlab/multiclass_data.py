@@ -217,7 +217,7 @@ GENERATORS: dict[str, Callable[..., Dataset]] = {
 
 TITLES: dict[str, str] = {
     "blobs": "Gaussian blobs (k classes)",
-    "spiral": "Spiral with k arms (Sugiyama's, generalised)",
+    "spiral": "Spiral, k arms (Sugiyama's)",
     "ring_and_blobs": "A ring around blobs",
 }
 

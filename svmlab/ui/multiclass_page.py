@@ -280,7 +280,9 @@ def numbers_markdown(result: MethodResult) -> str:
         second += f", {pct(result.undecided_error)} of them wrong"
     text = f"{first}  \n{second}"
     if not result.converged:
-        text += "  \n⚠ stopped by the time budget: approximate"
+        text += (
+            "  \n⚠ stopped before convergence (time or iteration limit): approximate"
+        )
     return text
 
 

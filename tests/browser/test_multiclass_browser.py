@@ -47,7 +47,7 @@ def test_multiclass_page_draws_three_panels_and_follows_controls(
     # Another data set: the k-arm spiral.
     box = page.locator(".st-key-multiclass_dataset input").first
     box.click()
-    page.keyboard.type("Spiral")
+    page.keyboard.type("Spiral, k arms")
     page.keyboard.press("Enter")
     wait_for_rerun(page, timeout_ms=120_000)
     _panels_drawn(page)
