@@ -6,7 +6,16 @@ The engine is pure: importing ``svmlab`` never imports streamlit (only the
 
 from __future__ import annotations
 
-from svmlab import csv_data, datasets, kernels, losses, selection, solvers
+from svmlab import (
+    crammer_singer,
+    csv_data,
+    datasets,
+    kernels,
+    losses,
+    multiclass,
+    selection,
+    solvers,
+)
 from svmlab.errors import (
     DataError,
     FitCancelled,
@@ -17,24 +26,30 @@ from svmlab.errors import (
     UnknownNameError,
 )
 from svmlab.estimator import BIASES, SV_STATES, SVC
+from svmlab.multiclass import CrammerSingerSVC, OneVsOneSVC, OneVsRestSVC
 from svmlab.solvers.base import cancel_when
 
 __all__ = [
     "BIASES",
     "SVC",
     "SV_STATES",
+    "CrammerSingerSVC",
     "DataError",
     "FitCancelled",
     "IncompatibleLossError",
+    "OneVsOneSVC",
+    "OneVsRestSVC",
     "ParameterError",
     "ProblemError",
     "SvmlabError",
     "UnknownNameError",
     "cancel_when",
+    "crammer_singer",
     "csv_data",
     "datasets",
     "kernels",
     "losses",
+    "multiclass",
     "selection",
     "solvers",
 ]

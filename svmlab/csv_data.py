@@ -46,6 +46,7 @@ __all__ = [
     "DELIMITERS",
     "MAX_BYTES",
     "MAX_CELL_CHARS",
+    "MAX_CLASSES",
     "MAX_COLUMNS",
     "MAX_MAGNITUDE",
     "MAX_ROWS",
@@ -56,6 +57,7 @@ __all__ = [
     "read_table",
     "to_csv",
     "to_dataset",
+    "to_multiclass_dataset",
 ]
 
 #: Most data rows: the solvers stay interactive up to a few thousand points.
@@ -617,6 +619,56 @@ def _label_keys(values: list[str], decimal_comma: bool) -> list[object]:
     return list(values) if None in numbers else numbers
 
 
+def _labelled_rows(
+    table: CsvTable,
+    x_columns: tuple[str, str] | None,
+    label_column: str | None,
+    drop_nonfinite: bool,
+) -> tuple[NDArray[np.float64], list[str], list, dict, list, str]:
+    """The checked rows: ``(X, values, keys, first, classes, label)``: features,
+    label texts, their sort keys, the first text of each key, the sorted keys
+    and the label column's name (shared by the binary and multiclass readers)."""
+    features, label = _choose(table, x_columns, label_column)
+    _check_numeric(table, features)
+    frame, comma = table.frame, table.decimal_comma
+    X = np.array(
+        [[_number(cell, comma) for cell in frame[c].tolist()] for c in features]
+    ).T.reshape(-1, 2)
+    values = frame[label].tolist()
+    missing = np.array([v.lower() in _MISSING for v in values], dtype=bool)
+    bad = ~np.isfinite(X).all(axis=1) | missing
+    if bad.any() and not drop_nonfinite:
+        i, k = int(np.argmax(bad)), int(bad.sum())
+        nonfinite = [
+            c for c, x in zip(features, X[i], strict=True) if not np.isfinite(x)
+        ]
+        column = (nonfinite or [label])[0]
+        cell = frame[column].iloc[i]
+        raise DataError(
+            f"{k} row{'s contain' if k > 1 else ' contains'} missing, NaN or infinite "
+            f"values (the first is line {frame.index[i]}, column {_quote(column)}: "
+            f"{_show(cell) if cell else 'empty'}). Tick 'drop those rows' to leave "
+            "them out, or fix the file."
+        )
+    if bad.all():
+        raise DataError(
+            "No rows are left after dropping the rows with missing, NaN or infinite "
+            "values."
+        )
+    X, values = X[~bad], [v for v, b in zip(values, bad, strict=True) if not b]
+    if len(values) < 2:
+        raise DataError(
+            "The data has only 1 row; an SVM needs at least two points, one of each "
+            "class."
+        )
+    keys = _label_keys(values, comma)
+    first: dict[object, str] = {}
+    for key, value in zip(keys, values, strict=True):
+        first.setdefault(key, value)
+    classes = sorted(first)
+    return X, values, keys, first, classes, label
+
+
 def to_dataset(
     table: CsvTable,
     *,
@@ -657,44 +709,9 @@ def to_dataset(
         Columns not chosen or unknown, a feature not numeric, missing/NaN/inf values
         (unless dropped), fewer than two rows, one class only, more than two classes.
     """
-    features, label = _choose(table, x_columns, label_column)
-    _check_numeric(table, features)
-    frame, comma = table.frame, table.decimal_comma
-    X = np.array(
-        [[_number(cell, comma) for cell in frame[c].tolist()] for c in features]
-    ).T.reshape(-1, 2)
-    values = frame[label].tolist()
-    missing = np.array([v.lower() in _MISSING for v in values], dtype=bool)
-    bad = ~np.isfinite(X).all(axis=1) | missing
-    if bad.any() and not drop_nonfinite:
-        i, k = int(np.argmax(bad)), int(bad.sum())
-        nonfinite = [
-            c for c, x in zip(features, X[i], strict=True) if not np.isfinite(x)
-        ]
-        column = (nonfinite or [label])[0]
-        cell = frame[column].iloc[i]
-        raise DataError(
-            f"{k} row{'s contain' if k > 1 else ' contains'} missing, NaN or infinite "
-            f"values (the first is line {frame.index[i]}, column {_quote(column)}: "
-            f"{_show(cell) if cell else 'empty'}). Tick 'drop those rows' to leave "
-            "them out, or fix the file."
-        )
-    if bad.all():
-        raise DataError(
-            "No rows are left after dropping the rows with missing, NaN or infinite "
-            "values."
-        )
-    X, values = X[~bad], [v for v, b in zip(values, bad, strict=True) if not b]
-    if len(values) < 2:
-        raise DataError(
-            "The data has only 1 row; an SVM needs at least two points, one of each "
-            "class."
-        )
-    keys = _label_keys(values, comma)
-    first: dict[object, str] = {}
-    for key, value in zip(keys, values, strict=True):
-        first.setdefault(key, value)
-    classes = sorted(first)
+    X, values, keys, first, classes, label = _labelled_rows(
+        table, x_columns, label_column, drop_nonfinite
+    )
     if len(classes) == 1:
         raise DataError(
             f"Only one class ({_quote(values[0])}) in the label column "
@@ -706,11 +723,52 @@ def to_dataset(
         raise DataError(
             f"The label column {_quote(label)} has {len(classes)} classes "
             f"({shown}{more}); "
-            "this page is binary, so it needs exactly two. Choose another label "
-            "column or keep the rows of two classes only."
+            "this page is binary, so it needs exactly two (the Multiclass page "
+            "takes several). Choose another label column or keep the rows of two "
+            "classes only."
         )
     y = np.where([key == classes[1] for key in keys], 1.0, -1.0)
     return np.ascontiguousarray(X), y, (first[classes[0]], first[classes[1]])
+
+
+#: The most classes :func:`to_multiclass_dataset` accepts (the colours the
+#: Multiclass page can tell apart).
+MAX_CLASSES = 8
+
+
+def to_multiclass_dataset(
+    table: CsvTable,
+    x_columns: tuple[str, str] | None = None,
+    label_column: str | None = None,
+    *,
+    drop_nonfinite: bool = False,
+    max_classes: int = MAX_CLASSES,
+) -> tuple[NDArray[np.float64], NDArray[np.int64], tuple[str, ...]]:
+    """:func:`to_dataset` for two or more classes (the Multiclass page).
+
+    The same columns, checks and messages, but the label column may hold up to
+    ``max_classes`` distinct values. Returns ``X`` (n, 2), ``y`` the class
+    numbers 0 .. k-1 (in sorted label order: as numbers if all are numbers,
+    else as text) and the labels as written in the file, in that order.
+    """
+    X, values, keys, first, classes, label = _labelled_rows(
+        table, x_columns, label_column, drop_nonfinite
+    )
+    if len(classes) == 1:
+        raise DataError(
+            f"Only one class ({_quote(values[0])}) in the label column "
+            f"{_quote(label)}; a classifier needs points of at least two classes."
+        )
+    if len(classes) > max_classes:
+        shown = ", ".join(first[key] for key in classes[:5])
+        raise DataError(
+            f"The label column {_quote(label)} has {len(classes)} classes "
+            f"({shown}, ...); this page draws at most {max_classes}. Choose another "
+            "label column or keep the rows of fewer classes."
+        )
+    code = {key: c for c, key in enumerate(classes)}
+    y = np.array([code[key] for key in keys], dtype=np.int64)
+    return np.ascontiguousarray(X), y, tuple(first[key] for key in classes)
 
 
 #: Largest feature magnitude the pages draw (the grid and kernel need headroom).

@@ -455,9 +455,9 @@ class SVC(ClassifierMixin, BaseEstimator):
         if self.classes_.shape[0] > 2:
             raise DataError(
                 f"Only binary classification is supported. y has "
-                f"{self.classes_.shape[0]} classes; svmlab.SVC separates two "
-                "(wrap it in scikit-learn's OneVsRestClassifier or "
-                "OneVsOneClassifier for more)."
+                f"{self.classes_.shape[0]} classes; svmlab.SVC separates two. "
+                "For more, use svmlab.OneVsRestSVC, svmlab.OneVsOneSVC or "
+                "svmlab.CrammerSingerSVC (the app's Multiclass page compares them)."
             )
         if X.shape[0] < 2:
             raise DataError(f"An SVM needs at least 2 points; got {X.shape[0]}.")

@@ -35,7 +35,9 @@ One module per thing drawn; each imports only the ones listed before it.
 - :mod:`~svmlab.figures.lee2006`: Lee (2006), Figure 2 (:func:`lee_boxplot`);
 - :mod:`~svmlab.figures.robustness`: the Losses page: a decision panel per loss
   with the outliers and the clean-data boundary, the outlier sweep, the losses
-  and their influence, the objectives of several starts.
+  and their influence, the objectives of several starts;
+- :mod:`~svmlab.figures.multiclass`: the Multiclass page: a panel per method
+  (:func:`multiclass_panel`) and the key they share (:func:`key_figure`).
 
 The public names are re-exported here (``figures.decision_figure``,
 ``figures.PALETTE``); names with a leading underscore are shared between these

@@ -22,12 +22,13 @@ import numpy as np
 import streamlit as st
 from numpy.typing import NDArray
 
-from svmlab import csv_data, datasets
+from svmlab import csv_data, datasets, multiclass_data
 from svmlab.errors import DataError
 from svmlab.ui import keyed
 from svmlab.ui.upload import MAX_SESSION_UPLOADS, escape_markdown
 
 __all__ = [
+    "CATALOGUES",
     "UPLOAD",
     "DataItems",
     "generated_data",
@@ -47,10 +48,17 @@ UPLOAD = "upload"
 DRAWABLE_ADVICE = "Rescale the columns (for example to mean 0 and sd 1)."
 
 
+#: The generator tables a page can draw from: the binary ones (every page but
+#: Multiclass) and the multiclass ones (:mod:`svmlab.multiclass_data`).
+CATALOGUES = {"binary": datasets, "multiclass": multiclass_data}
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
-def generated_data(source: str, data_items: DataItems) -> tuple:
+def generated_data(
+    source: str, data_items: DataItems, catalogue: str = "binary"
+) -> tuple:
     """The generator's arrays (raises the generator's typed error)."""
-    return datasets.make(source, **dict(data_items))
+    return CATALOGUES[catalogue].make(source, **dict(data_items))
 
 
 def _uploads(prefix: str) -> dict[str, tuple[Array, Array]]:
@@ -68,21 +76,28 @@ def hold(prefix: str, key: str, X: Array, y: Array) -> None:
 
 
 def request_data(
-    prefix: str, source: str, data_items: DataItems
+    prefix: str, source: str, data_items: DataItems, catalogue: str = "binary"
 ) -> tuple[Array, Array]:
-    """The arrays of a source: generated, or the upload this session holds."""
+    """The arrays of a source: generated (from ``catalogue``, a key of
+    :data:`CATALOGUES`), or the upload this session holds."""
     if source == UPLOAD:
         key = dict(data_items)["upload"]
         held = _uploads(prefix).get(key)
         if held is None:
             raise DataError("The uploaded file is no longer held: upload it again.")
         return held
-    return generated_data(source, data_items)
+    return generated_data(source, data_items, catalogue)
 
 
-def upload_controls(prefix: str, empty_note: str) -> DataItems | None:
+def upload_controls(
+    prefix: str, empty_note: str, *, multiclass: bool = False
+) -> DataItems | None:
     """The file uploader and, for a wide table, the column choices; the upload's
-    data items, or None (with ``empty_note`` or the reader's sentence shown)."""
+    data items, or None (with ``empty_note`` or the reader's sentence shown).
+
+    ``multiclass``: the label column may hold several classes
+    (:func:`svmlab.csv_data.to_multiclass_dataset`; ``y`` holds class numbers
+    and the ``labels`` item every class's text); otherwise exactly two."""
     file = st.file_uploader(
         "CSV file: two feature columns and a label column",
         type=["csv", "txt"],
@@ -110,7 +125,10 @@ def upload_controls(prefix: str, empty_note: str) -> DataItems | None:
                     )
                 )
             columns = {"x_columns": tuple(choices[:2]), "label_column": choices[2]}
-        X, y, labels = csv_data.to_dataset(table, **columns)
+        if multiclass:
+            X, y, labels = csv_data.to_multiclass_dataset(table, **columns)
+        else:
+            X, y, labels = csv_data.to_dataset(table, **columns)
         # Values near 1e308 are finite numbers, but their span overflows the axes.
         csv_data.check_drawable(X, advice=DRAWABLE_ADVICE)
     except DataError as error:
@@ -118,10 +136,14 @@ def upload_controls(prefix: str, empty_note: str) -> DataItems | None:
         return None
     key = hashlib.sha256(X.tobytes() + y.tobytes()).hexdigest()[:12]
     hold(prefix, key, X, y)
-    negative, positive = (escape_markdown(repr(str(v))) for v in labels)
-    st.caption(f"{len(y)} points; +1 is {positive}, −1 is {negative}.")
+    if multiclass:
+        names = ", ".join(escape_markdown(repr(str(v))) for v in labels)
+        st.caption(f"{len(y)} points; {len(labels)} classes: {names}.")
+    else:
+        negative, positive = (escape_markdown(repr(str(v))) for v in labels)
+        st.caption(f"{len(y)} points; +1 is {positive}, −1 is {negative}.")
     # The file's own class names ride along (as text: they key the caches).
-    return (("upload", key), ("labels", (str(labels[0]), str(labels[1]))))
+    return (("upload", key), ("labels", tuple(str(v) for v in labels)))
 
 
 def generator_controls(
@@ -132,28 +154,31 @@ def generator_controls(
     n_help: str,
     notes: Mapping[str, str] | None = None,
     fixed: Mapping[str, Mapping[str, Any]] | None = None,
+    catalogue: str = "binary",
 ) -> tuple[str, DataItems]:
     """The data set box, its parameters' sliders and a seed.
 
     ``notes``: a caption per generator, shown under the box. ``fixed``: per
     generator, parameters the page sets itself (no slider; e.g. the Losses
-    page places its own outliers). Returns the generator's name and keyword
-    arguments (seed included).
+    page places its own outliers). ``catalogue``: which generators (a key of
+    :data:`CATALOGUES`). Returns the generator's name and keyword arguments
+    (seed included).
     """
-    names = list(datasets.GENERATORS)
+    tables = CATALOGUES[catalogue]
+    names = list(tables.GENERATORS)
     key = f"{prefix}_dataset"
     name = st.selectbox(
         "Data set",
         names,
         index=keyed.index(key, names, names.index(default)),
-        format_func=datasets.TITLES.__getitem__,
+        format_func=tables.TITLES.__getitem__,
         key=key,
     )
     if notes and name in notes:
         st.caption(notes[name])
     pinned = dict((fixed or {}).get(name, {}))
     items: list[tuple[str, Any]] = []
-    for p in datasets.PARAMS[name]:
+    for p in tables.PARAMS[name]:
         if p.name in pinned:
             items.append((p.name, pinned[p.name]))
             continue

@@ -71,6 +71,14 @@ PAGES: tuple[Page, ...] = (
         "with n and Lee's Table 1.",
     ),
     Page(
+        "pages/6_Multiclass.py",
+        "Multiclass",
+        ":material/category:",
+        "one-vs-rest, one-vs-one (LIBSVM's vote) and Crammer-Singer's direct "
+        "multiclass SVM on the same data: regions, the binary boundaries, where "
+        "the votes tie, errors and fit times; the Crammer-Singer dual.",
+    ),
+    Page(
         "pages/3_Notes.py",
         "Notes on the sources",
         ":material/menu_book:",

@@ -1,0 +1,314 @@
+"""The Multiclass page's widgets, cached comparison and sentences.
+
+The sidebar widgets give a :class:`MulticlassRequest` (primitives only, the cache
+key); :func:`comparison` is an ``st.cache_data`` wrapper of
+:func:`svmlab.multiclass_compare.compare` with the app's time budget per method,
+stopped once nobody will see its result (:func:`svmlab.ui.run_state.superseded`).
+Every widget is keyed ``multiclass_...`` and drawn with its current value as its
+default (:mod:`svmlab.ui.keyed`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import streamlit as st
+from numpy.typing import NDArray
+
+from svmlab import cancel_when, csv_data
+from svmlab.estimator import BIASES
+from svmlab.losses import LOSSES
+from svmlab.multiclass import METHODS
+from svmlab.multiclass_compare import MethodResult, MulticlassSettings, compare
+from svmlab.ui import data_source, keyed
+from svmlab.ui.run_state import superseded
+from svmlab.ui.settings import C_GRID, FIT_SECONDS, SIGMA_GRID, nearest
+
+__all__ = [
+    "DUAL_LATEX",
+    "DUAL_TEXT",
+    "PREFIX",
+    "MulticlassRequest",
+    "comparison",
+    "controls",
+    "numbers_markdown",
+    "story",
+]
+
+Array = NDArray[np.float64]
+
+#: Widget keys start with this.
+PREFIX = "multiclass"
+#: Largest training set (three methods on every move; the QP is dense).
+MAX_N = 600
+#: Fresh test points a generator draws (another seed).
+N_TEST = 1000
+#: An upload's share held out as its test set.
+TEST_SHARE = 0.3
+KERNELS = {"gaussian": "Gaussian", "polynomial": "polynomial", "linear": "linear"}
+#: The losses a reduction's binary fits may use (all of svmlab's).
+LOSS_TITLES = {
+    "hinge": "hinge",
+    "squared_hinge": "squared hinge",
+    "ramp": "ramp",
+    "squared_ramp": "squared ramp",
+    "modified_hinge": "modified hinge (Lee)",
+}
+
+#: Crammer-Singer's dual as the page writes it (the project's notes).
+DUAL_LATEX = r"""
+\max_{\alpha}\; \sum_{i=1}^{n} \alpha_{i,y_i}
+ - \frac{1}{2}\sum_{i,j=1}^{n} k(x_i, x_j) \sum_{y=1}^{c} \alpha_{i,y}\,\alpha_{j,y}
+\quad \text{s.t.} \quad \sum_{y=1}^{c} \alpha_{i,y} = 0,\;\;
+\alpha_{i,y} \le C\,[y = y_i]
+"""
+#: Beside the dual: what it says, in the project's words (docs/corrections.md).
+DUAL_TEXT = (
+    "Each point $i$ owns a block of $c$ multipliers that sums to zero: "
+    "$0 \\le \\alpha_{i,y_i} \\le C$ for its own class, $\\alpha_{i,y} \\le 0$ "
+    "for the others. A point whose multiclass margin "
+    "$f_{y_i}(x_i) - \\max_{y \\ne y_i} f_y(x_i)$ exceeds 1 keeps its whole "
+    "block at 0: it is not a support vector. There is no bias, as in "
+    "Sugiyama's dual. One coupled problem for all classes: every point of the "
+    "plane has a single argmax, so nothing is left to a vote or a tie-break.\n\n"
+    "Solved exactly (CVXOPT on all $n c$ variables) up to 900 of them, above "
+    "that one point's block at a time, each block in closed form. The Notes "
+    "page says how this dual was derived and checked."
+)
+PREDICT_LATEX = r"""
+f_y(x) = \sum_{i=1}^{n} \alpha_{i,y}\, k(x_i, x), \qquad
+\hat y(x) = \operatorname*{argmax}_{y} f_y(x)
+"""
+
+
+@dataclass(frozen=True)
+class MulticlassRequest:
+    """Everything the panels depend on, as primitives (the cache key)."""
+
+    source: str
+    data_items: tuple[tuple[str, Any], ...]
+    kernel: str
+    C: float
+    sigma: float
+    degree: int
+    loss: str
+    bias: str
+
+    @property
+    def generated(self) -> bool:
+        return self.source != data_source.UPLOAD
+
+    @property
+    def settings(self) -> MulticlassSettings:
+        return MulticlassSettings(
+            kernel=self.kernel,
+            C=self.C,
+            sigma=self.sigma,
+            degree=self.degree,
+            loss=self.loss,
+            bias=self.bias,
+            max_seconds=FIT_SECONDS,
+        )
+
+    def class_names(self, k: int) -> tuple[str, ...]:
+        """An upload's own label texts, else the class numbers."""
+        labels = dict(self.data_items).get("labels")
+        return tuple(labels) if labels else tuple(str(c) for c in range(k))
+
+    def data(self) -> tuple[Array, Any, Array, Any]:
+        """``(X, y, X_test, y_test)``: a generator's points and
+        :data:`N_TEST` fresh ones (another seed); an upload split
+        70/30 at random (seed 0)."""
+        if not self.generated:
+            X, y = data_source.request_data(PREFIX, self.source, self.data_items)
+            rng = np.random.default_rng(0)
+            order = rng.permutation(len(y))
+            cut = max(1, round(len(y) * (1 - TEST_SHARE)))
+            train, test = order[:cut], order[cut:]
+            if test.size == 0:
+                return X, y, X, y
+            return X[train], y[train], X[test], y[test]
+        X, y = data_source.generated_data(self.source, self.data_items, "multiclass")
+        items = dict(self.data_items)
+        items["n_samples"] = N_TEST
+        items["random_state"] = int(items.get("random_state", 0)) + 10_000
+        X_test, y_test = data_source.generated_data(
+            self.source, tuple(items.items()), "multiclass"
+        )
+        return X, y, X_test, y_test
+
+
+def _log_slider(
+    label: str, key: str, grid: tuple[float, ...], fallback: float, **kw
+) -> float:
+    return float(
+        st.select_slider(
+            label,
+            options=grid,
+            value=nearest(grid, float(keyed.value(key, fallback))),
+            format_func=lambda v: f"{v:g}",
+            key=key,
+            **kw,
+        )
+    )
+
+
+def controls() -> MulticlassRequest | None:
+    """The sidebar: data and model. None while an upload is missing."""
+    st.header("Data")
+    key = f"{PREFIX}_source"
+    sources = ["Generator", "Upload CSV"]
+    source = st.radio(
+        "Data source",
+        sources,
+        index=keyed.index(key, sources),
+        horizontal=True,
+        key=key,
+        label_visibility="collapsed",
+    )
+    if source == "Upload CSV":
+        items = data_source.upload_controls(
+            PREFIX,
+            "Choose a CSV file: two feature columns and a label column with two "
+            f"to {csv_data.MAX_CLASSES} classes.",
+            multiclass=True,
+        )
+        name = data_source.UPLOAD
+    else:
+        name, items = data_source.generator_controls(
+            PREFIX,
+            default="blobs",
+            max_n=MAX_N,
+            n_help=f"Training points, at most {MAX_N}; the test error uses "
+            f"{N_TEST} fresh points.",
+            catalogue="multiclass",
+        )
+    st.header("Model (every method)")
+    kernels = list(KERNELS)
+    kernel = st.radio(
+        "Kernel",
+        kernels,
+        index=keyed.index(f"{PREFIX}_kernel", kernels),
+        format_func=KERNELS.get,
+        horizontal=True,
+        key=f"{PREFIX}_kernel",
+    )
+    C = _log_slider("C", f"{PREFIX}_C", C_GRID[:-12], 1.0)
+    sigma = _log_slider(
+        "σ (Gaussian width)",
+        f"{PREFIX}_sigma",
+        SIGMA_GRID,
+        1.0,
+        disabled=kernel != "gaussian",
+    )
+    degree = st.slider(
+        "Degree (polynomial)",
+        1,
+        6,
+        value=int(keyed.value(f"{PREFIX}_degree", 3)),
+        key=f"{PREFIX}_degree",
+        disabled=kernel != "polynomial",
+    )
+    st.header("Binary fits (one-vs-rest, one-vs-one)")
+    losses = [n for n in LOSS_TITLES if n in LOSSES]
+    loss = st.selectbox(
+        "Loss",
+        losses,
+        index=keyed.index(f"{PREFIX}_loss", losses),
+        format_func=LOSS_TITLES.get,
+        key=f"{PREFIX}_loss",
+        help="Crammer-Singer always uses its own multiclass hinge.",
+    )
+    biases = list(BIASES)
+    bias = st.selectbox(
+        "Bias",
+        biases,
+        index=keyed.index(f"{PREFIX}_bias", biases),
+        format_func=BIASES.get,
+        key=f"{PREFIX}_bias",
+        help="Crammer-Singer has no bias here, as in Sugiyama's dual.",
+    )
+    if not items:
+        return None
+    return MulticlassRequest(
+        source=name,
+        data_items=items,
+        kernel=str(kernel),
+        C=C,
+        sigma=sigma,
+        degree=int(degree),
+        loss=str(loss),
+        bias=str(bias),
+    )
+
+
+@st.cache_data(max_entries=24, show_spinner="Fitting the three methods…")
+def comparison(request: MulticlassRequest) -> dict[str, MethodResult]:
+    """The three methods on the request's data."""
+    X, y, X_test, y_test = request.data()
+    with cancel_when(superseded()):
+        return compare(X, y, X_test, y_test, request.settings)
+
+
+# -- sentences ---------------------------------------------------------------------
+
+
+def pct(value: float) -> str:
+    return "–" if not math.isfinite(value) else f"{100.0 * value:.1f} %"
+
+
+def numbers_markdown(result: MethodResult) -> str:
+    """The numbers under a panel: two short lines (a projector has no room for
+    a table under each of three panels)."""
+    first = (
+        f"**test error {pct(result.test_error)}** · training "
+        f"{pct(result.train_error)} · {result.n_support} SVs · "
+        f"{result.fit_time:.2f} s"
+    )
+    if result.method == "ovr":
+        second = (
+            f"no or several f_c > 0: {pct(result.undecided_share)} of the test points"
+        )
+    elif result.method == "ovo":
+        second = f"tied vote: {pct(result.undecided_share)} of the test points"
+    else:
+        second = "undecided: none (one argmax)"
+    if result.method != "crammer_singer" and result.undecided_share > 0:
+        second += f", {pct(result.undecided_error)} of them wrong"
+    text = f"{first}  \n{second}"
+    if not result.converged:
+        text += (
+            "  \n⚠ stopped before convergence (time or iteration limit): approximate"
+        )
+    return text
+
+
+def story(results: dict[str, MethodResult]) -> str:
+    """What the three panels show, written from the numbers measured now."""
+    fitted = {m: r for m, r in results.items() if r.model is not None}
+    if not fitted:
+        return "No method could be fitted on these settings."
+    best = min(fitted.values(), key=lambda r: r.test_error)
+    parts = [f"Lowest test error: **{METHODS[best.method]}** ({pct(best.test_error)})."]
+    ovr, ovo = fitted.get("ovr"), fitted.get("ovo")
+    if ovr is not None:
+        parts.append(
+            f"One-vs-rest leaves {pct(ovr.undecided_share)} of the test points to "
+            "the argmax of its scores (no classifier or several claim them)."
+        )
+    if ovo is not None:
+        parts.append(
+            f"One-vs-one ties on {pct(ovo.undecided_share)} of them; LIBSVM gives "
+            "a tie to the class that comes first."
+        )
+    if "crammer_singer" in fitted:
+        cs = fitted["crammer_singer"]
+        parts.append(
+            f"Crammer-Singer solves one problem for all classes "
+            f"({cs.model.alpha_.size} dual variables, {cs.model.solver_} solver): "
+            "every point has one argmax, so nothing is left to a tie-break."
+        )
+    return " ".join(parts)

@@ -1,0 +1,64 @@
+"""The Multiclass page in Chromium: three panels drawn, a control changed (the
+data set and the kernel), no exception, no ``st.error`` box, no page error."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from svmlab.multiclass import METHODS
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+# Opening a sub-page URL directly logs two harmless 404s (shared tools notes).
+BENIGN = re.compile(r"_stcore/(health|host-config)|status of 404")
+
+
+def _no_errors(page, browser_log, assert_no_exception) -> None:
+    assert_no_exception(page)
+    assert not browser_log.page_errors, browser_log.page_errors
+    real = [e for e in browser_log.console_errors if not BENIGN.search(e)]
+    assert not real, real
+
+
+def _panels_drawn(page) -> None:
+    for method in METHODS:
+        page.locator(f".st-key-multiclass_panel_{method} .main-svg").first.wait_for(
+            state="visible"
+        )
+
+
+def test_multiclass_page_draws_three_panels_and_follows_controls(
+    page,
+    browser_log,
+    streamlit_url,
+    wait_for_rerun,
+    assert_no_exception,
+    full_screenshot,
+):
+    response = page.goto(f"{streamlit_url}/Multiclass")
+    assert response is not None and response.ok, response
+    wait_for_rerun(page)
+    _panels_drawn(page)
+    _no_errors(page, browser_log, assert_no_exception)
+    text = page.locator("body").inner_text()
+    assert "The Crammer-Singer dual" in text
+    assert "test error" in text
+
+    # Another data set: the k-arm spiral.
+    box = page.locator(".st-key-multiclass_dataset input").first
+    box.click()
+    page.keyboard.type("Spiral, k arms")
+    page.keyboard.press("Enter")
+    wait_for_rerun(page, timeout_ms=120_000)
+    _panels_drawn(page)
+    _no_errors(page, browser_log, assert_no_exception)
+
+    # Another kernel, for every method.
+    page.locator(".st-key-multiclass_kernel").get_by_text("linear").click()
+    wait_for_rerun(page, timeout_ms=120_000)
+    _panels_drawn(page)
+    _no_errors(page, browser_log, assert_no_exception)
+    # The spiral's sliders (no separation: that is the blobs').
+    sidebar = page.locator("[data-testid='stSidebar']").inner_text()
+    assert "Separation" not in sidebar and "Classes" in sidebar
+    full_screenshot(page, ARTIFACTS / "multiclass_linear_spiral.png")

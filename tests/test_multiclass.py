@@ -1,0 +1,332 @@
+"""svmlab.multiclass and svmlab.crammer_singer against independent references:
+scikit-learn's LIBSVM (one-vs-one), scikit-learn's OneVsRestClassifier,
+LIBLINEAR's Crammer-Singer (linear kernel) and the primal written out and solved
+by scipy's SLSQP (any kernel)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+from sklearn.datasets import make_blobs
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.multiclass import OneVsRestClassifier
+from sklearn.svm import SVC as SklearnSVC
+from sklearn.svm import LinearSVC
+from sklearn.utils.estimator_checks import check_estimator
+
+from svmlab import SVC, crammer_singer
+from svmlab.errors import DataError, ParameterError, UnknownNameError
+from svmlab.kernels import gamma_from_sigma, gram
+from svmlab.multiclass import (
+    CrammerSingerSVC,
+    OneVsOneSVC,
+    OneVsRestSVC,
+    ovo_ties,
+    ovr_ambiguity,
+)
+
+
+@pytest.fixture(scope="module")
+def four_blobs():
+    X, y = make_blobs(300, centers=4, cluster_std=2.0, random_state=0)
+    return X[:200], y[:200], X[200:], y[200:]
+
+
+# -- one-vs-one against LIBSVM ----------------------------------------------------
+
+
+def test_one_vs_one_hinge_agrees_with_scikit_learn(four_blobs):
+    X, y, X_test, _ = four_blobs
+    ours = OneVsOneSVC(C=1.0, sigma=2.0, tol=1e-8, decision_function_shape="ovo")
+    ours.fit(X, y)
+    theirs = SklearnSVC(
+        C=1.0, gamma=gamma_from_sigma(2.0), tol=1e-8, decision_function_shape="ovo"
+    ).fit(X, y)
+    np.testing.assert_array_equal(ours.predict(X_test), theirs.predict(X_test))
+    np.testing.assert_allclose(
+        ours.decision_function(X_test), theirs.decision_function(X_test), atol=1e-5
+    )
+    ours.set_params(decision_function_shape="ovr")
+    theirs.set_params(decision_function_shape="ovr")
+    np.testing.assert_allclose(
+        ours.decision_function(X_test), theirs.decision_function(X_test), atol=1e-5
+    )
+    # The same support vectors (LIBSVM counts a point once over all pairs).
+    np.testing.assert_array_equal(ours.support_, np.sort(theirs.support_))
+
+
+def test_one_vs_one_tied_votes_follow_libsvm():
+    """Three pairwise lines that do not meet leave a triangle of 1-1-1 votes;
+    there LIBSVM (scikit-learn's predict) takes the first class."""
+    X, y = make_blobs(
+        60, centers=3, cluster_std=1.0, center_box=(-4, 4), random_state=2
+    )
+    X[y == 0] *= [2.5, 0.4]  # one class stretched: the pairwise lines miss
+    ours = OneVsOneSVC(C=10.0, kernel="linear", tol=1e-8).fit(X, y)
+    theirs = SklearnSVC(C=10.0, kernel="linear", tol=1e-8).fit(X, y)
+    g = np.linspace(-8, 8, 81)
+    grid = np.column_stack([a.ravel() for a in np.meshgrid(g, g)])
+    tied = ovo_ties(ours.votes(grid))
+    # Away from the boundaries (LIBSVM's float32 cache moves them a hair).
+    sure = np.abs(ours.pairwise_decision_function(grid)).min(axis=1) > 1e-2
+    assert (tied & sure).sum() > 500
+    np.testing.assert_array_equal(ours.predict(grid[sure]), theirs.predict(grid[sure]))
+    votes = ours.votes(grid[tied])
+    assert np.all(votes == 1)
+    assert np.all(ours.predict(grid[tied]) == ours.classes_[0])
+    # break_ties: the argmax of the ovr-shaped values, as scikit-learn's.
+    ours.set_params(break_ties=True)
+    theirs.set_params(break_ties=True)
+    np.testing.assert_array_equal(ours.predict(grid[sure]), theirs.predict(grid[sure]))
+    assert len(set(ours.predict(grid[tied & sure]))) > 1
+
+
+# -- one-vs-rest against scikit-learn's wrapper ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"C": 1.0, "sigma": 2.0},
+        {"C": 3.0, "loss": "squared_hinge", "bias": "none", "kernel": "linear"},
+    ],
+)
+def test_one_vs_rest_agrees_with_scikit_learns_wrapper(four_blobs, params):
+    X, y, X_test, _ = four_blobs
+    ours = OneVsRestSVC(tol=1e-6, **params).fit(X, y)
+    theirs = OneVsRestClassifier(SVC(tol=1e-6, **params)).fit(X, y)
+    np.testing.assert_array_equal(ours.predict(X_test), theirs.predict(X_test))
+    np.testing.assert_allclose(
+        ours.decision_function(X_test), theirs.decision_function(X_test), atol=1e-9
+    )
+    assert [m.loss for m in ours.estimators_] == [params.get("loss", "hinge")] * 4
+
+
+def test_reductions_take_any_labels_and_stay_consistent(four_blobs):
+    X, y, X_test, _ = four_blobs
+    names = np.array(["ant", "bee", "cat", "dog"])[y]
+    for model in (OneVsRestSVC(), OneVsOneSVC(), CrammerSingerSVC()):
+        model.fit(X, names)
+        assert list(model.classes_) == ["ant", "bee", "cat", "dog"]
+        d = model.decision_function(X_test)
+        assert d.shape == (100, 4)
+        pred = model.predict(X_test)
+        if isinstance(model, OneVsOneSVC):
+            pred = pred[~ovo_ties(model.votes(X_test))]
+            d = d[~ovo_ties(model.votes(X_test))]
+        np.testing.assert_array_equal(model.classes_[d.argmax(axis=1)], pred)
+
+
+def test_two_classes_give_one_decision_column(four_blobs):
+    X, y, X_test, _ = four_blobs
+    keep = y < 2
+    for model in (OneVsRestSVC(), OneVsOneSVC(), CrammerSingerSVC()):
+        model.fit(X[keep], np.where(y[keep] == 1, "b", "a"))
+        d = model.decision_function(X_test)
+        assert d.shape == (100,)
+        np.testing.assert_array_equal(model.predict(X_test) == "b", d > 0)
+
+
+def test_ovr_ambiguity_counts_claims():
+    scores = np.array([[1.0, -1.0, -1.0], [-1.0, -2.0, -0.5], [0.5, 0.2, -1.0]])
+    np.testing.assert_array_equal(ovr_ambiguity(scores), [1, 0, 2])
+    np.testing.assert_array_equal(
+        ovo_ties(np.array([[2, 0, 1], [1, 1, 1], [1, 1, 0]])), [False, True, True]
+    )
+
+
+# -- Crammer-Singer -----------------------------------------------------------------
+
+
+def _primal_by_slsqp(K, codes, k, C):
+    """The primal in the kernel expansion f_m = K theta_m, written out and solved
+    by a generic solver: min 1/2 sum_m theta_m' K theta_m + C sum xi_i with
+    f_{y_i}(x_i) - f_m(x_i) >= 1 - xi_i (m != y_i), xi >= 0."""
+    n = K.shape[0]
+    rows = [(i, m) for i in range(n) for m in range(k) if m != codes[i]]
+
+    def split(v):
+        return v[: n * k].reshape(n, k), v[n * k :]
+
+    def objective(v):
+        theta, xi = split(v)
+        return 0.5 * np.sum(theta * (K @ theta)) + C * xi.sum()
+
+    def gradient(v):
+        theta, _ = split(v)
+        return np.concatenate([(K @ theta).ravel(), np.full(n, C)])
+
+    def margins(v):
+        theta, xi = split(v)
+        F = K @ theta
+        return np.array([F[i, codes[i]] - F[i, m] - 1 + xi[i] for i, m in rows])
+
+    def margins_jac(v):
+        J = np.zeros((len(rows), n * k + n))
+        for r, (i, m) in enumerate(rows):
+            J[r, codes[i] : n * k : k] += K[i]
+            J[r, m : n * k : k] -= K[i]
+            J[r, n * k + i] = 1.0
+        return J
+
+    v0 = np.concatenate([np.zeros(n * k), np.full(n, 1.0)])
+    result = minimize(
+        objective,
+        v0,
+        jac=gradient,
+        method="SLSQP",
+        bounds=[(None, None)] * (n * k) + [(0, None)] * n,
+        constraints=[{"type": "ineq", "fun": margins, "jac": margins_jac}],
+        options={"ftol": 1e-12, "maxiter": 500},
+    )
+    assert result.success, result.message
+    return result.fun
+
+
+@pytest.mark.parametrize("kernel", ["gaussian", "polynomial"])
+def test_crammer_singer_objective_matches_the_primal(kernel):
+    X, y = make_blobs(18, centers=3, cluster_std=1.5, random_state=1)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    model = CrammerSingerSVC(C=2.0, kernel=kernel, degree=2, solver="qp").fit(X, y)
+    K = gram(X, kernel=kernel, degree=2)
+    primal = _primal_by_slsqp(K, y, 3, 2.0)
+    assert model.objective_ == pytest.approx(primal, rel=1e-6)
+    assert crammer_singer.primal_objective(K, model.alpha_, y, 2.0) == pytest.approx(
+        primal, rel=1e-6
+    )
+
+
+@pytest.mark.parametrize("bias", ["none", "regularized"])
+def test_crammer_singer_linear_agrees_with_liblinear(four_blobs, bias):
+    X, y, X_test, _ = four_blobs
+    ours = CrammerSingerSVC(C=0.5, kernel="linear", bias=bias, tol=1e-8).fit(X, y)
+    theirs = LinearSVC(
+        C=0.5,
+        multi_class="crammer_singer",
+        fit_intercept=bias == "regularized",
+        tol=1e-8,
+        max_iter=100_000,
+    ).fit(X, y)
+    np.testing.assert_array_equal(ours.predict(X_test), theirs.predict(X_test))
+    np.testing.assert_allclose(
+        ours.decision_function(X_test), theirs.decision_function(X_test), atol=1e-6
+    )
+
+
+@pytest.mark.parametrize("solver", ["qp", "blocks"])
+def test_crammer_singer_dual_constraints_and_kkt(four_blobs, solver):
+    X, y, _, _ = four_blobs
+    model = CrammerSingerSVC(C=1.0, sigma=2.0, solver=solver, tol=1e-6).fit(X, y)
+    a = model.alpha_
+    own = a[np.arange(len(y)), y]
+    np.testing.assert_allclose(a.sum(axis=1), 0.0, atol=1e-12)
+    assert np.all(own <= 1.0) and np.all(own >= -1e-12)  # = -(sum of the others)
+    others = a.copy()
+    others[np.arange(len(y)), y] = -np.inf
+    assert np.all(others <= 0.0)
+    # KKT, recomputed here: G = K alpha - e; max G <= min of G below the bound.
+    G = gram(X, sigma=2.0) @ a
+    G[np.arange(len(y)), y] -= 1.0
+    below = a < np.where(np.eye(4)[y] > 0, 1.0, 0.0)
+    low = np.where(below, G, np.inf).min(axis=1)
+    assert np.max(G.max(axis=1) - low) <= 1e-6
+    assert model.kkt_violation_ <= 1e-6 and model.converged_
+    # Complementary slackness, exactly: beyond the margin, the block is zero.
+    assert np.all(a[model.margins_ > 1.0 + 1e-5] == 0.0)
+    assert np.all(np.abs(a[model.margins_ < 1.0 - 1e-5]).sum(axis=1) > 0.0)
+    # The support vectors are the points with a nonzero block.
+    assert set(model.support_) == set(np.flatnonzero(np.abs(a).sum(axis=1) > 0))
+
+
+def test_crammer_singer_classifies_separable_data():
+    X, y = make_blobs(60, centers=4, cluster_std=0.3, random_state=2)
+    for kernel in ("linear", "gaussian"):
+        model = CrammerSingerSVC(C=100.0, kernel=kernel).fit(X, y)
+        np.testing.assert_array_equal(model.predict(X), y)
+        assert model.margins_.min() >= 1.0 - 1e-3
+
+
+def test_block_decomposition_matches_the_qp_on_a_medium_problem():
+    X, y = make_blobs(200, centers=4, cluster_std=2.5, random_state=5)
+    K = gram(X, sigma=1.5)
+    qp = crammer_singer.solve_qp(K, y, 4, 2.0, tol=1e-8)
+    blocks = crammer_singer.solve_blocks(K, y, 4, 2.0, tol=1e-5)
+    assert qp.method == "qp" and blocks.method == "blocks" and blocks.converged
+    assert blocks.objective == pytest.approx(qp.objective, rel=1e-6)
+    F = K @ qp.alpha
+    np.testing.assert_allclose(K @ blocks.alpha, F, atol=1e-3)
+
+
+def test_crammer_singer_auto_switches_to_blocks_and_budget_stops_it():
+    X, y = make_blobs(400, centers=3, cluster_std=2.5, random_state=6)
+    model = CrammerSingerSVC(C=10.0).fit(X, y)
+    assert model.solver_ == "blocks"  # 1,200 variables
+    with pytest.warns(ConvergenceWarning, match="KKT violation"):
+        slow = CrammerSingerSVC(C=10.0, solver="blocks", tol=1e-9, max_iter=2)
+        slow.fit(X, y)
+    assert not slow.converged_ and slow.stop_reason_ == "max_iter"
+    assert slow.fit_notes_
+
+
+# -- the contract and bad input ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "estimator", [OneVsRestSVC(), OneVsOneSVC(), CrammerSingerSVC()], ids=type
+)
+def test_scikit_learn_estimator_checks(estimator):
+    """Every check passes; only check_array_api_input is skipped (NumPy only)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        results = check_estimator(estimator, on_fail=None)
+    failed = [r["check_name"] for r in results if r["status"] == "failed"]
+    skipped = {r["check_name"] for r in results if r["status"] == "skipped"}
+    assert failed == []
+    assert skipped <= {"check_array_api_input"}
+
+
+@pytest.mark.parametrize(
+    ("model", "y", "error", "words"),
+    [
+        (CrammerSingerSVC(C=0.0), None, ParameterError, "C must be a positive finite"),
+        (CrammerSingerSVC(C=np.inf), None, ParameterError, "positive finite"),
+        (CrammerSingerSVC(solver="smo"), None, UnknownNameError, "solver"),
+        (CrammerSingerSVC(bias="unregularized"), None, UnknownNameError, "bias"),
+        (CrammerSingerSVC(kernel="rbf"), None, UnknownNameError, "kernel"),
+        (OneVsRestSVC(loss="log"), None, UnknownNameError, "loss"),
+        (OneVsOneSVC(C=-1.0), None, ParameterError, "C must be a positive"),
+        (OneVsOneSVC(decision_function_shape="x"), None, UnknownNameError, "shape"),
+        (OneVsRestSVC(), np.zeros(12), DataError, "Only one class"),
+        (CrammerSingerSVC(), np.linspace(0, 1, 12), DataError, "continuous"),
+    ],
+)
+def test_bad_input_gets_a_plain_typed_error(model, y, error, words):
+    X = np.random.default_rng(0).normal(size=(12, 2))
+    y = np.arange(12) % 3 if y is None else y
+    with pytest.raises(error, match=words):
+        model.fit(X, y)
+
+
+def test_binary_svc_points_at_the_multiclass_estimators():
+    X = np.random.default_rng(0).normal(size=(12, 2))
+    with pytest.raises(DataError, match="OneVsRestSVC"):
+        SVC().fit(X, np.arange(12) % 3)
+
+
+def test_block_method_converges_when_own_entries_sit_at_C():
+    """Six spiral arms at a small width: many blocks have their own entry at C.
+    A rounded C(1 - 1e-16) once read as "below the bound" and stalled the
+    sweeps at a KKT violation of 0.18 (regression)."""
+    from svmlab import multiclass_data
+
+    X, y = multiclass_data.make_spiral(150, n_classes=6, random_state=0)
+    K = gram(X, sigma=0.5)
+    qp = crammer_singer.solve_qp(K, y, 6, 1.0, tol=1e-8)
+    blocks = crammer_singer.solve_blocks(K, y, 6, 1.0, tol=1e-4, max_iter=3000)
+    assert blocks.converged and blocks.n_iter < 3000
+    at_C = blocks.alpha[np.arange(150), y] == 1.0
+    assert at_C.sum() > 10
+    assert blocks.objective == pytest.approx(qp.objective, rel=1e-6)

@@ -1,0 +1,202 @@
+"""The Multiclass page (AppTest), its generators, its CSV reader and its figures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from svmlab import csv_data, datasets, multiclass_data
+from svmlab.errors import DataError, ParameterError, UnknownNameError
+from svmlab.figures import data_bounds
+from svmlab.figures.multiclass import key_figure, multiclass_panel, region_map
+from svmlab.multiclass import METHODS, CrammerSingerSVC, OneVsOneSVC, OneVsRestSVC
+
+PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "6_Multiclass.py")
+
+
+# -- generators --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(multiclass_data.GENERATORS))
+def test_generators_are_deterministic_with_labels_0_to_k(name):
+    X, y = multiclass_data.make(name, n_samples=101, random_state=4)
+    X2, y2 = multiclass_data.make(name, n_samples=101, random_state=4)
+    np.testing.assert_array_equal(X, X2)
+    np.testing.assert_array_equal(y, y2)
+    assert X.shape == (101, 2) and y.dtype == np.int64
+    k = int(y.max()) + 1
+    assert k == 3 and set(y) == set(range(k))
+    assert np.bincount(y).max() - np.bincount(y).min() <= 1
+    assert not np.array_equal(X, multiclass_data.make(name, n_samples=101)[0])
+    # Every parameter the page offers, at its ends, gives data.
+    for p in multiclass_data.PARAMS[name]:
+        for v in (p.low, p.high):
+            multiclass_data.make(name, **{p.name: int(v) if p.integer else v})
+
+
+def test_two_arm_spiral_is_sugiyamas():
+    X, y = multiclass_data.make_spiral(200, n_classes=2, noise=1.0, random_state=7)
+    X_book, y_book = datasets.make_spiral(200, noise=1.0, random_state=7)
+    np.testing.assert_array_equal(X, X_book)
+    np.testing.assert_array_equal(y == 0, y_book > 0)
+
+
+def test_spiral_arms_are_evenly_spaced_and_blobs_sit_on_their_circle():
+    X, y = multiclass_data.make_spiral(600, n_classes=3, noise=0.0, random_state=0)
+    a = np.linspace(0, 4 * np.pi, 200)
+    for c in range(3):
+        r = np.hypot(*X[y == c].T)
+        np.testing.assert_allclose(r, a + 2 * np.pi * c / 3, atol=1e-12)
+    X, y = multiclass_data.make_blobs(6000, n_classes=4, noise=0.5, separation=6.0)
+    means = np.array([X[y == c].mean(axis=0) for c in range(4)])
+    np.testing.assert_allclose(np.hypot(*means.T), 3.0, atol=0.05)
+    X, y = multiclass_data.make_ring_and_blobs(600, n_blobs=2, noise=0.1, radius=3.0)
+    assert abs(np.hypot(*X[y == 0].T).mean() - 3.0) < 0.05
+    assert np.hypot(*X[y > 0].T).max() < 2.0
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "error", "words"),
+    [
+        ("blobs", {"n_classes": 7}, ParameterError, "at most 6"),
+        ("blobs", {"n_classes": 1}, ParameterError, "at least 2"),
+        ("spiral", {"n_samples": 2}, ParameterError, "at least the number"),
+        ("ring_and_blobs", {"n_blobs": 6}, ParameterError, "at most 5"),
+        ("ring_and_blobs", {"radius": 0.0}, ParameterError, "positive"),
+        ("blobs", {"sigma": 1.0}, ParameterError, "no parameter 'sigma'"),
+        ("moons", {}, UnknownNameError, "data set"),
+    ],
+)
+def test_generator_bad_parameters_are_sentences(name, params, error, words):
+    with pytest.raises(error, match=words):
+        multiclass_data.make(name, **params)
+
+
+# -- CSV ---------------------------------------------------------------------------
+
+THREE = b"x1,x2,label\n0,0,cat\n1,0,dog\n0,1,emu\n1,1,cat\n2,2,dog\n3,1,emu\n"
+
+
+def test_csv_multiclass_reader_keeps_every_label_and_binary_points_here():
+    table = csv_data.read_table(THREE)
+    X, y, labels = csv_data.to_multiclass_dataset(table)
+    assert labels == ("cat", "dog", "emu")
+    np.testing.assert_array_equal(y, [0, 1, 2, 0, 1, 2])
+    assert X.shape == (6, 2)
+    with pytest.raises(DataError, match="Multiclass page takes several"):
+        csv_data.to_dataset(table)
+    with pytest.raises(DataError, match="at most 2"):
+        csv_data.to_multiclass_dataset(table, max_classes=2)
+    one = csv_data.read_table(b"x1,x2,label\n0,0,a\n1,1,a\n")
+    with pytest.raises(DataError, match="Only one class"):
+        csv_data.to_multiclass_dataset(one)
+
+
+# -- figures -----------------------------------------------------------------------
+
+
+def test_panels_draw_regions_lines_points_and_support_vectors():
+    X, y = multiclass_data.make_blobs(90, random_state=1)
+    bounds = data_bounds(X)
+    for model, lines in (
+        (OneVsRestSVC(), 3),
+        (OneVsOneSVC(), 3),
+        (CrammerSingerSVC(), 0),
+    ):
+        model.fit(X, y)
+        fig = multiclass_panel(model, X, y, bounds=bounds, resolution=60)
+        dashed = [t for t in fig.data if t.mode == "lines" and t.line.dash != "solid"]
+        assert len(dashed) == lines
+        markers = [t for t in fig.data if t.mode == "markers"]
+        assert len(markers) == 4  # three classes and the SV rings
+        assert len(markers[-1].x) == len(model.support_)
+        assert fig.layout.images[0].source.startswith("data:image/png;base64,")
+        assert fig.layout.yaxis.scaleanchor == "x"
+        assert fig.layout.xaxis.title.text and fig.layout.yaxis.title.text
+    assert len(key_figure(["a", "b", "c"]).data) == 3 + 5
+
+
+def test_region_map_marks_what_each_reduction_leaves_open():
+    X, y = multiclass_data.make_blobs(90, noise=0.4, separation=6.0, random_state=2)
+    g = np.linspace(-8, 8, 41)
+    grid = np.column_stack([a.ravel() for a in np.meshgrid(g, g)])
+    ovr = region_map(OneVsRestSVC(kernel="linear").fit(X, y), grid)
+    assert ovr["undecided"].any() and not ovr["undecided"].all()
+    cs = region_map(CrammerSingerSVC(kernel="linear").fit(X, y), grid)
+    assert not cs["undecided"].any() and cs["lines"] == []
+    assert set(cs["codes"]) == {0, 1, 2}
+
+
+# -- the page ----------------------------------------------------------------------
+
+
+def _app() -> AppTest:
+    return AppTest.from_file(PAGE, default_timeout=120).run()
+
+
+def _problems(at: AppTest) -> list[str]:
+    return [e.value for e in at.exception] + [e.value for e in at.error]
+
+
+def test_page_draws_the_three_methods_and_the_dual() -> None:
+    at = _app()
+    assert not _problems(at)
+    assert len(at.get("plotly_chart")) == len(METHODS) + 1  # and the key
+    text = "\n".join(m.value for m in at.markdown)
+    for title in METHODS.values():
+        assert f"**{title}**" in text
+    assert "test error" in text and "Lowest test error" in text
+    assert len(at.latex) == 2
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("multiclass_dataset", "spiral"),
+        ("multiclass_dataset", "ring_and_blobs"),
+        ("multiclass_kernel", "polynomial"),
+        ("multiclass_kernel", "linear"),
+        ("multiclass_loss", "ramp"),
+        ("multiclass_bias", "none"),
+    ],
+)
+def test_page_runs_across_data_kernels_and_binary_settings(key, value) -> None:
+    at = _app()
+    widget = at.selectbox(key=key) if key != "multiclass_kernel" else at.radio(key=key)
+    widget.set_value(value).run()
+    assert not _problems(at), (key, value, _problems(at))
+    assert len(at.get("plotly_chart")) == len(METHODS) + 1
+
+
+def _upload(at: AppTest, data: bytes) -> AppTest:
+    at.radio(key="multiclass_source").set_value("Upload CSV").run()
+    at.file_uploader(key="multiclass_file").set_value(("d.csv", data, "text/csv"))
+    return at.run()
+
+
+def test_upload_takes_several_labels_and_names_them() -> None:
+    X, y = multiclass_data.make_blobs(60, random_state=3)
+    names = np.array(["ant", "bee", "cat"])[y]
+    rows = [f"{a:.4f},{b:.4f},{c}" for (a, b), c in zip(X, names, strict=True)]
+    at = _upload(_app(), ("x1,x2,label\n" + "\n".join(rows)).encode())
+    assert not _problems(at), _problems(at)
+    assert any("3 classes" in c.value and "bee" in c.value for c in at.caption)
+    assert len(at.get("plotly_chart")) == len(METHODS) + 1
+
+
+def test_a_bad_upload_is_a_sentence_and_keeps_the_settings() -> None:
+    at = _app()
+    at.radio(key="multiclass_kernel").set_value("linear").run()
+    at.select_slider(key="multiclass_C").set_value(10.0).run()
+    at = _upload(at, b"x1,x2,label\n0,0,a\n1,1,a\n2,0,a\n")
+    assert not at.exception
+    assert len(at.error) == 1 and "Only one class" in at.error[0].value
+    assert at.radio(key="multiclass_kernel").value == "linear"
+    assert at.select_slider(key="multiclass_C").value == 10.0
+    # Back to a generator: the page draws again with the same model settings.
+    at.radio(key="multiclass_source").set_value("Generator").run()
+    assert not _problems(at)
+    assert at.radio(key="multiclass_kernel").value == "linear"
