@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlparse
 
 import pytest
@@ -16,8 +17,15 @@ from benchmarks import lecture_room
 pytestmark = pytest.mark.timeout(180)
 
 
+def _run(coroutine):
+    """``asyncio.run`` in a thread of its own: Playwright's sync API, live in
+    this process for the other browser tests, holds this thread's event loop."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def test_a_small_room_gets_every_answer(streamlit_url, server_pid):
-    room = asyncio.run(
+    room = _run(
         lecture_room.run_room(
             streamlit_url,
             3,
@@ -48,10 +56,10 @@ def test_a_move_in_the_protocol_reaches_the_page(streamlit_url):
         assert not log.errors, log.errors
         return before["C (type a value)"], after["C (type a value)"], target
 
-    before, after, target = asyncio.run(move())
+    before, after, target = _run(move())
     assert after == pytest.approx(float(target)) and after != before
 
 
 def test_only_loopback():
     with pytest.raises(SystemExit, match="loopback"):
-        asyncio.run(lecture_room.run_room("http://10.0.0.1:8501", 1, 1.0))
+        _run(lecture_room.run_room("http://10.0.0.1:8501", 1, 1.0))
