@@ -12,15 +12,15 @@ of the spiral, two-circle and outlier defaults land in
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
+from tests.browser.page_checks import no_errors as _no_errors
+
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 MAIN = '[class*="st-key-explore_chart"]'
 # Opening a sub-page URL directly logs two harmless 404s (shared tools notes).
-BENIGN = re.compile(r"_stcore/(health|host-config)|status of 404")
 
 SV_JS = """() => {
   const m = document.querySelector('[data-svmlab-number="support vectors"]');
@@ -77,13 +77,6 @@ def _press(page, key: str, slider_key: str, times: int, wait_for_rerun) -> None:
 
 def _settle(page) -> None:
     page.wait_for_timeout(400)
-
-
-def _no_errors(page, browser_log, assert_no_exception) -> None:
-    assert_no_exception(page)
-    assert not browser_log.page_errors, browser_log.page_errors
-    real = [e for e in browser_log.console_errors if not BENIGN.search(e)]
-    assert not real, real
 
 
 def test_sliders_click_and_box_select(

@@ -3,21 +3,13 @@ data set and the kernel), no exception, no ``st.error`` box, no page error."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from svmlab.multiclass import METHODS
+from tests.browser.page_checks import no_errors as _no_errors
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 # Opening a sub-page URL directly logs two harmless 404s (shared tools notes).
-BENIGN = re.compile(r"_stcore/(health|host-config)|status of 404")
-
-
-def _no_errors(page, browser_log, assert_no_exception) -> None:
-    assert_no_exception(page)
-    assert not browser_log.page_errors, browser_log.page_errors
-    real = [e for e in browser_log.console_errors if not BENIGN.search(e)]
-    assert not real, real
 
 
 def _panels_drawn(page) -> None:

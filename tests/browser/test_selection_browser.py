@@ -11,18 +11,11 @@ import re
 from pathlib import Path
 
 from svmlab.ui.selection_page import DEFAULT_CRITERIA
+from tests.browser.page_checks import no_errors as _no_errors
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 # Opening a sub-page URL directly logs two harmless 404s (shared tools notes).
-BENIGN = re.compile(r"_stcore/(health|host-config)|status of 404")
 HEAT = '[class*="st-key-selection_heat_"]'
-
-
-def _no_errors(page, browser_log, assert_no_exception) -> None:
-    assert_no_exception(page)
-    assert not browser_log.page_errors, browser_log.page_errors
-    real = [e for e in browser_log.console_errors if not BENIGN.search(e)]
-    assert not real, real
 
 
 IDLE_WITH_TEXT_JS = r"""
