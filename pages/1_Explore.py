@@ -22,13 +22,15 @@ import streamlit as st  # noqa: E402
 import svmlab.ui  # noqa: E402, F401  (limits BLAS to one thread)
 from svmlab import SvmlabError, figures, losses, solvers  # noqa: E402
 from svmlab.errors import FitCancelled  # noqa: E402
-from svmlab.ui import cache, controls, edit, navigation, panels  # noqa: E402
+from svmlab.ui import cache, controls, edit, lecture, navigation, panels  # noqa: E402
 from svmlab.ui import chart as ui_chart  # noqa: E402
 
 st.set_page_config(page_title="svmlab · Explore", layout="wide")
 navigation.sidebar_links()
-controls.sidebar()
+classroom = controls.sidebar(before=lecture.classroom_toggle)
 panels.compact_page()
+if classroom:
+    lecture.classroom_style()
 st.title(
     "Explore",
     help="Move C and σ and watch the boundary f = 0 (solid), the margins f = ±1 "
@@ -113,6 +115,7 @@ def playground() -> None:
             dragmode=dragmode,
             legend="none",  # the key sits beside the chart (panels.legend_key)
             height=760,
+            scale=1.5 if settings.classroom else 1.0,
         )
         last_spec[:] = [fig]
         # A click while dragging selects is an event only (svmlab.ui.edit adds a point).
@@ -141,7 +144,8 @@ def playground() -> None:
     ):
         st.rerun(scope="fragment")
     with right:
-        panels.numbers(record)
+        highlight = lecture.preset_panel(settings)
+        panels.numbers(record, highlight, classroom=settings.classroom)
         panels.legend_key(key_entries)
     note = figures.unresolved_width_note(model, data.bounds)
     if note:
