@@ -22,7 +22,15 @@ import streamlit as st  # noqa: E402
 import svmlab.ui  # noqa: E402, F401  (limits BLAS to one thread)
 from svmlab import SvmlabError, figures, losses, solvers  # noqa: E402
 from svmlab.errors import FitCancelled  # noqa: E402
-from svmlab.ui import cache, controls, edit, lecture, navigation, panels  # noqa: E402
+from svmlab.ui import (  # noqa: E402
+    cache,
+    controls,
+    edit,
+    lecture,
+    navigation,
+    panels,
+    path_view,
+)
 from svmlab.ui import chart as ui_chart  # noqa: E402
 
 st.set_page_config(page_title="svmlab · Explore", layout="wide")
@@ -87,7 +95,9 @@ def playground() -> None:
         st.info(no_solver)
         return
     try:
-        record = cache.fit_settings(settings, edits)
+        # A value on a computed path draws its stored model: a scrub fits nothing.
+        record = path_view.stored_record(settings, edits)
+        record = record or cache.fit_settings(settings, edits)
     except FitCancelled:
         return  # superseded: the next run draws the picture
     except SvmlabError as error:
@@ -150,6 +160,10 @@ def playground() -> None:
     note = figures.unresolved_width_note(model, data.bounds)
     if note:
         left.info(note, icon=":material/zoom_in:")
+    scale = 1.5 if settings.classroom else 1.0
+    tool = lecture.tool_picker()
+    if tool == "path":
+        path_view.section(settings, edits, chart, scale)
     left, right = st.columns(2, gap="medium")
     with left:
         chart(

@@ -35,7 +35,11 @@ One module per thing drawn; each imports only the ones listed before it.
 - :mod:`~svmlab.figures.lee2006`: Lee (2006), Figure 2 (:func:`lee_boxplot`);
 - :mod:`~svmlab.figures.robustness`: the Losses page: a decision panel per loss
   with the outliers and the clean-data boundary, the outlier sweep, the losses
-  and their influence, the objectives of several starts.
+  and their influence, the objectives of several starts;
+- :mod:`~svmlab.figures.path`: the regularisation path's curves with a cursor
+  (:func:`path_figure`);
+- :mod:`~svmlab.figures.kernel_views`: the Gram matrix as a heatmap, one support
+  vector's bump over the plane, the degree-2 feature map in 3-D.
 
 The public names are re-exported here (``figures.decision_figure``,
 ``figures.PALETTE``); names with a leading underscore are shared between these
@@ -51,6 +55,7 @@ from svmlab.figures.lee2006 import lee_boxplot
 from svmlab.figures.loss import PAYS, RUG_OPACITY, loss_figure
 from svmlab.figures.margin_gap import margin_gap_figure
 from svmlab.figures.multipliers import alpha_histogram
+from svmlab.figures.path import path_figure
 from svmlab.figures.plane import (
     data_bounds,
     grid_points,
@@ -81,6 +86,7 @@ __all__ = [
     "log_ticks",
     "loss_figure",
     "margin_gap_figure",
+    "path_figure",
     "points_png",
     "slices_figure",
     "surface_png",

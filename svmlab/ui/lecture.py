@@ -20,7 +20,25 @@ from svmlab.ui.controls import KEYS, apply_settings
 from svmlab.ui.presets import PRESETS, Preset
 from svmlab.ui.settings import ExploreSettings
 
-__all__ = ["changes_from", "classroom_style", "classroom_toggle", "preset_panel"]
+__all__ = [
+    "TOOLS",
+    "changes_from",
+    "classroom_style",
+    "classroom_toggle",
+    "preset_panel",
+    "tool_picker",
+]
+
+#: The lecture tools under the figure; one is drawn at a time (a chart in a
+#: hidden tab or a closed expander would be drawn at zero width).
+TOOLS: dict[str, str] = {
+    "none": "none",
+    "path": "Regularisation path",
+    "inspect": "Point inspector",
+    "kernel": "Kernel views",
+    "compare": "Compare",
+}
+TOOL_KEY = "explore_tool"
 
 #: Fields that are display choices, not part of what a preset shows.
 _DISPLAY = {"preset", "classroom", "log_count", "show_test"}
@@ -120,3 +138,18 @@ _CLASSROOM_CSS = (
 def classroom_style() -> None:
     """The classroom-mode page style (call when the mode is on)."""
     st.html(_CLASSROOM_CSS)
+
+
+def tool_picker() -> str:
+    """The row that picks the lecture tool drawn under the figure."""
+    names = list(TOOLS)
+    return str(
+        st.radio(
+            "Lecture tool",
+            names,
+            index=keyed.index(TOOL_KEY, names),
+            format_func=TOOLS.__getitem__,
+            horizontal=True,
+            key=TOOL_KEY,
+        )
+    )
