@@ -26,6 +26,7 @@ from svmlab.ui import (  # noqa: E402
     cache,
     controls,
     edit,
+    inspector,
     lecture,
     navigation,
     panels,
@@ -88,7 +89,10 @@ def playground() -> None:
     except SvmlabError as error:
         st.error(str(error))
         return
-    edit.apply_pending_click(identity, add_label)
+    # "inspects" (0): a click picks the point to inspect instead of adding one.
+    click = edit.pending_click() if add_label == 0.0 else None
+    if add_label != 0.0:
+        edit.apply_pending_click(identity, add_label)
     edits = edit.current_edits(identity)
     no_solver = cache.no_solver_message(settings)
     if no_solver:
@@ -107,7 +111,10 @@ def playground() -> None:
         panels.internal_error(error)
         return
     model = record.model
-    revision = (settings, edits)
+    if click is not None:
+        inspector.pick(record.X, click)
+    inspected = inspector.current(len(record.y))
+    revision = (settings, edits, inspected)
     test = (data.X_test, data.y_test) if settings.show_test else None
     added = edit.added_mask(len(record.y), edits)
 
@@ -126,6 +133,7 @@ def playground() -> None:
             legend="none",  # the key sits beside the chart (panels.legend_key)
             height=760,
             scale=1.5 if settings.classroom else 1.0,
+            highlight=inspected if snapshot is None else None,
         )
         last_spec[:] = [fig]
         # A click while dragging selects is an event only (svmlab.ui.edit adds a point).
@@ -164,6 +172,8 @@ def playground() -> None:
     tool = lecture.tool_picker()
     if tool == "path":
         path_view.section(settings, edits, chart, scale)
+    elif tool == "inspect":
+        inspector.section(settings, identity, len(data.y_train), record, data.bounds)
     left, right = st.columns(2, gap="medium")
     with left:
         chart(

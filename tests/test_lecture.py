@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from svmlab.ui.chart import COMPONENT
@@ -68,3 +69,51 @@ def test_path_scrub_draws_stored_models_and_fits_nothing(monkeypatch) -> None:
     # The cursor on the curves sits at the scrubbed value.
     shapes = _charts(at)["explore_path_chart"]["layout"]["shapes"]
     assert shapes[0]["x0"] == 1.0
+
+
+def test_inspector_reads_one_point_and_moves_and_deletes_it() -> None:
+    from svmlab import SVC
+    from svmlab.ui.cache import load_data, model_items
+
+    at = _app({"preset": "hard_margin", "data": "linear", "n": "40", "test": "0"})
+    at.radio(key="explore_tool").set_value("inspect").run()
+    s = at.session_state["explore_settings"]
+    data = load_data(s.dataset, tuple(s.data_kwargs().items()), s.test_fraction)
+    X, y = data.X_train, data.y_train
+    # An independent fit: the hard margin by scikit-learn, its support vectors.
+    from sklearn.svm import SVC as SkSVC
+
+    sk = SkSVC(kernel="linear", C=1e10, tol=1e-10).fit(X, y)
+    sv = int(sk.support_[0])
+    at.number_input(key="explore_inspect_point").set_value(sv).run()
+    assert not _errors(at)
+    table = "".join(h.proto.body for h in at.get("html") if "inspector" in h.proto.body)
+    f = sk.decision_function(X[sv : sv + 1])[0]
+    assert f"{f:.3f}".replace("-0.000", "0.000") in table or f"{f:.2f}" in table
+    assert "1.000" in table  # m = y f(x) = 1 on the margin
+    assert "free (0 &lt; α &lt; C)" in table or "support vector" in table
+    text = " ".join(m.value for m in at.markdown)
+    assert "on the margin" in text
+    # The main figure rings the inspected point.
+    main = next(v for k, v in _charts(at).items() if k.startswith("explore_chart"))
+    ring = next(t for t in main["data"] if t.get("name") == "inspected point")
+    assert (ring["x"][0], ring["y"][0]) == pytest.approx(tuple(X[sv]))
+    # Move the support vector 0.3 away from the other class: the boundary follows.
+    w = sk.coef_[0] / np.linalg.norm(sk.coef_[0])
+    target = X[sv] + 0.3 * y[sv] * w
+    at.slider(key="explore_inspect_x1").set_value(float(target[0])).run()
+    assert not _errors(at)
+    moved = at.session_state["explore_edits"]
+    assert sv in moved["removed"] and len(moved["added"]) == 1
+    Xm = np.vstack([np.delete(X, sv, axis=0), np.array(moved["added"])[:, :2]])
+    ym = np.concatenate([np.delete(y, sv), np.array(moved["added"])[:, 2]])
+    model = SVC(**dict(model_items(s))).fit(Xm, ym)
+    sk2 = SkSVC(kernel="linear", C=1e10, tol=1e-10).fit(Xm, ym)
+    assert abs(sk2.intercept_[0] - sk.intercept_[0]) > 1e-3  # it did move
+    np.testing.assert_allclose(model.intercept_, sk2.intercept_, atol=1e-3)
+    assert at.session_state["explore_inspect_point"] == len(ym) - 1
+    at.button(key="explore_inspect_delete").click().run()
+    assert not _errors(at)
+    assert at.session_state["explore_edits"]["added"] == ()
+    numbers = _numbers(at)
+    assert numbers["support vectors"].endswith(f" / {len(y) - 1}")

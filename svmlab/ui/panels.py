@@ -92,17 +92,18 @@ def internal_error(error: Exception) -> None:
 def edit_tools(reset: Callable[[], None]) -> tuple[float, str]:
     """The row above the chart: class of a click, what a drag does, reset.
 
-    Returns the label a click adds (+1.0 or -1.0) and Plotly's drag mode.
+    Returns the label a click adds (+1.0 or -1.0; 0.0 when a click inspects the
+    nearest point instead) and Plotly's drag mode.
     """
     # One short row (labels folded into the options): on a 720-line projector
     # every line above the chart is a line the chart loses.
-    tools = st.columns([3.4, 6.3, 1.6], vertical_alignment="center")
-    labels = [1.0, -1.0]
+    tools = st.columns([4.6, 6.3, 1.6], vertical_alignment="center")
+    labels = [1.0, -1.0, 0.0]  # 0: a click picks the point to inspect
     label = tools[0].radio(
         "A click on the chart adds",
         labels,
         index=keyed.index("explore_add_class", labels),
-        format_func={1.0: "click adds +1 ●", -1.0: "−1 ■"}.get,
+        format_func={1.0: "click adds +1 ●", -1.0: "−1 ■", 0.0: "inspects"}.get,
         horizontal=True,
         key="explore_add_class",
         label_visibility="collapsed",

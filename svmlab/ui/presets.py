@@ -163,8 +163,8 @@ _TABLE: tuple[Preset, ...] = (
         "Losses",
         "Outliers against the ramp (Sugiyama Fig. 27.17, right)",
         ExploreSettings(**_OUTLIERS, loss="ramp"),
-        "The ramp stops growing at m = −1: past it an outlier costs a constant and "
-        "pulls with α = 0. No bound support vector is left, three free ones hold "
+        "The ramp min(1, max(0, 1 − m)) stops growing at m = 0: past it an outlier "
+        "costs a constant and pulls with α = 0. No bound support vector is left, three free ones hold "
         "the boundary, and it stands where the clean data put it.",
         "bound SVs",
         "0",
