@@ -27,6 +27,7 @@ from svmlab.ui import (  # noqa: E402
     controls,
     edit,
     inspector,
+    kernel_view,
     lecture,
     navigation,
     panels,
@@ -174,6 +175,8 @@ def playground() -> None:
         path_view.section(settings, edits, chart, scale)
     elif tool == "inspect":
         inspector.section(settings, identity, len(data.y_train), record, data.bounds)
+    elif tool == "kernel":
+        kernel_view.section(settings, edits, record, data, chart, scale)
     left, right = st.columns(2, gap="medium")
     with left:
         chart(

@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svmlab.ui.chart import COMPONENT
+from svmlab.ui.presets import query
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_Explore.py")
 
@@ -117,3 +118,22 @@ def test_inspector_reads_one_point_and_moves_and_deletes_it() -> None:
     assert at.session_state["explore_edits"]["added"] == ()
     numbers = _numbers(at)
     assert numbers["support vectors"].endswith(f" / {len(y) - 1}")
+
+
+@pytest.mark.parametrize("view", ["gram", "bump", "lift"])
+def test_kernel_views_draw(view: str) -> None:
+    at = _app(query("bias_regularized"))
+    at.radio(key="explore_tool").set_value("kernel").run()
+    at.radio(key="explore_kernel_view").set_value(view).run()
+    assert not _errors(at)
+    fig = _charts(at)["explore_kernel_chart"]
+    kinds = {t["type"] for t in fig["data"]}
+    assert kinds & {"heatmap", "scatter3d"}
+    if view == "lift":
+        s = at.session_state["explore_settings"]
+        n = int(_numbers(at)["support vectors"].split(" / ")[1])
+        wrong = round(float(_numbers(at)["training error"].split()[0]) * n / 100)
+        caption = " ".join(c.value for c in at.caption)
+        assert f"classifies {n - wrong} correctly" in caption
+        assert f"puts {n - wrong} of {n}" in caption
+        assert s.kernel == "polynomial"

@@ -51,6 +51,7 @@ from __future__ import annotations
 from svmlab.figures.convergence import convergence_figure
 from svmlab.figures.decision import decision_figure, decision_spec, legend_entries
 from svmlab.figures.heatmap import heatmap_figure, log_ticks
+from svmlab.figures.kernel_views import bump_figure, gram_figure, lift_figure
 from svmlab.figures.lee2006 import lee_boxplot
 from svmlab.figures.loss import PAYS, RUG_OPACITY, loss_figure
 from svmlab.figures.margin_gap import margin_gap_figure
@@ -75,14 +76,17 @@ __all__ = [
     "RUG_OPACITY",
     "VALUE_TITLES",
     "alpha_histogram",
+    "bump_figure",
     "convergence_figure",
     "data_bounds",
     "decision_figure",
     "decision_spec",
+    "gram_figure",
     "grid_points",
     "heatmap_figure",
     "lee_boxplot",
     "legend_entries",
+    "lift_figure",
     "log_ticks",
     "loss_figure",
     "margin_gap_figure",
