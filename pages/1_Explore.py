@@ -24,6 +24,7 @@ from svmlab import SvmlabError, figures, losses, solvers  # noqa: E402
 from svmlab.errors import FitCancelled  # noqa: E402
 from svmlab.ui import (  # noqa: E402
     cache,
+    compare,
     controls,
     edit,
     inspector,
@@ -177,6 +178,8 @@ def playground() -> None:
         inspector.section(settings, identity, len(data.y_train), record, data.bounds)
     elif tool == "kernel":
         kernel_view.section(settings, edits, record, data, chart, scale)
+    elif tool == "compare":
+        compare.section(settings, edits, record, data, chart, scale, test)
     left, right = st.columns(2, gap="medium")
     with left:
         chart(

@@ -137,3 +137,58 @@ def test_kernel_views_draw(view: str) -> None:
         assert f"classifies {n - wrong} correctly" in caption
         assert f"puts {n - wrong} of {n}" in caption
         assert s.kernel == "polynomial"
+
+
+def test_compare_mode_fits_b_and_shares_the_axes() -> None:
+    from sklearn.svm import SVC as SkSVC
+
+    from svmlab import kernels
+    from svmlab.ui.cache import load_data
+
+    at = _app({"data": "two_circles"})
+    at.radio(key="explore_tool").set_value("compare").run()
+    at.radio(key="explore_compare_field").set_value("C").run()
+    at.select_slider(key="explore_compare_C").set_value(0.01).run()
+    assert not _errors(at)
+    charts = _charts(at)
+    a, b = charts["explore_compare_A"], charts["explore_compare_B"]
+    for axis in ("xaxis", "yaxis"):
+        assert a["layout"][axis]["range"] == b["layout"][axis]["range"]
+    s = at.session_state["explore_settings"]
+    data = load_data(s.dataset, tuple(s.data_kwargs().items()), s.test_fraction)
+    sk = SkSVC(kernel="rbf", gamma=kernels.gamma_from_sigma(s.sigma), C=0.01)
+    sk.fit(data.X_train, data.y_train)
+    error = np.mean(sk.predict(data.X_test) != data.y_test)
+    body = "".join(h.proto.body for h in at.get("html"))
+    shown = re.findall(r'data-svmlab-compare="test error">([^<]*)<', body)
+    assert shown[1] == f"{100 * error:.1f} %"
+    assert at.session_state["explore_settings"].C == s.C  # A is untouched
+
+
+def test_classroom_mode_hides_advanced_controls_and_enlarges() -> None:
+    at = _app(query("c_too_small"))
+    assert at.selectbox(key="explore_solver") is not None
+    main = next(v for k, v in _charts(at).items() if k.startswith("explore_chart"))
+    at.toggle(key="explore_classroom").set_value(True).run()
+    assert not _errors(at)
+    s = at.session_state["explore_settings"]
+    assert s.classroom and s.preset == "c_too_small"
+    assert at.query_params["classroom"] in ("1", ["1"])
+    keys = {w.key for w in at.sidebar.selectbox} | {w.key for w in at.sidebar.slider}
+    assert "explore_solver" not in keys and "explore_bias" not in keys
+    assert "explore_n" not in keys and "explore_dataset" in keys
+    shown = _numbers(at)
+    assert set(shown) == {
+        "support vectors",
+        "training error",
+        "test error",
+        "bias b",
+        "bound SVs",  # the preset's number stays
+    }
+    big = next(v for k, v in _charts(at).items() if k.startswith("explore_chart"))
+    assert big["layout"]["font"]["size"] > main["layout"]["font"]["size"]
+    width = {t["name"]: t["line"]["width"] for t in big["data"] if "line" in t}
+    before = {t["name"]: t["line"]["width"] for t in main["data"] if "line" in t}
+    assert width["f = 0 (boundary)"] == 1.5 * before["f = 0 (boundary)"]
+    # Hidden controls kept their values: the fit is the same.
+    assert s.solver == "auto" and s.C == 0.01

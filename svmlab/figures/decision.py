@@ -352,8 +352,8 @@ def decision_spec(
     # narrower when the page column is (about 520 px on a 1400 px wide screen
     # with the sidebar open). Paint the points for that width, at POINT_SCALE
     # image pixels per screen pixel, so they show at their Plotly size.
-    scale = POINT_SCALE
-    side = scale * max(64, min(int(height) - margin["t"] - margin["b"], 520))
+    px = POINT_SCALE
+    side = px * max(64, min(int(height) - margin["t"] - margin["b"], 520))
     points_layer = {
         "source": points_png(
             bounds,
@@ -363,9 +363,9 @@ def decision_spec(
                     P,
                     symbol,
                     colour,
-                    scale * size,
+                    px * size,
                     lines,
-                    scale * np.asarray(widths),
+                    px * np.asarray(widths),
                     hollow,
                 )
                 for P, symbol, colour, size, lines, widths, hollow in painted
