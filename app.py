@@ -26,6 +26,12 @@ SOURCES = (
 
 st.set_page_config(page_title="svmlab · Lecture hub", layout="wide")
 sidebar_links()
+# Page links are one line with an ellipsis by default: let the presets' titles wrap.
+st.html(
+    "<style>[data-testid=stMainBlockContainer] [data-testid=stPageLink-NavLink] *"
+    "{white-space:normal !important;overflow:visible !important;"
+    "text-overflow:clip !important}</style>"
+)
 st.title("svmlab")
 st.markdown(
     "svmlab is an interactive lab for seeing support vector machines work. "
@@ -35,10 +41,9 @@ st.markdown(
     "Explore's sidebar) for a projector."
 )
 st.subheader("Presets for a lecture")
-groups = list(by_topic().items())
-columns = st.columns(len(groups) // 2 + len(groups) % 2, gap="medium")
-for i, (topic, presets) in enumerate(groups):
-    with columns[i // 2]:
+columns = st.columns(3, gap="medium")
+for i, (topic, presets) in enumerate(by_topic().items()):
+    with columns[i % 3]:
         st.markdown(f"**{topic}**")
         for preset in presets:
             st.page_link(

@@ -35,8 +35,14 @@ from svmlab.ui import (  # noqa: E402
     path_view,
 )
 from svmlab.ui import chart as ui_chart  # noqa: E402
+from svmlab.ui.presets import PRESETS  # noqa: E402
 
-st.set_page_config(page_title="svmlab · Explore", layout="wide")
+st.set_page_config(
+    page_title="svmlab · Explore",
+    layout="wide",
+    # Classroom mode gives the sidebar's width to the figure (its toggle is there).
+    initial_sidebar_state="collapsed" if lecture.classroom_requested() else "auto",
+)
 navigation.sidebar_links()
 classroom = controls.sidebar(before=lecture.classroom_toggle)
 panels.compact_page()
@@ -152,7 +158,7 @@ def playground() -> None:
             revision,
             select=True,
             defer=False,
-            fit=(400, 300),
+            fit=(400, 250 if settings.classroom else 300),
         )
 
     left, right = st.columns([2, 1], gap="medium")
@@ -164,8 +170,13 @@ def playground() -> None:
     ):
         st.rerun(scope="fragment")
     with right:
-        highlight = lecture.preset_panel(settings)
-        panels.numbers(record, highlight, classroom=settings.classroom)
+        if settings.classroom:  # the big numbers first, the paragraph below
+            highlight = PRESETS[settings.preset].number if settings.preset else None
+            panels.numbers(record, highlight, classroom=True)
+            lecture.preset_panel(settings)
+        else:
+            highlight = lecture.preset_panel(settings)
+            panels.numbers(record, highlight)
         panels.legend_key(key_entries)
     note = figures.unresolved_width_note(model, data.bounds)
     if note:

@@ -348,6 +348,12 @@ def decision_spec(
         raise ParameterError(
             f"legend must be 'right', 'top' or 'none'; got {legend!r}."
         )
+    if scale != 1.0:  # room for the larger tick labels and axis titles
+        margin = {
+            **margin,
+            "l": round(margin["l"] * scale),
+            "b": round(margin["b"] * scale),
+        }
     # The plot area is square (equal aspect): as tall as the figure allows, or
     # narrower when the page column is (about 520 px on a 1400 px wide screen
     # with the sidebar open). Paint the points for that width, at POINT_SCALE

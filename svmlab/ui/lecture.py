@@ -23,6 +23,7 @@ from svmlab.ui.settings import ExploreSettings
 __all__ = [
     "TOOLS",
     "changes_from",
+    "classroom_requested",
     "classroom_style",
     "classroom_toggle",
     "preset_panel",
@@ -105,6 +106,15 @@ def preset_panel(s: ExploreSettings) -> str | None:
             args=(s,),
         )
     return preset.number
+
+
+def classroom_requested() -> bool:
+    """Whether this run shows classroom mode (the URL or the session says so):
+    read before the page config, which then starts with the sidebar collapsed."""
+    last = st.session_state.get("explore_settings")
+    if last is not None and "preset" not in st.query_params:
+        return bool(last.classroom)
+    return st.query_params.get("classroom") in ("1", "true")
 
 
 def classroom_toggle() -> bool:

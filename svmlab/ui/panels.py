@@ -201,8 +201,8 @@ _CELL = (
 )
 _CELL_BIG = (
     '<div style="{frame}"><div style="font-size:1.25rem;opacity:0.8">{label}</div>'
-    '<div data-svmlab-number="{label}" style="font-size:2.6rem;line-height:1.15;'
-    'font-weight:600;overflow-wrap:anywhere">{value}</div></div>'
+    '<div data-svmlab-number="{label}" style="font-size:2.2rem;line-height:1.15;'
+    'font-weight:600;white-space:nowrap">{value}</div></div>'
 )
 #: The frame around the number a preset points at.
 _FRAME = "outline:3px solid #E69F00;outline-offset:4px;border-radius:4px"
