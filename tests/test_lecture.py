@@ -126,7 +126,7 @@ def test_kernel_views_draw(view: str) -> None:
     at.radio(key="explore_tool").set_value("kernel").run()
     at.radio(key="explore_kernel_view").set_value(view).run()
     assert not _errors(at)
-    fig = _charts(at)["explore_kernel_chart"]
+    fig = _charts(at)[f"explore_kernel_{view}"]
     kinds = {t["type"] for t in fig["data"]}
     assert kinds & {"heatmap", "scatter3d"}
     if view == "lift":

@@ -154,7 +154,10 @@ def lift_figure(
     y = np.asarray(y, dtype=np.float64)
     w = np.asarray(w, dtype=np.float64)
     data: list[dict[str, Any]] = []
-    for sign, name, symbol in ((1.0, "class +1", "circle"), (-1.0, "class −1", "x")):
+    for sign, name, symbol in (
+        (1.0, "class +1", "circle"),
+        (-1.0, "class −1", "square"),
+    ):
         P = Phi[y == sign]
         data.append(
             dict(
@@ -174,8 +177,8 @@ def lift_figure(
     low, high = Phi.min(axis=0), Phi.max(axis=0)
     k = int(np.argmax(np.abs(w)))  # solve the plane for its steepest coordinate
     others = [i for i in range(3) if i != k]
-    u = np.linspace(low[others[0]], high[others[0]], 25)
-    v = np.linspace(low[others[1]], high[others[1]], 25)
+    u = np.linspace(low[others[0]], high[others[0]], 60)
+    v = np.linspace(low[others[1]], high[others[1]], 60)
     U, V = np.meshgrid(u, v)
     if abs(w[k]) > 0:
         W = -(w[others[0]] * U + w[others[1]] * V + b) / w[k]
@@ -200,10 +203,17 @@ def lift_figure(
         font=_fonts(scale),
         legend={"x": 0.0, "y": 1.0},
         scene={
-            "xaxis": {"title": {"text": "x₁²"}},
-            "yaxis": {"title": {"text": "√2 x₁x₂"}},
-            "zaxis": {"title": {"text": "x₂²"}},
-            "aspectmode": "cube",
-        },
+            name: {
+                "title": {"text": text, "font": {"size": round(FONT_SIZE * scale)}},
+                "tickfont": {"size": round((FONT_SIZE - 5) * scale)},
+                "nticks": 4,
+            }
+            for name, text in (
+                ("xaxis", "x₁²"),
+                ("yaxis", "√2 x₁x₂"),
+                ("zaxis", "x₂²"),
+            )
+        }
+        | {"aspectmode": "cube"},
     )
     return _figure(data, layout)

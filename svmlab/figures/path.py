@@ -22,9 +22,9 @@ __all__ = ["path_figure"]
 
 #: (panel title, [(field, legend name, colour, dash)]), top to bottom.
 _PANELS = (
-    ("margin 2/‖w‖", [("margin_width", "margin width", PALETTE["free"], "solid")]),
+    ("margin", [("margin_width", "margin 2/‖w‖", PALETTE["free"], "solid")]),
     (
-        "support vectors",
+        "SVs",
         [
             ("n_free", "free SVs", PALETTE["free"], "solid"),
             ("n_bound", "bound SVs", PALETTE["bound"], "solid"),
@@ -80,13 +80,15 @@ def path_figure(
         axis = "y" if r == 0 else f"y{r + 1}"
         key = "yaxis" if r == 0 else f"yaxis{r + 1}"
         layout[key] = _axis(
-            title + (" (%)" if title == "error" else ""),
+            title + (" %" if title == "error" else ""),
             domain=[max(0.0, round(top - span, 6)), round(top, 6)],
             anchor="x",
             type="log" if title == "objective" else "linear",
             tickfont={"size": round((FONT_SIZE - 3) * scale)},
         )
         layout[key]["title"]["font"] = {"size": round((FONT_SIZE - 2) * scale)}
+        layout[key]["title"]["standoff"] = 4
+        layout[key]["nticks"] = 4
         for name, label, colour, dash in series:
             traces.append(
                 dict(
@@ -118,7 +120,7 @@ def path_figure(
         )
     layout = _base_layout(
         height=int(height),
-        margin={"l": 84, "r": 16, "t": 16, "b": 56},
+        margin={"l": round(96 * scale), "r": 16, "t": 16, "b": round(56 * scale)},
         showlegend=True,
         legend={
             "orientation": "h",

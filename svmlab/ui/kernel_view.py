@@ -1,6 +1,9 @@
 """Kernel views on the Explore page: the Gram matrix, one support vector's bump,
 and the degree-2 kernel's lift to 3-D with its separating plane.
 
+Each view has its own chart key: one kept-alive chart redrawn from a heatmap to
+the plane kept the heatmap's axis ranges (Plotly's ``uirevision``).
+
 The 3-D lift is exact for the kernel (x·z)² only; with another kernel the page
 fits that kernel on the same points, loss, bias and C (cached) and says so.
 """
@@ -91,7 +94,7 @@ def section(
             figures.gram_figure(
                 K[np.ix_(order, order)], record.y[order], by=by, scale=scale
             ),
-            "explore_kernel_chart",
+            "explore_kernel_gram",
             (revision, by),
         )
         return
@@ -122,7 +125,7 @@ def section(
             figures.bump_figure(
                 xs, ys, Z, tuple(record.X[i]), record.X, title=f"#{i}", scale=scale
             ),
-            "explore_kernel_chart",
+            "explore_kernel_bump",
             (revision, i),
         )
         return
@@ -145,6 +148,6 @@ def section(
     )
     chart(
         figures.lift_figure(lifted.Phi, record.y, lifted.w, lifted.b, scale=scale),
-        "explore_kernel_chart",
+        "explore_kernel_lift",
         (revision, "lift"),
     )

@@ -91,15 +91,14 @@ def preset_panel(s: ExploreSettings) -> str | None:
         st.markdown(f"The number: **{preset.number} = {preset.promise}** (framed).")
         if changed:
             st.caption("Changed since: " + "; ".join(changed) + ".")
-        left, right = st.columns(2)
         if changed:
-            left.button(
+            st.button(
                 "Back to the preset",
                 key="explore_preset_back",
                 on_click=_back,
                 args=(preset.name, s.classroom),
             )
-        right.button(
+        st.button(
             "Leave the preset",
             key="explore_preset_leave",
             on_click=_leave,
