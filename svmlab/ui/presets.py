@@ -164,8 +164,9 @@ _TABLE: tuple[Preset, ...] = (
         "Outliers against the ramp (Sugiyama Fig. 27.17, right)",
         ExploreSettings(**_OUTLIERS, loss="ramp"),
         "The ramp min(1, max(0, 1 − m)) stops growing at m = 0: past it an outlier "
-        "costs a constant and pulls with α = 0. No bound support vector is left, three free ones hold "
-        "the boundary, and it stands where the clean data put it.",
+        "costs a constant and pulls with α = 0. No bound support vector is left, "
+        "three free ones hold the boundary, and it stands where the clean data "
+        "put it.",
         "bound SVs",
         "0",
     ),
