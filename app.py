@@ -1,7 +1,9 @@
-"""svmlab's home page: what the lab is, its pages, and its sources.
+"""svmlab's home page, the lecture hub: the teaching presets by topic, the pages,
+the sources.
 
 Kept light on purpose (it is what a lecturer projects first): it draws text and
-links only, and computes nothing.
+links only, and computes nothing. Each preset is a link to Explore with its
+settings in the URL (:mod:`svmlab.ui.presets`).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from svmlab.ui.navigation import PAGES, sidebar_links
+from svmlab.ui.presets import by_topic, query
 
 SOURCES = (
     'M. Sugiyama, textbook chapter 27, "Support Vector Classification": margins, '
@@ -21,16 +24,34 @@ SOURCES = (
     "Tikhonov view and coordinate-ascent dual algorithms.",
 )
 
-st.set_page_config(page_title="svmlab", layout="wide")
+st.set_page_config(page_title="svmlab · Lecture hub", layout="wide")
 sidebar_links()
+# Page links are one line with an ellipsis by default: let the presets' titles wrap.
+st.html(
+    "<style>[data-testid=stMainBlockContainer] [data-testid=stPageLink-NavLink] *"
+    "{white-space:normal !important;overflow:visible !important;"
+    "text-overflow:clip !important}</style>"
+)
 st.title("svmlab")
 st.markdown(
     "svmlab is an interactive lab for seeing support vector machines work. "
-    "Generate a two-dimensional data set, pick a kernel, a loss and a solver, and "
-    "watch the decision contours, the margins f = ±1, the support vectors coloured "
-    "by their KKT state and the histogram of the dual coefficients α respond as "
-    "you move the settings."
+    "Each preset below opens Explore at one idea, with a paragraph beside the "
+    "figure saying what to look at and the number that shows it; every preset "
+    "is a link you can share. Add `&classroom=1` (or the toggle at the top of "
+    "Explore's sidebar) for a projector."
 )
+st.subheader("Presets for a lecture")
+columns = st.columns(3, gap="medium")
+for i, (topic, presets) in enumerate(by_topic().items()):
+    with columns[i % 3]:
+        st.markdown(f"**{topic}**")
+        for preset in presets:
+            st.page_link(
+                "pages/1_Explore.py",
+                label=preset.title,
+                query_params=query(preset.name),
+                help=preset.look,
+            )
 st.subheader("Pages")
 for page in PAGES[1:]:
     st.page_link(page.script, label=f"{page.title}: {page.purpose}", icon=page.icon)

@@ -22,13 +22,32 @@ import streamlit as st  # noqa: E402
 import svmlab.ui  # noqa: E402, F401  (limits BLAS to one thread)
 from svmlab import SvmlabError, figures, losses, solvers  # noqa: E402
 from svmlab.errors import FitCancelled  # noqa: E402
-from svmlab.ui import cache, controls, edit, navigation, panels  # noqa: E402
+from svmlab.ui import (  # noqa: E402
+    cache,
+    compare,
+    controls,
+    edit,
+    inspector,
+    kernel_view,
+    lecture,
+    navigation,
+    panels,
+    path_view,
+)
 from svmlab.ui import chart as ui_chart  # noqa: E402
+from svmlab.ui.presets import PRESETS  # noqa: E402
 
-st.set_page_config(page_title="svmlab · Explore", layout="wide")
+st.set_page_config(
+    page_title="svmlab · Explore",
+    layout="wide",
+    # Classroom mode gives the sidebar's width to the figure (its toggle is there).
+    initial_sidebar_state="collapsed" if lecture.classroom_requested() else "auto",
+)
 navigation.sidebar_links()
-controls.sidebar()
+classroom = controls.sidebar(before=lecture.classroom_toggle)
 panels.compact_page()
+if classroom:
+    lecture.classroom_style()
 st.title(
     "Explore",
     help="Move C and σ and watch the boundary f = 0 (solid), the margins f = ±1 "
@@ -78,14 +97,19 @@ def playground() -> None:
     except SvmlabError as error:
         st.error(str(error))
         return
-    edit.apply_pending_click(identity, add_label)
+    # "inspects" (0): a click picks the point to inspect instead of adding one.
+    click = edit.pending_click() if add_label == 0.0 else None
+    if add_label != 0.0:
+        edit.apply_pending_click(identity, add_label)
     edits = edit.current_edits(identity)
     no_solver = cache.no_solver_message(settings)
     if no_solver:
         st.info(no_solver)
         return
     try:
-        record = cache.fit_settings(settings, edits)
+        # A value on a computed path draws its stored model: a scrub fits nothing.
+        record = path_view.stored_record(settings, edits)
+        record = record or cache.fit_settings(settings, edits)
     except FitCancelled:
         return  # superseded: the next run draws the picture
     except SvmlabError as error:
@@ -95,7 +119,10 @@ def playground() -> None:
         panels.internal_error(error)
         return
     model = record.model
-    revision = (settings, edits)
+    if click is not None:
+        inspector.pick(record.X, click)
+    inspected = inspector.current(len(record.y))
+    revision = (settings, edits, inspected)
     test = (data.X_test, data.y_test) if settings.show_test else None
     added = edit.added_mask(len(record.y), edits)
 
@@ -113,6 +140,8 @@ def playground() -> None:
             dragmode=dragmode,
             legend="none",  # the key sits beside the chart (panels.legend_key)
             height=760,
+            scale=1.5 if settings.classroom else 1.0,
+            highlight=inspected if snapshot is None else None,
         )
         last_spec[:] = [fig]
         # A click while dragging selects is an event only (svmlab.ui.edit adds a point).
@@ -129,7 +158,7 @@ def playground() -> None:
             revision,
             select=True,
             defer=False,
-            fit=(400, 300),
+            fit=(400, 250 if settings.classroom else 300),
         )
 
     left, right = st.columns([2, 1], gap="medium")
@@ -141,11 +170,27 @@ def playground() -> None:
     ):
         st.rerun(scope="fragment")
     with right:
-        panels.numbers(record)
+        if settings.classroom:  # the big numbers first, the paragraph below
+            highlight = PRESETS[settings.preset].number if settings.preset else None
+            panels.numbers(record, highlight, classroom=True)
+            lecture.preset_panel(settings)
+        else:
+            highlight = lecture.preset_panel(settings)
+            panels.numbers(record, highlight)
         panels.legend_key(key_entries)
     note = figures.unresolved_width_note(model, data.bounds)
     if note:
         left.info(note, icon=":material/zoom_in:")
+    scale = 1.5 if settings.classroom else 1.0
+    tool = lecture.tool_picker()
+    if tool == "path":
+        path_view.section(settings, edits, chart, scale)
+    elif tool == "inspect":
+        inspector.section(settings, identity, len(data.y_train), record, data.bounds)
+    elif tool == "kernel":
+        kernel_view.section(settings, edits, record, data, chart, scale)
+    elif tool == "compare":
+        compare.section(settings, edits, record, data, chart, scale, test)
     left, right = st.columns(2, gap="medium")
     with left:
         chart(

@@ -7,6 +7,7 @@ nothing is reported as skipped while ``pages/`` is still empty.
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -40,16 +41,17 @@ def test_landing_page_shows_title_and_sources() -> None:
 
 
 def test_every_page_links_every_page_by_its_name() -> None:
-    """The sidebar names the home page "Home" (Streamlit's own list, hidden in
-    .streamlit/config.toml, called it "app") and reaches every page."""
+    """The sidebar names the home page "Lecture hub" (Streamlit's own list, hidden
+    in .streamlit/config.toml, called it "app") and reaches every page, in the
+    order a course meets them, under its group's caption."""
     from svmlab.ui.navigation import PAGES
 
     titles = [
-        "Home",
+        "Lecture hub",
         "Explore",
-        "Model selection",
         "Losses",
         "Solvers",
+        "Model selection",
         "Multiclass",
         "Notes on the sources",
     ]
@@ -63,6 +65,8 @@ def test_every_page_links_every_page_by_its_name() -> None:
         assert not at.exception, (page.script, [e.value for e in at.exception])
         links = [link.proto.label for link in at.sidebar.get("page_link")]
         assert links == titles, (page.script, links)
+        groups = [c.value for c in at.sidebar.caption][: len({p.group for p in PAGES})]
+        assert groups == list(dict.fromkeys(p.group for p in PAGES)), groups
     config = (ROOT / ".streamlit" / "config.toml").read_text()
     assert "showSidebarNavigation = false" in config
 
@@ -71,8 +75,20 @@ def test_home_does_not_promise_pages_that_do_not_exist() -> None:
     at = _run(ROOT / "app.py")
     text = "\n".join(m.value for m in at.markdown).lower()
     assert "later pages" not in text
-    body = [link.proto.label for link in at.main.get("page_link")]
-    assert len(body) == len(list((ROOT / "pages").glob("*.py")))
+    from svmlab.ui.presets import PRESETS, query
+
+    links = at.main.get("page_link")
+    pages = [link for link in links if not link.proto.query_string]
+    assert len(pages) == len(list((ROOT / "pages").glob("*.py")))
+    # The lecture hub: every preset, a link to Explore with the preset's URL.
+    presets = {
+        link.proto.label: link.proto for link in links if link.proto.query_string
+    }
+    assert len(presets) == len(PRESETS)
+    for preset in PRESETS.values():
+        proto = presets[preset.title]
+        assert proto.page == "Explore"
+        assert proto.query_string == urlencode(query(preset.name))
 
 
 def test_no_page_or_engine_message_cites_files_outside_the_project() -> None:

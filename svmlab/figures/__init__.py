@@ -36,6 +36,10 @@ One module per thing drawn; each imports only the ones listed before it.
 - :mod:`~svmlab.figures.robustness`: the Losses page: a decision panel per loss
   with the outliers and the clean-data boundary, the outlier sweep, the losses
   and their influence, the objectives of several starts;
+- :mod:`~svmlab.figures.path`: the regularisation path's curves with a cursor
+  (:func:`path_figure`);
+- :mod:`~svmlab.figures.kernel_views`: the Gram matrix as a heatmap, one support
+  vector's bump over the plane, the degree-2 feature map in 3-D;
 - :mod:`~svmlab.figures.multiclass`: the Multiclass page: a panel per method
   (:func:`multiclass_panel`) and the key they share (:func:`key_figure`).
 
@@ -49,10 +53,12 @@ from __future__ import annotations
 from svmlab.figures.convergence import convergence_figure
 from svmlab.figures.decision import decision_figure, decision_spec, legend_entries
 from svmlab.figures.heatmap import heatmap_figure, log_ticks
+from svmlab.figures.kernel_views import bump_figure, gram_figure, lift_figure
 from svmlab.figures.lee2006 import lee_boxplot
 from svmlab.figures.loss import PAYS, RUG_OPACITY, loss_figure
 from svmlab.figures.margin_gap import margin_gap_figure
 from svmlab.figures.multipliers import alpha_histogram
+from svmlab.figures.path import path_figure
 from svmlab.figures.plane import (
     data_bounds,
     grid_points,
@@ -72,17 +78,21 @@ __all__ = [
     "RUG_OPACITY",
     "VALUE_TITLES",
     "alpha_histogram",
+    "bump_figure",
     "convergence_figure",
     "data_bounds",
     "decision_figure",
     "decision_spec",
+    "gram_figure",
     "grid_points",
     "heatmap_figure",
     "lee_boxplot",
     "legend_entries",
+    "lift_figure",
     "log_ticks",
     "loss_figure",
     "margin_gap_figure",
+    "path_figure",
     "points_png",
     "slices_figure",
     "surface_png",

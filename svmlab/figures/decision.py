@@ -32,6 +32,7 @@ from svmlab.figures.points import (
     points_png,
 )
 from svmlab.figures.style import (
+    FONT_SIZE,
     PALETTE,
     Bounds,
     _axis,
@@ -175,13 +176,22 @@ def decision_spec(
     height: int = 620,
     dragmode: str = "zoom",
     legend: str = "right",
+    scale: float = 1.0,
+    highlight: int | None = None,
 ) -> dict[str, Any]:
     """:func:`decision_figure`'s figure as plain dicts, before ``go.Figure`` wraps it.
 
     ``{"data": [trace dicts], "layout": {...}}``, lists and floats only, ready for
     ``json.dumps``: for callers that serialise the figure themselves (building the
     ``go.Figure`` and turning it back into a dict copies every list twice, about a
-    third of the build). The arguments are :func:`decision_figure`'s.
+    third of the build). The arguments are :func:`decision_figure`'s, and:
+
+    scale
+        Markers, lines and text this many times their size (classroom mode on a
+        projector uses about 1.5).
+    highlight
+        Index of one training point to mark with a large ring (the point
+        inspector's point), or None.
     """
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[1] != 2:
@@ -216,13 +226,13 @@ def decision_spec(
                 y=ly,
                 mode="lines",
                 name=name,
-                line={"color": colour, "dash": dash, "width": width},
+                line={"color": colour, "dash": dash, "width": width * scale},
                 hoverinfo="skip",
                 legendrank=20 + rank,
             )
         )
 
-    size = _marker_size(n)
+    size = max(1, round(_marker_size(n) * scale))
     added = (
         np.zeros(n, dtype=bool)
         if new_points is None
@@ -287,7 +297,7 @@ def decision_spec(
                     "symbol": "circle-open",
                     "size": size + 7,
                     "color": colour,
-                    "line": {"width": width, "color": colour},
+                    "line": {"width": width * scale, "color": colour},
                 },
                 hoverinfo="skip",
                 showlegend=boxed or code == 1,
@@ -338,12 +348,18 @@ def decision_spec(
         raise ParameterError(
             f"legend must be 'right', 'top' or 'none'; got {legend!r}."
         )
+    if scale != 1.0:  # room for the larger tick labels and axis titles
+        margin = {
+            **margin,
+            "l": round(margin["l"] * scale),
+            "b": round(margin["b"] * scale),
+        }
     # The plot area is square (equal aspect): as tall as the figure allows, or
     # narrower when the page column is (about 520 px on a 1400 px wide screen
     # with the sidebar open). Paint the points for that width, at POINT_SCALE
     # image pixels per screen pixel, so they show at their Plotly size.
-    scale = POINT_SCALE
-    side = scale * max(64, min(int(height) - margin["t"] - margin["b"], 520))
+    px = POINT_SCALE
+    side = px * max(64, min(int(height) - margin["t"] - margin["b"], 520))
     points_layer = {
         "source": points_png(
             bounds,
@@ -353,9 +369,9 @@ def decision_spec(
                     P,
                     symbol,
                     colour,
-                    scale * size,
+                    px * size,
                     lines,
-                    scale * np.asarray(widths),
+                    px * np.asarray(widths),
                     hollow,
                 )
                 for P, symbol, colour, size, lines, widths, hollow in painted
@@ -389,6 +405,31 @@ def decision_spec(
             scaleratio=1,
         ),
     )
+    if highlight is not None and 0 <= highlight < n:
+        traces.append(
+            dict(
+                type="scatter",
+                x=[float(X[highlight, 0])],
+                y=[float(X[highlight, 1])],
+                mode="markers",
+                name="inspected point",
+                marker={
+                    "symbol": "circle-open",
+                    "size": size + 20,
+                    "color": PALETTE["orange"],
+                    "line": {"width": 4 * scale, "color": PALETTE["orange"]},
+                },
+                hoverinfo="skip",
+                showlegend=True,
+                legendrank=40,
+            )
+        )
+    if scale != 1.0:
+        big = round(FONT_SIZE * scale)
+        layout["font"] = {**layout["font"], "size": big}
+        for axis in ("xaxis", "yaxis"):
+            layout[axis]["title"]["font"] = {"size": big + 1}
+            layout[axis]["tickfont"] = {"size": big}
     return {"data": traces, "layout": {**layout, "template": {}}}
 
 

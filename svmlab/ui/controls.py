@@ -28,6 +28,7 @@ appears without touching this module.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -77,6 +78,8 @@ KEYS: dict[str, str] = {
     "log_count": P + "log_count",
     "show_test": P + "show_test",
     "playback": P + "playback",
+    "classroom": P + "classroom",
+    "preset": P + "preset",
 }
 #: The log sliders beside the typed C and sigma inputs.
 SLIDERS = {"C": (P + "C_slider", C_GRID), "sigma": (P + "sigma_slider", SIGMA_GRID)}
@@ -110,6 +113,10 @@ def apply_settings(s: ExploreSettings, notes: list[str] | None = None) -> None:
     s, clamped = s.clamped()
     st.session_state.update(_widget_values(s))
     st.session_state[SETTINGS_KEY] = s
+    # The URL follows at once: a preset's link in it must not look newer than s.
+    query = s.to_query()
+    if query != st.query_params.to_dict():
+        st.query_params.from_dict(query)
     st.session_state[NOTES_KEY] = [*(notes or ()), *clamped]
 
 
@@ -120,15 +127,28 @@ def show_notes() -> None:
         st.info("  \n".join(notes), icon=":material/tune:")
 
 
+def _followed_preset_link(last: ExploreSettings) -> bool:
+    """Whether this run came from a preset's link (the lecture hub) to settings
+    other than the last ones: the link then wins over the session's state.
+
+    Only a link that names a preset does: the page writes its own settings to the
+    URL on every run, so a URL that differs from them is one the user followed.
+    """
+    if "preset" not in st.query_params:
+        return False
+    return ExploreSettings.from_query(st.query_params) != last
+
+
 def sync_state() -> ExploreSettings:
     """Seed the widget keys; returns the settings of the last run.
 
     On a session's first run the settings come from the URL
-    (:meth:`ExploreSettings.from_query`); later, only keys missing from the
+    (:meth:`ExploreSettings.from_query`), and so they do when the URL is a
+    preset's link to other settings; otherwise only keys missing from the
     session state (widgets hidden in the last run) are refilled.
     """
     last = st.session_state.get(SETTINGS_KEY)
-    if last is None:
+    if last is None or _followed_preset_link(last):
         notes: list[str] = []
         last = ExploreSettings.from_query(st.query_params, notes)
         apply_settings(last, notes)
@@ -232,8 +252,19 @@ def _log_control(field: str, label: str, help: str, disabled: bool = False) -> N
     )
 
 
-def _data_controls() -> None:
+def _data_controls(classroom: bool = False) -> None:
     st.header("Data")
+    if classroom:  # the data set only: shape, seed and split keep their values
+        names = list(datasets.GENERATORS)
+        st.selectbox(
+            "Data set",
+            names,
+            index=keyed.index(KEYS["dataset"], names),
+            format_func=datasets.TITLES.__getitem__,
+            key=KEYS["dataset"],
+            on_change=_dataset_changed,
+        )
+        return
     sources = [upload.GENERATOR, upload.UPLOAD_CSV]
     st.radio(
         "Data source",
@@ -304,7 +335,7 @@ def _auto_note(loss: str, fit_intercept: bool, hard: bool) -> str | None:
     return f"auto runs {chosen}: {solvers.SOLVERS[chosen].title}."
 
 
-def _model_controls() -> None:
+def _model_controls(classroom: bool = False) -> None:
     state = st.session_state
     st.header("Model")
     names = list(kernels.KERNELS)
@@ -353,14 +384,6 @@ def _model_controls() -> None:
             help="Width of the smoothed corner of Lee's loss; Lee (2006) uses "
             "δ = 1e-4.",
         )
-    names = list(BIASES)
-    bias = st.selectbox(
-        "Bias b",
-        names,
-        index=keyed.index(KEYS["bias"], names),
-        format_func=BIASES.__getitem__,
-        key=KEYS["bias"],
-    )
     hard = False
     if loss == "hinge":
         hard = st.checkbox(
@@ -370,6 +393,16 @@ def _model_controls() -> None:
             help="Only for separable data (e.g. the linearly separable set); "
             "otherwise the fit reports that no separating boundary exists.",
         )
+    if classroom:  # bias and solver keep their values, out of sight
+        return
+    names = list(BIASES)
+    bias = st.selectbox(
+        "Bias b",
+        names,
+        index=keyed.index(KEYS["bias"], names),
+        format_func=BIASES.__getitem__,
+        key=KEYS["bias"],
+    )
     fit_intercept = bias == "unregularized"
     # With the hard margin only the solvers that take C = inf are offered (SMO
     # would stop with "cannot handle the hard margin"; found by the soak test).
@@ -472,18 +505,25 @@ def current_settings() -> ExploreSettings:
     )
 
 
-def sidebar() -> None:
+def sidebar(before: Callable[[], Any] | None = None) -> Any:
     """Draw the data, model and display controls in the sidebar.
 
+    ``before`` draws first (the classroom-mode toggle) and its result is
+    returned; a true result is classroom mode, which draws only the data set, the
+    kernel, the loss and the hard margin (the other settings keep their values).
     C and sigma are not here: :func:`live_controls` draws them beside the chart,
     inside the page's fragment, so moving them reruns only the fragment.
     """
     sync_state()
     upload.resolve()
+    result = before() if before is not None else None
+    classroom = bool(result)
     with st.sidebar:
-        _data_controls()
-        _model_controls()
-        _display_controls()
+        _data_controls(classroom)
+        _model_controls(classroom)
+        if not classroom:
+            _display_controls()
+    return result
 
 
 def live_controls() -> ExploreSettings:

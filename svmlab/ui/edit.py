@@ -36,7 +36,10 @@ __all__ = [
     "chart_key",
     "click_listener",
     "current_edits",
+    "delete_point",
     "inside_region",
+    "move_point",
+    "pending_click",
     "reset_edits",
 ]
 
@@ -219,3 +222,58 @@ def added_mask(n_points: int, edits: Edits = NO_EDITS) -> NDArray[np.bool_]:
     if edits[0]:
         mask[n_points - len(edits[0]) :] = True
     return mask
+
+
+def pending_click() -> tuple[float, float] | None:
+    """Take the click not yet applied (the inspector uses it to pick a point)."""
+    return st.session_state.pop(PENDING_KEY, None)
+
+
+def _locate(edits: dict[str, Any], n_generated: int, index: int) -> tuple[str, int]:
+    """Where point ``index`` of the edited training set comes from: ``("generated",
+    i)`` or ``("added", j)``."""
+    removed = set(edits["removed"])
+    kept = [i for i in range(n_generated) if i not in removed]
+    if index < len(kept):
+        return "generated", kept[index]
+    return "added", index - len(kept)
+
+
+def move_point(
+    identity: Any,
+    n_generated: int,
+    index: int,
+    point: tuple[float, float],
+    label: float,
+) -> int:
+    """Move training point ``index`` (of class ``label``) to ``point``; returns its
+    new index.
+
+    A generated point is removed and added again at ``point`` (it is then drawn
+    as an added point, last in the training set); an added point moves in place.
+    The chart keeps its key (no selection to clear).
+    """
+    edits = _state(identity)
+    kind, j = _locate(edits, n_generated, index)
+    added = list(edits["added"])
+    if kind == "added":
+        added[j] = (float(point[0]), float(point[1]), added[j][2])
+        edits.update(added=tuple(added))
+        return index
+    edits.update(
+        removed=tuple(sorted({*edits["removed"], j})),
+        added=(*added, (float(point[0]), float(point[1]), float(label))),
+    )
+    return n_generated - len(edits["removed"]) + len(added)
+
+
+def delete_point(identity: Any, n_generated: int, index: int) -> None:
+    """Remove training point ``index`` (generated or added)."""
+    edits = _state(identity)
+    kind, j = _locate(edits, n_generated, index)
+    if kind == "added":
+        added = list(edits["added"])
+        del added[j]
+        edits.update(added=tuple(added))
+    else:
+        edits.update(removed=tuple(sorted({*edits["removed"], j})))

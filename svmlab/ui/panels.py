@@ -92,17 +92,18 @@ def internal_error(error: Exception) -> None:
 def edit_tools(reset: Callable[[], None]) -> tuple[float, str]:
     """The row above the chart: class of a click, what a drag does, reset.
 
-    Returns the label a click adds (+1.0 or -1.0) and Plotly's drag mode.
+    Returns the label a click adds (+1.0 or -1.0; 0.0 when a click inspects the
+    nearest point instead) and Plotly's drag mode.
     """
     # One short row (labels folded into the options): on a 720-line projector
     # every line above the chart is a line the chart loses.
-    tools = st.columns([3.4, 6.3, 1.6], vertical_alignment="center")
-    labels = [1.0, -1.0]
+    tools = st.columns([4.6, 6.3, 1.6], vertical_alignment="center")
+    labels = [1.0, -1.0, 0.0]  # 0: a click picks the point to inspect
     label = tools[0].radio(
         "A click on the chart adds",
         labels,
         index=keyed.index("explore_add_class", labels),
-        format_func={1.0: "click adds +1 ●", -1.0: "−1 ■"}.get,
+        format_func={1.0: "click adds +1 ●", -1.0: "−1 ■", 0.0: "inspects"}.get,
         horizontal=True,
         key="explore_add_class",
         label_visibility="collapsed",
@@ -180,6 +181,7 @@ def number_cells(record: FitRecord) -> list[tuple[str, str]]:
         ("training error", _pct(record.train_error)),
         ("test error", _pct(record.test_error)),
         ("objective", _num(m.objective_)),
+        ("bias b", _num(float(np.ravel(m.intercept_)[0]))),
         ("KKT violation", f"{m.kkt_violation_:.1e}"),
         ("duality gap", "–" if gap is None else f"{gap:.1e}"),
         (f"iterations ({m.solver_})", str(m.n_iter_)),
@@ -193,24 +195,50 @@ _GRID = (
     'font-variant-numeric:tabular-nums">{}</div>'
 )
 _CELL = (
-    '<div><div style="font-size:0.95rem;opacity:0.75">{label}</div>'
+    '<div style="{frame}"><div style="font-size:0.95rem;opacity:0.75">{label}</div>'
     '<div data-svmlab-number="{label}" style="font-size:1.9rem;line-height:1.2;'
     'overflow-wrap:anywhere">{value}</div></div>'
 )
+_CELL_BIG = (
+    '<div style="{frame}"><div style="font-size:1.25rem;opacity:0.8">{label}</div>'
+    '<div data-svmlab-number="{label}" style="font-size:2.2rem;line-height:1.15;'
+    'font-weight:600;white-space:nowrap">{value}</div></div>'
+)
+#: The frame around the number a preset points at.
+_FRAME = "outline:3px solid #E69F00;outline-offset:4px;border-radius:4px"
 
 
-def numbers(record: FitRecord) -> None:
-    """SVs free/bound, errors, objective, KKT violation / gap, iterations, time.
+#: The few numbers classroom mode shows, large (the rest stay one click away).
+CLASSROOM_NUMBERS = ("support vectors", "training error", "test error", "bias b")
+
+
+def numbers(
+    record: FitRecord,
+    highlight: str | None = None,
+    classroom: bool = False,
+) -> None:
+    """SVs free/bound, errors, objective, b, KKT violation / gap, iterations, time.
 
     One HTML block rather than ten ``st.metric`` elements: the browser redraws
     it on every slider move, and ten metrics in columns cost it ~30 ms more.
-    A warning follows when the solver stopped before converging.
+    ``highlight`` is the label of the number a teaching preset points at (framed);
+    in ``classroom`` mode only :data:`CLASSROOM_NUMBERS` (and the highlighted one)
+    are shown, larger. A warning follows when the solver stopped before converging.
     """
-    cells = "".join(
-        _CELL.format(label=html.escape(label), value=html.escape(value))
-        for label, value in number_cells(record)
+    cells = number_cells(record)
+    if classroom:
+        keep = {*CLASSROOM_NUMBERS, highlight}
+        cells = [(label, value) for label, value in cells if label in keep]
+    template = _CELL_BIG if classroom else _CELL
+    cells_html = "".join(
+        template.format(
+            label=html.escape(label),
+            value=html.escape(value),
+            frame=_FRAME if label == highlight else "",
+        )
+        for label, value in cells
     )
-    st.html(_GRID.format(cells))
+    st.html(_GRID.format(cells_html))
     model = record.model
     if record.warning:
         st.warning(record.warning, icon="⚠️")

@@ -142,6 +142,11 @@ class ExploreSettings:
     browser session holds (:mod:`svmlab.ui.upload`); the generator fields then
     stay as they were, so going back to the generator restores them. A URL can
     name an upload but never carries its data.
+
+    ``preset`` names the teaching preset (:mod:`svmlab.ui.presets`) these
+    settings came from, kept while the lecturer moves away from it so the page
+    can say what changed; ``classroom`` is the projector layout (bigger text,
+    markers and lines, the advanced controls hidden).
     """
 
     dataset: str = "spiral"
@@ -166,6 +171,8 @@ class ExploreSettings:
     show_test: bool = True
     playback: bool = False
     upload: str = ""
+    preset: str = ""
+    classroom: bool = False
 
     def __post_init__(self) -> None:
         if self.dataset not in datasets.GENERATORS:
@@ -458,6 +465,15 @@ def _delta(raw: str) -> float | None:
     return value if value is not None and 0.0 < value < 1.0 else None
 
 
+def _preset(raw: str) -> str | None:
+    """A preset's name (a key of :data:`svmlab.ui.presets.PRESETS`), else None.
+
+    Imported here, not at the top: the presets are :class:`ExploreSettings`."""
+    from svmlab.ui.presets import PRESETS
+
+    return raw if raw in PRESETS else None
+
+
 _FIELD_PARSERS = {
     "seed": _number(integer=True),
     "test_fraction": _number(),
@@ -477,4 +493,6 @@ _FIELD_PARSERS = {
     "show_test": _bool,
     "playback": _bool,
     "upload": lambda raw: raw if is_upload_key(raw) else None,
+    "preset": _preset,
+    "classroom": _bool,
 }

@@ -1,0 +1,189 @@
+"""The regularisation path: one model per value of C (or σ), warm-started.
+
+:func:`regularization_path` fits :class:`svmlab.SVC` at every value of a log grid
+of C or σ, each fit started from the previous value's α (``init``; SMO seeds it
+by ``C_new / C_old``), and records per value the margin width in feature space,
+the free and bound support vector counts, the training and test errors and the
+objective, with the fitted models themselves: a page scrubbing along the path
+draws a stored model and never fits.
+
+The margin width is ``2 / ‖w‖`` with ``w = Σ αᵢ yᵢ φ(xᵢ)``, so
+``‖w‖² = (α ∘ y)ᵀ K (α ∘ y)`` (``K`` the kernel's Gram matrix, without the
+``+ 1`` of a regularized bias). This holds for every loss: ``f(x) = Σ αᵢ yᵢ
+k(xᵢ, x) + b`` is the model of every solver.
+
+Pure: no streamlit, no plotly.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from svmlab import kernels
+from svmlab.errors import ParameterError
+from svmlab.estimator import SVC
+
+__all__ = [
+    "PATH_PARAMS",
+    "PathResult",
+    "log_values",
+    "margin_width",
+    "regularization_path",
+]
+
+Array = NDArray[np.float64]
+#: What a path can sweep.
+PATH_PARAMS = ("C", "sigma")
+_KERNEL_KEYS = ("kernel", "sigma", "degree", "coef0")
+
+
+@dataclass(frozen=True)
+class PathResult:
+    """One path: per swept value, the numbers and the fitted model.
+
+    Arrays have one entry per value in ``values``; entries the time budget left
+    out are NaN (``complete`` is then False) and ``models`` is shorter.
+    """
+
+    param: str
+    values: Array
+    margin_width: Array
+    n_free: Array
+    n_bound: Array
+    train_error: Array
+    test_error: Array
+    objective: Array
+    fit_time: Array
+    models: tuple[SVC, ...] = field(repr=False)
+    warm: bool = True
+    elapsed: float = 0.0
+
+    @property
+    def complete(self) -> bool:
+        """Whether every value was fitted."""
+        return len(self.models) == self.values.size
+
+    def nearest(self, value: float) -> int:
+        """Index of the fitted value closest to ``value`` on a log scale."""
+        fitted = self.values[: len(self.models)]
+        return int(np.argmin(np.abs(np.log(fitted) - math.log(value))))
+
+
+def log_values(low: float, high: float, count: int) -> Array:
+    """``count`` log-spaced values from ``low`` to ``high`` (both included)."""
+    if not (0 < low < high) or count < 2:
+        raise ParameterError(
+            f"A path needs 0 < low < high and at least 2 values; got {low:g}, "
+            f"{high:g} and {count}."
+        )
+    return np.logspace(math.log10(low), math.log10(high), int(count))
+
+
+def margin_width(model: SVC, K: ArrayLike, y: ArrayLike) -> float:
+    """``2 / ‖w‖`` in feature space, ``‖w‖² = (α ∘ y)ᵀ K (α ∘ y)``; ∞ when w = 0.
+
+    ``K`` is the kernel's Gram matrix of the training points ``y`` was fitted on
+    (no bias shift).
+    """
+    signs = np.where(np.asarray(y) == model.classes_[1], 1.0, -1.0)
+    coef = np.asarray(model.alpha_) * signs
+    w2 = float(coef @ np.asarray(K) @ coef)
+    return 2.0 / math.sqrt(w2) if w2 > 0 else math.inf
+
+
+def regularization_path(
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    param: str,
+    values: Sequence[float] | Array,
+    params: dict[str, Any],
+    X_test: ArrayLike | None = None,
+    y_test: ArrayLike | None = None,
+    warm: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+    max_seconds: float | None = None,
+) -> PathResult:
+    """Fit ``SVC(**params, param=value)`` for each value, in order.
+
+    Parameters
+    ----------
+    X, y
+        Training points (n, 2) and labels (n,).
+    param
+        ``"C"`` or ``"sigma"`` (the kernel must then be Gaussian).
+    values
+        The swept values, in the order they are fitted (ascending C warm-starts
+        best: each α is scaled up from a sparser solution).
+    params
+        The other keyword arguments of :class:`svmlab.SVC`.
+    X_test, y_test
+        Optional test points for the test error (NaN without them).
+    warm
+        Start each fit from the previous value's α (cold: every fit from zero).
+    progress
+        Called as ``progress(done, total)`` after each fit.
+    max_seconds
+        Stop starting new fits after this many seconds (a fit already started
+        finishes); the values left out are NaN.
+    """
+    if param not in PATH_PARAMS:
+        raise ParameterError(f"A path sweeps one of {PATH_PARAMS}; got {param!r}.")
+    if param == "sigma" and params.get("kernel") != "gaussian":
+        raise ParameterError("A σ path needs the Gaussian kernel.")
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y)
+    values = np.asarray(values, dtype=np.float64)
+    n_values = values.size
+    out = {
+        name: np.full(n_values, np.nan)
+        for name in (
+            "margin_width",
+            "n_free",
+            "n_bound",
+            "train_error",
+            "test_error",
+            "objective",
+            "fit_time",
+        )
+    }
+    kernel_args = {k: v for k, v in params.items() if k in _KERNEL_KEYS}
+    K = kernels.gram(X, X, **kernel_args) if param == "C" else None
+    models: list[SVC] = []
+    start = time.perf_counter()
+    init = None
+    for i, value in enumerate(values):
+        if max_seconds is not None and time.perf_counter() - start > max_seconds:
+            break
+        model = SVC(**{**params, param: float(value)})
+        if param == "sigma":
+            K = kernels.gram(X, X, **{**kernel_args, "sigma": float(value)})
+        tic = time.perf_counter()  # the estimator adds the regularized bias's 1
+        model.fit(X, y, init=init if warm else None, K=K)
+        out["fit_time"][i] = time.perf_counter() - tic
+        init = model.alpha_
+        out["margin_width"][i] = margin_width(model, K, y)
+        out["n_free"][i] = np.sum(model.sv_state_ == 1)
+        out["n_bound"][i] = np.sum(model.sv_state_ == 2)
+        out["train_error"][i] = np.mean(model.predict(X) != y)
+        if X_test is not None and y_test is not None and len(y_test):
+            out["test_error"][i] = np.mean(model.predict(X_test) != np.asarray(y_test))
+        out["objective"][i] = model.objective_
+        models.append(model)
+        if progress is not None:
+            progress(i + 1, n_values)
+    return PathResult(
+        param=param,
+        values=values,
+        models=tuple(models),
+        warm=warm,
+        elapsed=time.perf_counter() - start,
+        **out,
+    )

@@ -1,0 +1,194 @@
+"""Explore's lecture tools under AppTest: classroom mode, the path scrubber, the
+point inspector, the kernel views and compare mode."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from svmlab.ui.chart import COMPONENT
+from svmlab.ui.presets import query
+
+PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_Explore.py")
+
+
+def _app(query: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def _errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.exception] + [e.value for e in at.error]
+
+
+def _numbers(at: AppTest) -> dict[str, str]:
+    body = "".join(h.proto.body for h in at.get("html"))
+    found = re.findall(r'data-svmlab-number="([^"]+)"[^>]*>([^<]*)<', body)
+    return {html.unescape(k): html.unescape(v) for k, v in found}
+
+
+def _charts(at: AppTest) -> dict[str, dict]:
+    """Chart key -> payload (``{"data", "layout", ...}``)."""
+    return {
+        e.key: json.loads(e.proto.bytes)
+        for e in at.get("bidi_component")
+        if e.proto.component_name == COMPONENT
+    }
+
+
+def test_path_scrub_draws_stored_models_and_fits_nothing(monkeypatch) -> None:
+    at = _app({"data": "two_circles"})
+    at.radio(key="explore_tool").set_value("path").run()
+    at.button(key="explore_path_run").click().run()
+    assert not _errors(at)
+    held = at.session_state["explore_path"][1]
+    assert held.complete and held.values.size == 30
+    assert "explore_path_chart" in _charts(at)
+
+    from svmlab.estimator import SVC
+
+    def no_fit(*args, **kwargs):
+        raise AssertionError("a scrub must not fit")
+
+    monkeypatch.setattr(SVC, "fit", no_fit)
+    i = int(np.flatnonzero(held.values == 1.0)[0])
+    at.select_slider(key="explore_path_scrub").set_value(1.0).run()
+    assert not _errors(at)
+    assert at.session_state["explore_settings"].C == 1.0
+    shown = _numbers(at)
+    n_sv = int(held.n_free[i] + held.n_bound[i])
+    assert shown["support vectors"].startswith(f"{n_sv} / ")
+    assert shown["free SVs"] == str(int(held.n_free[i]))
+    # The cursor on the curves sits at the scrubbed value.
+    shapes = _charts(at)["explore_path_chart"]["layout"]["shapes"]
+    assert shapes[0]["x0"] == 1.0
+
+
+def test_inspector_reads_one_point_and_moves_and_deletes_it() -> None:
+    from svmlab import SVC
+    from svmlab.ui.cache import load_data, model_items
+
+    at = _app({"preset": "hard_margin", "data": "linear", "n": "40", "test": "0"})
+    at.radio(key="explore_tool").set_value("inspect").run()
+    s = at.session_state["explore_settings"]
+    data = load_data(s.dataset, tuple(s.data_kwargs().items()), s.test_fraction)
+    X, y = data.X_train, data.y_train
+    # An independent fit: the hard margin by scikit-learn, its support vectors.
+    from sklearn.svm import SVC as SkSVC
+
+    sk = SkSVC(kernel="linear", C=1e10, tol=1e-10).fit(X, y)
+    sv = int(sk.support_[0])
+    at.number_input(key="explore_inspect_point").set_value(sv).run()
+    assert not _errors(at)
+    table = "".join(h.proto.body for h in at.get("html") if "inspector" in h.proto.body)
+    f = sk.decision_function(X[sv : sv + 1])[0]
+    assert f"{f:.3f}".replace("-0.000", "0.000") in table or f"{f:.2f}" in table
+    assert "1.000" in table  # m = y f(x) = 1 on the margin
+    assert "free (0 &lt; α &lt; C)" in table or "support vector" in table
+    text = " ".join(m.value for m in at.markdown)
+    assert "on the margin" in text
+    # The main figure rings the inspected point.
+    main = next(v for k, v in _charts(at).items() if k.startswith("explore_chart"))
+    ring = next(t for t in main["data"] if t.get("name") == "inspected point")
+    assert (ring["x"][0], ring["y"][0]) == pytest.approx(tuple(X[sv]))
+    # Move the support vector 0.3 away from the other class: the boundary follows.
+    w = sk.coef_[0] / np.linalg.norm(sk.coef_[0])
+    target = X[sv] + 0.3 * y[sv] * w
+    at.slider(key="explore_inspect_x1").set_value(float(target[0])).run()
+    assert not _errors(at)
+    moved = at.session_state["explore_edits"]
+    assert sv in moved["removed"] and len(moved["added"]) == 1
+    Xm = np.vstack([np.delete(X, sv, axis=0), np.array(moved["added"])[:, :2]])
+    ym = np.concatenate([np.delete(y, sv), np.array(moved["added"])[:, 2]])
+    model = SVC(**dict(model_items(s))).fit(Xm, ym)
+    sk2 = SkSVC(kernel="linear", C=1e10, tol=1e-10).fit(Xm, ym)
+    assert abs(sk2.intercept_[0] - sk.intercept_[0]) > 1e-3  # it did move
+    np.testing.assert_allclose(model.intercept_, sk2.intercept_, atol=1e-3)
+    assert at.session_state["explore_inspect_point"] == len(ym) - 1
+    at.button(key="explore_inspect_delete").click().run()
+    assert not _errors(at)
+    assert at.session_state["explore_edits"]["added"] == ()
+    numbers = _numbers(at)
+    assert numbers["support vectors"].endswith(f" / {len(y) - 1}")
+
+
+@pytest.mark.parametrize("view", ["gram", "bump", "lift"])
+def test_kernel_views_draw(view: str) -> None:
+    at = _app(query("bias_regularized"))
+    at.radio(key="explore_tool").set_value("kernel").run()
+    at.radio(key="explore_kernel_view").set_value(view).run()
+    assert not _errors(at)
+    fig = _charts(at)[f"explore_kernel_{view}"]
+    kinds = {t["type"] for t in fig["data"]}
+    assert kinds & {"heatmap", "scatter3d"}
+    if view == "lift":
+        s = at.session_state["explore_settings"]
+        n = int(_numbers(at)["support vectors"].split(" / ")[1])
+        wrong = round(float(_numbers(at)["training error"].split()[0]) * n / 100)
+        caption = " ".join(c.value for c in at.caption)
+        assert f"classifies {n - wrong} correctly" in caption
+        assert f"puts {n - wrong} of {n}" in caption
+        assert s.kernel == "polynomial"
+
+
+def test_compare_mode_fits_b_and_shares_the_axes() -> None:
+    from sklearn.svm import SVC as SkSVC
+
+    from svmlab import kernels
+    from svmlab.ui.cache import load_data
+
+    at = _app({"data": "two_circles"})
+    at.radio(key="explore_tool").set_value("compare").run()
+    at.radio(key="explore_compare_field").set_value("C").run()
+    at.select_slider(key="explore_compare_C").set_value(0.01).run()
+    assert not _errors(at)
+    charts = _charts(at)
+    a, b = charts["explore_compare_A"], charts["explore_compare_B"]
+    for axis in ("xaxis", "yaxis"):
+        assert a["layout"][axis]["range"] == b["layout"][axis]["range"]
+    s = at.session_state["explore_settings"]
+    data = load_data(s.dataset, tuple(s.data_kwargs().items()), s.test_fraction)
+    sk = SkSVC(kernel="rbf", gamma=kernels.gamma_from_sigma(s.sigma), C=0.01)
+    sk.fit(data.X_train, data.y_train)
+    error = np.mean(sk.predict(data.X_test) != data.y_test)
+    body = "".join(h.proto.body for h in at.get("html"))
+    shown = re.findall(r'data-svmlab-compare="test error">([^<]*)<', body)
+    assert shown[1] == f"{100 * error:.1f} %"
+    assert at.session_state["explore_settings"].C == s.C  # A is untouched
+
+
+def test_classroom_mode_hides_advanced_controls_and_enlarges() -> None:
+    at = _app(query("c_too_small"))
+    assert at.selectbox(key="explore_solver") is not None
+    main = next(v for k, v in _charts(at).items() if k.startswith("explore_chart"))
+    at.toggle(key="explore_classroom").set_value(True).run()
+    assert not _errors(at)
+    s = at.session_state["explore_settings"]
+    assert s.classroom and s.preset == "c_too_small"
+    assert at.query_params["classroom"] in ("1", ["1"])
+    keys = {w.key for w in at.sidebar.selectbox} | {w.key for w in at.sidebar.slider}
+    assert "explore_solver" not in keys and "explore_bias" not in keys
+    assert "explore_n" not in keys and "explore_dataset" in keys
+    shown = _numbers(at)
+    assert set(shown) == {
+        "support vectors",
+        "training error",
+        "test error",
+        "bias b",
+        "bound SVs",  # the preset's number stays
+    }
+    big = next(v for k, v in _charts(at).items() if k.startswith("explore_chart"))
+    assert big["layout"]["font"]["size"] > main["layout"]["font"]["size"]
+    width = {t["name"]: t["line"]["width"] for t in big["data"] if "line" in t}
+    before = {t["name"]: t["line"]["width"] for t in main["data"] if "line" in t}
+    assert width["f = 0 (boundary)"] == 1.5 * before["f = 0 (boundary)"]
+    # Hidden controls kept their values: the fit is the same.
+    assert s.solver == "auto" and s.C == 0.01
