@@ -25,7 +25,7 @@ def test_landing_page_renders_cleanly(
 
     title = page.get_by_role("heading", name="svmlab", level=1)
     title.wait_for(state="visible")
-    assert page.title() == "svmlab"
+    assert page.title() == "svmlab · Lecture hub"  # the landing page has a name
     assert page.get_by_text("Sources", exact=True).is_visible()
 
     assert not browser_log.page_errors, browser_log.page_errors

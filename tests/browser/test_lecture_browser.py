@@ -8,11 +8,11 @@ on any exception box, ``st.error`` box or uncaught page error. Screenshots land 
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
+from tests.browser.page_checks import no_errors as _no_errors
+
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-BENIGN = re.compile(r"_stcore/(health|host-config)|status of 404")
 MAIN = '[class*="st-key-explore_chart"]'
 
 NUMBER_JS = """(label) => {
@@ -23,13 +23,6 @@ SCENE_JS = """(sel) => {
   const gd = document.querySelector(sel + ' .js-plotly-plot');
   return !!(gd && gd._fullLayout && gd._fullLayout.scene);
 }"""
-
-
-def _no_errors(page, browser_log, assert_no_exception) -> None:
-    assert_no_exception(page)
-    assert not browser_log.page_errors, browser_log.page_errors
-    real = [e for e in browser_log.console_errors if not BENIGN.search(e)]
-    assert not real, real
 
 
 def _pick(page, key: str, label: str, wait_for_rerun) -> None:
