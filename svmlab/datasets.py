@@ -37,6 +37,7 @@ __all__ = [
     "Param",
     "make",
     "make_blobs",
+    "make_from",
     "make_linear",
     "make_moons",
     "make_outlier_blobs",
@@ -616,9 +617,17 @@ def make(name: str, **params: Any) -> Dataset:
     X : ndarray of shape (n_samples, 2)
     y : ndarray of shape (n_samples,)
     """
-    if name not in GENERATORS:
-        raise UnknownNameError("data set", name, GENERATORS)
-    generator = GENERATORS[name]
+    return make_from(GENERATORS, name, **params)
+
+
+def make_from(
+    generators: dict[str, Callable[..., Dataset]], name: str, **params: Any
+) -> Dataset:
+    """``generators[name](**params)``, with a plain error for an unknown name or
+    parameter (shared by the binary and the multiclass generator tables)."""
+    if name not in generators:
+        raise UnknownNameError("data set", name, generators)
+    generator = generators[name]
     accepted = list(inspect.signature(generator).parameters)
     unknown = sorted(set(params) - set(accepted))
     if unknown:

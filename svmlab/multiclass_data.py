@@ -9,15 +9,14 @@ drive the page's controls; :func:`make` calls one by name.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
 
-from svmlab.datasets import Param, Seed, _check_n, _check_real, _rng
-from svmlab.errors import ParameterError, UnknownNameError
+from svmlab.datasets import Param, Seed, _check_n, _check_real, _rng, make_from
+from svmlab.errors import ParameterError
 
 __all__ = [
     "GENERATORS",
@@ -288,14 +287,4 @@ PARAMS: dict[str, tuple[Param, ...]] = {
 
 def make(name: str, **params: Any) -> Dataset:
     """Generate the data set called ``name`` (a key of :data:`GENERATORS`)."""
-    if name not in GENERATORS:
-        raise UnknownNameError("data set", name, GENERATORS)
-    generator = GENERATORS[name]
-    accepted = list(inspect.signature(generator).parameters)
-    unknown = sorted(set(params) - set(accepted))
-    if unknown:
-        raise ParameterError(
-            f"The data set {name!r} has no parameter {unknown[0]!r}. "
-            f"Its parameters are: {', '.join(accepted)}."
-        )
-    return generator(**params)
+    return make_from(GENERATORS, name, **params)
