@@ -147,21 +147,6 @@ class LossesRequest:
 # -- widgets -----------------------------------------------------------------------
 
 
-def _log_slider(
-    label: str, key: str, grid: tuple[float, ...], fallback: float, **kw
-) -> float:
-    return float(
-        st.select_slider(
-            label,
-            options=grid,
-            value=nearest(grid, float(keyed.value(key, fallback))),
-            format_func=lambda v: f"{v:g}",
-            key=key,
-            **kw,
-        )
-    )
-
-
 def _class_names(items: tuple) -> tuple[str, str]:
     """The (negative, positive) class names: an upload's own, else -1 and +1."""
     labels = dict(items).get("labels")
@@ -259,8 +244,8 @@ def controls() -> LossesRequest | None:
         horizontal=True,
         key=f"{PREFIX}_kernel",
     )
-    C = _log_slider("C", f"{PREFIX}_C", C_GRID[:-12], 1.0)
-    sigma = _log_slider(
+    C = keyed.log_slider("C", f"{PREFIX}_C", C_GRID[:-12], 1.0)
+    sigma = keyed.log_slider(
         "σ (Gaussian width)",
         f"{PREFIX}_sigma",
         SIGMA_GRID,

@@ -25,7 +25,7 @@ from svmlab.multiclass import METHODS
 from svmlab.multiclass_compare import MethodResult, MulticlassSettings, compare
 from svmlab.ui import data_source, keyed
 from svmlab.ui.run_state import superseded
-from svmlab.ui.settings import C_GRID, FIT_SECONDS, SIGMA_GRID, nearest
+from svmlab.ui.settings import C_GRID, FIT_SECONDS, SIGMA_GRID
 
 __all__ = [
     "DUAL_LATEX",
@@ -141,21 +141,6 @@ class MulticlassRequest:
         return X, y, X_test, y_test
 
 
-def _log_slider(
-    label: str, key: str, grid: tuple[float, ...], fallback: float, **kw
-) -> float:
-    return float(
-        st.select_slider(
-            label,
-            options=grid,
-            value=nearest(grid, float(keyed.value(key, fallback))),
-            format_func=lambda v: f"{v:g}",
-            key=key,
-            **kw,
-        )
-    )
-
-
 def controls() -> MulticlassRequest | None:
     """The sidebar: data and model. None while an upload is missing."""
     st.header("Data")
@@ -196,8 +181,8 @@ def controls() -> MulticlassRequest | None:
         horizontal=True,
         key=f"{PREFIX}_kernel",
     )
-    C = _log_slider("C", f"{PREFIX}_C", C_GRID[:-12], 1.0)
-    sigma = _log_slider(
+    C = keyed.log_slider("C", f"{PREFIX}_C", C_GRID[:-12], 1.0)
+    sigma = keyed.log_slider(
         "σ (Gaussian width)",
         f"{PREFIX}_sigma",
         SIGMA_GRID,
