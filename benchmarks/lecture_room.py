@@ -70,20 +70,31 @@ def _protocol():
     return BackMsg, ForwardMsg
 
 
-async def _rerun(ws, query: str, states: dict[str, list[str]], log: SessionLog):
+async def _rerun(
+    ws,
+    query: str,
+    states: dict[str, list[str]],
+    log: SessionLog,
+    fragment: str = "",
+):
     """One rerun of the Explore page; returns (seconds, the select sliders drawn
-    (label -> id, options, default index), the number inputs' values)."""
+    (label -> id, options, default index, fragment id), the number inputs' values).
+
+    ``fragment``: a moved widget that lives in a fragment reruns that fragment
+    only, as the browser asks (its ``fragment_id``), not the whole page.
+    """
     BackMsg, ForwardMsg = _protocol()
     msg = BackMsg()
     msg.rerun_script.query_string = query
     msg.rerun_script.page_name = "Explore"
+    msg.rerun_script.fragment_id = fragment
     for wid, value in states.items():
         w = msg.rerun_script.widget_states.widgets.add()
         w.id = wid
         w.string_array_value.data.extend(value)  # select sliders send labels
     start = time.perf_counter()
     await ws.send(msg.SerializeToString())
-    sliders: dict[str, tuple[str, list[str], int]] = {}
+    sliders: dict[str, tuple[str, list[str], int, str]] = {}
     numbers: dict[str, float] = {}
     while True:
         fm = ForwardMsg()
@@ -94,7 +105,12 @@ async def _rerun(ws, query: str, states: dict[str, list[str]], log: SessionLog):
             what = el.WhichOneof("type")
             if what == "slider" and el.slider.options:
                 at = int(el.slider.default[0]) if el.slider.default else 0
-                sliders[el.slider.label] = (el.slider.id, list(el.slider.options), at)
+                sliders[el.slider.label] = (
+                    el.slider.id,
+                    list(el.slider.options),
+                    at,
+                    fm.delta.fragment_id,
+                )
             elif what == "number_input":
                 numbers[el.number_input.label] = el.number_input.value
             elif what == "exception":
@@ -103,6 +119,20 @@ async def _rerun(ws, query: str, states: dict[str, list[str]], log: SessionLog):
                 log.errors.append(f"error box: {el.alert.body[:120]}")
         elif kind == "script_finished":
             return time.perf_counter() - start, sliders, numbers
+
+
+def move(
+    sliders: dict[str, tuple[str, list[str], int, str]],
+    states: dict[str, list[str]],
+    name: str,
+    index: int,
+) -> str:
+    """Set slider ``name`` to its option ``index`` in ``states`` (the widget
+    states the next rerun sends) and return the fragment to rerun: what the
+    browser sends when a student drags that slider."""
+    wid, options, _, fragment = sliders[name]
+    states[wid] = [options[index]]
+    return fragment
 
 
 async def _session(
@@ -128,12 +158,12 @@ async def _session(
                 if time.perf_counter() >= until:
                     break
                 name = rng.choice(("C", "σ"))
-                wid, options, _ = sliders[name]
                 step = rng.choice((-3, -2, -1, 1, 2, 3))
-                position[name] = min(max(position[name] + step, 0), len(options) - 1)
-                states[wid] = [options[position[name]]]
+                last = len(sliders[name][1]) - 1
+                position[name] = min(max(position[name] + step, 0), last)
+                fragment = move(sliders, states, name, position[name])
                 try:
-                    seconds, _, _ = await _rerun(ws, query, states, log)
+                    seconds, _, _ = await _rerun(ws, query, states, log, fragment)
                 except TimeoutError:
                     log.lost += 1
                     continue

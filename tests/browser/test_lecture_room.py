@@ -50,9 +50,11 @@ def test_a_move_in_the_protocol_reaches_the_page(streamlit_url):
             f"ws://{host}/_stcore/stream", subprotocols=["streamlit"], max_size=None
         ) as ws:
             _, sliders, before = await lecture_room._rerun(ws, "", {}, log)
-            wid, options, at = sliders["C"]
+            _, options, at, _ = sliders["C"]
             target = options[min(at + 7, len(options) - 1)]
-            _, _, after = await lecture_room._rerun(ws, "", {wid: [target]}, log)
+            states: dict[str, list[str]] = {}
+            fragment = lecture_room.move(sliders, states, "C", options.index(target))
+            _, _, after = await lecture_room._rerun(ws, "", states, log, fragment)
         assert not log.errors, log.errors
         return before["C (type a value)"], after["C (type a value)"], target
 
@@ -63,3 +65,47 @@ def test_a_move_in_the_protocol_reaches_the_page(streamlit_url):
 def test_only_loopback():
     with pytest.raises(SystemExit, match="loopback"):
         _run(lecture_room.run_room("http://10.0.0.1:8501", 1, 1.0))
+
+
+def test_the_generator_moves_c_as_the_browser_does(streamlit_url, page, wait_for_rerun):
+    """Chromium moving the C slider sends a rerun of the playground fragment only;
+    the generator must send that same fragment id, or it would measure whole-page
+    reruns no student causes (they cost about twice as much)."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    sent: list[bytes] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda p: sent.append(p)))
+    page.goto(f"{streamlit_url}/Explore?data=two_circles")
+    wait_for_rerun(page)
+    before = len(sent)
+    page.locator(".st-key-explore_C_slider").get_by_role("slider").focus()
+    page.keyboard.press("ArrowRight")
+    wait_for_rerun(page)
+    reruns = []
+    for payload in sent[before:]:
+        msg = BackMsg()
+        msg.ParseFromString(payload if isinstance(payload, bytes) else payload.encode())
+        if msg.WhichOneof("type") == "rerun_script":
+            reruns.append(msg.rerun_script)
+    assert len(reruns) == 1 and reruns[0].fragment_id
+
+    async def generator_move() -> tuple[dict[str, list[str]], str]:
+        host = urlparse(streamlit_url).netloc
+        log = lecture_room.SessionLog(slow=False)
+        async with websockets.connect(
+            f"ws://{host}/_stcore/stream", subprotocols=["streamlit"], max_size=None
+        ) as ws:
+            _, sliders, _ = await lecture_room._rerun(ws, "data=two_circles", {}, log)
+        states: dict[str, list[str]] = {}
+        at = sliders["C"][2]
+        return states, lecture_room.move(sliders, states, "C", at + 1)
+
+    states, fragment = _run(generator_move())
+    # Fragment and widget ids are the same for every session of the same page.
+    assert fragment == reruns[0].fragment_id
+    browser = {
+        w.id: list(w.string_array_value.data)
+        for w in reruns[0].widget_states.widgets
+        if w.id in states
+    }
+    assert browser == states
