@@ -201,7 +201,7 @@ def playground() -> None:
     with right:
         loss = losses.make_loss(settings.loss, delta=settings.delta)
         chart(
-            figures.loss_figure(loss, model.margins_, C=settings.effective_C),
+            figures.loss_spec(loss, model.margins_, C=settings.effective_C),
             "explore_loss_chart",
             revision,
         )

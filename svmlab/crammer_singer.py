@@ -134,7 +134,7 @@ def block_violations(
     return np.maximum(G.max(axis=1) - low, 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _sub_problem(A, B, yi, C, out):  # pragma: no cover - compiled
     """``min 1/2 A |a|^2 + B'a`` s.t. ``sum a = 0``, ``a_yi <= C``, others <= 0:
     ``a_m = min(bound_m, (beta - B_m) / A)`` with beta found by sorting."""
@@ -161,7 +161,7 @@ def _sub_problem(A, B, yi, C, out):  # pragma: no cover - compiled
     out[yi] = C if (beta - B[yi]) / A >= C else min(C, -total)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _sweep(K, alpha, F, codes, C, order, tol):  # pragma: no cover - compiled
     """One pass over the blocks in ``order``; updates ``alpha`` and ``F = K alpha``
     in place. Returns the largest violation met (before its update)."""

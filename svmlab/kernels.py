@@ -154,7 +154,7 @@ DIRECT_MAX_DIM = 16
 MAX_DEGREE = 1000
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _neg_half_scaled_sqdist(X, Z, sigma, same):  # pragma: no cover - compiled
     """``-0.5 sum_k ((X[i, k] - Z[j, k]) / sigma)^2`` coordinate by coordinate.
 
@@ -355,7 +355,7 @@ _ROW_KIND = {
 }
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def kernel_row_into(K, X, perm, kind, params, pos, start, end, out):  # pragma: no cover
     """``out[t] = k(x_pos, x_t) + shift`` for ``start <= t < end`` (compiled).
 
@@ -497,7 +497,7 @@ class KernelRows:
         return K + self.shift if self.shift else K
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _rows_into(X, kind, params, index, out):  # pragma: no cover - compiled
     n = X.shape[0]
     perm = np.arange(n)
@@ -506,7 +506,7 @@ def _rows_into(X, kind, params, index, out):  # pragma: no cover - compiled
         kernel_row_into(dummy, X, perm, kind, params, index[r], 0, n, out[r])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _diagonal_into(X, kind, params, out):  # pragma: no cover - compiled
     n = X.shape[0]
     perm = np.arange(n)

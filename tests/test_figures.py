@@ -16,6 +16,7 @@ import svmlab
 from svmlab import datasets, figures
 from svmlab.datasets import make_two_circles
 from svmlab.errors import DataError, ParameterError
+from svmlab.figures import style
 from svmlab.losses import LOSSES, ModifiedHinge, make_loss
 from svmlab.solvers import SOLVERS
 from svmlab.solvers.base import History
@@ -713,3 +714,18 @@ def test_legend_entries_list_what_the_plotly_legend_would() -> None:
     assert [e["name"] for e in entries] == [name for _, name in shown]
     kinds = {e["name"]: e["kind"] for e in entries}
     assert kinds["class +1"] == "marker" and kinds["f = 0 (boundary)"] == "line"
+
+
+@pytest.mark.parametrize("digits", [3, 4, 6])
+def test_short_numbers_are_the_shortest_decimal_of_their_rounding(digits):
+    """The vectorised rounding writes, value for value, what formatting each
+    number to ``digits`` significant digits writes (the reference), with None
+    for NaN and infinities; magnitudes from 1e-12 to 1e12, ties and zeros."""
+    rng = np.random.default_rng(digits)
+    values = rng.normal(size=5000) * np.exp(rng.normal(size=5000) * 6)
+    values[:6] = [0.0, -0.0, np.nan, np.inf, -np.inf, 0.12345]
+    values[6:9] = [9.9996, 99999.5, 1e-12]
+    expected = [float(f"{v:.{digits}g}") if np.isfinite(v) else None for v in values]
+    got = style._short(values, digits)
+    assert got == expected
+    assert json.dumps(got) == json.dumps(expected)

@@ -21,7 +21,7 @@ One module per thing drawn; each imports only the ones listed before it.
 - :mod:`~svmlab.figures.multipliers`: the histogram of the alpha_i
   (:func:`alpha_histogram`);
 - :mod:`~svmlab.figures.loss`: the loss against the margin with the training
-  margins as a rug (:func:`loss_figure`);
+  margins as a rug (:func:`loss_figure`, :func:`loss_spec`);
 - :mod:`~svmlab.figures.convergence`: objective and KKT violation per iteration
   (:func:`convergence_figure`);
 - :mod:`~svmlab.figures.selection_style`: the Model selection figures' criterion
@@ -55,7 +55,7 @@ from svmlab.figures.decision import decision_figure, decision_spec, legend_entri
 from svmlab.figures.heatmap import heatmap_figure, log_ticks
 from svmlab.figures.kernel_views import bump_figure, gram_figure, lift_figure
 from svmlab.figures.lee2006 import lee_boxplot
-from svmlab.figures.loss import PAYS, RUG_OPACITY, loss_figure
+from svmlab.figures.loss import PAYS, RUG_OPACITY, loss_figure, loss_spec
 from svmlab.figures.margin_gap import margin_gap_figure
 from svmlab.figures.multipliers import alpha_histogram
 from svmlab.figures.path import path_figure
@@ -91,6 +91,7 @@ __all__ = [
     "lift_figure",
     "log_ticks",
     "loss_figure",
+    "loss_spec",
     "margin_gap_figure",
     "path_figure",
     "points_png",

@@ -84,7 +84,21 @@ def loss_figure(
     C: float | None = None,
     show_printed: bool = True,
 ) -> go.Figure:
-    """The loss as a function of the margin, with the training margins as a rug.
+    """:func:`loss_spec` as a ``go.Figure``."""
+    spec = loss_spec(loss, margins, C=C, show_printed=show_printed)
+    return _figure(spec["data"], spec["layout"])
+
+
+def loss_spec(
+    loss: Loss,
+    margins: ArrayLike | None = None,
+    *,
+    C: float | None = None,
+    show_printed: bool = True,
+) -> dict[str, Any]:
+    """The loss as a function of the margin, with the training margins as a rug,
+    as the plain ``{"data", "layout"}`` dicts a chart sends (building a
+    ``go.Figure`` costs more than the figure's numbers on each slider move).
 
     Parameters
     ----------
@@ -103,7 +117,7 @@ def loss_figure(
 
     Returns
     -------
-    go.Figure
+    dict
         The loss on :data:`LOSS_M` (the curve named ``loss.title``, with δ for the
         modified hinge; drawn last of the curves, listed first in the legend), the
         hinge (dashed) when the loss is not the hinge, the printed modified hinge
@@ -222,4 +236,4 @@ def loss_figure(
             zerolinecolor="#bbbbbb",
         ),
     )
-    return _figure(traces, layout)
+    return {"data": traces, "layout": {**layout, "template": {}}}

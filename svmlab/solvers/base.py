@@ -32,6 +32,7 @@ from numpy.typing import NDArray
 from svmlab.errors import FitCancelled, ParameterError, plain_value
 from svmlab.kernels import KernelRows
 from svmlab.losses import Loss
+from svmlab.solvers.lane import wait_for_lane
 
 __all__ = [
     "POLL_SECONDS",
@@ -461,14 +462,31 @@ class Budget:
         self.check()  # a fit already superseded does not start
 
     def check(self) -> bool:
-        """Poll for cancellation; whether the time is up (it stays up)."""
+        """Poll for cancellation; whether the time is up (it stays up).
+
+        Inside :func:`svmlab.solvers.lane.long_fits_through`, a fit that has
+        worked past the lane's threshold first waits for a slot of the lane
+        (still polling for cancellation); the wait does not count against the
+        budget.
+        """
         now = time.perf_counter()
         canceller = _CANCEL.get()
         if canceller is not None:
             canceller.poll(now)
+        waited = wait_for_lane(self.start, now, self._poll)
+        if waited:
+            now = time.perf_counter()
+            if self.deadline is not None:
+                self.deadline += waited
         if self.deadline is not None and now >= self.deadline:
             self.expired = True
         return self.expired
+
+    @staticmethod
+    def _poll() -> None:
+        canceller = _CANCEL.get()
+        if canceller is not None:
+            canceller.poll(time.perf_counter())
 
     def remaining(self) -> float | None:
         """Seconds left (a tiny positive number once spent), None without a limit."""

@@ -110,7 +110,7 @@ CHUNK_SECONDS = 0.02
 _SEED_MOD = 2**31 - 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _projected(a_i: float, g: float, upper: float) -> float:
     """The projected-gradient component of one coordinate (0 if it cannot move)."""
     if a_i <= 0.0 and g > 0.0:
@@ -120,7 +120,7 @@ def _projected(a_i: float, g: float, upper: float) -> float:
     return abs(g)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _max_violation(a: Array, G: Array, upper: float) -> float:
     worst = 0.0
     for i in range(a.shape[0]):
@@ -130,7 +130,7 @@ def _max_violation(a: Array, G: Array, upper: float) -> float:
     return worst
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _update(
     K: Array,
     y: Array,
@@ -166,7 +166,7 @@ def _update(
         G[i] += ridge * delta
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _epochs(
     K: Array,
     y: Array,

@@ -64,7 +64,7 @@ def cache_arrays(n: int, cache_mb: float, dtype: type) -> tuple[NDArray, ...]:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def cached_row(pos, length, src, cache, ist):  # pragma: no cover - compiled
     """Row ``pos`` of K (positions ``0 .. length - 1`` valid), from the cache."""
     K, X, perm, kind, kp = src
@@ -96,7 +96,7 @@ def cached_row(pos, length, src, cache, ist):  # pragma: no cover - compiled
     return cdata[s]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def swap_positions(i, j, vec, src, cache, ist):  # pragma: no cover - compiled
     """Exchange positions i and j everywhere (LIBSVM's ``swap_index``)."""
     y, a, G, Gb, p, QD = vec
@@ -129,7 +129,7 @@ def swap_positions(i, j, vec, src, cache, ist):  # pragma: no cover - compiled
                 clen[s] = lo
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def kernel_times_from_rows(v, src, cache, ist):  # pragma: no cover - compiled
     """``K v`` (position order) summed from the rows where ``v != 0``."""
     n = v.shape[0]

@@ -89,7 +89,7 @@ TAU = 1e-12
 SHRINK_EVERY = 1000
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _init_gradient(vec, src, cache, ist, upper, ridge):  # pragma: no cover
     """``G = Q_d a + p`` and ``G_bar = sum_{a_i = u} u Q_i`` from the rows of
     the nonzero ``a_i`` (all points active)."""
@@ -109,7 +109,7 @@ def _init_gradient(vec, src, cache, ist, upper, ridge):  # pragma: no cover
                 Gb[i] += ridge * upper
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _reconstruct_into(Gout, vec, src, cache, ist, upper):  # pragma: no cover
     """The gradient of the inactive positions into ``Gout`` (LIBSVM's
     ``reconstruct_gradient``): ``G_bar + p + sum_{free i} a_i Q_i``, from the
@@ -143,7 +143,7 @@ def _reconstruct_into(Gout, vec, src, cache, ist, upper):  # pragma: no cover
     ist[RECONSTRUCTS] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _unshrink(vec, src, cache, ist, upper):  # pragma: no cover - compiled
     G = vec[2]
     _reconstruct_into(G, vec, src, cache, ist, upper)
@@ -151,7 +151,7 @@ def _unshrink(vec, src, cache, ist, upper):  # pragma: no cover - compiled
     ist[NEXT] = -2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _be_shrunk(t, y, a, G, upper, gmax1, gmax2):  # pragma: no cover - compiled
     """LIBSVM's ``be_shrunk``: at a bound, and beyond the extreme violator."""
     if a[t] >= upper:
@@ -161,7 +161,7 @@ def _be_shrunk(t, y, a, G, upper, gmax1, gmax2):  # pragma: no cover - compiled
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _shrink(vec, src, cache, ist, upper, tol, pair):  # pragma: no cover
     """LIBSVM's ``do_shrinking`` (with the bias); without it the same rule with
     the largest projected gradient as both bounds."""
@@ -212,7 +212,7 @@ def _shrink(vec, src, cache, ist, upper, tol, pair):  # pragma: no cover
     ist[NEXT] = -2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _select_pair(vec, src, cache, ist, upper, tol):  # pragma: no cover
     """WSS 2 over the active set: ``(i, j)``, ``j = -1`` when optimal there."""
     y, a, G, _Gb, _p, QD = vec
@@ -263,7 +263,7 @@ def _select_pair(vec, src, cache, ist, upper, tol):  # pragma: no cover
     return i, j
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _select_single(vec, ist, upper, tol):  # pragma: no cover - compiled
     """The active coordinate with the largest projected gradient, or -1."""
     _y, a, G, _Gb, _p, _QD = vec
@@ -283,7 +283,7 @@ def _select_single(vec, ist, upper, tol):  # pragma: no cover - compiled
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _update_bar(t, old, vec, src, cache, ist, upper, ridge):  # pragma: no cover
     """``G_bar`` when ``a_t`` reached or left the upper bound (full row)."""
     y, a, _G, Gb, _p, _QD = vec
@@ -299,7 +299,7 @@ def _update_bar(t, old, vec, src, cache, ist, upper, ridge):  # pragma: no cover
     Gb[t] += ridge * upper if now else -ridge * upper
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _step_pair(i, j, vec, src, cache, ist, upper, ridge):  # pragma: no cover
     """The two-variable step along ``(y_i, -y_j)``, clipped to the box."""
     y, a, G, _Gb, _p, QD = vec
@@ -338,7 +338,7 @@ def _step_pair(i, j, vec, src, cache, ist, upper, ridge):  # pragma: no cover
         _update_bar(j, old_j, vec, src, cache, ist, upper, ridge)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _step_single(k, vec, src, cache, ist, upper, ridge):  # pragma: no cover
     """``a_k <- clip(a_k - G_k / Q_kk, 0, u)``."""
     y, a, G, _Gb, _p, QD = vec
@@ -363,7 +363,7 @@ def _step_single(k, vec, src, cache, ist, upper, ridge):  # pragma: no cover
         _update_bar(k, old, vec, src, cache, ist, upper, ridge)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _chunk(vec, src, cache, ist, upper, ridge, tol, shrinking, pair, it, stop_at):
     """Iterations ``it .. stop_at`` of ``Solver::Solve``; returns
     ``(it, converged)``. Resumable: the state is the arrays."""  # pragma: no cover

@@ -129,7 +129,7 @@ TAU = 1e-12
 SNAPSHOTS = 25
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _pair_loop(K, y, QD, a, G, upper, ridge, tol, it, stop_at):  # pragma: no cover
     """SMO with WSS 2 from iteration ``it`` until ``stop_at``; a, G in place.
 
@@ -211,7 +211,7 @@ def _pair_loop(K, y, QD, a, G, upper, ridge, tol, it, stop_at):  # pragma: no co
     return it, False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _single_loop(K, y, QD, a, G, upper, ridge, tol, it, stop_at):  # pragma: no cover
     """Greedy coordinate descent (no equality constraint); a, G in place.
 
@@ -253,7 +253,7 @@ def _single_loop(K, y, QD, a, G, upper, ridge, tol, it, stop_at):  # pragma: no 
     return it, False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _violation(y, a, G, upper, fit_intercept):  # pragma: no cover
     """``m(a) - M(a)`` with the bias, else the largest projected gradient."""
     n = y.shape[0]
@@ -280,7 +280,7 @@ def _violation(y, a, G, upper, fit_intercept):  # pragma: no cover
     return worst
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _objectives(y, a, G, ridge, b, C, squared):  # pragma: no cover
     """``(primal, dual)`` in O(n) from the gradient.
 

@@ -41,11 +41,11 @@ import streamlit as st
 from numpy.typing import NDArray
 from sklearn.exceptions import ConvergenceWarning
 
-from svmlab import SVC, cancel_when, datasets, kernels, solvers
+from svmlab import SVC, datasets, kernels, solvers
 from svmlab.errors import DataError, IncompatibleLossError
 from svmlab.figures import data_bounds
-from svmlab.ui.run_state import superseded
-from svmlab.ui.settings import FIT_SECONDS, UPLOAD, ExploreSettings
+from svmlab.ui import room
+from svmlab.ui.settings import UPLOAD, ExploreSettings
 
 __all__ = [
     "NO_EDITS",
@@ -244,7 +244,7 @@ def fit(
     K = gram_matrix(
         dataset, data_items, test_fraction, edits, kernel_items(model_items)
     )
-    with warnings.catch_warnings(record=True) as caught, cancel_when(superseded()):
+    with warnings.catch_warnings(record=True) as caught, room.page_fits():
         warnings.simplefilter("always", ConvergenceWarning)
         model.fit(X, y, init=_init, K=K)
     message = next(
@@ -279,7 +279,7 @@ def model_items(s: ExploreSettings) -> tuple[tuple[str, Any], ...]:
         "bias": s.bias,
         "tol": s.tol,
         "max_iter": s.max_iter,
-        "max_seconds": FIT_SECONDS,
+        "max_seconds": room.fit_seconds(),
         "record_history": s.playback,
     }
     if s.kernel == "gaussian":

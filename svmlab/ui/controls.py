@@ -43,6 +43,8 @@ from svmlab.ui.settings import (
     RANGES,
     SIGMA_GRID,
     ExploreSettings,
+    ranges,
+    room_param,
 )
 
 __all__ = [
@@ -196,6 +198,7 @@ def _fmt(value: float) -> str:
 
 
 def _param_widget(p: datasets.Param, key: str) -> None:
+    p = room_param(p)
     kind = int if p.integer else float
     st.slider(
         p.label,
@@ -463,7 +466,7 @@ def _display_controls() -> None:
             help="The solver stops when its optimality measure (the KKT "
             "violation) is below tol.",
         )
-        low, high = RANGES["max_iter"]
+        low, high = ranges()["max_iter"]
         st.number_input(
             "max_iter",
             min_value=int(low),

@@ -17,6 +17,7 @@ from typing import Any
 
 from svmlab import datasets, kernels, losses, solvers
 from svmlab.estimator import BIASES
+from svmlab.ui import room
 
 __all__ = [
     "C_GRID",
@@ -84,7 +85,24 @@ RANGES: dict[str, tuple[float, float]] = {
 }
 #: Wall-clock budget of one fit on the page, in seconds: a fit that needs longer
 #: stops there and says so (the page stays live; the engine's ``max_seconds``).
-FIT_SECONDS = 5.0
+#: Room mode lowers it (:func:`svmlab.ui.room.fit_seconds`).
+FIT_SECONDS = room.FIT_SECONDS
+
+
+def ranges() -> dict[str, tuple[float, float]]:
+    """:data:`RANGES`, with room mode's iteration cap when it is on."""
+    limits = room.limits()
+    if limits is None:
+        return RANGES
+    return {**RANGES, "max_iter": (1, limits.max_iter)}
+
+
+def room_param(spec: datasets.Param) -> datasets.Param:
+    """A data set's slider, the number of points capped in room mode."""
+    limits = room.limits()
+    if limits is None or spec.name != "n_samples" or spec.high <= limits.n_max:
+        return spec
+    return replace(spec, high=limits.n_max, default=min(spec.default, limits.n_max))
 
 
 #: The data source name of uploaded data (never a generator's name): the cached
@@ -289,7 +307,7 @@ class ExploreSettings:
             dataset = None
         dataset = dataset or cls.dataset
         base = cls(dataset=dataset)
-        spec = {p.name: p for p in datasets.PARAMS[dataset]}
+        spec = {p.name: room_param(p) for p in datasets.PARAMS[dataset]}
         values: dict[str, Any] = {"dataset": dataset}
         values["n"] = _param(get("n"), spec["n_samples"], base.n, notes)
         values["noise"] = _param(get("noise"), spec["noise"], base.noise, notes)
@@ -327,18 +345,27 @@ class ExploreSettings:
         """
         notes: list[str] = []
         changes: dict[str, Any] = {}
-        for name, (low, high) in RANGES.items():
+        for name, (low, high) in ranges().items():
             value = getattr(self, name)
             if value is None or low <= value <= high:
                 continue
             end = low if value < low else high
             end = type(value)(end) if isinstance(value, int) else float(end)
+            if value > high and high < RANGES[name][1]:  # room mode's cap
+                notes.append(_room_note(_LABELS.get(name, name), value, high))
+                changes[name] = end
+                continue
             notes.append(
                 f"{_LABELS.get(name, name)} = {_show(value)} is outside the range "
                 f"{_show(low)} to {_show(high)} that this page offers; "
                 f"using {_show(end)}."
             )
             changes[name] = end
+        n_spec = next(p for p in datasets.PARAMS[self.dataset] if p.name == "n_samples")
+        n_high = room_param(n_spec).high
+        if not self.upload and self.n is not None and self.n > n_high:
+            notes.append(_room_note(n_spec.label, self.n, n_high))
+            changes["n"] = int(n_high)
         delta = changes.get("delta", self.delta)
         if delta not in DELTA_GRID:
             on_grid = nearest(DELTA_GRID, delta)
@@ -355,6 +382,14 @@ class ExploreSettings:
 
 _QUERY_NAMES = {"test_fraction": "test", "hard_margin": "hard"}
 _LABELS = {"sigma": "σ", "delta": "δ", "test_fraction": "The test fraction"}
+
+
+def _room_note(label: str, value: Any, high: Any) -> str:
+    return (
+        f"{label} = {_show(value)} is more than this server allows in room mode "
+        f"(at most {_show(high)}, so that a room of students shares it well); "
+        f"using {_show(high)}."
+    )
 
 
 def _show(value: Any) -> str:
@@ -425,6 +460,9 @@ def _param(
             f"using {_show(default)}."
         )
         return default
+    if value > spec.high and room.limits() and spec.name == "n_samples":
+        notes.append(_room_note(spec.label, value, spec.high))
+        return int(spec.high)
     if not spec.low <= value <= spec.high:
         end = spec.low if value < spec.low else spec.high
         end = int(end) if spec.integer else float(end)
