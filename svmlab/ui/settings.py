@@ -466,12 +466,13 @@ def _delta(raw: str) -> float | None:
 
 
 def _preset(raw: str) -> str | None:
-    """A preset's name (a key of :data:`svmlab.ui.presets.PRESETS`), else None.
+    """An Explore preset's name (a key of :data:`svmlab.ui.presets.PRESETS`),
+    else None.
 
     Imported here, not at the top: the presets are :class:`ExploreSettings`."""
-    from svmlab.ui.presets import PRESETS
+    from svmlab.ui.presets import EXPLORE, PRESETS
 
-    return raw if raw in PRESETS else None
+    return raw if raw in PRESETS and PRESETS[raw].page == EXPLORE else None
 
 
 _FIELD_PARSERS = {
