@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from svmlab.ui.chart import COMPONENT
 from svmlab.ui.presets import query
+from svmlab.ui.settings import ExploreSettings
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_Explore.py")
 
@@ -175,6 +176,7 @@ def test_compare_mode_fits_b_and_shares_the_axes() -> None:
 
     at = _app({"data": "two_circles"})
     at.radio(key="explore_tool").set_value("compare").run()
+    assert at.query_params["compare"] == "loss:squared_hinge"  # B's first value
     at.radio(key="explore_compare_field").set_value("C").run()
     at.select_slider(key="explore_compare_C").set_value(0.01).run()
     assert not _errors(at)
@@ -191,6 +193,31 @@ def test_compare_mode_fits_b_and_shares_the_axes() -> None:
     shown = re.findall(r'data-svmlab-compare="test error">([^<]*)<', body)
     assert shown[1] == f"{100 * error:.1f} %"
     assert at.session_state["explore_settings"].C == s.C  # A is untouched
+    # B is in the URL: the link opens compare mode with the same B, and the
+    # page writes the same link back.
+    link = dict(at.query_params)
+    assert link == {"data": "two_circles", "compare": "C:0.01"}
+    again = _app(link)
+    assert not _errors(again)
+    assert again.radio(key="explore_tool").value == "compare"
+    assert again.select_slider(key="explore_compare_C").value == 0.01
+    assert dict(again.query_params) == link
+    body = "".join(h.proto.body for h in again.get("html"))
+    assert re.findall(r'data-svmlab-compare="test error">([^<]*)<', body) == shown
+    # B from the loss box goes in too; closing the tool takes it out.
+    again.radio(key="explore_compare_field").set_value("loss").run()
+    again.selectbox(key="explore_compare_loss").set_value("ramp").run()
+    assert again.query_params["compare"] == "loss:ramp"
+    again.radio(key="explore_tool").set_value("none").run()
+    assert "compare" not in again.query_params
+
+
+def test_a_compare_link_off_the_slider_is_said_and_moved_to_it() -> None:
+    notes: list[str] = []
+    s = ExploreSettings.from_query({"compare": "C:0.011"}, notes)
+    assert s.compare == "C:0.012" and "not on its slider" in notes[-1]
+    s = ExploreSettings.from_query({"compare": "kernel:linear"}, notes)
+    assert s.compare == "" and "is not understood" in notes[-1]
 
 
 def test_classroom_mode_hides_advanced_controls_and_enlarges() -> None:

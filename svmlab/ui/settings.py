@@ -19,6 +19,7 @@ from svmlab import datasets, kernels, losses, solvers
 from svmlab.estimator import BIASES
 
 __all__ = [
+    "COMPARE_GRIDS",
     "C_GRID",
     "DELTA_GRID",
     "FIT_SECONDS",
@@ -27,6 +28,8 @@ __all__ = [
     "SIGMA_GRID",
     "UPLOAD",
     "ExploreSettings",
+    "compare_choice",
+    "compare_text",
     "is_upload_key",
     "log_grid",
     "nearest",
@@ -146,7 +149,9 @@ class ExploreSettings:
     ``preset`` names the teaching preset (:mod:`svmlab.ui.presets`) these
     settings came from, kept while the lecturer moves away from it so the page
     can say what changed; ``classroom`` is the projector layout (bigger text,
-    markers and lines, the advanced controls hidden).
+    markers and lines, the advanced controls hidden). ``compare`` is compare
+    mode's B while that tool is open, ``"<field>:<value>"`` (``"C:100"``,
+    ``"loss:ramp"``; :func:`compare_choice` reads it), else empty.
     """
 
     dataset: str = "spiral"
@@ -173,6 +178,7 @@ class ExploreSettings:
     upload: str = ""
     preset: str = ""
     classroom: bool = False
+    compare: str = ""
 
     def __post_init__(self) -> None:
         if self.dataset not in datasets.GENERATORS:
@@ -348,7 +354,41 @@ class ExploreSettings:
                 f"δ = {_show(delta)} is not on the δ slider; using the nearest "
                 f"value on it, {_show(on_grid)}."
             )
+        choice = compare_choice(self.compare)
+        if choice is not None and choice[0] in COMPARE_GRIDS:
+            field, value = choice
+            stop = nearest(COMPARE_GRIDS[field], value)
+            if stop != value:
+                notes.append(
+                    f"B's {_LABELS.get(field, field)} = {_show(value)} is not on "
+                    f"its slider; using the nearest value on it, {_show(stop)}."
+                )
+                changes["compare"] = compare_text(field, stop)
         return (replace(self, **changes) if changes else self), notes
+
+
+#: Compare mode's numeric fields and the grids of their sliders.
+COMPARE_GRIDS: dict[str, tuple[float, ...]] = {"C": C_GRID, "sigma": SIGMA_GRID}
+
+
+def compare_text(field: str, value: Any) -> str:
+    """Compare mode's B as the ``compare`` field writes it."""
+    return f"{field}:{_encode(float(value)) if field in COMPARE_GRIDS else value}"
+
+
+def compare_choice(text: str) -> tuple[str, Any] | None:
+    """``(field, value)`` of compare mode's B, or None (empty or malformed)."""
+    field, sep, raw = text.partition(":")
+    if not sep:
+        return None
+    if field in COMPARE_GRIDS:
+        value = _float(raw)
+        return (field, value) if value is not None and value > 0 else None
+    if field == "loss":
+        return (field, raw) if raw in losses.LOSSES else None
+    if field == "solver":
+        return (field, raw) if _solver(raw) else None
+    return None
 
 
 # -- parsing helpers (all total: they return None or the default, never raise) --
@@ -496,4 +536,7 @@ _FIELD_PARSERS = {
     "upload": lambda raw: raw if is_upload_key(raw) else None,
     "preset": _preset,
     "classroom": _bool,
+    "compare": lambda raw: (
+        compare_text(*choice) if (choice := compare_choice(raw)) else None
+    ),
 }
