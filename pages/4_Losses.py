@@ -66,7 +66,7 @@ except Exception as error:  # a bug: say so plainly, keep the page usable
     st.stop()
 
 page_url.preset_box(LOSSES_STATE, result)
-if request.matches_fig_27_17():
+if request.matches_fig_27_17() and not page_url.active_preset(LOSSES_STATE):
     st.info(lp.FIG_27_17_TEXT, icon=":material/menu_book:")
 if not request.generated:
     st.caption(

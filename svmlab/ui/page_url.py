@@ -176,23 +176,24 @@ def preset_box(state: PageState, result: Any) -> None:
     ]
     measure: Callable[[Any], str] | None = preset.measure
     measured = measure(result) if measure is not None else None
+    # Compact (a projector has 720 lines): the title runs into the paragraph,
+    # the number shares a row with the buttons.
     with st.container(border=True, key=f"{state.prefix}_preset_box"):
-        st.markdown(f"**{preset.title}**")
-        st.markdown(preset.look)
+        st.markdown(f"**{preset.title}.** {preset.look}")
         line = f"The number: **{preset.number} = {preset.promise}**"
         if measured is not None:
             line += f" · measured now: **{measured}**"
-        st.markdown(line + ".")
-        columns = st.columns([3, 1, 1], vertical_alignment="center")
+        row = st.columns([3, 1, 1], vertical_alignment="center")
+        row[0].markdown(line + ".")
         if changed:
-            columns[0].caption("Changed since: " + "; ".join(changed) + ".")
-            columns[1].button(
+            row[0].caption("Changed since: " + "; ".join(changed) + ".")
+            row[1].button(
                 "Back to the preset",
                 key=f"{state.prefix}_preset_back",
                 on_click=_back,
                 args=(state, preset.name),
             )
-        columns[2].button(
+        row[2].button(
             "Leave the preset",
             key=f"{state.prefix}_preset_leave",
             on_click=_leave,

@@ -340,9 +340,9 @@ _TABLE: tuple[Preset, ...] = (
         (("count", "3"), ("distance", "20")),
         "The same three outliers, now 20 units away. The squared hinge's pull "
         "C (1 − m) grows with the distance, the hinge's stays C: the squared hinge's "
-        "boundary is dragged into class +1 and errs on 9.3 % of the clean test "
-        "points, the hinge on 0.1 %. Move the distance down to 6 and the squared "
-        "hinge recovers.",
+        "boundary is dragged towards them, into class −1, and errs on 9.3 % of "
+        "the clean test points, the hinge on 0.1 %. Move the distance down to 6 "
+        "and the squared hinge recovers.",
         "test error, squared hinge / hinge",
         "9.3 % / 0.1 %",
         page=LOSSES,
@@ -398,9 +398,10 @@ _TABLE: tuple[Preset, ...] = (
         "IRWLS converges in a few steps (Solvers page, Lee 2006)",
         (("loss", "modified_hinge"), ("tol", "1e-06")),
         "Lee's modified hinge by iteratively reweighted least squares: each step "
-        "is one weighted ridge solve. 22 steps reach the optimum to seven "
-        "digits, where SMO needs hundreds of pair updates on the hinge. Watch the "
-        "convergence traces fall in a straight line on the log scale.",
+        "is one weighted ridge solve. 22 steps reach the optimum's objective to "
+        "seven digits, where SMO needs hundreds of pair updates on the hinge. "
+        "Lee's stopping rule ends it before the KKT residual meets tol, as the "
+        "table's last column says.",
         "IRWLS iterations / objective",
         "22 / 148.6177",
         page=SOLVERS,
