@@ -2,8 +2,9 @@
 the sources.
 
 Kept light on purpose (it is what a lecturer projects first): it draws text and
-links only, and computes nothing. Each preset is a link to Explore with its
-settings in the URL (:mod:`svmlab.ui.presets`).
+links only, and computes nothing. Each preset is a link to its page (Explore,
+Losses, Solvers or Multiclass) with its settings in the URL
+(:mod:`svmlab.ui.presets`).
 """
 
 from __future__ import annotations
@@ -35,10 +36,11 @@ st.html(
 st.title("svmlab")
 st.markdown(
     "svmlab is an interactive lab for seeing support vector machines work. "
-    "Each preset below opens Explore at one idea, with a paragraph beside the "
-    "figure saying what to look at and the number that shows it; every preset "
-    "is a link you can share. Add `&classroom=1` (or the toggle at the top of "
-    "Explore's sidebar) for a projector."
+    "Each preset below opens a page (Explore unless it names another) at one "
+    "idea, with a paragraph beside the figure saying what to look at and the "
+    "number that shows it; every preset is a link you can share. Add "
+    "`&classroom=1` (or the toggle at the top of Explore's sidebar) for a "
+    "projector."
 )
 st.subheader("Presets for a lecture")
 columns = st.columns(3, gap="medium")
@@ -47,7 +49,7 @@ for i, (topic, presets) in enumerate(by_topic().items()):
         st.markdown(f"**{topic}**")
         for preset in presets:
             st.page_link(
-                "pages/1_Explore.py",
+                preset.page,
                 label=preset.title,
                 query_params=query(preset.name),
                 help=preset.look,

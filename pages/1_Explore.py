@@ -184,7 +184,7 @@ def playground() -> None:
     scale = 1.5 if settings.classroom else 1.0
     tool = lecture.tool_picker()
     if tool == "path":
-        path_view.section(settings, edits, chart, scale)
+        path_view.section(settings, edits, scale)
     elif tool == "inspect":
         inspector.section(settings, identity, len(data.y_train), record, data.bounds)
     elif tool == "kernel":

@@ -24,10 +24,18 @@ from svmlab.figures import robustness as fig  # noqa: E402
 from svmlab.losses import make_loss  # noqa: E402
 from svmlab.robustness import LOSS_ORDER, best_start  # noqa: E402
 from svmlab.ui import losses_page as lp  # noqa: E402
-from svmlab.ui import navigation, panels  # noqa: E402
+from svmlab.ui import navigation, page_url, panels  # noqa: E402
+from svmlab.ui.page_state import LOSSES_STATE  # noqa: E402
 from svmlab.ui.upload import escape_markdown  # noqa: E402
 
-st.set_page_config(page_title="svmlab · Losses", layout="wide")
+page_url.load(
+    LOSSES_STATE
+)  # before the page config: classroom mode collapses the sidebar
+st.set_page_config(
+    page_title="svmlab · Losses",
+    layout="wide",
+    initial_sidebar_state=page_url.sidebar_state(LOSSES_STATE),
+)
 navigation.sidebar_links()
 panels.compact_page()
 st.title(
@@ -38,7 +46,10 @@ st.title(
 )
 
 with st.sidebar:
+    page_url.classroom_toggle(LOSSES_STATE)
     request = lp.controls()
+page_url.publish(LOSSES_STATE)
+page_url.messages(LOSSES_STATE)
 if request is None:
     st.info("Upload a CSV file in the sidebar, or switch back to a generator.")
     st.stop()
@@ -54,7 +65,8 @@ except Exception as error:  # a bug: say so plainly, keep the page usable
     panels.internal_error(error)
     st.stop()
 
-if request.matches_fig_27_17():
+page_url.preset_box(LOSSES_STATE, result)
+if request.matches_fig_27_17() and not page_url.active_preset(LOSSES_STATE):
     st.info(lp.FIG_27_17_TEXT, icon=":material/menu_book:")
 if not request.generated:
     st.caption(

@@ -23,12 +23,20 @@ from svmlab.errors import FitCancelled  # noqa: E402
 from svmlab.figures.solver_race import race_panel  # noqa: E402
 from svmlab.figures.solver_traces import scaling_figure, traces_figure  # noqa: E402
 from svmlab.solver_comparison import CLOCKS  # noqa: E402
-from svmlab.ui import keyed, navigation, panels  # noqa: E402
+from svmlab.ui import keyed, navigation, page_url, panels  # noqa: E402
 from svmlab.ui import solvers_page as sp  # noqa: E402
 from svmlab.ui import solvers_text as text  # noqa: E402
+from svmlab.ui.page_state import SOLVERS_STATE  # noqa: E402
 from svmlab.ui.upload import escape_markdown  # noqa: E402
 
-st.set_page_config(page_title="svmlab · Solvers", layout="wide")
+page_url.load(
+    SOLVERS_STATE
+)  # before the page config: classroom mode collapses the sidebar
+st.set_page_config(
+    page_title="svmlab · Solvers",
+    layout="wide",
+    initial_sidebar_state=page_url.sidebar_state(SOLVERS_STATE),
+)
 navigation.sidebar_links()
 panels.compact_page()
 st.title(
@@ -38,7 +46,10 @@ st.title(
     "references where they solve exactly that problem.",
 )
 with st.sidebar:
+    page_url.classroom_toggle(SOLVERS_STATE)
     request = sp.controls()
+page_url.publish(SOLVERS_STATE)
+page_url.messages(SOLVERS_STATE)
 if request is None:
     st.info("Upload a CSV file in the sidebar, or switch back to a generator.")
     st.stop()
@@ -54,6 +65,7 @@ except Exception as error:  # a bug: say so plainly, keep the page usable
     panels.internal_error(error)
     st.stop()
 
+page_url.preset_box(SOLVERS_STATE, result)
 TITLES = text.titles()
 frame, invalid = sp.table(result)
 for row in result.rows:

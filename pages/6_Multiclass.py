@@ -23,10 +23,18 @@ from svmlab.errors import FitCancelled  # noqa: E402
 from svmlab.figures import multiclass as fig  # noqa: E402
 from svmlab.multiclass import METHODS  # noqa: E402
 from svmlab.ui import multiclass_page as mp  # noqa: E402
-from svmlab.ui import navigation, panels  # noqa: E402
+from svmlab.ui import navigation, page_url, panels  # noqa: E402
+from svmlab.ui.page_state import MULTICLASS_STATE  # noqa: E402
 from svmlab.ui.upload import escape_markdown  # noqa: E402
 
-st.set_page_config(page_title="svmlab · Multiclass", layout="wide")
+page_url.load(
+    MULTICLASS_STATE
+)  # before the page config: classroom mode collapses the sidebar
+st.set_page_config(
+    page_title="svmlab · Multiclass",
+    layout="wide",
+    initial_sidebar_state=page_url.sidebar_state(MULTICLASS_STATE),
+)
 navigation.sidebar_links()
 panels.compact_page()
 st.title(
@@ -38,7 +46,10 @@ st.title(
 )
 
 with st.sidebar:
+    page_url.classroom_toggle(MULTICLASS_STATE)
     request = mp.controls()
+page_url.publish(MULTICLASS_STATE)
+page_url.messages(MULTICLASS_STATE)
 if request is None:
     st.info("Upload a CSV file in the sidebar, or switch back to a generator.")
     st.stop()
@@ -56,6 +67,7 @@ except Exception as error:  # a bug: say so plainly, keep the page usable
     panels.internal_error(error)
     st.stop()
 
+page_url.preset_box(MULTICLASS_STATE, results)
 names = request.class_names(int(max(y)) + 1)
 st.plotly_chart(
     fig.key_figure(names),

@@ -81,15 +81,21 @@ def test_home_does_not_promise_pages_that_do_not_exist() -> None:
     links = at.main.get("page_link")
     pages = [link for link in links if not link.proto.query_string]
     assert len(pages) == len(list((ROOT / "pages").glob("*.py")))
-    # The lecture hub: every preset, a link to Explore with the preset's URL.
+    # The lecture hub: every preset, a link to its page with the preset's URL.
     presets = {
         link.proto.label: link.proto for link in links if link.proto.query_string
     }
     assert len(presets) == len(PRESETS)
     for preset in PRESETS.values():
         proto = presets[preset.title]
-        assert proto.page == "Explore"
+        assert proto.page == Path(preset.page).stem.split("_", 1)[1]
         assert proto.query_string == urlencode(query(preset.name))
+    assert {p.page for p in presets.values()} == {
+        "Explore",
+        "Losses",
+        "Solvers",
+        "Multiclass",
+    }
 
 
 #: A relative path that leaves the project directory.

@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from svmlab.ui.chart import COMPONENT
 from svmlab.ui.presets import query
+from svmlab.ui.settings import ExploreSettings
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_Explore.py")
 
@@ -51,7 +52,7 @@ def test_path_scrub_draws_stored_models_and_fits_nothing(monkeypatch) -> None:
     assert not _errors(at)
     held = at.session_state["explore_path"][1]
     assert held.complete and held.values.size == 30
-    assert "explore_path_chart" in _charts(at)
+    assert _path_chart(at)["data"]
 
     from svmlab.estimator import SVC
 
@@ -68,8 +69,36 @@ def test_path_scrub_draws_stored_models_and_fits_nothing(monkeypatch) -> None:
     assert shown["support vectors"].startswith(f"{n_sv} / ")
     assert shown["free SVs"] == str(int(held.n_free[i]))
     # The cursor on the curves sits at the scrubbed value.
-    shapes = _charts(at)["explore_path_chart"]["layout"]["shapes"]
-    assert shapes[0]["x0"] == 1.0
+    assert _path_chart(at)["layout"]["shapes"][0]["x0"] == 1.0
+    # A click on the curves (still no fit): the point's x, mapped to the
+    # nearest path value, becomes C, the slider's value and the cursor.
+    _click_path(at, 0.31)
+    assert not _errors(at)
+    assert at.session_state["explore_settings"].C == 0.33
+    assert at.session_state["explore_path_scrub"] == 0.33
+    assert _path_chart(at)["layout"]["shapes"][0]["x0"] == 0.33
+
+
+def _click_path(at: AppTest, x: float) -> None:
+    """Run the page as the browser does after a click on a point of the path's
+    curves: the chart's selection state is that point. AppTest has no setter for
+    a Plotly chart's selection, so the run gets the widget states by hand (its
+    private ``_tree`` and ``_run``: the run ``AppTest.run`` makes)."""
+    (chart,) = [c for c in at.get("plotly_chart") if "path" in c.proto.id]
+    states = at._tree.get_widget_states()
+    state = states.widgets.add()
+    state.id = chart.proto.id
+    point = {"x": x, "y": 1.0, "curve_number": 1, "point_number": 0}
+    state.string_value = json.dumps(
+        {"selection": {"points": [point], "point_indices": [0], "box": [], "lasso": []}}
+    )
+    at._run(states)
+
+
+def _path_chart(at: AppTest) -> dict:
+    """The path figure (an st.plotly_chart: it reports the point clicked)."""
+    (chart,) = [c for c in at.get("plotly_chart") if "path" in c.proto.id]
+    return json.loads(chart.proto.spec)
 
 
 def test_inspector_reads_one_point_and_moves_and_deletes_it() -> None:
@@ -147,6 +176,7 @@ def test_compare_mode_fits_b_and_shares_the_axes() -> None:
 
     at = _app({"data": "two_circles"})
     at.radio(key="explore_tool").set_value("compare").run()
+    assert at.query_params["compare"] == "loss:squared_hinge"  # B's first value
     at.radio(key="explore_compare_field").set_value("C").run()
     at.select_slider(key="explore_compare_C").set_value(0.01).run()
     assert not _errors(at)
@@ -163,6 +193,31 @@ def test_compare_mode_fits_b_and_shares_the_axes() -> None:
     shown = re.findall(r'data-svmlab-compare="test error">([^<]*)<', body)
     assert shown[1] == f"{100 * error:.1f} %"
     assert at.session_state["explore_settings"].C == s.C  # A is untouched
+    # B is in the URL: the link opens compare mode with the same B, and the
+    # page writes the same link back.
+    link = dict(at.query_params)
+    assert link == {"data": "two_circles", "compare": "C:0.01"}
+    again = _app(link)
+    assert not _errors(again)
+    assert again.radio(key="explore_tool").value == "compare"
+    assert again.select_slider(key="explore_compare_C").value == 0.01
+    assert dict(again.query_params) == link
+    body = "".join(h.proto.body for h in again.get("html"))
+    assert re.findall(r'data-svmlab-compare="test error">([^<]*)<', body) == shown
+    # B from the loss box goes in too; closing the tool takes it out.
+    again.radio(key="explore_compare_field").set_value("loss").run()
+    again.selectbox(key="explore_compare_loss").set_value("ramp").run()
+    assert again.query_params["compare"] == "loss:ramp"
+    again.radio(key="explore_tool").set_value("none").run()
+    assert "compare" not in again.query_params
+
+
+def test_a_compare_link_off_the_slider_is_said_and_moved_to_it() -> None:
+    notes: list[str] = []
+    s = ExploreSettings.from_query({"compare": "C:0.011"}, notes)
+    assert s.compare == "C:0.012" and "not on its slider" in notes[-1]
+    s = ExploreSettings.from_query({"compare": "kernel:linear"}, notes)
+    assert s.compare == "" and "is not understood" in notes[-1]
 
 
 def test_classroom_mode_hides_advanced_controls_and_enlarges() -> None:
@@ -192,3 +247,22 @@ def test_classroom_mode_hides_advanced_controls_and_enlarges() -> None:
     assert width["f = 0 (boundary)"] == 1.5 * before["f = 0 (boundary)"]
     # Hidden controls kept their values: the fit is the same.
     assert s.solver == "auto" and s.C == 0.01
+
+
+def test_path_legend_tells_every_series_apart() -> None:
+    """One legend for four panels: no two series share colour and dash (the
+    margin width and the free SVs were both solid black)."""
+    from svmlab.datasets import make
+    from svmlab.figures import path_figure
+    from svmlab.path import regularization_path
+
+    X, y = make("two_circles", n_samples=30, random_state=0)
+    params = {"kernel": "gaussian", "sigma": 0.39}
+    result = regularization_path(X, y, param="C", values=(0.1, 1.0), params=params)
+    looks = [
+        (t.line.color.lower(), t.line.dash)
+        for t in path_figure(result).data
+        if t.showlegend is not False
+    ]
+    assert len(looks) == 6 and len(set(looks)) == len(looks), looks
+    assert len({colour for colour, _ in looks}) == len(looks)

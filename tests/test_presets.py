@@ -21,10 +21,13 @@ from streamlit.testing.v1 import AppTest
 
 from svmlab import kernels
 from svmlab.ui.cache import load_data
-from svmlab.ui.presets import PRESETS, TOPICS, by_topic, query
+from svmlab.ui.presets import EXPLORE, PRESETS, TOPICS, by_topic, query
 from svmlab.ui.settings import ExploreSettings
 
-PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_Explore.py")
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = str(ROOT / EXPLORE)
+#: Explore's presets (the page presets are checked in tests/test_page_presets.py).
+ON_EXPLORE = [name for name, p in PRESETS.items() if p.page == EXPLORE]
 
 
 def _open(name: str) -> AppTest:
@@ -109,7 +112,7 @@ def _independent(name: str, at: AppTest) -> None:
         assert sk.intercept_[0] == pytest.approx(1.399, abs=2e-3)  # in the text
 
 
-@pytest.mark.parametrize("name", list(PRESETS))
+@pytest.mark.parametrize("name", ON_EXPLORE)
 def test_preset_shows_the_number_it_promises(name: str) -> None:
     preset = PRESETS[name]
     at = _open(name)
@@ -137,7 +140,7 @@ def test_irwls_objective_falls_at_every_step() -> None:
     assert np.all(np.diff(objective) <= 1e-9 * np.abs(objective[:-1]))
 
 
-@pytest.mark.parametrize("name", list(PRESETS))
+@pytest.mark.parametrize("name", ON_EXPLORE)
 def test_preset_url_round_trips(name: str) -> None:
     settings = PRESETS[name].url_settings
     assert ExploreSettings.from_query(query(name)) == settings
@@ -148,10 +151,21 @@ def test_preset_url_round_trips(name: str) -> None:
 def test_table_has_every_topic_and_the_issue_s_presets() -> None:
     groups = by_topic()
     assert list(groups) == list(TOPICS) and all(groups.values())
-    assert len(PRESETS) >= 12
+    assert len(ON_EXPLORE) >= 12
     cited = " ".join(p.title for p in PRESETS.values())
     for figure in ("27.6", "27.11", "27.16", "27.17", "Lee", "Rifkin"):
         assert figure in cited
+    # Each page with presets of its own has two to four.
+    pages = [p.page for p in PRESETS.values() if p.page != EXPLORE]
+    for page in ("pages/4_Losses.py", "pages/5_Solvers.py", "pages/6_Multiclass.py"):
+        assert 2 <= pages.count(page) <= 4, page
+        assert (ROOT / page).is_file()
+
+
+def test_an_explore_link_ignores_another_page_s_preset() -> None:
+    notes: list[str] = []
+    s = ExploreSettings.from_query({"preset": "losses_fig_27_17"}, notes)
+    assert s.preset == "" and notes
 
 
 def test_a_preset_link_wins_over_the_session_and_a_change_is_said() -> None:

@@ -2,7 +2,9 @@
 
 Four panels sharing one log x axis: the margin width 2/‖w‖ in feature space,
 the free and bound support vectors, the training and test errors, the objective.
-A vertical line marks the value the main figure shows. Builds from a
+A vertical line marks the value the main figure shows; a click on a point is
+the page's to read (it moves the line). Every series has its own colour and
+dash in the one legend. Builds from a
 :class:`svmlab.path.PathResult`; never fits.
 """
 
@@ -22,7 +24,8 @@ __all__ = ["path_figure"]
 
 #: (panel title, [(field, legend name, colour, dash)]), top to bottom.
 _PANELS = (
-    ("margin", [("margin_width", "margin 2/‖w‖", PALETTE["free"], "solid")]),
+    # Sky blue and dash-dot: black is the free SVs' (one legend, four panels).
+    ("margin", [("margin_width", "margin 2/‖w‖", PALETTE["sky"], "dashdot")]),
     (
         "SVs",
         [
@@ -100,6 +103,8 @@ def path_figure(
                     name=label,
                     line={"color": colour, "dash": dash, "width": 2 * scale},
                     marker={"size": 5 * scale, "color": colour},
+                    # A click selects a point (the scrubber): dim nothing.
+                    unselected={"marker": {"opacity": 1.0}},
                     hovertemplate=f"{symbol} = %{{x:.3g}}<br>{label} = %{{y:.4g}}"
                     "<extra></extra>",
                 )

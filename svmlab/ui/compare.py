@@ -3,7 +3,9 @@ settings with one thing changed (B): the loss, the solver, C or σ.
 
 Both panels share the axes (the data's bounds) and the colour scale (the surface
 saturates at the same |f| in every figure), and each has its numbers. B is a
-cached fit (:func:`svmlab.ui.cache.fit`) of its own settings.
+cached fit (:func:`svmlab.ui.cache.fit`) of its own settings, and is in the URL
+(the ``compare`` setting, ``compare=C:100``), so a compare link opens the tool
+with the same B.
 """
 
 from __future__ import annotations
@@ -18,13 +20,20 @@ from svmlab import figures, losses, solvers
 from svmlab.errors import FitCancelled, SvmlabError
 from svmlab.ui import cache, keyed
 from svmlab.ui.cache import Data, Edits, FitRecord
+from svmlab.ui.controls import COMPARE_FIELD_KEY, COMPARE_PREFIX, publish
 from svmlab.ui.panels import number_cells
-from svmlab.ui.settings import C_GRID, SIGMA_GRID, ExploreSettings, nearest
+from svmlab.ui.settings import (
+    C_GRID,
+    SIGMA_GRID,
+    ExploreSettings,
+    compare_text,
+    nearest,
+)
 
 __all__ = ["other_settings", "section"]
 
-FIELD_KEY = "explore_compare_field"
-P = "explore_compare_"
+FIELD_KEY = COMPARE_FIELD_KEY
+P = COMPARE_PREFIX
 FIELDS = {"loss": "loss", "solver": "solver", "C": "C", "sigma": "σ"}
 #: The numbers under each panel (the rest are on the main panel).
 SHOWN = ("support vectors", "bound SVs", "training error", "test error", "objective")
@@ -120,6 +129,10 @@ def section(
                 format_func=lambda v: str(v).replace("_", " "),
                 key=key,
             )
+    # B in the URL: a compare link round-trips (the C and σ row wrote the URL
+    # before this row was drawn, so a B set just now is written here).
+    if s.compare != compare_text(field, value):
+        publish(replace(s, compare=compare_text(field, value)))
     other = other_settings(s, field, value)
     message = cache.no_solver_message(other)
     if message:

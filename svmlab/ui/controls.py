@@ -43,6 +43,8 @@ from svmlab.ui.settings import (
     RANGES,
     SIGMA_GRID,
     ExploreSettings,
+    compare_choice,
+    compare_text,
     ranges,
     room_param,
 )
@@ -52,6 +54,7 @@ __all__ = [
     "apply_settings",
     "current_settings",
     "live_controls",
+    "publish",
     "show_notes",
     "sidebar",
     "sync_state",
@@ -86,6 +89,11 @@ KEYS: dict[str, str] = {
 #: The log sliders beside the typed C and sigma inputs.
 SLIDERS = {"C": (P + "C_slider", C_GRID), "sigma": (P + "sigma_slider", SIGMA_GRID)}
 SETTINGS_KEY = P + "settings"
+#: The lecture tool picker's key, and compare mode's (which field B changes,
+#: and B's value: ``COMPARE_PREFIX + field``): the ``compare`` setting.
+TOOL_KEY = P + "tool"
+COMPARE_FIELD_KEY = P + "compare_field"
+COMPARE_PREFIX = P + "compare_"
 #: Sentences about values that were clamped on their way in (link, preset).
 NOTES_KEY = P + "notes"
 
@@ -102,6 +110,16 @@ def _widget_values(s: ExploreSettings) -> dict[str, Any]:
     values[KEYS["noise"]] = float(s.noise)
     values[upload.CURRENT_KEY] = s.upload
     values[upload.SOURCE_KEY] = upload.UPLOAD_CSV if s.upload else upload.GENERATOR
+    choice = compare_choice(s.compare)
+    if choice is not None:  # a compare link opens the tool at its B
+        field, value = choice
+        values.update(
+            {
+                TOOL_KEY: "compare",
+                COMPARE_FIELD_KEY: field,
+                COMPARE_PREFIX + field: value,
+            }
+        )
     return values
 
 
@@ -504,8 +522,30 @@ def current_settings() -> ExploreSettings:
         dataset=dataset,
         data_params=shape,
         upload=state.get(upload.CURRENT_KEY, ""),
+        compare=_compare_setting(last),
         **values,
     )
+
+
+def _compare_setting(last: ExploreSettings) -> str:
+    """Compare mode's B as the widgets show it ("" while the tool is closed)."""
+    state = st.session_state
+    if state.get(TOOL_KEY) != "compare":
+        return ""
+    field = state.get(COMPARE_FIELD_KEY)
+    value = state.get(f"{COMPARE_PREFIX}{field}")
+    if value is None:
+        return last.compare  # not drawn yet in this session's runs
+    return compare_text(str(field), value)
+
+
+def publish(settings: ExploreSettings) -> None:
+    """Make ``settings`` the page's settings and its URL (compare mode's B,
+    drawn after the C and σ row, says so here)."""
+    st.session_state[SETTINGS_KEY] = settings
+    query = settings.to_query()
+    if query != st.query_params.to_dict():
+        st.query_params.from_dict(query)
 
 
 def sidebar(before: Callable[[], Any] | None = None) -> Any:

@@ -16,7 +16,7 @@ from dataclasses import fields, replace
 import streamlit as st
 
 from svmlab.ui import keyed
-from svmlab.ui.controls import KEYS, apply_settings
+from svmlab.ui.controls import KEYS, TOOL_KEY, apply_settings
 from svmlab.ui.presets import PRESETS, Preset
 from svmlab.ui.settings import ExploreSettings
 
@@ -39,10 +39,9 @@ TOOLS: dict[str, str] = {
     "kernel": "Kernel views",
     "compare": "Compare",
 }
-TOOL_KEY = "explore_tool"
 
 #: Fields that are display choices, not part of what a preset shows.
-_DISPLAY = {"preset", "classroom", "log_count", "show_test"}
+_DISPLAY = {"preset", "classroom", "log_count", "show_test", "compare"}
 _NAMES = {"sigma": "σ", "test_fraction": "test fraction", "hard_margin": "hard margin"}
 
 

@@ -12,6 +12,7 @@ page the stored model: a scrub costs no fit.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -22,9 +23,10 @@ from svmlab.path import PathResult, regularization_path
 from svmlab.ui import keyed
 from svmlab.ui.cache import Edits, FitRecord, apply_edits, load_data, model_items
 from svmlab.ui.controls import KEYS
-from svmlab.ui.settings import C_GRID, SIGMA_GRID, ExploreSettings
+from svmlab.ui.panels import CHART_CONFIG
+from svmlab.ui.settings import C_GRID, SIGMA_GRID, ExploreSettings, nearest
 
-__all__ = ["PATH_SECONDS", "path_values", "section", "stored_record"]
+__all__ = ["PATH_SECONDS", "clicked_value", "path_values", "section", "stored_record"]
 
 #: Wall-clock budget of one path (the values not reached are left out).
 PATH_SECONDS = 30.0
@@ -33,6 +35,7 @@ N_VALUES = 30
 STATE_KEY = "explore_path"
 PARAM_KEY = "explore_path_param"
 SCRUB_KEY = "explore_path_scrub"
+CHART_KEY = "explore_path_chart"
 
 
 def path_values(param: str, current: float) -> tuple[float, ...]:
@@ -108,11 +111,30 @@ def _scrubbed(param: str) -> None:
     st.session_state[KEYS[param]] = st.session_state[SCRUB_KEY]
 
 
-def section(s: ExploreSettings, edits: Edits, chart: Any, scale: float) -> None:
-    """The path's controls, curves and scrubber (inside the page's fragment).
+def clicked_value(selection: Any, fitted: Sequence[float]) -> float | None:
+    """The path value nearest (on the log axis) to the first point clicked on
+    the curves, or None when the selection holds no point with an x."""
+    try:
+        points = selection["selection"]["points"]
+    except (KeyError, TypeError):
+        return None
+    for point in points or ():
+        x = point.get("x") if isinstance(point, dict) else None
+        if isinstance(x, int | float) and not isinstance(x, bool) and fitted:
+            return nearest(tuple(fitted), float(x))
+    return None
 
-    ``chart(fig, key, revision)`` draws a figure (the page's kept-alive chart).
-    """
+
+def _clicked(param: str, fitted: tuple[float, ...]) -> None:
+    """A click on the curves: C or σ (and the slider) to that path value."""
+    value = clicked_value(st.session_state.get(CHART_KEY), fitted)
+    if value is not None:
+        st.session_state[KEYS[param]] = value
+        st.session_state[SCRUB_KEY] = value
+
+
+def section(s: ExploreSettings, edits: Edits, scale: float) -> None:
+    """The path's controls, curves and scrubber (inside the page's fragment)."""
     params = ["C", "sigma"] if s.kernel == "gaussian" else ["C"]
     if st.session_state.get(PARAM_KEY) not in params:
         st.session_state[PARAM_KEY] = "C"
@@ -173,11 +195,16 @@ def section(s: ExploreSettings, edits: Edits, chart: Any, scale: float) -> None:
     )
     st.caption(
         f"{len(fitted)} warm-started fits in {result.elapsed:.2f} s; the cursor "
-        "is the value the figure shows."
+        "is the value the figure shows: click a point on the curves to move it."
     )
     cursor = current if on_path else None
-    chart(
+    # st.plotly_chart, not the kept-alive chart: it reports the point clicked.
+    # A new cursor is a new figure, so the chart remounts with no selection.
+    st.plotly_chart(
         figures.path_figure(result, cursor=cursor, scale=scale),
-        "explore_path_chart",
-        (identity, param, cursor, len(fitted), scale),
+        key=CHART_KEY,
+        on_select=lambda: _clicked(param, fitted),
+        selection_mode="points",
+        config=CHART_CONFIG,
+        theme=None,
     )

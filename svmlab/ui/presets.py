@@ -16,28 +16,46 @@ This module does not import streamlit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from svmlab.ui.settings import ExploreSettings
 
-__all__ = ["PRESETS", "TOPICS", "Preset", "by_topic", "query"]
+__all__ = ["EXPLORE", "PRESETS", "TOPICS", "Preset", "by_topic", "page_query", "query"]
+
+#: The Explore page's script (a preset's ``page`` unless it says otherwise).
+EXPLORE = "pages/1_Explore.py"
 
 
 @dataclass(frozen=True)
 class Preset:
-    """One teaching preset: the settings, where it sits, what it shows."""
+    """One teaching preset: the settings, where it sits, what it shows.
+
+    On Explore (``page`` = :data:`EXPLORE`) the settings are an
+    :class:`ExploreSettings`; on the Losses, Solvers and Multiclass pages they
+    are the page's link, as ``(name, value)`` query pairs
+    (:mod:`svmlab.ui.page_state` reads them into the widgets), and ``measure``
+    reads the promised number off the page's engine result, so the paragraph
+    shows what is measured now beside what it promises.
+    """
 
     name: str
     topic: str
     title: str
-    settings: ExploreSettings
+    settings: ExploreSettings | tuple[tuple[str, str], ...]
     look: str
     number: str
     promise: str
+    page: str = EXPLORE
+    measure: Callable[[Any], str] | None = None
 
     @property
     def url_settings(self) -> ExploreSettings:
-        """The settings with the preset's name in them (what its link encodes)."""
+        """The settings with the preset's name in them (what its link encodes);
+        Explore's presets only."""
+        if not isinstance(self.settings, ExploreSettings):
+            raise TypeError(f"{self.name} is a preset of {self.page}, not Explore")
         return replace(self.settings, preset=self.name)
 
 
@@ -48,7 +66,65 @@ TOPICS: tuple[str, ...] = (
     "Losses",
     "Kernels",
     "Solvers and the bias",
+    "More than two classes",
 )
+
+#: The scripts of the pages with presets of their own (their links are read by
+#: :mod:`svmlab.ui.page_state`).
+LOSSES = "pages/4_Losses.py"
+SOLVERS = "pages/5_Solvers.py"
+MULTICLASS = "pages/6_Multiclass.py"
+
+
+# -- what a page preset's number is, read off the page's engine result --------------
+
+
+def _angles(first: str, second: str) -> Callable[[Any], str]:
+    """w's turn under two losses (a Losses comparison), as the panels print it."""
+
+    def measure(result: Any) -> str:
+        a, b = (result.results[k].angle for k in (first, second))
+        return f"{a:.1f}° / {b:.1f}°"
+
+    return measure
+
+
+def _loss_errors(first: str, second: str) -> Callable[[Any], str]:
+    def measure(result: Any) -> str:
+        a, b = (100 * result.results[k].test_error for k in (first, second))
+        return f"{a:.1f} % / {b:.1f} %"
+
+    return measure
+
+
+def _objectives(first: str, second: str) -> Callable[[Any], str]:
+    """Two solvers' objectives (a Solvers comparison), to 7 digits."""
+
+    def measure(result: Any) -> str:
+        a, b = (result.row(k).objective for k in (first, second))
+        return f"{a:.7g} / {b:.7g}"
+
+    return measure
+
+
+def _iterations_objective(name: str) -> Callable[[Any], str]:
+    def measure(result: Any) -> str:
+        row = result.row(name)
+        return f"{row.n_iter} / {row.objective:.7g}"
+
+    return measure
+
+
+def _method_errors(result: Any) -> str:
+    """The three multiclass methods' test errors, in the page's order."""
+    return " / ".join(
+        f"{100 * result[m].test_error:.1f} %" for m in ("ovr", "ovo", "crammer_singer")
+    )
+
+
+def _ovr_open(result: Any) -> str:
+    return f"{100 * result['ovr'].undecided_share:.1f} %"
+
 
 _CIRCLES = {"dataset": "two_circles", "n": 200, "noise": 0.1, "sigma": 0.39}
 _OUTLIERS = {
@@ -242,15 +318,143 @@ _TABLE: tuple[Preset, ...] = (
         "bias b",
         "1.169",
     ),
+    Preset(
+        "losses_fig_27_17",
+        "Losses",
+        "Outliers pull the hinge, not the ramp (Losses page, Sugiyama Fig. 27.17)",
+        (("count", "3"),),
+        "Three outliers of class +1 six units beyond class −1, the linear kernel, "
+        "C = 1. The hinge pays 1 − m without end, so each outlier pulls with α = C "
+        "and w turns by 11.9° from where the clean data put it. The ramp stops "
+        "growing at m = 0: the outliers get α = 0, and the ramp's boundary is the "
+        'clean one, turned by 0.0°. Read "w turned by" under the two panels.',
+        "w turned by, hinge / ramp",
+        "11.9° / 0.0°",
+        page=LOSSES,
+        measure=_angles("hinge", "ramp"),
+    ),
+    Preset(
+        "losses_squared_hinge_far",
+        "Losses",
+        "Far outliers drag the squared hinge hardest (Losses page)",
+        (("count", "3"), ("distance", "20")),
+        "The same three outliers, now 20 units away. The squared hinge's pull "
+        "C (1 − m) grows with the distance, the hinge's stays C: the squared hinge's "
+        "boundary is dragged towards them, into class −1, and errs on 9.3 % of "
+        "the clean test points, the hinge on 0.1 %. Move the distance down to 6 "
+        "and the squared hinge recovers.",
+        "test error, squared hinge / hinge",
+        "9.3 % / 0.1 %",
+        page=LOSSES,
+        measure=_loss_errors("squared_hinge", "hinge"),
+    ),
+    Preset(
+        "losses_modified_hinge_delta",
+        "Losses",
+        "Lee's modified hinge is a smoothed hinge: small δ, the hinge's fit "
+        "(Losses page)",
+        (("count", "3"), ("delta", "0.0001")),
+        "The modified hinge replaces the hinge's corner at m = 1 by an exponential "
+        "piece of width δ (so it is differentiable and IRWLS can solve it). With "
+        "δ = 0.0001 it is the hinge to within δ: w turns by 11.9° under both. Move "
+        "δ up to 0.1 and the smoother loss turns less (4.8°), with every point "
+        "near the margin a support vector.",
+        "w turned by, modified hinge / hinge",
+        "11.9° / 11.9°",
+        page=LOSSES,
+        measure=_angles("modified_hinge", "hinge"),
+    ),
+    Preset(
+        "solvers_smo_qp_agree",
+        "Solvers and the bias",
+        "SMO and the exact QP agree (Solvers page)",
+        (("tol", "1e-06"),),
+        "The hinge on two circles, tol = 10⁻⁶. SMO changes two multipliers at a "
+        "time (two, to keep Σ αᵢ yᵢ = 0); the interior-point QP moves all of them. "
+        "Both reach the same optimum: 11 free and 12 bound support vectors, and "
+        "the objective 144.9366 to seven digits; LIBSVM (SVC) as well.",
+        "objective, SMO / QP",
+        "144.9366 / 144.9366",
+        page=SOLVERS,
+        measure=_objectives("smo", "qp"),
+    ),
+    Preset(
+        "solvers_coordinate_no_bias",
+        "Solvers and the bias",
+        "Coordinate ascent needs no bias (Solvers page, Rifkin)",
+        (("bias", "none"), ("tol", "1e-06")),
+        "Without a bias the dual has no equality Σ αᵢ yᵢ = 0, so one multiplier "
+        "can move alone, in closed form: coordinate ascent joins the race and "
+        "reaches the QP's objective, 151.0807. Set the bias to unregularized and it is "
+        "listed as not valid (one αᵢ cannot move without breaking the equality).",
+        "objective, coordinate ascent / QP",
+        "151.0807 / 151.0807",
+        page=SOLVERS,
+        measure=_objectives("coordinate", "qp"),
+    ),
+    Preset(
+        "solvers_irwls_steps",
+        "Solvers and the bias",
+        "IRWLS converges in a few steps (Solvers page, Lee 2006)",
+        (("loss", "modified_hinge"), ("tol", "1e-06")),
+        "Lee's modified hinge by iteratively reweighted least squares: each step "
+        "is one weighted ridge solve. 22 steps reach the optimum's objective to "
+        "seven digits, where SMO needs hundreds of pair updates on the hinge. "
+        "Lee's stopping rule ends it before the KKT residual meets tol, as the "
+        "table's last column says.",
+        "IRWLS iterations / objective",
+        "22 / 148.6177",
+        page=SOLVERS,
+        measure=_iterations_objective("irwls"),
+    ),
+    Preset(
+        "multiclass_three_methods",
+        "More than two classes",
+        "One-vs-rest, one-vs-one, Crammer-Singer on overlapping blobs",
+        (("kernel", "linear"), ("noise", "1.5")),
+        "Three overlapping blobs, the linear kernel, C = 1. Three ways to a "
+        "multiclass SVM, three different sets of support vectors (186, 130, 138), "
+        "yet the class regions nearly coincide and so do the test errors on 1000 "
+        "fresh points, 20.4 %, 20.5 % and 20.5 %: the overlap, not the method, "
+        "sets the error here.",
+        "test error, one-vs-rest / one-vs-one / Crammer-Singer",
+        "20.4 % / 20.5 % / 20.5 %",
+        page=MULTICLASS,
+        measure=_method_errors,
+    ),
+    Preset(
+        "multiclass_ovr_ambiguous",
+        "More than two classes",
+        "Where one-vs-rest cannot decide (four blobs)",
+        (("kernel", "linear"), ("noise", "1.5"), ("n_classes", "4")),
+        'Four overlapping blobs. Each one-vs-rest classifier says "mine" or '
+        '"not mine"; in the hatched regions none says mine or several do, and '
+        "only the argmax of the raw scores decides: 47.2 % of the test points lie "
+        "there. One-vs-one's vote and Crammer-Singer's single argmax leave "
+        "nothing open.",
+        "one-vs-rest undecided",
+        "47.2 %",
+        page=MULTICLASS,
+        measure=_ovr_open,
+    ),
 )
 
 #: Name -> preset, in the hub's order within each topic.
 PRESETS: dict[str, Preset] = {p.name: p for p in _TABLE}
 
 
+def page_query(name: str) -> dict[str, str]:
+    """The link of a preset of the Losses, Solvers or Multiclass page."""
+    preset = PRESETS[name]
+    return {**dict(preset.settings), "preset": name}
+
+
 def query(name: str) -> dict[str, str]:
-    """The Explore URL's query parameters of the preset ``name``."""
-    return PRESETS[name].url_settings.to_query()
+    """The query parameters of the preset ``name``'s link (on its ``page``)."""
+    preset = PRESETS[name]
+    if preset.page == EXPLORE:
+        return preset.url_settings.to_query()
+    return page_query(name)
 
 
 def by_topic() -> dict[str, list[Preset]]:

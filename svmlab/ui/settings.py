@@ -20,6 +20,7 @@ from svmlab.estimator import BIASES
 from svmlab.ui import room
 
 __all__ = [
+    "COMPARE_GRIDS",
     "C_GRID",
     "DELTA_GRID",
     "FIT_SECONDS",
@@ -28,6 +29,8 @@ __all__ = [
     "SIGMA_GRID",
     "UPLOAD",
     "ExploreSettings",
+    "compare_choice",
+    "compare_text",
     "is_upload_key",
     "log_grid",
     "nearest",
@@ -164,7 +167,9 @@ class ExploreSettings:
     ``preset`` names the teaching preset (:mod:`svmlab.ui.presets`) these
     settings came from, kept while the lecturer moves away from it so the page
     can say what changed; ``classroom`` is the projector layout (bigger text,
-    markers and lines, the advanced controls hidden).
+    markers and lines, the advanced controls hidden). ``compare`` is compare
+    mode's B while that tool is open, ``"<field>:<value>"`` (``"C:100"``,
+    ``"loss:ramp"``; :func:`compare_choice` reads it), else empty.
     """
 
     dataset: str = "spiral"
@@ -191,6 +196,7 @@ class ExploreSettings:
     upload: str = ""
     preset: str = ""
     classroom: bool = False
+    compare: str = ""
 
     def __post_init__(self) -> None:
         if self.dataset not in datasets.GENERATORS:
@@ -375,7 +381,41 @@ class ExploreSettings:
                 f"δ = {_show(delta)} is not on the δ slider; using the nearest "
                 f"value on it, {_show(on_grid)}."
             )
+        choice = compare_choice(self.compare)
+        if choice is not None and choice[0] in COMPARE_GRIDS:
+            field, value = choice
+            stop = nearest(COMPARE_GRIDS[field], value)
+            if stop != value:
+                notes.append(
+                    f"B's {_LABELS.get(field, field)} = {_show(value)} is not on "
+                    f"its slider; using the nearest value on it, {_show(stop)}."
+                )
+                changes["compare"] = compare_text(field, stop)
         return (replace(self, **changes) if changes else self), notes
+
+
+#: Compare mode's numeric fields and the grids of their sliders.
+COMPARE_GRIDS: dict[str, tuple[float, ...]] = {"C": C_GRID, "sigma": SIGMA_GRID}
+
+
+def compare_text(field: str, value: Any) -> str:
+    """Compare mode's B as the ``compare`` field writes it."""
+    return f"{field}:{_encode(float(value)) if field in COMPARE_GRIDS else value}"
+
+
+def compare_choice(text: str) -> tuple[str, Any] | None:
+    """``(field, value)`` of compare mode's B, or None (empty or malformed)."""
+    field, sep, raw = text.partition(":")
+    if not sep:
+        return None
+    if field in COMPARE_GRIDS:
+        value = _float(raw)
+        return (field, value) if value is not None and value > 0 else None
+    if field == "loss":
+        return (field, raw) if raw in losses.LOSSES else None
+    if field == "solver":
+        return (field, raw) if _solver(raw) else None
+    return None
 
 
 # -- parsing helpers (all total: they return None or the default, never raise) --
@@ -504,12 +544,13 @@ def _delta(raw: str) -> float | None:
 
 
 def _preset(raw: str) -> str | None:
-    """A preset's name (a key of :data:`svmlab.ui.presets.PRESETS`), else None.
+    """An Explore preset's name (a key of :data:`svmlab.ui.presets.PRESETS`),
+    else None.
 
     Imported here, not at the top: the presets are :class:`ExploreSettings`."""
-    from svmlab.ui.presets import PRESETS
+    from svmlab.ui.presets import EXPLORE, PRESETS
 
-    return raw if raw in PRESETS else None
+    return raw if raw in PRESETS and PRESETS[raw].page == EXPLORE else None
 
 
 _FIELD_PARSERS = {
@@ -533,4 +574,7 @@ _FIELD_PARSERS = {
     "upload": lambda raw: raw if is_upload_key(raw) else None,
     "preset": _preset,
     "classroom": _bool,
+    "compare": lambda raw: (
+        compare_text(*choice) if (choice := compare_choice(raw)) else None
+    ),
 }

@@ -34,6 +34,7 @@ from svmlab.solver_comparison import (
 )
 from svmlab.solver_scaling import SIZES, LeeRow, ScalingResult, lee_table, scaling
 from svmlab.ui import data_source, keyed
+from svmlab.ui.page_state import TOLS
 from svmlab.ui.run_state import superseded
 from svmlab.ui.settings import C_GRID, DELTA_GRID, FIT_SECONDS, SIGMA_GRID, nearest
 from svmlab.ui.solvers_text import titles
@@ -60,7 +61,6 @@ SCALING_KEY = "solvers_scaling"
 #: Largest training set of the comparison (every solver runs twice on it).
 MAX_N = 500
 KERNELS = {"gaussian": "Gaussian", "linear": "linear", "polynomial": "polynomial"}
-TOLS = (1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-8)
 #: The whole scaling sweep's time budget, in seconds.
 SCALING_SECONDS = 60.0
 #: Each scaling fit's budget (the comparison's fits get FIT_SECONDS).

@@ -1,0 +1,423 @@
+"""The URL state of the Losses, Solvers and Multiclass pages: widget keys <-> query.
+
+Explore has one settings object (:class:`svmlab.ui.settings.ExploreSettings`);
+these pages keep their state in keyed widgets (``<prefix>_...``). A
+:class:`PageState` lists a page's widgets as fields (the query name, the widget
+key, the default and what the widget accepts), and converts both ways:
+
+- :meth:`PageState.values` reads query parameters into widget values; it never
+  raises: a malformed value (not a number, not one of the choices) keeps its
+  default with a sentence in ``errors``, and a number outside its widget's range
+  is clamped to the nearest end (a log slider's value to the nearest stop) with a
+  sentence in ``notes``;
+- :meth:`PageState.query` writes widget values as query parameters, only those
+  that differ from the defaults, so links stay short.
+
+``query(values(q)) == q`` for every ``q`` that ``query`` wrote: a page's link
+round-trips (``tests/test_presets.py``). The data set's own parameters (n, noise,
+radii...) are fields too, named as in :mod:`svmlab.datasets` (``n`` for
+``n_samples``), and only the chosen data set's are read or written.
+
+This module does not import streamlit (:mod:`svmlab.ui.page_url` does the
+session side).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from svmlab import datasets, multiclass_data
+from svmlab.estimator import BIASES
+from svmlab.losses import LOSSES
+from svmlab.ui.settings import C_GRID, DELTA_GRID, SIGMA_GRID, nearest
+
+__all__ = [
+    "LOSSES_STATE",
+    "MULTICLASS_STATE",
+    "PAGE_STATES",
+    "SOLVERS_STATE",
+    "Choice",
+    "Flag",
+    "Grid",
+    "Number",
+    "PageState",
+]
+
+#: The data source radio's two options (every page with a ``<prefix>_source``).
+GENERATOR, UPLOAD_CSV = "Generator", "Upload CSV"
+#: The ``data`` value of uploaded data (a link names it, never carries it).
+UPLOAD = "upload"
+
+
+def _show(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _quote(raw: str) -> str:
+    text = "".join(c if c.isprintable() else "?" for c in raw[:40])
+    return f"'{text}'" + ("…" if len(raw) > 40 else "")
+
+
+def _float(raw: str) -> float | None:
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A radio or select box: one of ``options`` (compared as text in a URL)."""
+
+    query: str
+    key: str
+    options: tuple[Any, ...]
+    default: Any
+    label: str
+
+    def parse(self, raw: str, errors: list[str], notes: list[str]) -> Any:
+        for option in self.options:
+            if str(option) == raw:
+                return option
+        errors.append(
+            f"The link's {self.query} = {_quote(raw)} is not one of "
+            f"{', '.join(map(str, self.options))}; using {_show(self.default)}."
+        )
+        return self.default
+
+    def encode(self, value: Any) -> str:
+        return str(value)
+
+
+@dataclass(frozen=True)
+class Number:
+    """A slider or number box: a number in ``[low, high]`` (whole with
+    ``integer``)."""
+
+    query: str
+    key: str
+    default: float | int
+    low: float
+    high: float
+    label: str
+    integer: bool = False
+
+    def parse(self, raw: str, errors: list[str], notes: list[str]) -> float | int:
+        value = _float(raw)
+        if value is None or (self.integer and value != int(value)):
+            kind = "a whole number" if self.integer else "a number"
+            errors.append(
+                f"The link's {self.query} = {_quote(raw)} is not {kind}; "
+                f"using {_show(self.default)}."
+            )
+            return self.default
+        if not self.low <= value <= self.high:
+            end = self.low if value < self.low else self.high
+            notes.append(
+                f"{self.label} = {_show(value)} is outside the range "
+                f"{_show(self.low)} to {_show(self.high)} that this page offers; "
+                f"using {_show(end)}."
+            )
+            value = end
+        return int(value) if self.integer else float(value)
+
+    def encode(self, value: Any) -> str:
+        return str(int(value)) if self.integer else _show(float(value))
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A select slider over a grid of numbers (C, σ, δ, tol): a value off the
+    grid moves to the nearest stop (on a log scale), with a note."""
+
+    query: str
+    key: str
+    grid: tuple[float, ...]
+    default: float
+    label: str
+
+    def __post_init__(self) -> None:
+        # The slider shows the stop nearest its fallback: so must the URL.
+        object.__setattr__(self, "default", nearest(self.grid, self.default))
+
+    def parse(self, raw: str, errors: list[str], notes: list[str]) -> float:
+        value = _float(raw)
+        if value is None or value <= 0:
+            errors.append(
+                f"The link's {self.query} = {_quote(raw)} is not a positive "
+                f"number; using {_show(self.default)}."
+            )
+            return self.default
+        stop = nearest(self.grid, value)
+        low, high = min(self.grid), max(self.grid)  # tol's grid runs downwards
+        if not low <= value <= high:
+            notes.append(
+                f"{self.label} = {_show(value)} is outside the range "
+                f"{_show(low)} to {_show(high)} that this page offers; "
+                f"using {_show(stop)}."
+            )
+        elif stop != value:
+            notes.append(
+                f"{self.label} = {_show(value)} is not on its slider; using the "
+                f"nearest value on it, {_show(stop)}."
+            )
+        return stop
+
+    def encode(self, value: Any) -> str:
+        return _show(float(value))
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A checkbox: ``1`` or ``0`` in a URL (``true`` / ``false`` read too)."""
+
+    query: str
+    key: str
+    default: bool
+    label: str
+
+    def parse(self, raw: str, errors: list[str], notes: list[str]) -> bool:
+        value = {"1": True, "true": True, "0": False, "false": False}.get(raw.lower())
+        if value is None:
+            errors.append(
+                f"The link's {self.query} = {_quote(raw)} is not 1 or 0; "
+                f"using {'1' if self.default else '0'}."
+            )
+            return self.default
+        return value
+
+    def encode(self, value: Any) -> str:
+        return "1" if value else "0"
+
+
+Field = Choice | Number | Grid | Flag
+
+
+@dataclass(frozen=True)
+class PageState:
+    """One page's widgets as URL fields.
+
+    ``prefix`` starts every widget key; ``catalogue`` is the generator table
+    (:mod:`svmlab.datasets` or :mod:`svmlab.multiclass_data`); ``dataset`` the
+    default generator; ``max_n`` the page's cap on the number of points;
+    ``fixed`` the generator parameters the page pins itself (no slider, no
+    field); ``fields`` the model's widgets.
+    """
+
+    page: str
+    prefix: str
+    catalogue: Any
+    dataset: str
+    max_n: int
+    fields: tuple[Field, ...]
+    fixed: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    # -- keys ---------------------------------------------------------------------
+
+    @property
+    def source_key(self) -> str:
+        return f"{self.prefix}_source"
+
+    @property
+    def dataset_key(self) -> str:
+        return f"{self.prefix}_dataset"
+
+    @property
+    def seed_key(self) -> str:
+        return f"{self.prefix}_seed"
+
+    def data_fields(self, name: str) -> tuple[Number, ...]:
+        """The sliders of generator ``name`` (the pinned ones left out)."""
+        pinned = self.fixed.get(name, {})
+        out = []
+        for p in self.catalogue.PARAMS[name]:
+            if p.name in pinned:
+                continue
+            key = f"{self.prefix}_{name}_{p.name}"
+            if p.name == "n_samples":
+                default = min(int(p.default), self.max_n)
+                out.append(Number("n", key, default, 10, self.max_n, p.label, True))
+            else:
+                kind = int if p.integer else float
+                out.append(
+                    Number(
+                        p.name,
+                        key,
+                        kind(p.default),
+                        kind(p.low),
+                        kind(p.high),
+                        p.label,
+                        p.integer,
+                    )
+                )
+        return tuple(out)
+
+    @property
+    def classroom_key(self) -> str:
+        """The classroom-mode toggle's key (every page state has the field)."""
+        return f"{self.prefix}_classroom"
+
+    def keys(self, values: Mapping[str, Any]) -> list[str]:
+        """Every widget key the URL describes for these widget values."""
+        name = values.get(self.dataset_key, self.dataset)
+        return [
+            self.source_key,
+            self.dataset_key,
+            self.seed_key,
+            *(f.key for f in self.data_fields(name)),
+            *(f.key for f in self.fields),
+        ]
+
+    # -- the two directions -------------------------------------------------------
+
+    def values(
+        self,
+        params: Mapping[str, Any],
+        errors: list[str] | None = None,
+        notes: list[str] | None = None,
+    ) -> dict[str, Any]:
+        """Widget key -> value for every widget the link describes (defaults
+        where it says nothing); never raises. Malformed values add a sentence
+        to ``errors``, clamped ones to ``notes``."""
+        errors = [] if errors is None else errors
+        notes = [] if notes is None else notes
+        get = _getter(params)
+        out: dict[str, Any] = {
+            self.source_key: GENERATOR,
+            self.dataset_key: self.dataset,
+        }
+        data = get("data")
+        if data == UPLOAD:
+            out[self.source_key] = UPLOAD_CSV
+        elif data is not None:
+            if data in self.catalogue.GENERATORS:
+                out[self.dataset_key] = data
+            else:
+                errors.append(
+                    f"The link's data set {_quote(data)} is not one of "
+                    f"{', '.join(self.catalogue.GENERATORS)}; showing "
+                    f"{self.dataset}."
+                )
+        seed = Number("seed", self.seed_key, 0, 0, 2**31 - 1, "The seed", True)
+        for f in (seed, *self.data_fields(out[self.dataset_key]), *self.fields):
+            raw = get(f.query)
+            out[f.key] = f.default if raw is None else f.parse(raw, errors, notes)
+        return out
+
+    def query(self, values: Mapping[str, Any]) -> dict[str, str]:
+        """Query parameters for widget values (missing keys: their defaults);
+        only what differs from the defaults is written."""
+        out: dict[str, str] = {}
+        name = values.get(self.dataset_key, self.dataset)
+        if values.get(self.source_key, GENERATOR) == UPLOAD_CSV:
+            out["data"] = UPLOAD
+        elif name != self.dataset:
+            out["data"] = str(name)
+        seed = Number("seed", self.seed_key, 0, 0, 2**31 - 1, "The seed", True)
+        for f in (seed, *self.data_fields(name), *self.fields):
+            value = values.get(f.key, f.default)
+            if value != f.default:
+                out[f.query] = f.encode(value)
+        return out
+
+
+def _getter(params: Any):
+    def get(name: str) -> str | None:
+        try:
+            value = params.get(name)
+        except Exception:
+            return None
+        if isinstance(value, list | tuple):
+            value = value[-1] if value else None
+        return value if isinstance(value, str) else None
+
+    return get
+
+
+# -- the three pages -----------------------------------------------------------------
+
+#: C's slider on these pages stops at 10^4 (the last twelve stops cut).
+PAGE_C_GRID = C_GRID[:-12]
+#: tol's select slider on the Solvers page.
+TOLS: tuple[float, ...] = (1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-8)
+
+LOSSES_STATE = PageState(
+    page="pages/4_Losses.py",
+    prefix="losses",
+    catalogue=datasets,
+    dataset="outlier_blobs",
+    max_n=400,
+    # The page's own outliers replace the generator's.
+    fixed={"outlier_blobs": {"n_outliers": 0, "outlier_distance": 0.0}},
+    fields=(
+        Number("count", "losses_count", 5, 0, 60, "The number of outliers", True),
+        Number("distance", "losses_distance", 6.0, 0.0, 20.0, "The distance"),
+        Choice("label", "losses_label", (1, -1), 1, "Their class"),
+        Choice("side", "losses_side", ("other", "own"), "other", "Their side"),
+        Choice("kernel", "losses_kernel", ("linear", "gaussian"), "linear", "Kernel"),
+        Grid("C", "losses_C", PAGE_C_GRID, 1.0, "C"),
+        Grid("sigma", "losses_sigma", SIGMA_GRID, 1.0, "σ"),
+        Grid("delta", "losses_delta", DELTA_GRID, 0.1, "δ"),
+        Flag("classroom", "losses_classroom", False, "Classroom mode"),
+    ),
+)
+
+SOLVERS_STATE = PageState(
+    page="pages/5_Solvers.py",
+    prefix="solvers",
+    catalogue=datasets,
+    dataset="two_circles",
+    max_n=500,
+    fields=(
+        Choice(
+            "kernel",
+            "solvers_kernel",
+            ("gaussian", "linear", "polynomial"),
+            "gaussian",
+            "Kernel",
+        ),
+        Choice("loss", "solvers_loss", tuple(LOSSES), "hinge", "Loss"),
+        Choice("bias", "solvers_bias", tuple(BIASES), "unregularized", "Bias"),
+        Grid("C", "solvers_C", PAGE_C_GRID, 10.0, "C"),
+        Flag("hard", "solvers_hard", False, "Hard margin"),
+        Grid("sigma", "solvers_sigma", SIGMA_GRID, 0.5, "σ"),
+        Number("degree", "solvers_degree", 3, 1, 6, "The degree", True),
+        Grid("delta", "solvers_delta", DELTA_GRID, 0.1, "δ"),
+        Grid("tol", "solvers_tol", TOLS, 1e-3, "tol"),
+        Flag("classroom", "solvers_classroom", False, "Classroom mode"),
+    ),
+)
+
+MULTICLASS_STATE = PageState(
+    page="pages/6_Multiclass.py",
+    prefix="multiclass",
+    catalogue=multiclass_data,
+    dataset="blobs",
+    max_n=600,
+    fields=(
+        Choice(
+            "kernel",
+            "multiclass_kernel",
+            ("gaussian", "polynomial", "linear"),
+            "gaussian",
+            "Kernel",
+        ),
+        Grid("C", "multiclass_C", PAGE_C_GRID, 1.0, "C"),
+        Grid("sigma", "multiclass_sigma", SIGMA_GRID, 1.0, "σ"),
+        Number("degree", "multiclass_degree", 3, 1, 6, "The degree", True),
+        Choice("loss", "multiclass_loss", tuple(LOSSES), "hinge", "Loss"),
+        Choice("bias", "multiclass_bias", tuple(BIASES), "unregularized", "Bias"),
+        Flag("classroom", "multiclass_classroom", False, "Classroom mode"),
+    ),
+)
+
+#: Page name (as in :data:`svmlab.ui.presets.Preset.page`) -> its URL state.
+PAGE_STATES: dict[str, PageState] = {
+    "losses": LOSSES_STATE,
+    "solvers": SOLVERS_STATE,
+    "multiclass": MULTICLASS_STATE,
+}

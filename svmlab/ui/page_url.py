@@ -1,0 +1,201 @@
+"""The session side of a page's URL state (Losses, Solvers, Multiclass).
+
+A page calls :func:`load` before its widgets are drawn, :func:`publish` after,
+and :func:`messages` and :func:`preset_box` where it shows them:
+
+- :func:`load` fills the widget keys from the URL on the session's first run on
+  the page, and whenever the URL is a preset's link other than the one the page
+  wrote last (a preset followed from the lecture hub wins over the session's
+  state, as on Explore); otherwise the widgets keep their session values;
+- :func:`publish` writes the widgets' values to the URL (and the page's preset,
+  while it is on), so the address bar is always a link to what the page shows;
+- :func:`messages` shows, once, a link's malformed values (``st.error``) and its
+  clamped ones (``st.info``), each one plain sentence; every other setting keeps
+  its value;
+- :func:`preset_box` draws the preset's paragraph with the number it promises
+  and the number measured now, what changed since, and the way back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from svmlab.ui import keyed
+from svmlab.ui.page_state import PageState
+from svmlab.ui.presets import PRESETS, Preset, page_query
+
+__all__ = [
+    "active_preset",
+    "classroom_toggle",
+    "load",
+    "messages",
+    "preset_box",
+    "publish",
+    "sidebar_state",
+]
+
+
+#: Classroom mode's style on these pages: Explore's bigger text
+#: (:mod:`svmlab.ui.lecture`), the space above the title taken back.
+CLASSROOM_CSS = (
+    "<style>"
+    "html{font-size:19px}"
+    '[data-testid="stMainBlockContainer"]{padding-top:0.6rem;max-width:100%}'
+    '[data-testid="stHeader"]{height:0;min-height:0;background:transparent}'
+    "h1{font-size:1.7rem !important;padding:0 !important}"
+    "</style>"
+)
+
+
+def _slot(state: PageState, name: str) -> str:
+    return f"{state.prefix}_url_{name}"
+
+
+def _preset_key(state: PageState) -> str:
+    return f"{state.prefix}_preset"
+
+
+def _page_preset(state: PageState, name: Any) -> str:
+    """``name`` if it is one of this page's presets, else ""."""
+    preset = PRESETS.get(name) if isinstance(name, str) else None
+    return name if preset is not None and preset.page == state.page else ""
+
+
+def _apply(state: PageState, params: dict[str, Any]) -> None:
+    errors: list[str] = []
+    notes: list[str] = []
+    st.session_state.update(state.values(params, errors, notes))
+    preset = params.get("preset")
+    if preset is not None and not _page_preset(state, preset):
+        errors.append(
+            f"The link's preset {str(preset)[:40]!r} is not one of this page's "
+            "presets; showing the link's settings."
+        )
+    st.session_state[_preset_key(state)] = _page_preset(state, preset)
+    st.session_state[_slot(state, "messages")] = (errors, notes)
+
+
+def load(state: PageState) -> None:
+    """Fill the widget keys from the URL when the URL should win (see the
+    module's docstring). Call before the page's widgets are drawn."""
+    params = st.query_params.to_dict()
+    written = st.session_state.get(_slot(state, "written"))
+    followed = "preset" in params and params != written
+    if written is None or followed:
+        _apply(state, params)
+        st.session_state[_slot(state, "written")] = params
+        return
+    # Widgets hidden in the last run lose their keys: refill them from the URL
+    # the page wrote, so they come back as they were.
+    for key, value in state.values(written).items():
+        st.session_state.setdefault(key, value)
+
+
+def publish(state: PageState) -> dict[str, str]:
+    """Write the widgets' values (and the page's preset) to the URL; returns the
+    query. Call after the page's widgets are drawn."""
+    values = {
+        key: st.session_state[key]
+        for key in state.keys(st.session_state)
+        if key in st.session_state
+    }
+    query = state.query(values)
+    preset = active_preset(state)
+    if preset is not None:
+        query["preset"] = preset.name
+    if query != st.query_params.to_dict():
+        st.query_params.from_dict(query)
+    st.session_state[_slot(state, "written")] = query
+    return query
+
+
+def sidebar_state(state: PageState) -> str:
+    """The page config's sidebar state: collapsed in classroom mode (call after
+    :func:`load`)."""
+    return "collapsed" if st.session_state.get(state.classroom_key) else "auto"
+
+
+def classroom_toggle(state: PageState) -> bool:
+    """Explore's classroom-mode toggle on this page (top of the sidebar): bigger
+    text for a projector, the sidebar collapsed on load (``classroom=1``)."""
+    on = bool(
+        st.toggle(
+            "Classroom mode",
+            value=bool(keyed.value(state.classroom_key, False)),
+            key=state.classroom_key,
+            help="For a projector: bigger text, the sidebar collapsed when the "
+            "link is opened.",
+        )
+    )
+    if on:
+        st.html(CLASSROOM_CSS)
+    return on
+
+
+def active_preset(state: PageState) -> Preset | None:
+    """The preset this page's settings came from (kept while they change)."""
+    return PRESETS.get(st.session_state.get(_preset_key(state), ""))
+
+
+def messages(state: PageState) -> None:
+    """Say, once, what the link had wrong (st.error) or out of range (st.info)."""
+    errors, notes = st.session_state.pop(_slot(state, "messages"), ((), ()))
+    if errors:
+        st.error("  \n".join(errors))
+    if notes:
+        st.info("  \n".join(notes), icon=":material/tune:")
+
+
+def _back(state: PageState, name: str) -> None:
+    # Back to the preset's settings, in the same layout (classroom mode kept).
+    keep = {"classroom": "1"} if st.session_state.get(state.classroom_key) else {}
+    _apply(state, {**page_query(name), **keep})
+
+
+def _leave(state: PageState) -> None:
+    st.session_state[_preset_key(state)] = ""
+
+
+def preset_box(state: PageState, result: Any) -> None:
+    """The active preset's paragraph, the number it promises and the number
+    measured now on ``result`` (the page's engine result), what changed since,
+    and buttons back to it and out of it. Nothing without a preset."""
+    preset = active_preset(state)
+    if preset is None:
+        return
+    skip = ("preset", "classroom")  # not part of what a preset shows
+    now = {k: v for k, v in st.query_params.to_dict().items() if k not in skip}
+    wanted = {k: v for k, v in page_query(preset.name).items() if k not in skip}
+    changed = [
+        f"{k} {wanted.get(k, 'default')} → {now.get(k, 'default')}"
+        for k in sorted(set(now) | set(wanted))
+        if now.get(k) != wanted.get(k)
+    ]
+    measure: Callable[[Any], str] | None = preset.measure
+    measured = measure(result) if measure is not None else None
+    # Compact (a projector has 720 lines): the title runs into the paragraph,
+    # the number shares a row with the buttons.
+    with st.container(border=True, key=f"{state.prefix}_preset_box"):
+        st.markdown(f"**{preset.title}.** {preset.look}")
+        line = f"The number: **{preset.number} = {preset.promise}**"
+        if measured is not None:
+            line += f" · measured now: **{measured}**"
+        row = st.columns([3, 1, 1], vertical_alignment="center")
+        row[0].markdown(line + ".")
+        if changed:
+            row[0].caption("Changed since: " + "; ".join(changed) + ".")
+            row[1].button(
+                "Back to the preset",
+                key=f"{state.prefix}_preset_back",
+                on_click=_back,
+                args=(state, preset.name),
+            )
+        row[2].button(
+            "Leave the preset",
+            key=f"{state.prefix}_preset_leave",
+            on_click=_leave,
+            args=(state,),
+        )
