@@ -22,12 +22,11 @@ import numpy as np
 import streamlit as st
 from numpy.typing import NDArray
 
-from svmlab import cancel_when, robustness
+from svmlab import robustness
 from svmlab.losses import LOSSES
 from svmlab.robustness import Comparison, FitSettings, Outliers, StartResult
-from svmlab.ui import data_source, keyed
-from svmlab.ui.run_state import superseded
-from svmlab.ui.settings import C_GRID, DELTA_GRID, FIT_SECONDS, SIGMA_GRID, nearest
+from svmlab.ui import data_source, keyed, room
+from svmlab.ui.settings import C_GRID, DELTA_GRID, SIGMA_GRID, nearest
 from svmlab.ui.upload import escape_markdown
 
 __all__ = [
@@ -108,7 +107,7 @@ class LossesRequest:
             C=self.C,
             sigma=self.sigma,
             delta=self.delta,
-            max_seconds=FIT_SECONDS,
+            max_seconds=room.fit_seconds(),
         )
 
     def matches_fig_27_17(self) -> bool:
@@ -284,7 +283,7 @@ def controls() -> LossesRequest | None:
 def comparison(request: LossesRequest) -> Comparison:
     """Every loss on the data with outliers beside its clean-data fit."""
     X, y, X_test, y_test = request.clean_data()
-    with cancel_when(superseded()):
+    with room.page_fits():
         return robustness.compare_losses(
             X,
             y,
@@ -304,7 +303,7 @@ N_RANDOM_STARTS = 4
 def starts(request: LossesRequest, loss: str) -> list[StartResult]:
     """The ramp or squared ramp from several starts (objectives comparable)."""
     X, y, X_test, y_test = request.clean_data()
-    with cancel_when(superseded()):
+    with room.page_fits():
         return robustness.multistart(
             X,
             y,
@@ -360,7 +359,7 @@ def _cached_sweep(request: SweepRequest) -> robustness.SweepResult:
     def clean(seed: int):
         return base.clean_data(seed)
 
-    with cancel_when(superseded()):
+    with room.page_fits():
         return robustness.sweep_outliers(
             clean,
             base.outliers,

@@ -18,14 +18,13 @@ import numpy as np
 import streamlit as st
 from numpy.typing import NDArray
 
-from svmlab import cancel_when, csv_data
+from svmlab import csv_data
 from svmlab.estimator import BIASES
 from svmlab.losses import LOSSES
 from svmlab.multiclass import METHODS
 from svmlab.multiclass_compare import MethodResult, MulticlassSettings, compare
-from svmlab.ui import data_source, keyed
-from svmlab.ui.run_state import superseded
-from svmlab.ui.settings import C_GRID, FIT_SECONDS, SIGMA_GRID
+from svmlab.ui import data_source, keyed, room
+from svmlab.ui.settings import C_GRID, SIGMA_GRID
 
 __all__ = [
     "DUAL_LATEX",
@@ -110,7 +109,7 @@ class MulticlassRequest:
             degree=self.degree,
             loss=self.loss,
             bias=self.bias,
-            max_seconds=FIT_SECONDS,
+            max_seconds=room.fit_seconds(),
         )
 
     def class_names(self, k: int) -> tuple[str, ...]:
@@ -234,7 +233,7 @@ def controls() -> MulticlassRequest | None:
 def comparison(request: MulticlassRequest) -> dict[str, MethodResult]:
     """The three methods on the request's data."""
     X, y, X_test, y_test = request.data()
-    with cancel_when(superseded()):
+    with room.page_fits():
         return compare(X, y, X_test, y_test, request.settings)
 
 

@@ -20,7 +20,8 @@ import streamlit as st
 
 from svmlab import figures
 from svmlab.path import PathResult, regularization_path
-from svmlab.ui import keyed
+from svmlab.solvers.lane import long_fits_through
+from svmlab.ui import keyed, room
 from svmlab.ui.cache import Edits, FitRecord, apply_edits, load_data, model_items
 from svmlab.ui.controls import KEYS
 from svmlab.ui.panels import CHART_CONFIG
@@ -63,17 +64,20 @@ def _path(
     params = dict(items)
     params.pop("max_seconds", None)
     params["record_history"] = False
-    return regularization_path(
-        X,
-        y,
-        param=param,
-        values=values,
-        params=params,
-        X_test=data.X_test,
-        y_test=data.y_test,
-        progress=_progress,
-        max_seconds=PATH_SECONDS,
-    )
+    # Through the server's lane (its fits take turns with other long fits),
+    # not cancelled by a rerun: a path is asked for once, by a button.
+    with long_fits_through(room.LANE):
+        return regularization_path(
+            X,
+            y,
+            param=param,
+            values=values,
+            params=params,
+            X_test=data.X_test,
+            y_test=data.y_test,
+            progress=_progress,
+            max_seconds=PATH_SECONDS,
+        )
 
 
 def stored_record(s: ExploreSettings, edits: Edits) -> FitRecord | None:

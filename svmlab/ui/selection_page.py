@@ -37,13 +37,12 @@ import pandas as pd
 import streamlit as st
 from numpy.typing import NDArray
 
-from svmlab import cancel_when, datasets, figures, selection
+from svmlab import datasets, figures, selection
 from svmlab.errors import ClusterError, DataError, ParameterError, SvmlabError
 from svmlab.estimator import SVC
 from svmlab.executors import ENV_SCHEDULER, describe_executor
 from svmlab.kernels import lee_sigma2_from_sigma
-from svmlab.ui import data_source
-from svmlab.ui.run_state import superseded
+from svmlab.ui import data_source, room
 from svmlab.ui.settings import ExploreSettings
 from svmlab.ui.upload import escape_markdown
 
@@ -311,7 +310,7 @@ def _cached_sweep(
 
     # Every fit of the sweep stops once nobody will see the result (the visitor
     # left or started another run): svmlab.ui.run_state.
-    with cancel_when(superseded()):
+    with room.page_fits():
         return selection.grid_sweep(
             request.estimator(),
             _X,

@@ -21,7 +21,7 @@ import pandas as pd
 import streamlit as st
 from numpy.typing import NDArray
 
-from svmlab import cancel_when, figures
+from svmlab import figures
 from svmlab.estimator import BIASES
 from svmlab.losses import LOSSES
 from svmlab.solver_comparison import (
@@ -33,10 +33,9 @@ from svmlab.solver_comparison import (
     warm_up,
 )
 from svmlab.solver_scaling import SIZES, LeeRow, ScalingResult, lee_table, scaling
-from svmlab.ui import data_source, keyed
+from svmlab.ui import data_source, keyed, room
 from svmlab.ui.page_state import TOLS
-from svmlab.ui.run_state import superseded
-from svmlab.ui.settings import C_GRID, DELTA_GRID, FIT_SECONDS, SIGMA_GRID, nearest
+from svmlab.ui.settings import C_GRID, DELTA_GRID, SIGMA_GRID, nearest
 from svmlab.ui.solvers_text import titles
 
 __all__ = [
@@ -63,7 +62,7 @@ MAX_N = 500
 KERNELS = {"gaussian": "Gaussian", "linear": "linear", "polynomial": "polynomial"}
 #: The whole scaling sweep's time budget, in seconds.
 SCALING_SECONDS = 60.0
-#: Each scaling fit's budget (the comparison's fits get FIT_SECONDS).
+#: Each scaling fit's budget (the comparison's fits get room.fit_seconds()).
 SCALING_FIT_SECONDS = 20.0
 #: Grid points per side of the plane (max |f - f_ref| and the race).
 RESOLUTION = 60
@@ -95,7 +94,7 @@ class SolversRequest:
             bias=self.bias,
             delta=self.delta,
             tol=self.tol,
-            max_seconds=FIT_SECONDS,
+            max_seconds=room.fit_seconds(),
         )
 
     @property
@@ -246,7 +245,7 @@ def comparison(request: SolversRequest) -> Comparison:
     _warm()
     X, y = request.data()
     bounds = figures.data_bounds(X)
-    with cancel_when(superseded()):
+    with room.page_fits():
         return compare_solvers(
             X, y, request.model, bounds=bounds, resolution=RESOLUTION
         )
@@ -287,7 +286,7 @@ def _cached_scaling(request: ScalingRequest) -> tuple[ScalingResult, list[LeeRow
 
     model = request.base.model
     model = ModelSpec(**{**model.__dict__, "max_seconds": SCALING_FIT_SECONDS})
-    with cancel_when(superseded()):
+    with room.page_fits():
         result = scaling(
             request.base.data_of_size,
             model,
