@@ -313,8 +313,9 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server() -> tuple[subprocess.Popen, str]:
-    """``streamlit run app.py`` on a free loopback port, healthy."""
+def start_server(room: bool = False) -> tuple[subprocess.Popen, str]:
+    """``streamlit run app.py`` on a free loopback port, healthy; ``room``:
+    in room mode (``SVMLAB_ROOM=1``, :mod:`svmlab.ui.room`)."""
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     proc = subprocess.Popen(
@@ -334,7 +335,11 @@ def start_server() -> tuple[subprocess.Popen, str]:
             "none",
         ],
         cwd=ROOT,
-        env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
+        env={
+            **os.environ,
+            "OPENBLAS_NUM_THREADS": "1",
+            "SVMLAB_ROOM": "1" if room else "0",
+        },
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -361,11 +366,14 @@ def main() -> None:
     parser.add_argument("--server-pid", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--name", default="lecture_room")
+    parser.add_argument(
+        "--room", action="store_true", help="start the server in room mode"
+    )
     args = parser.parse_args()
     proc = None
     url, pid = args.url, args.server_pid
     if url is None:
-        proc, url = start_server()
+        proc, url = start_server(room=args.room)
         pid = proc.pid
     rows = []
     load_start = machine_load()
@@ -418,6 +426,7 @@ def main() -> None:
                 "duration_s": args.duration,
                 "pace_s": [1, 3],
                 "seed": args.seed,
+                "room_mode": bool(args.room) if args.url is None else "unknown",
             },
             "load_at_start": load_start,
             "load_at_end": machine_load(),

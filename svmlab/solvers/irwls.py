@@ -120,11 +120,11 @@ import time
 from typing import Any
 
 import numpy as np
-import scipy.linalg
 import scipy.optimize
 from numpy.typing import NDArray
 
 from svmlab.errors import IncompatibleLossError, ProblemError, UnknownNameError
+from svmlab.solvers import cholesky
 from svmlab.solvers.base import (
     Budget,
     DualSolution,
@@ -160,10 +160,12 @@ def irwls_weights(loss: Any, r: Array) -> tuple[Array, Array]:
     return w, r + rho
 
 
-def _factor(M: Array) -> tuple[Array, bool]:
-    """Cholesky factor of ``M``; a plain ProblemError if it is not SPD."""
+def _factor(M: Array) -> Array:
+    """Cholesky factor of ``M`` (:mod:`svmlab.solvers.cholesky`: the server's
+    other sessions keep the interpreter meanwhile); a plain ProblemError if it
+    is not SPD."""
     try:
-        return scipy.linalg.cho_factor(M, lower=False, check_finite=False)
+        return cholesky.factor(M)
     except np.linalg.LinAlgError as error:
         raise ProblemError(
             "The IRWLS system is not positive definite (the Gram matrix is not "
@@ -190,10 +192,10 @@ def _step(
     M = (C * s)[:, None] * H[np.ix_(idx, idx)] * s[None, :]
     M[np.diag_indices_from(M)] += 1.0
     factor = _factor(M)
-    p = scipy.linalg.cho_solve(factor, s * t[idx], check_finite=False)
+    p = cholesky.solve(factor, s * t[idx])
     if fit_intercept:
         v = s * y[idx]
-        q = scipy.linalg.cho_solve(factor, v, check_finite=False)
+        q = cholesky.solve(factor, v)
         denom = float(v @ q)
         if denom > 0.0:
             b = float(v @ p) / denom

@@ -44,7 +44,7 @@ global minimum; it depends on the start). The book's formula
 pull: it minimises a Huber-type convex loss (slope -1 for ``m < 0``), not the
 squared ramp, so it is not used.
 
-**Cost.** ``K + I/C`` is Cholesky-factored once (``scipy.linalg.cho_factor``);
+**Cost.** ``K + I/C`` is Cholesky-factored once (:mod:`svmlab.solvers.cholesky`);
 the bias is handled by the Schur complement ``s = 1' (K + I/C)^{-1} 1``, so each
 iteration is one triangular solve pair and one product with ``K``: O(n^2).
 
@@ -130,10 +130,10 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import scipy.linalg
 from numpy.typing import NDArray
 
 from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
+from svmlab.solvers import cholesky
 from svmlab.solvers.base import (
     Budget,
     DualSolution,
@@ -168,10 +168,10 @@ def retarget(loss: str, m: Array) -> Array:
     return np.where((m >= 0.0) & (m < 1.0), 1.0, m)
 
 
-def _cholesky(M: Array, what: str) -> tuple[Array, bool]:
+def _cholesky(M: Array, what: str) -> Array:
     try:
-        factor = scipy.linalg.cho_factor(M, lower=True, check_finite=True)
-    except (np.linalg.LinAlgError, ValueError) as error:
+        factor = cholesky.factor(M)
+    except np.linalg.LinAlgError as error:
         raise ProblemError(
             f"The matrix {what} is not numerically positive definite (C too "
             "large for this kernel, or the kernel has NaN entries); lower C."
@@ -189,7 +189,7 @@ def _ridge_solver(
         factor = _cholesky(K + np.eye(n) / C, "K + I/C")
 
         def base(r: Array) -> Array:  # (K + I/C)^{-1} r
-            return scipy.linalg.cho_solve(factor, r, check_finite=False)
+            return cholesky.solve(factor, r)
 
         def rhs(r: Array) -> Array:
             return r
@@ -204,7 +204,7 @@ def _ridge_solver(
         factor = _cholesky(K @ K + np.eye(n) / C, "K'K + I/C")
 
         def base(r: Array) -> Array:  # (K'K + I/C)^{-1} r
-            return scipy.linalg.cho_solve(factor, r, check_finite=False)
+            return cholesky.solve(factor, r)
 
         def rhs(r: Array) -> Array:
             return K @ r
