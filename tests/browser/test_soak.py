@@ -58,6 +58,8 @@ from tests.browser.soak_plan import (
 ROOT = Path(__file__).resolve().parents[2]
 #: The page links at the top of the sidebar (svmlab/ui/navigation.py).
 SIDEBAR_LINKS = '[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]'
+#: The ">>" that opens a collapsed sidebar (classroom mode collapses it).
+EXPAND_SIDEBAR = '[data-testid="stExpandSidebarButton"]'
 RESULTS = ROOT / "tests" / "browser" / "artifacts" / "soak.json"
 MOVES = int(os.environ.get("SVMLAB_SOAK_MOVES", "300"))  # fewer only to debug
 GROWTH_LIMIT_MB = 100.0
@@ -164,6 +166,9 @@ class Soak:
         target = pick(fraction, [pair for pair in links if pair[0] != here])
         if target is None:
             return None
+        expand = self.page.locator(EXPAND_SIDEBAR)
+        if expand.count() and expand.first.is_visible():
+            expand.first.click(timeout=ACTION_MS)  # as a lecturer opens it
         target[1].click(timeout=ACTION_MS)
         self.settle()
         return target[0]
