@@ -69,3 +69,24 @@ def test_without_room_mode_the_link_gets_what_it_asks(monkeypatch):
 def test_the_switch(monkeypatch, value, on):
     monkeypatch.setenv(room.ENV_ROOM, value)
     assert (room.limits() is not None) is on
+
+
+def test_settings_presets_and_room_caps_import_without_streamlit():
+    """The settings, the page states and the preset table are plain data (a
+    notebook or a benchmark reads them); reading room mode's caps must not pull
+    Streamlit in."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; import svmlab.ui.settings, svmlab.ui.page_state, "
+        "svmlab.ui.presets, svmlab.ui.room; print('streamlit' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert out.stdout.strip() == "False"

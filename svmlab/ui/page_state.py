@@ -32,7 +32,7 @@ from typing import Any
 from svmlab import datasets, multiclass_data
 from svmlab.estimator import BIASES
 from svmlab.losses import LOSSES
-from svmlab.ui.settings import C_GRID, DELTA_GRID, SIGMA_GRID, nearest
+from svmlab.ui.settings import C_GRID, DELTA_GRID, SIGMA_GRID, nearest, query_getter
 
 __all__ = [
     "LOSSES_STATE",
@@ -285,7 +285,7 @@ class PageState:
         to ``errors``, clamped ones to ``notes``."""
         errors = [] if errors is None else errors
         notes = [] if notes is None else notes
-        get = _getter(params)
+        get = query_getter(params)
         out: dict[str, Any] = {
             self.source_key: GENERATOR,
             self.dataset_key: self.dataset,
@@ -323,19 +323,6 @@ class PageState:
             if value != f.default:
                 out[f.query] = f.encode(value)
         return out
-
-
-def _getter(params: Any):
-    def get(name: str) -> str | None:
-        try:
-            value = params.get(name)
-        except Exception:
-            return None
-        if isinstance(value, list | tuple):
-            value = value[-1] if value else None
-        return value if isinstance(value, str) else None
-
-    return get
 
 
 # -- the three pages -----------------------------------------------------------------

@@ -11,6 +11,9 @@ room mode, the caps a lecturer turns on for a room of visitors.
   points, ``max_iter`` iterations and ``fit_seconds`` per fit, whatever a link,
   a preset or a slider asks. The measured reasons are in the README's "Serving a
   lecture room".
+
+Streamlit is imported inside the functions that need it, so that the settings
+and presets modules, which read the caps, stay importable without Streamlit.
 """
 
 from __future__ import annotations
@@ -20,11 +23,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-import streamlit as st
-
 from svmlab import cancel_when
 from svmlab.solvers.lane import FitLane, long_fits_through
-from svmlab.ui.run_state import superseded
 
 __all__ = ["LANE", "ROOM", "RoomLimits", "fit_seconds", "limits", "page_fits"]
 
@@ -62,6 +62,8 @@ def limits() -> RoomLimits | None:
     if env is not None and env.strip():
         return ROOM if _on(env) else None
     try:
+        import streamlit as st
+
         value = st.secrets.get("room_mode")
     except Exception:  # no secrets file at all is the normal case
         return None
@@ -78,5 +80,7 @@ def fit_seconds() -> float:
 def page_fits() -> Iterator[None]:
     """Around a page's fits: stop when the run is superseded, and take turns
     in :data:`LANE` once a fit is long."""
+    from svmlab.ui.run_state import superseded
+
     with cancel_when(superseded()), long_fits_through(LANE):
         yield

@@ -303,7 +303,7 @@ class ExploreSettings:
         ``notes`` (when given), for the page to show.
         """
         notes = [] if notes is None else notes
-        get = _getter(params)
+        get = query_getter(params)
         dataset = get("data")
         if dataset is not None and dataset not in datasets.GENERATORS:
             notes.append(
@@ -459,7 +459,10 @@ def _encode(value: Any) -> str:
     return str(value)
 
 
-def _getter(params: Any):
+def query_getter(params: Any):
+    """``name -> the link's last value for it as a string, or None`` (a missing,
+    empty or non-text parameter is None; never raises)."""
+
     def get(name: str) -> str | None:
         try:
             value = params.get(name)
