@@ -90,3 +90,14 @@ def test_settings_presets_and_room_caps_import_without_streamlit():
         cwd=Path(__file__).resolve().parents[1],
     )
     assert out.stdout.strip() == "False"
+
+
+def test_the_default_iteration_cap_is_lowered_without_a_word(monkeypatch):
+    """Room mode lowers max_iter's default quietly (nobody asked for 100,000);
+    a link that asks for more than the cap is told."""
+    monkeypatch.setenv(room.ENV_ROOM, "1")
+    notes: list[str] = []
+    settings = ExploreSettings.from_query({"data": "two_circles"}, notes)
+    assert settings.max_iter == room.ROOM.max_iter and notes == []
+    ExploreSettings.from_query({"data": "two_circles", "max_iter": "50000"}, notes)
+    assert len(notes) == 1 and "max_iter" in notes[0]

@@ -196,9 +196,18 @@ _GRID = (
 )
 _CELL = (
     '<div style="{frame}"><div style="font-size:0.95rem;opacity:0.75">{label}</div>'
-    '<div data-svmlab-number="{label}" style="font-size:1.9rem;line-height:1.2;'
+    '<div data-svmlab-number="{label}" style="font-size:{size};line-height:1.2;'
     'overflow-wrap:anywhere">{value}</div></div>'
 )
+
+
+def _size(value: str) -> str:
+    """Font size of a number cell: a long value ("1.775e+05") a size smaller, so
+    that it stays on one line in a half column at 1280 px instead of breaking
+    inside the exponent."""
+    return "1.9rem" if len(value) <= 7 else "1.5rem"
+
+
 _CELL_BIG = (
     '<div style="{frame}"><div style="font-size:1.25rem;opacity:0.8">{label}</div>'
     '<div data-svmlab-number="{label}" style="font-size:2.2rem;line-height:1.15;'
@@ -235,6 +244,7 @@ def numbers(
             label=html.escape(label),
             value=html.escape(value),
             frame=_FRAME if label == highlight else "",
+            size=_size(value),
         )
         for label, value in cells
     )

@@ -358,7 +358,10 @@ class ExploreSettings:
             end = low if value < low else high
             end = type(value)(end) if isinstance(value, int) else float(end)
             if value > high and high < RANGES[name][1]:  # room mode's cap
-                notes.append(_room_note(_LABELS.get(name, name), value, high))
+                # The page's own default (max_iter's 100,000) is capped silently:
+                # nobody asked for it.
+                if value != _DEFAULTS.get(name):
+                    notes.append(_room_note(_LABELS.get(name, name), value, high))
                 changes[name] = end
                 continue
             notes.append(
@@ -416,6 +419,10 @@ def compare_choice(text: str) -> tuple[str, Any] | None:
     if field == "solver":
         return (field, raw) if _solver(raw) else None
     return None
+
+
+#: Each field's default, to tell a value asked for from one nobody chose.
+_DEFAULTS = {f.name: f.default for f in fields(ExploreSettings)}
 
 
 # -- parsing helpers (all total: they return None or the default, never raise) --
