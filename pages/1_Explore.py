@@ -163,8 +163,15 @@ def playground() -> None:
 
     left, right = st.columns([2, 1], gap="medium")
     with left:
-        selection = decision()
+        # In classroom mode the key goes beside the square plot, in the width its
+        # equal aspect leaves free: under the numbers it fell below a 720 px screen.
+        plot_area, key_area = st.columns([4, 1]) if settings.classroom else (left, None)
+        with plot_area:
+            selection = decision()
         key_entries = figures.legend_entries(last_spec[0]) if last_spec else []
+        if key_area is not None:
+            with key_area:
+                panels.legend_key(key_entries, columns=1)
     if selection and edit.apply_selection(
         identity, len(data.y_train), record.X, selection
     ):
@@ -177,7 +184,7 @@ def playground() -> None:
         else:
             highlight = lecture.preset_panel(settings)
             panels.numbers(record, highlight)
-        panels.legend_key(key_entries)
+            panels.legend_key(key_entries)
     note = figures.unresolved_width_note(model, data.bounds)
     if note:
         left.info(note, icon=":material/zoom_in:")

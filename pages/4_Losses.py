@@ -97,6 +97,7 @@ def panel(name: str) -> None:
             height=300,
         ),
         config=panels.CHART_CONFIG,
+        theme=None,
         key=f"losses_panel_{name}",
     )
     st.markdown(lp.numbers_markdown(item, request.kernel))
@@ -173,12 +174,14 @@ else:
         st.plotly_chart(
             fig.sweep_figure(sweep, "test_error", TITLES),
             config=panels.CHART_CONFIG,
+            theme=None,
             key="losses_sweep_error",
         )
     with right:
         st.plotly_chart(
             fig.sweep_figure(sweep, shift, TITLES),
             config=panels.CHART_CONFIG,
+            theme=None,
             key="losses_sweep_shift",
         )
     for failure in sweep.failures[:3]:
@@ -197,7 +200,10 @@ rug = st.selectbox(
 left, right = st.columns(2)
 with left:
     st.plotly_chart(
-        fig.losses_figure(losses), config=panels.CHART_CONFIG, key="losses_curves"
+        fig.losses_figure(losses),
+        config=panels.CHART_CONFIG,
+        theme=None,
+        key="losses_curves",
     )
 with right:
     if rug in fitted:
@@ -209,6 +215,7 @@ with right:
                 TITLES[rug],
             ),
             config=panels.CHART_CONFIG,
+            theme=None,
             key="losses_influence",
         )
 st.markdown(lp.WHY_TEXT)
@@ -237,7 +244,10 @@ else:
     left, right = st.columns([3, 2])
     with left:
         st.plotly_chart(
-            fig.starts_figure(starts), config=panels.CHART_CONFIG, key="losses_starts"
+            fig.starts_figure(starts),
+            config=panels.CHART_CONFIG,
+            theme=None,
+            key="losses_starts",
         )
     with right:
         st.markdown(lp.starts_text(starts, TITLES[loss]))

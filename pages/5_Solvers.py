@@ -102,6 +102,7 @@ if result.traces and result.best_objective is not None:
             tol=request.tol,
         ),
         config=panels.CHART_CONFIG,
+        theme=None,
         key="solvers_traces",
     )
     st.caption(
@@ -156,6 +157,7 @@ if result.traces:
                     f_reference=result.f_reference,
                 ),
                 config=panels.CHART_CONFIG,
+                theme=None,
                 key=f"solvers_race_{item.name}",
             )
     key = cells[len(frames)] if len(frames) % 2 else st.container()
@@ -199,6 +201,7 @@ else:
         st.plotly_chart(
             scaling_figure(scaled.sizes, scaled.times, TITLES, lee=lee),
             config=panels.CHART_CONFIG,
+            theme=None,
             key="solvers_scaling",
         )
         st.markdown(text.scaling_sentence(scaled))

@@ -72,6 +72,7 @@ names = request.class_names(int(max(y)) + 1)
 st.plotly_chart(
     fig.key_figure(names),
     config={"displayModeBar": False, "staticPlot": True},
+    theme=None,
     key="multiclass_key",
 )
 columns = st.columns(len(METHODS), gap="small")
@@ -92,6 +93,7 @@ for column, (method, title) in zip(columns, METHODS.items(), strict=True):
                 class_names=names,
             ),
             config=panels.CHART_CONFIG,
+            theme=None,
             key=f"multiclass_panel_{method}",
         )
         st.markdown(mp.numbers_markdown(result))

@@ -29,6 +29,10 @@ def test_script_runs_without_exception(script: Path) -> None:
     at = _run(script)
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
+    # Streamlit's chart theme would replace the figures' own fonts (16 px, sized
+    # for a projector) by its smaller grey ones: every chart draws with theme=None.
+    themed = [c.proto.id for c in at.get("plotly_chart") if c.proto.theme]
+    assert not themed, themed
 
 
 def test_landing_page_shows_title_and_sources() -> None:

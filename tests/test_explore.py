@@ -619,8 +619,9 @@ def test_main_chart_fits_a_projector_screen_and_its_key_sits_beside_it() -> None
     assert main["fit"] == [400, 300] and main["height"] == 760
     assert main["layout"]["showlegend"] is False
     body = "".join(h.proto.body for h in at.get("html"))
-    for name in ("class +1", "class −1", "free SV", "f = 0 (boundary)"):
-        assert name in body, name
+    text = html.unescape(re.sub(r"<[^>]+>", "", body))
+    for name in ("class +1", "class −1", "free SV (0 < α < C)", "f = 0 (boundary)"):
+        assert name in text, name
     # 760 px is too tall for a 720-line projector once the sliders are above it.
     assert 720 - main["fit"][1] < main["height"]
 

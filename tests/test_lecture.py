@@ -249,6 +249,34 @@ def test_classroom_mode_hides_advanced_controls_and_enlarges() -> None:
     assert s.solver == "auto" and s.C == 0.01
 
 
+def _html_order(at: AppTest) -> list[str]:
+    """Which of the chart's key and the numbers panel come first on the page."""
+    found = []
+    for h in at.get("html"):
+        for mark in ("svmlab-key", "svmlab-numbers"):
+            if mark in h.proto.body:
+                found.append(mark)
+    return found
+
+
+def test_classroom_key_sits_beside_the_plot_not_under_the_numbers() -> None:
+    """At 1280 x 720 the numbers and the preset's paragraph fill the right column,
+    so a key below them is off the screen: in classroom mode it is drawn in the
+    chart's column, one entry a row, before the numbers."""
+    at = _app(query("c_too_large"))
+    assert _html_order(at) == ["svmlab-numbers", "svmlab-key"]
+    assert "repeat(2," in next(
+        h.proto.body for h in at.get("html") if "svmlab-key" in h.proto.body
+    )
+    at.toggle(key="explore_classroom").set_value(True).run()
+    assert not _errors(at)
+    assert _html_order(at) == ["svmlab-key", "svmlab-numbers"]
+    key = next(h.proto.body for h in at.get("html") if "svmlab-key" in h.proto.body)
+    assert "repeat(1," in key
+    # A parenthesis never breaks inside: "(0 < α < C)" stays on one line.
+    assert 'white-space:nowrap">(0 &lt; α &lt; C)</span>' in key
+
+
 def test_path_legend_tells_every_series_apart() -> None:
     """One legend for four panels: no two series share colour and dash (the
     margin width and the free SVs were both solid black)."""

@@ -156,16 +156,28 @@ def _swatch(entry: dict) -> str:
     )
 
 
-def legend_key(entries: list[dict]) -> None:
-    """The main chart's legend as a compact key beside it (two columns)."""
+def _key_name(name: str) -> str:
+    """An entry's name with its parenthesis kept on one line: a narrow key wraps
+    "free SV (0 < α < C)" before the parenthesis, never inside it."""
+    head, sep, tail = name.partition(" (")
+    if not sep:
+        return html.escape(name)
+    return (
+        f'{html.escape(head)} <span style="white-space:nowrap">'
+        f"({html.escape(tail)}</span>"
+    )
+
+
+def legend_key(entries: list[dict], columns: int = 2) -> None:
+    """The main chart's legend as a compact key beside it (``columns`` wide)."""
     cells = "".join(
         '<div style="display:flex;align-items:center;gap:0.35rem">'
-        f"{_swatch(e)}<span>{html.escape(e['name'])}</span></div>"
+        f"{_swatch(e)}<span>{_key_name(e['name'])}</span></div>"
         for e in entries
     )
     st.html(
         '<div class="svmlab-key" style="display:grid;'
-        "grid-template-columns:repeat(2,minmax(0,1fr));gap:0.2rem 0.8rem;"
+        f"grid-template-columns:repeat({columns},minmax(0,1fr));gap:0.2rem 0.8rem;"
         f'font-size:0.95rem;margin-top:0.6rem">{cells}</div>'
     )
 
