@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import svmlab.csv_data as csv_data
+import svmlab.csv_table as csv_table
 from svmlab.csv_data import CsvTable, read_table, to_csv, to_dataset
 from svmlab.errors import DataError, SvmlabError
 
@@ -465,7 +466,10 @@ def test_random_cells_give_a_table_or_a_data_error(rows, delimiter):
 
 
 def test_source_never_evaluates_or_unpickles():
-    source = Path(csv_data.__file__).read_text(encoding="utf-8")
+    source = "".join(
+        Path(module.__file__).read_text(encoding="utf-8")
+        for module in (csv_data, csv_table)
+    )
     for word in ("eval(", "exec(", "pickle", "literal_eval", "__import__"):
         assert word not in source, word
     assert not re.search(r"\bimport (streamlit|plotly)", source)
@@ -513,7 +517,7 @@ def test_formula_labels_are_neutralised_in_the_download_and_read_back(label, del
     for row in rows:
         for cell in row:
             if cell and cell[0] in "=+-@\t\r":
-                assert csv_data._kind(cell, False) == "number", cell
+                assert csv_table.cell_kind(cell, False) == "number", cell
     table = read_table(text.encode())
     assert table.columns == header
     X2, y2, labels = to_dataset(table)
@@ -589,4 +593,4 @@ def test_mixed_delimiters_name_the_lines_of_each():
 
 
 def test_nan_is_not_a_label_value():
-    assert math.isnan(csv_data._number("NaN", False))
+    assert math.isnan(csv_table.parse_number("NaN", False))
