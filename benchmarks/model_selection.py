@@ -50,15 +50,11 @@ from sklearn.exceptions import ConvergenceWarning
 
 from benchmarks.common import print_table, write_json
 from svmlab import SVC
+from svmlab.criterion_grid import SweepResult, grid_sweep
 from svmlab.datasets import make_two_circles
 from svmlab.executors import ENV_SCHEDULER
 from svmlab.kernels import sigma_from_lee_sigma2
-from svmlab.selection import (
-    APPROXIMATIONS,
-    SweepResult,
-    grid_sweep,
-    misclassification,
-)
+from svmlab.selection import APPROXIMATIONS, misclassification
 
 CS = np.logspace(-1, 4, 20)
 LEE_SIGMA2S = np.logspace(-1.5, 1, 20)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from distributed import Client, LocalCluster
 
-from svmlab import SVC, cancel_when, datasets, executors, selection
+from svmlab import SVC, cancel_when, criterion_grid, datasets, executors
 from svmlab.errors import FitCancelled, ParameterError
 from svmlab.executors import run_tasks
 
@@ -44,7 +44,9 @@ def sweep_data():
     X, y = datasets.make_two_circles(50, random_state=3)
     estimator = SVC(loss="modified_hinge", solver="irwls", bias="none", tol=1e-6)
     grid = {"Cs": np.logspace(-1, 2, 3), "sigmas": np.logspace(-0.5, 0.5, 4)}
-    local = selection.grid_sweep(estimator, X, y, criteria=("plugin", "loo"), **grid)
+    local = criterion_grid.grid_sweep(
+        estimator, X, y, criteria=("plugin", "loo"), **grid
+    )
     return X, y, estimator, grid, local
 
 
@@ -86,7 +88,7 @@ def test_sweep_elsewhere_equals_the_sweep_here(cluster, sweep_data, where):
     X, y, estimator, grid, local = sweep_data
     executor = 2 if where == "joblib" else cluster[1]
     fractions: list[float] = []
-    remote = selection.grid_sweep(
+    remote = criterion_grid.grid_sweep(
         estimator,
         X,
         y,
@@ -124,10 +126,10 @@ def test_a_worker_killed_mid_sweep_loses_nothing(sweep_data):
 
         # Slow rows so that the other worker is still busy when one finishes.
         sigmas = np.logspace(-0.5, 0.5, 6)
-        here = selection.grid_sweep(
+        here = criterion_grid.grid_sweep(
             estimator, X, y, grid["Cs"], sigmas, criteria=("plugin", "loo")
         )
-        remote = selection.grid_sweep(
+        remote = criterion_grid.grid_sweep(
             estimator,
             X,
             y,
@@ -161,7 +163,7 @@ def test_a_time_budget_keeps_finished_rows_and_reports_the_rest(cluster, where):
 
 def test_missing_sweep_rows_are_nan_never_zero(sweep_data):
     X, y, estimator, grid, _ = sweep_data
-    partial = selection.grid_sweep(
+    partial = criterion_grid.grid_sweep(
         estimator,
         X,
         y,

@@ -8,7 +8,7 @@ import scipy.stats
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
-from svmlab import SVC, selection
+from svmlab import SVC, criterion_grid, selection
 from svmlab.datasets import make_two_circles
 from svmlab.errors import DataError, IncompatibleLossError, ParameterError
 from svmlab.kernels import sigma_from_lee_sigma2
@@ -306,7 +306,7 @@ def test_misclassification_counts_a_tie_as_half():
             DataError,
         ),
         (
-            lambda X, y: selection.grid_sweep(lee_svc(), X, y, [1.0], [-1.0]),
+            lambda X, y: criterion_grid.grid_sweep(lee_svc(), X, y, [1.0], [-1.0]),
             ParameterError,
         ),
     ],
@@ -335,7 +335,7 @@ def test_grid_sweep_shapes_progress_and_parallel_rows_agree(circles):
     # Tightly converged, so warm starts along C change nothing measurable.
     est = lee_svc(delta=0.1, tol=1e-12, max_iter=2000)
     calls = []
-    serial = selection.grid_sweep(
+    serial = criterion_grid.grid_sweep(
         est,
         X,
         y,
@@ -349,7 +349,7 @@ def test_grid_sweep_shapes_progress_and_parallel_rows_agree(circles):
     assert calls == pytest.approx([(k + 1) / 6 for k in range(6)])
     single = selection.loo_cv_score(clone(est).set_params(C=10.0, sigma=0.8), X, y)
     assert serial.scores["loo"][1, 1] == pytest.approx(single.score, abs=1e-6)
-    parallel = selection.grid_sweep(
+    parallel = criterion_grid.grid_sweep(
         est, X, y, Cs, sigmas, criteria=("plugin", "loo"), n_jobs=2
     )
     np.testing.assert_allclose(parallel.scores["loo"], serial.scores["loo"])
@@ -371,7 +371,7 @@ def lee_grid_sweep():
     X, y = make_two_circles(100, random_state=0)[:2]
     Cs = np.logspace(-1, 3, 6)
     sigmas = [sigma_from_lee_sigma2(s) for s in np.logspace(-1.5, 1, 6)]
-    return selection.grid_sweep(
+    return criterion_grid.grid_sweep(
         lee_svc(), X, y, Cs, sigmas, criteria=("lee", "plugin", "alo", "span", "loo")
     )
 

@@ -9,7 +9,7 @@ import pytest
 import streamlit as st
 from distributed import LocalCluster
 
-from svmlab import datasets, executors, selection
+from svmlab import criterion_grid, datasets, executors
 from svmlab.ui import selection_page as sp
 from tests.test_selection_page import _app, _errors, _expected_request, _run
 
@@ -27,7 +27,7 @@ def _fresh(monkeypatch, tmp_path):
 
 @pytest.fixture
 def sweep_calls(monkeypatch) -> list[dict]:
-    real = selection.grid_sweep
+    real = criterion_grid.grid_sweep
     log: list[dict] = []
 
     def counted(*args, **kwargs):
@@ -35,14 +35,14 @@ def sweep_calls(monkeypatch) -> list[dict]:
         log.append({"executor": kwargs.get("executor"), "where": result.where})
         return result
 
-    monkeypatch.setattr(selection, "grid_sweep", counted)
+    monkeypatch.setattr(criterion_grid, "grid_sweep", counted)
     return log
 
 
 def _direct(at):
     request = _expected_request()
     X, y = datasets.make("two_circles", **dict(request.data_items))
-    return at.session_state[sp.STATE_KEY], selection.grid_sweep(
+    return at.session_state[sp.STATE_KEY], criterion_grid.grid_sweep(
         request.estimator(), X, y, request.Cs, request.sigmas, request.criteria
     )
 

@@ -21,7 +21,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from svmlab import datasets, selection
+from svmlab import criterion_grid, datasets, selection
 from svmlab.errors import SvmlabError
 from svmlab.experiments import lee2006
 from svmlab.ui import selection_page as sp
@@ -46,14 +46,14 @@ def _fresh_caches(monkeypatch, tmp_path):
 @pytest.fixture
 def calls(monkeypatch) -> list[tuple]:
     """Every call of the engine's grid_sweep, recorded."""
-    real = selection.grid_sweep
+    real = criterion_grid.grid_sweep
     log: list[tuple] = []
 
     def counted(*args, **kwargs):
         log.append((args, kwargs))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(selection, "grid_sweep", counted)
+    monkeypatch.setattr(criterion_grid, "grid_sweep", counted)
     return log
 
 
@@ -119,7 +119,7 @@ def test_small_sweep_table_equals_the_engine(calls) -> None:
     # The same sweep computed directly: the scores are deterministic.
     X, y = datasets.make("two_circles", **dict(request.data_items))
     assert np.array_equal(stored.X, X) and np.array_equal(stored.y, y)
-    direct = selection.grid_sweep(
+    direct = criterion_grid.grid_sweep(
         request.estimator(), X, y, request.Cs, request.sigmas, request.criteria
     )
     frame = _summary(at)
@@ -221,7 +221,7 @@ def test_bad_input_shows_the_error_and_keeps_the_rest() -> None:
 
 
 def test_non_converged_cells_are_counted_in_a_warning(monkeypatch) -> None:
-    real = selection.grid_sweep
+    real = criterion_grid.grid_sweep
 
     def one_cell_failed(*args, **kwargs):
         result = real(*args, **kwargs)
@@ -229,7 +229,7 @@ def test_non_converged_cells_are_counted_in_a_warning(monkeypatch) -> None:
         converged["loo"][1, 2] = False
         return dataclasses.replace(result, converged=converged)
 
-    monkeypatch.setattr(selection, "grid_sweep", one_cell_failed)
+    monkeypatch.setattr(criterion_grid, "grid_sweep", one_cell_failed)
     at = _run(_app())
     assert not _errors(at), _errors(at)
     (warning,) = at.warning

@@ -44,12 +44,13 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.exceptions import ConvergenceWarning
 
+from svmlab.criterion_grid import SweepResult, grid_sweep
 from svmlab.datasets import make_two_circles, two_circles_bayes_error
 from svmlab.errors import DataError, ParameterError
 from svmlab.estimator import SVC
 from svmlab.executors import ENV_SCHEDULER, describe_executor
 from svmlab.kernels import sigma_from_lee_sigma2
-from svmlab.selection import SweepResult, grid_sweep, misclassification
+from svmlab.selection import misclassification
 
 __all__ = [
     "DEFAULT_CS",

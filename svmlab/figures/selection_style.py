@@ -1,8 +1,9 @@
 """What the Model selection figures share: each criterion's colour and dash, the
 value titles, number format and title wrapping.
 
-Those figures take numbers the engine computed (:class:`svmlab.selection.SweepResult`,
-the :mod:`svmlab.experiments.lee2006` result dict) and return a ``go.Figure``
+Those figures take numbers the engine computed
+(:class:`svmlab.criterion_grid.SweepResult`, the :mod:`svmlab.experiments.lee2006`
+result dict) and return a ``go.Figure``
 (pure: no streamlit, no fits).
 
 Kernel widths: ``sigma`` is svmlab's, ``k = exp(-||x - z||^2 / (2 sigma^2))``; Lee's

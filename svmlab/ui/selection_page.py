@@ -2,7 +2,7 @@
 
 Data move one way: the sidebar widgets give a :class:`SweepRequest` (primitives
 only, so it is hashable and keys the caches); the "Run sweep" button hands it to
-:func:`run_sweep` (one :func:`svmlab.selection.grid_sweep` call, cached with
+:func:`run_sweep` (one :func:`svmlab.criterion_grid.grid_sweep` call, cached with
 ``st.cache_data``, bounded); the result goes to the session state with the data
 it was computed on, and every display control below reads it from there, so
 moving them never recomputes a sweep.
@@ -37,7 +37,7 @@ import pandas as pd
 import streamlit as st
 from numpy.typing import NDArray
 
-from svmlab import datasets, figures, selection
+from svmlab import criterion_grid, datasets, figures, selection
 from svmlab.errors import ClusterError, DataError, ParameterError, SvmlabError
 from svmlab.estimator import SVC
 from svmlab.executors import ENV_SCHEDULER, describe_executor
@@ -148,7 +148,7 @@ class StoredSweep:
     """A finished sweep with the data it ran on (what the display reads)."""
 
     request: SweepRequest
-    result: selection.SweepResult
+    result: criterion_grid.SweepResult
     X: Array
     y: Array
 
@@ -300,7 +300,7 @@ def sweep_location() -> str:
 @st.cache_data(max_entries=6, show_spinner=False)
 def _cached_sweep(
     request: SweepRequest, _X: Array, _y: Array, _executor: str | None = None
-) -> selection.SweepResult:
+) -> criterion_grid.SweepResult:
     """The one engine call. The progress bar is created in here, so a cache hit
     replays it (at 100 %) into the caller's placeholder instead of failing."""
     bar = st.progress(0.0, text="Starting the sweep…")
@@ -311,7 +311,7 @@ def _cached_sweep(
     # Every fit of the sweep stops once nobody will see the result (the visitor
     # left or started another run): svmlab.ui.run_state.
     with room.page_fits():
-        return selection.grid_sweep(
+        return criterion_grid.grid_sweep(
             request.estimator(),
             _X,
             _y,
@@ -407,8 +407,8 @@ def summary_frame(
     """One row per criterion: its argmin, rank correlation with exact LOO, time,
     speed-up, convergence and (if given) the mean fresh test error of its choice.
 
-    The numbers are the engine's (:class:`svmlab.selection.SweepResult`), unrounded;
-    the page formats them.
+    The numbers are the engine's (:class:`svmlab.criterion_grid.SweepResult`),
+    unrounded; the page formats them.
     """
     r = stored.result
     rows = []
