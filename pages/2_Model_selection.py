@@ -46,13 +46,11 @@ st.caption(
     "appear."
 )
 
-CONFIG = panels.CHART_CONFIG
 TITLES = {name: c.title for name, c in selection.CRITERIA.items()}
 CELL_C, CELL_SIGMA = "selection_cell_C", "selection_cell_sigma"
 
 
-def chart(fig, key: str, **kwargs) -> object:
-    return st.plotly_chart(fig, key=key, theme=None, config=CONFIG, **kwargs)
+chart = panels.plotly_chart
 
 
 with st.sidebar:

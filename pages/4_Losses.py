@@ -86,7 +86,7 @@ def panel(name: str) -> None:
     if item.error:
         st.error(escape_markdown(item.error))
         return
-    st.plotly_chart(
+    panels.plotly_chart(
         fig.loss_panel_figure(
             item.model,
             item.clean_model,
@@ -96,8 +96,6 @@ def panel(name: str) -> None:
             bounds=bounds,
             height=300,
         ),
-        config=panels.CHART_CONFIG,
-        theme=None,
         key=f"losses_panel_{name}",
     )
     st.markdown(lp.numbers_markdown(item, request.kernel))
@@ -171,17 +169,13 @@ else:
     )
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(
+        panels.plotly_chart(
             fig.sweep_figure(sweep, "test_error", TITLES),
-            config=panels.CHART_CONFIG,
-            theme=None,
             key="losses_sweep_error",
         )
     with right:
-        st.plotly_chart(
+        panels.plotly_chart(
             fig.sweep_figure(sweep, shift, TITLES),
-            config=panels.CHART_CONFIG,
-            theme=None,
             key="losses_sweep_shift",
         )
     for failure in sweep.failures[:3]:
@@ -199,23 +193,19 @@ rug = st.selectbox(
 )
 left, right = st.columns(2)
 with left:
-    st.plotly_chart(
+    panels.plotly_chart(
         fig.losses_figure(losses),
-        config=panels.CHART_CONFIG,
-        theme=None,
         key="losses_curves",
     )
 with right:
     if rug in fitted:
-        st.plotly_chart(
+        panels.plotly_chart(
             fig.influence_figure(
                 losses,
                 result.results[rug].model.margins_,
                 result.is_outlier,
                 TITLES[rug],
             ),
-            config=panels.CHART_CONFIG,
-            theme=None,
             key="losses_influence",
         )
 st.markdown(lp.WHY_TEXT)
@@ -243,10 +233,8 @@ except SvmlabError as error:
 else:
     left, right = st.columns([3, 2])
     with left:
-        st.plotly_chart(
+        panels.plotly_chart(
             fig.starts_figure(starts),
-            config=panels.CHART_CONFIG,
-            theme=None,
             key="losses_starts",
         )
     with right:

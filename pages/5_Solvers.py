@@ -94,15 +94,13 @@ if invalid:
 # -- convergence -------------------------------------------------------------------
 st.header("Convergence")
 if result.traces and result.best_objective is not None:
-    st.plotly_chart(
+    panels.plotly_chart(
         traces_figure(
             result.traces,
             TITLES,
             best_objective=result.best_objective,
             tol=request.tol,
         ),
-        config=panels.CHART_CONFIG,
-        theme=None,
         key="solvers_traces",
     )
     st.caption(
@@ -148,7 +146,7 @@ if result.traces:
                     item, TITLES.get(item.name, item.name), result.reference
                 )
             )
-            st.plotly_chart(
+            panels.plotly_chart(
                 race_panel(
                     item,
                     result.X,
@@ -156,8 +154,6 @@ if result.traces:
                     bounds=result.bounds,
                     f_reference=result.f_reference,
                 ),
-                config=panels.CHART_CONFIG,
-                theme=None,
                 key=f"solvers_race_{item.name}",
             )
     key = cells[len(frames)] if len(frames) % 2 else st.container()
@@ -198,10 +194,8 @@ else:
         st.caption("This run was for other settings; press the button to redo it.")
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(
+        panels.plotly_chart(
             scaling_figure(scaled.sizes, scaled.times, TITLES, lee=lee),
-            config=panels.CHART_CONFIG,
-            theme=None,
             key="solvers_scaling",
         )
         st.markdown(text.scaling_sentence(scaled))

@@ -69,10 +69,9 @@ except Exception as error:  # a bug: say so plainly, keep the page usable
 
 page_url.preset_box(MULTICLASS_STATE, results)
 names = request.class_names(int(max(y)) + 1)
-st.plotly_chart(
+panels.plotly_chart(
     fig.key_figure(names),
     config={"displayModeBar": False, "staticPlot": True},
-    theme=None,
     key="multiclass_key",
 )
 columns = st.columns(len(METHODS), gap="small")
@@ -83,7 +82,7 @@ for column, (method, title) in zip(columns, METHODS.items(), strict=True):
         if result.error:
             st.error(escape_markdown(result.error))
             continue
-        st.plotly_chart(
+        panels.plotly_chart(
             fig.multiclass_panel(
                 result.model,
                 X,
@@ -92,8 +91,6 @@ for column, (method, title) in zip(columns, METHODS.items(), strict=True):
                 height=350,
                 class_names=names,
             ),
-            config=panels.CHART_CONFIG,
-            theme=None,
             key=f"multiclass_panel_{method}",
         )
         st.markdown(mp.numbers_markdown(result))

@@ -259,19 +259,21 @@ def _html_order(at: AppTest) -> list[str]:
     return found
 
 
+def _key_html(at: AppTest) -> str:
+    return next(h.proto.body for h in at.get("html") if "svmlab-key" in h.proto.body)
+
+
 def test_classroom_key_sits_beside_the_plot_not_under_the_numbers() -> None:
     """At 1280 x 720 the numbers and the preset's paragraph fill the right column,
     so a key below them is off the screen: in classroom mode it is drawn in the
     chart's column, one entry a row, before the numbers."""
     at = _app(query("c_too_large"))
     assert _html_order(at) == ["svmlab-numbers", "svmlab-key"]
-    assert "repeat(2," in next(
-        h.proto.body for h in at.get("html") if "svmlab-key" in h.proto.body
-    )
+    assert "repeat(2," in _key_html(at)
     at.toggle(key="explore_classroom").set_value(True).run()
     assert not _errors(at)
     assert _html_order(at) == ["svmlab-key", "svmlab-numbers"]
-    key = next(h.proto.body for h in at.get("html") if "svmlab-key" in h.proto.body)
+    key = _key_html(at)
     assert "repeat(1," in key
     # A parenthesis never breaks inside: "(0 < α < C)" stays on one line.
     assert 'white-space:nowrap">(0 &lt; α &lt; C)</span>' in key

@@ -17,6 +17,7 @@ import math
 import re
 import sys
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -39,6 +40,7 @@ __all__ = [
     "number_cells",
     "numbers",
     "playback",
+    "plotly_chart",
     "solver_math",
     "theory",
 ]
@@ -50,6 +52,22 @@ CHART_CONFIG = {
     "toImageButtonOptions": {"format": "png", "filename": "svmlab", "scale": 2},
     "scrollZoom": False,
 }
+
+
+def plotly_chart(
+    fig: Any, key: str, *, config: dict | None = None, **kwargs: Any
+) -> Any:
+    """``st.plotly_chart`` as every page draws it: the figure's own fonts
+    (``theme=None``: Streamlit's chart theme would replace its 16 px projector
+    fonts by smaller grey ones) and :data:`CHART_CONFIG` unless ``config`` says
+    otherwise; ``kwargs`` go through (``on_select``, ...)."""
+    return st.plotly_chart(
+        fig,
+        key=key,
+        theme=None,
+        config=CHART_CONFIG if config is None else config,
+        **kwargs,
+    )
 
 
 def _pct(value: float | None) -> str:

@@ -21,10 +21,9 @@ import streamlit as st
 from svmlab import figures
 from svmlab.path import PathResult, regularization_path
 from svmlab.solvers.lane import long_fits_through
-from svmlab.ui import keyed, room
+from svmlab.ui import keyed, panels, room
 from svmlab.ui.cache import Edits, FitRecord, apply_edits, load_data, model_items
 from svmlab.ui.controls import KEYS
-from svmlab.ui.panels import CHART_CONFIG
 from svmlab.ui.settings import C_GRID, SIGMA_GRID, ExploreSettings, nearest
 
 __all__ = ["PATH_SECONDS", "clicked_value", "path_values", "section", "stored_record"]
@@ -202,13 +201,11 @@ def section(s: ExploreSettings, edits: Edits, scale: float) -> None:
         "is the value the figure shows: click a point on the curves to move it."
     )
     cursor = current if on_path else None
-    # st.plotly_chart, not the kept-alive chart: it reports the point clicked.
+    # Streamlit's plotly chart, not the kept-alive one: it reports the point clicked.
     # A new cursor is a new figure, so the chart remounts with no selection.
-    st.plotly_chart(
+    panels.plotly_chart(
         figures.path_figure(result, cursor=cursor, scale=scale),
-        key=CHART_KEY,
+        CHART_KEY,
         on_select=lambda: _clicked(param, fitted),
         selection_mode="points",
-        config=CHART_CONFIG,
-        theme=None,
     )
