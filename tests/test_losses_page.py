@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 from svmlab import datasets, robustness
 from svmlab.losses import LOSSES
 from svmlab.ui import losses_page as lp
+from svmlab.ui import shared_results
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "4_Losses.py")
 
@@ -25,8 +26,10 @@ PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "4_Losses.py")
 @pytest.fixture(autouse=True)
 def _fresh_caches():
     st.cache_data.clear()
+    shared_results.clear_all()
     yield
     st.cache_data.clear()
+    shared_results.clear_all()
 
 
 @pytest.fixture

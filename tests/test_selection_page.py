@@ -25,7 +25,7 @@ from svmlab import criterion_grid, datasets, selection
 from svmlab.errors import SvmlabError
 from svmlab.experiments import lee2006
 from svmlab.ui import selection_page as sp
-from svmlab.ui import upload
+from svmlab.ui import shared_results, upload
 from svmlab.ui.settings import ExploreSettings
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "2_Model_selection.py")
@@ -37,10 +37,12 @@ def _fresh_caches(monkeypatch, tmp_path):
     """No cache hits from another test; no test reads or writes the real Lee
     results file."""
     st.cache_data.clear()
+    shared_results.clear_all()
     monkeypatch.setattr(sp, "LEE_PATH", tmp_path / "missing_lee2006.json")
     monkeypatch.setattr(sp, "LEE_LOCAL_PATH", tmp_path / "missing_local.json")
     yield
     st.cache_data.clear()
+    shared_results.clear_all()
 
 
 @pytest.fixture

@@ -4,7 +4,8 @@ Data move one way: the sidebar widgets give a :class:`LossesRequest` (primitives
 only, hashable: it keys the caches); :func:`comparison` and :func:`starts` are
 ``st.cache_data`` wrappers of :func:`svmlab.robustness.compare_losses` and
 :func:`svmlab.robustness.multistart`; the "Run sweep" button hands a
-:class:`SweepRequest` to :func:`run_sweep` (cached, with a progress bar), whose
+:class:`SweepRequest` to :func:`run_sweep` (shared by every session, with a
+progress bar drawn outside any cache), whose
 result goes to the session state with its request, so the display controls under
 it (which measure, which loss's margins in the rug) recompute nothing.
 
@@ -27,6 +28,7 @@ from svmlab.losses import LOSSES
 from svmlab.robustness import Comparison, FitSettings, Outliers, StartResult
 from svmlab.ui import data_source, keyed, room
 from svmlab.ui.settings import C_GRID, DELTA_GRID, SIGMA_GRID, nearest
+from svmlab.ui.shared_results import SharedResults, with_progress
 from svmlab.ui.upload import escape_markdown
 
 __all__ = [
@@ -345,19 +347,20 @@ class SweepRequest:
         return tuple(self.base.seed + s for s in range(self.n_seeds))
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def _cached_sweep(request: SweepRequest) -> robustness.SweepResult:
-    """The engine call. The progress bar is created in here, so a cache hit
-    replays it (at 100 %) into the caller's placeholder instead of failing."""
-    bar = st.progress(0.0, text="Starting the sweep…")
+#: Finished sweeps, shared by every session (no element inside: the progress
+#: bar is drawn by :func:`~svmlab.ui.shared_results.with_progress`).
+SWEEPS: SharedResults[robustness.SweepResult] = SharedResults(max_entries=8)
 
-    def progress(done: int, total: int) -> None:
-        bar.progress(done / total, text=f"Sweep: {done} of {total} data sets fitted")
 
+def _compute_sweep(request: SweepRequest, progress) -> robustness.SweepResult:
+    """The engine call, reporting ``progress(fraction, message)``."""
     base = request.base
 
     def clean(seed: int):
         return base.clean_data(seed)
+
+    def on_progress(done: int, total: int) -> None:
+        progress(done / total, f"Sweep: {done} of {total} data sets fitted")
 
     with room.page_fits():
         return robustness.sweep_outliers(
@@ -367,17 +370,19 @@ def _cached_sweep(request: SweepRequest) -> robustness.SweepResult:
             axis=request.axis,
             values=request.values,
             seeds=request.seeds,
-            on_progress=progress,
+            on_progress=on_progress,
         )
 
 
 def run_sweep(request: SweepRequest) -> robustness.SweepResult:
-    """Run (or fetch from the cache) a sweep with a progress bar that disappears
-    when it is done, and keep it in the session. Raises SvmlabError."""
-    slot = st.empty()
-    with slot.container():
-        result = _cached_sweep(request)
-    slot.empty()
+    """Run (or fetch from the shared results) a sweep with a progress bar that
+    disappears when it is done, and keep it in the session. Raises SvmlabError."""
+    result = with_progress(
+        SWEEPS,
+        request,
+        lambda progress: _compute_sweep(request, progress),
+        text="Starting the sweep…",
+    )
     st.session_state[SWEEP_KEY] = (request, result)
     return result
 

@@ -6,7 +6,8 @@ Data move one way: the sidebar widgets give a :class:`SolversRequest`
 (the same call ``benchmarks/solvers.py`` makes); :func:`race` reads the cached
 comparison's recorded iterates at one moment (cached too: scrubbing fits
 nothing); the "Run scaling" button hands a :class:`ScalingRequest` to
-:func:`run_scaling` (cached, with a progress bar and a time budget), whose
+:func:`run_scaling` (shared by every session, with a progress bar drawn outside
+any cache and a time budget), whose
 result is kept in the session with its request.
 """
 
@@ -36,6 +37,7 @@ from svmlab.solver_scaling import SIZES, LeeRow, ScalingResult, lee_table, scali
 from svmlab.ui import data_source, keyed, room
 from svmlab.ui.page_state import TOLS
 from svmlab.ui.settings import C_GRID, DELTA_GRID, SIGMA_GRID, nearest
+from svmlab.ui.shared_results import SharedResults, with_progress
 from svmlab.ui.solvers_text import titles
 
 __all__ = [
@@ -275,15 +277,15 @@ class ScalingRequest:
         return (*(s for s in SIZES if s < n), n)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def _cached_scaling(request: ScalingRequest) -> tuple[ScalingResult, list[LeeRow]]:
-    """The engine calls; the progress bar is made in here, so a cache hit replays
-    it into the caller's placeholder."""
-    bar = st.progress(0.0, text="Timing every solver at growing n…")
+#: Finished scaling runs, shared by every session (no element inside: the
+#: progress bar is drawn by :func:`~svmlab.ui.shared_results.with_progress`).
+SCALINGS: SharedResults[tuple[ScalingResult, list[LeeRow]]] = SharedResults(8)
 
-    def progress(done: int, total: int) -> None:
-        bar.progress(done / total, text=f"Scaling: {done} of {total} fits")
 
+def _compute_scaling(
+    request: ScalingRequest, progress
+) -> tuple[ScalingResult, list[LeeRow]]:
+    """The engine calls, reporting ``progress(fraction, message)``."""
     model = request.base.model
     model = ModelSpec(**{**model.__dict__, "max_seconds": SCALING_FIT_SECONDS})
     with room.page_fits():
@@ -292,21 +294,25 @@ def _cached_scaling(request: ScalingRequest) -> tuple[ScalingResult, list[LeeRow
             model,
             request.sizes,
             budget_seconds=request.budget,
-            on_progress=progress,
+            on_progress=lambda done, total: progress(
+                done / total, f"Scaling: {done} of {total} fits"
+            ),
         )
-        bar.progress(1.0, text="Lee's Table 1 setting (n = 100 to 400)…")
+        progress(1.0, "Lee's Table 1 setting (n = 100 to 400)…")
         # Median of 3: one run each flipped the order at n = 400 under load.
         lee = lee_table(repeats=3)
     return result, lee
 
 
 def run_scaling(request: ScalingRequest) -> tuple[ScalingResult, list[LeeRow]]:
-    """Run (or fetch) a scaling sweep with a progress bar and keep it in the
-    session. Raises SvmlabError."""
-    slot = st.empty()
-    with slot.container():
-        result = _cached_scaling(request)
-    slot.empty()
+    """Run (or fetch from the shared results) a scaling sweep with a progress bar
+    and keep it in the session. Raises SvmlabError."""
+    result = with_progress(
+        SCALINGS,
+        request,
+        lambda progress: _compute_scaling(request, progress),
+        text="Timing every solver at growing n…",
+    )
     st.session_state[SCALING_KEY] = (request, *result)
     return result
 
