@@ -465,21 +465,26 @@ else:
     )
 
 with st.expander("Recompute the Lee experiment"):
+    refusal = sp.recompute_refusal()
+    if refusal:
+        st.caption(refusal)
     n_seeds = st.slider(
         "Training seeds",
         1,
-        20,
+        sp.MAX_RECOMPUTE_SEEDS,
         2,
         key="selection_lee_seeds",
         help="Each seed sweeps an 8 × 8 grid with exact LOO twice: about a minute.",
+        disabled=refusal is not None,
     )
     st.caption(
         "Writes its own file (svmlab/experiments/results/lee2006_local.json, the "
         "latest recompute of any visitor); the shipped results stay, a switch above "
         "chooses which are shown, and this page keeps showing your own recompute. "
-        "One recompute runs at a time on this server."
+        f"One recompute runs at a time on this server, of at most "
+        f"{sp.MAX_RECOMPUTE_SEEDS} seeds."
     )
-    if st.button("Recompute", key="selection_lee_run"):
+    if st.button("Recompute", key="selection_lee_run", disabled=refusal is not None):
         bar = st.progress(0.0, text="Starting…")
         try:
             result = sp.recompute_lee(

@@ -534,3 +534,22 @@ def test_each_session_keeps_showing_its_own_recompute(monkeypatch, tmp_path) -> 
     assert seeds_shown(a) == [0]
     c = AppTest.from_file(PAGE, default_timeout=180).run()
     assert seeds_shown(c) == [0, 1]
+
+
+def test_recompute_is_off_in_room_mode_and_capped_otherwise(monkeypatch, tmp_path):
+    """Any visitor may press Recompute: room mode turns it off (minutes of CPU
+    the room's fits need) and elsewhere it runs at most a few seeds."""
+    monkeypatch.setattr(sp, "LEE_LOCAL_PATH", tmp_path / "local.json")
+    runs: list[tuple] = []
+    monkeypatch.setattr(lee2006, "run", lambda seeds, **kw: runs.append(seeds))
+    with pytest.raises(SvmlabError, match="at most|between 1 and"):
+        sp.recompute_lee(sp.MAX_RECOMPUTE_SEEDS + 1, lambda f, m: None)
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    assert at.slider(key="selection_lee_seeds").max == sp.MAX_RECOMPUTE_SEEDS <= 5
+    monkeypatch.setenv("SVMLAB_ROOM", "1")
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    assert at.button(key="selection_lee_run").disabled
+    assert any("off in room mode" in c.value for c in at.caption)
+    with pytest.raises(SvmlabError, match="room mode"):
+        sp.recompute_lee(1, lambda f, m: None)
+    assert runs == []

@@ -223,3 +223,43 @@ def test_the_scaling_run_in_two_sessions(monkeypatch) -> None:
         assert not _problems(at), _problems(at)
         held.append(at.session_state[solvers.SCALING_KEY][1])
     assert len(runs) == 1 and held[0] is held[1]
+
+
+# -- fits: a cut-off answer is never another visitor's (issue 27, item 14) ---------
+
+
+def test_a_fit_cut_off_by_the_budget_is_not_served_to_another_session(
+    monkeypatch,
+) -> None:
+    from svmlab.estimator import SVC
+    from svmlab.ui import cache, room
+
+    monkeypatch.setattr(room, "FIT_SECONDS", 1e-4)
+    fits = _counted(monkeypatch, SVC, "fit")
+    for _ in range(2):
+        at = AppTest.from_file(str(PAGES / "1_Explore.py"), default_timeout=120)
+        for key, value in {
+            "data": "spiral",
+            "n_samples": "1000",
+            "C": "1000000",
+            "tol": "1e-08",
+        }.items():
+            at.query_params[key] = value
+        at.run()
+        assert not at.exception
+        warnings = [w.value for w in at.warning]
+        assert any("time budget" in w for w in warnings), warnings
+        # The sentence names what the visitor can do on this page.
+        assert not any("max_seconds" in w for w in warnings), warnings
+        record = at.session_state[cache.UNSHARED_KEY][1]
+        assert record.model.stop_reason_ == "max_seconds"
+    assert len(fits) == 2  # the second session fitted for itself
+
+
+def test_only_answers_that_meet_tol_or_came_cold_are_shared() -> None:
+    from svmlab.ui.cache import shareable
+
+    assert shareable("converged", warm=True)
+    assert shareable("max_iter", warm=False) and shareable("rule", warm=False)
+    assert not shareable("max_iter", warm=True) and not shareable("rule", warm=True)
+    assert not shareable("max_seconds", warm=False)

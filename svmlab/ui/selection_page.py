@@ -51,6 +51,7 @@ from svmlab.ui.upload import escape_markdown
 __all__ = [
     "DEFAULT_CRITERIA",
     "LEE_PATH",
+    "MAX_RECOMPUTE_SEEDS",
     "N_TEST_SETS",
     "PAPER_TABLE1",
     "SOLVERS_JSON",
@@ -71,6 +72,7 @@ __all__ = [
     "plain",
     "read_table1",
     "recompute_lee",
+    "recompute_refusal",
     "run_sweep",
     "summary_frame",
     "sweep_controls",
@@ -625,6 +627,22 @@ class RecomputeRunning(SvmlabError):
     """Recompute pressed while another recompute runs (in any session)."""
 
 
+#: The most training seeds one Recompute may ask for: each seed is two exact-LOO
+#: sweeps of an 8 x 8 grid (about a minute of CPU), and any visitor may press it.
+MAX_RECOMPUTE_SEEDS = 5
+
+
+def recompute_refusal() -> str | None:
+    """Why Recompute is off on this server (room mode), or None."""
+    if room.limits() is not None:
+        return (
+            "Recomputing the Lee experiment is off in room mode: it takes minutes "
+            "of the server's CPU that the room's fits need. The shipped results "
+            "above are the experiment's."
+        )
+    return None
+
+
 #: One Lee recompute at a time in this server process, whoever starts it: it
 #: takes minutes of both cores, and two would also race on the same file.
 _RECOMPUTE_LOCK = threading.Lock()
@@ -646,8 +664,14 @@ def recompute_lee(
     global _recompute_started
     from svmlab.experiments import lee2006
 
-    if not 1 <= int(seeds) <= 50:
-        raise ParameterError("Choose between 1 and 50 training seeds.")
+    refusal = recompute_refusal()
+    if refusal:
+        raise ParameterError(refusal)
+    if not 1 <= int(seeds) <= MAX_RECOMPUTE_SEEDS:
+        raise ParameterError(
+            f"Choose between 1 and {MAX_RECOMPUTE_SEEDS} training seeds: each takes "
+            "about a minute of the server's CPU."
+        )
     target = Path(path or LEE_LOCAL_PATH)
     if target.resolve() == Path(LEE_PATH).resolve():
         raise ParameterError(
