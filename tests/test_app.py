@@ -121,3 +121,25 @@ def test_no_page_or_engine_message_cites_files_outside_the_project() -> None:
         if "multiclass page" in text.lower():
             assert (ROOT / "pages" / "6_Multiclass.py").is_file(), path
     assert (ROOT / "docs" / "corrections.md").is_file()
+
+
+def test_an_uncaught_exception_shows_no_details_in_the_browser() -> None:
+    """Streamlit as this project configures it (read by Streamlit's own config
+    loader from .streamlit/config.toml) shows an exception no page caught as a
+    generic sentence: no traceback, no type, no library message."""
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from streamlit import config; config.get_config_options("
+            "force_reparse=True); print(config.get_option('client.showErrorDetails'))",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip() == "none"

@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 from svmlab import csv_data, datasets, multiclass_data
 from svmlab.errors import DataError
 from svmlab.ui import keyed
+from svmlab.ui.page_state import csv_column_key
 from svmlab.ui.upload import MAX_SESSION_UPLOADS, escape_markdown
 
 __all__ = [
@@ -118,7 +119,7 @@ def upload_controls(
                 ("x2", "second feature", 1),
                 ("label", "label", len(names) - 1),
             ):
-                key = f"{prefix}_{field}"
+                key = csv_column_key(prefix, field)
                 choices.append(
                     st.selectbox(
                         label, names, index=keyed.index(key, names, fallback), key=key

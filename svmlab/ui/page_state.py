@@ -197,6 +197,30 @@ class Flag:
 Field = Choice | Number | Grid | Flag
 
 
+#: The columns a wide CSV upload lets the visitor choose (svmlab.ui.data_source).
+CSV_COLUMNS = ("x1", "x2", "label")
+
+
+def csv_column_key(prefix: str, column: str) -> str:
+    """The key of the data source's box choosing a CSV column (``CSV_COLUMNS``);
+    under ``{prefix}_csv_``, where no page field lives (:class:`PageState`
+    refuses one that would)."""
+    return f"{prefix}_csv_{column}"
+
+
+def data_source_keys(prefix: str, catalogue: Any) -> frozenset[str]:
+    """Every session key the data source block (:mod:`svmlab.ui.data_source`)
+    makes on a page with this ``prefix``: the source radio, the generator box,
+    every generator's sliders, the seed, the uploader, its column boxes and the
+    held uploads."""
+    keys = {f"{prefix}_{name}" for name in ("source", "dataset", "seed", "file")}
+    keys.add(f"{prefix}_uploads")
+    keys.update(csv_column_key(prefix, c) for c in CSV_COLUMNS)
+    for name, params in catalogue.PARAMS.items():
+        keys.update(f"{prefix}_{name}_{p.name}" for p in params)
+    return frozenset(keys)
+
+
 @dataclass(frozen=True)
 class PageState:
     """One page's widgets as URL fields.
@@ -215,6 +239,18 @@ class PageState:
     max_n: int
     fields: tuple[Field, ...]
     fixed: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # Unique by construction: a page's declared fields and its data source
+        # never share a widget key (two widgets with one key is a traceback).
+        keys = [f.key for f in self.fields]
+        taken = data_source_keys(self.prefix, self.catalogue)
+        clashes = sorted({k for k in keys if keys.count(k) > 1 or k in taken})
+        if clashes:
+            raise ValueError(f"{self.page}: widget keys used twice: {clashes}")
+        names = [f.query for f in self.fields]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{self.page}: URL fields named twice: {names}")
 
     # -- keys ---------------------------------------------------------------------
 
