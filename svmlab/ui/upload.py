@@ -33,6 +33,7 @@ from svmlab import csv_data
 from svmlab.errors import DataError
 from svmlab.ui import keyed
 from svmlab.ui.cache import Edits, hold_upload, split_indices
+from svmlab.user_text import for_markdown
 
 __all__ = [
     "GENERATOR",
@@ -343,20 +344,14 @@ def _column_widgets(table: csv_data.CsvTable, digest: str) -> tuple[str, str, st
         strict=True,
     ):
         where.selectbox(label, columns, index=keyed.index(key, columns), key=key)
-    numeric = ", ".join(map(repr, table.numeric)) or "none"
+    numeric = ", ".join(_md(repr(c)) for c in table.numeric) or "none"
     st.caption(f"Numeric columns: {numeric}.")
     return state[COLUMN_KEYS[0]], state[COLUMN_KEYS[1]], state[COLUMN_KEYS[2]]
 
 
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=\"'&])")
-
-
-def escape_markdown(text: object) -> str:
-    """Text shown literally where Streamlit renders markdown (``st.markdown``,
-    captions, ``st.error``...): every markdown character escaped, so a user's
-    label or cell never becomes a link, an image that fetches a URL, LaTeX
-    (``$``), a coloured directive (``:red[...]``) or an emoji shortcode."""
-    return _MARKDOWN.sub(r"\\\1", str(text))
+#: User text where Streamlit renders markdown: the one escaping function
+#: (svmlab.user_text), under the name the pages have always imported.
+escape_markdown = for_markdown
 
 
 _md = escape_markdown
