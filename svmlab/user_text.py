@@ -15,7 +15,8 @@ character after it, whatever renders it. So each sink has one function here:
 - :func:`for_html`: HTML this project writes itself (``st.html``, attributes).
 
 Each first applies :func:`plain`: no control or bidirectional formatting
-characters, at most :data:`MAX_CHARS` characters.
+characters (and in a figure, where a long name would push the plot aside, at
+most :data:`MAX_CHARS` characters).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import unicodedata
 
 __all__ = ["MAX_CHARS", "for_html", "for_markdown", "for_plotly", "plain"]
 
-#: The longest user text shown whole; longer text is cut with an ellipsis.
+#: The longest user text a figure shows whole; longer text is cut with an ellipsis.
 MAX_CHARS = 120
 
 #: Unicode's bidirectional controls (embeddings, overrides, isolates, marks):
@@ -35,9 +36,9 @@ _BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=\"'&@^%])")
 
 
-def plain(text: object) -> str:
+def plain(text: object, limit: int | None = None) -> str:
     """``str(text)`` without control, format (bidirectional, zero-width) or
-    line-breaking characters (a space instead), at most :data:`MAX_CHARS`."""
+    line-breaking characters (a space instead), at most ``limit`` characters."""
     out = []
     for ch in str(text):
         category = unicodedata.category(ch)
@@ -45,8 +46,8 @@ def plain(text: object) -> str:
             continue
         out.append(" " if category in ("Cc", "Zl", "Zp") else ch)
     cleaned = "".join(out)
-    if len(cleaned) > MAX_CHARS:
-        cleaned = cleaned[: MAX_CHARS - 1] + "…"
+    if limit is not None and len(cleaned) > limit:
+        cleaned = cleaned[: limit - 1] + "…"
     return cleaned
 
 
@@ -62,7 +63,7 @@ def for_plotly(text: object) -> str:
     """User text shown literally in a Plotly figure (names, hover, titles):
     ``<``, ``>`` and ``&`` as entities, so no tag or link is drawn. A ``%``
     is doubled-braced where Plotly would read ``%{...}`` as a template."""
-    escaped = html.escape(plain(text), quote=False)
+    escaped = html.escape(plain(text, MAX_CHARS), quote=False)
     return escaped.replace("%{", "%&#123;")
 
 

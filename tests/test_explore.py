@@ -325,17 +325,31 @@ def test_sliders_and_typed_values_stay_in_step() -> None:
     assert not _errors(at)
 
 
-def test_typed_values_outside_the_range_are_refused_and_keep_settings() -> None:
+def test_typed_values_outside_the_range_are_clamped_said_and_keep_settings() -> None:
+    """Issue 27, item 5: a number typed outside its box's range used to stay in
+    the box, outlined red, while the model kept the old value; now the box shows
+    the value used and a sentence under it says what happened."""
     at = _app({"data": "moons", "n": "60", "sigma": "0.82"})
     at.select_slider(key="explore_C_slider").set_value(47.0).run()
-    at.number_input(key="explore_C").set_value(0.0).run()
+    at.number_input(key="explore_C").set_value(1e12).run()
     assert not _errors(at)
-    assert at.number_input(key="explore_C").value == 47.0
+    assert at.number_input(key="explore_C").value == 1e10
+    assert at.session_state["explore_settings"].C == 1e10
+    (note,) = [w.value for w in at.warning if "outside the range" in w.value]
+    assert "C = 1e+12" in note and "using 1e+10" in note
     assert at.selectbox(key="explore_dataset").value == "moons"
     assert at.slider(key="explore_n").value == 60
     assert at.number_input(key="explore_sigma").value == 0.82
+    at.number_input(key="explore_C").set_value(0.0).run()
+    assert at.number_input(key="explore_C").value == 1e-6
     at.number_input(key="explore_tol").set_value(0.0).run()
-    assert at.number_input(key="explore_tol").value == 1e-3
+    assert at.number_input(key="explore_tol").value == 1e-12
+    assert any("tol = 0 is outside" in w.value for w in at.warning)
+    at.number_input(key="explore_max_iter").set_value(10**9).run()
+    assert at.number_input(key="explore_max_iter").value == 1_000_000
+    assert at.session_state["explore_settings"].max_iter == 1_000_000
+    at.run()  # the sentences are said once
+    assert not [w for w in at.warning if "outside the range" in w.value]
     assert not _errors(at) and _charts(at)
 
 

@@ -56,7 +56,9 @@ def _fresh():
 
 def test_plain_drops_controls_and_cuts_long_text() -> None:
     assert plain(f"a{RLO}b\u2066c\u200fd\x00e\nf") == "abcd e f"
-    assert len(plain("x" * 500)) == MAX_CHARS and plain("x" * 500).endswith("…")
+    assert plain("x" * 500) == "x" * 500
+    assert len(plain("x" * 500, 50)) == 50 and plain("x" * 500, 50).endswith("…")
+    assert len(for_plotly("x" * 500)) == MAX_CHARS
 
 
 def test_markdown_escapes_every_active_character() -> None:

@@ -57,7 +57,9 @@ __all__ = [
     "fit_settings",
     "gram_matrix",
     "hold_upload",
+    "keep_good",
     "kernel_items",
+    "last_good",
     "load_data",
     "model_items",
     "no_solver_message",
@@ -319,6 +321,28 @@ def fit(
     if not shareable(model.stop_reason_, warm=_init is not None):
         raise _NotShared(record)
     return record
+
+
+#: Session key of the last settings that gave a picture, with their data and fit.
+LAST_GOOD_KEY = "explore_last_good"
+
+
+def keep_good(
+    settings: ExploreSettings,
+    identity: tuple,
+    data: Data,
+    edits: Edits,
+    record: FitRecord,
+) -> None:
+    """Remember the settings that just gave a picture (see :func:`last_good`)."""
+    st.session_state[LAST_GOOD_KEY] = (settings, identity, data, edits, record)
+
+
+def last_good() -> tuple[ExploreSettings, tuple, Data, Edits, FitRecord] | None:
+    """The last settings of this session that gave a picture, with their data,
+    edits and fit: what the page draws under an error, so a bad value never
+    takes the picture away."""
+    return st.session_state.get(LAST_GOOD_KEY)
 
 
 def model_items(s: ExploreSettings) -> tuple[tuple[str, Any], ...]:

@@ -250,20 +250,48 @@ class ExploreSettings:
             "random_state": int(self.seed),
         }
 
-    def with_dataset(self, name: str) -> ExploreSettings:
-        """The same settings on another generated data set, with that data set's
-        defaults (its parameters, and its kernel, C and sigma)."""
+    def with_dataset(self, name: str, keep: bool = False) -> ExploreSettings:
+        """The same settings on another generated data set.
+
+        The new data set's own noise and shape parameters always come in (they
+        mean different things on each). With ``keep`` the number of points,
+        the kernel, C and σ stay wherever they were moved away from the old
+        data set's defaults (what the visitor chose) and follow the new data
+        set's defaults otherwise; without it they all take the new defaults
+        (the data set's suggested model).
+        """
+        old = ExploreSettings(dataset=self.dataset)
+
+        def kept(field: str) -> Any:
+            value = getattr(self, field)
+            return value if keep and value != getattr(old, field) else None
+
         return replace(
             self,
             dataset=name,
             upload="",
-            n=None,
+            n=kept("n"),
             noise=None,
             data_params=(),
-            kernel=None,
-            C=None,
-            sigma=None,
+            kernel=kept("kernel"),
+            C=kept("C"),
+            sigma=kept("sigma"),
         )
+
+    def model_differences(self, other: ExploreSettings) -> list[str]:
+        """Phrases for this model's kernel, C, σ and number of points where they
+        differ from ``other``'s ("C = 100", "linear kernel")."""
+        out = []
+        if self.kernel != other.kernel:
+            name = "Gaussian" if self.kernel == "gaussian" else self.kernel
+            out.append(f"{name} kernel")
+        for field in ("C", "sigma", "n"):
+            if field == "sigma" and self.kernel != "gaussian":
+                continue
+            value = getattr(self, field)
+            if value != getattr(other, field):
+                out.append(f"{_LABELS.get(field, field)} = {_show(value)}")
+        return out
 
     # -- URL ------------------------------------------------------------------
 
@@ -394,6 +422,19 @@ class ExploreSettings:
                     f"its slider; using the nearest value on it, {_show(stop)}."
                 )
                 changes["compare"] = compare_text(field, stop)
+        if not self.upload:  # sliders valid one by one may not be valid together
+            params = {
+                "n_samples": changes.get("n", self.n),
+                "noise": self.noise,
+                **dict(self.data_params),
+            }
+            fixed, said = datasets.consistent_params(self.dataset, params)
+            if said:
+                notes.extend(said)
+                changes["n"] = int(fixed["n_samples"])
+                changes["data_params"] = tuple(
+                    (name, fixed[name]) for name, _ in self.data_params
+                )
         return (replace(self, **changes) if changes else self), notes
 
 
