@@ -22,7 +22,7 @@ import streamlit as st  # noqa: E402
 
 import svmlab.ui  # noqa: E402, F401  (limits BLAS to one thread)
 from svmlab import SvmlabError, figures, selection  # noqa: E402
-from svmlab.errors import FitCancelled  # noqa: E402
+from svmlab.errors import FitCancelled, counted  # noqa: E402
 from svmlab.kernels import lee_sigma2_from_sigma  # noqa: E402
 from svmlab.ui import navigation, panels  # noqa: E402
 from svmlab.ui import selection_page as sp  # noqa: E402
@@ -353,10 +353,10 @@ if local is not None:
         ["shipped", "recomputed"],
         format_func=lambda k: (
             f"recomputed {'here' if own is not None else 'on this server'} "
-            f"({len(local['seeds'])} seeds)"
+            f"({counted(len(local['seeds']), 'seed')})"
             if k == "recomputed"
             else "shipped"
-            + (f" ({len(shipped['seeds'])} seeds)" if shipped is not None else "")
+            + (f" ({counted(len(shipped['seeds']), 'seed')})" if shipped else "")
         ),
         horizontal=True,
         key="selection_lee_source",

@@ -144,10 +144,13 @@ if stored is None:
     st.info(
         "Run the sweep to see each loss's error and boundary shift against the "
         f"outliers' {'distance' if axis == 'distance' else 'number'} "
-        f"({lp.SWEEP_SECONDS})."
+        f"({lp.sweep_promise(sweep_request)})."
     )
 else:
     done, sweep = stored
+    waited = st.session_state.get(lp.SWEEP_WAIT_KEY)
+    if waited is not None and done == sweep_request:
+        st.caption(f"{lp.sweep_promise(done)}: done in {waited:.1f} s.")
     if done != sweep_request:
         st.caption(
             "This sweep was run for other settings; press Run sweep to redo it for "

@@ -109,7 +109,7 @@ if result.traces and result.best_objective is not None:
         "An objective gap at the bottom of the scale is 0 or below (round-off)."
     )
 else:
-    st.info("No iterative solver is valid here: nothing was recorded.")
+    st.info(sp.nothing_recorded(result))
 
 # -- the race ----------------------------------------------------------------------
 st.header("The race")
@@ -163,7 +163,7 @@ if result.traces:
         "the reference. ● class +1 · ■ class −1."
     )
 else:
-    st.info("No iterative solver is valid here: there is no race.")
+    st.info(sp.nothing_recorded(result).replace("recorded", "recorded to race"))
 
 # -- scaling -----------------------------------------------------------------------
 st.header("Scaling with n")

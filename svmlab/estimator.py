@@ -26,6 +26,7 @@ from svmlab.errors import (
     ParameterError,
     ProblemError,
     UnknownNameError,
+    counted,
     plain_value,
     short_reason,
 )
@@ -216,7 +217,8 @@ def _convergence_message(name: str, solution: Any, tol: float) -> str:
             f"{solution.extras['stop_note']}"
         )
     return (
-        f"The {name} solver stopped after {solution.n_iter} iterations (max_iter) "
+        f"The {name} solver stopped after {counted(solution.n_iter, 'iteration')} "
+        "(max_iter) "
         f"without meeting tol={tol} {kkt}. Raise max_iter or tol."
     )
 

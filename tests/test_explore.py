@@ -138,7 +138,7 @@ LINK_CASES = [
     ({"tol": "1e-300"}, {"tol": 1e-12}, True),
     ({"r_inner": "2"}, {}, False),  # not a parameter of the spiral: ignored
     ({"data": "two_circles", "r_outer": "9"}, {"r_outer": 1.4}, True),
-    ({"C": ["1", "2"]}, {"C": 2.0}, False),  # the last value wins
+    ({"C": ["1", "2"]}, {"C": 2.0}, True),  # the last value wins, said (issue 27)
     ({"C": None}, {}, False),
 ]
 
@@ -383,11 +383,12 @@ def test_lee_delta_reaches_explore() -> None:
     assert _charts(at)
 
 
-def test_bad_data_parameters_show_an_error_and_keep_settings() -> None:
+def test_data_parameters_that_cannot_go_together_are_fixed_and_said() -> None:
+    # Issue 27, item 3: this link used to leave the chart for a raw sentence.
     at = _app({"data": "outlier_blobs", "n": "10", "n_outliers": "20"})
-    assert not at.exception
-    assert any("n_outliers must be at most" in e.value for e in at.error)
-    assert at.slider(key="explore_dp_n_outliers").value == 20
+    assert not _errors(at)
+    assert any("Outliers lowered from 20 to 8" in i.value for i in at.info)
+    assert at.slider(key="explore_dp_n_outliers").value == 8
     assert at.slider(key="explore_n").value == 10
 
 
@@ -413,10 +414,10 @@ def test_hard_margin_needs_separable_data() -> None:
     assert at.selectbox(key="explore_kernel").value == "linear"
 
 
-def test_dataset_switch_resets_its_parameters() -> None:
+def test_dataset_switch_resets_its_shape_and_keeps_the_chosen_n() -> None:
     at = _app({"n": "300", "noise": "2"})
     at.selectbox(key="explore_dataset").set_value("two_circles").run()
-    assert at.slider(key="explore_n").value == 100
+    assert at.slider(key="explore_n").value == 300  # chosen, so kept (issue 27)
     assert at.slider(key="explore_noise").value == 0.0
     assert at.slider(key="explore_dp_r_inner").value == 0.5
     assert at.query_params["data"] == "two_circles"
@@ -484,7 +485,7 @@ def test_new_solver_appears_warns_when_not_converged_and_replays(monkeypatch) ->
     assert "stopper: Always stops early (test double)" in options
     at.selectbox(key="explore_solver").set_value("stopper").run()
     assert not _errors(at)
-    assert any("without meeting tol" in w.value for w in at.warning)
+    assert any("before meeting tol" in w.value for w in at.warning)
     at.toggle(key="explore_playback").set_value(True).run()
     assert not _errors(at)
     assert at.slider(key="explore_step").value == 2

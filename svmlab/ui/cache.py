@@ -42,7 +42,7 @@ from numpy.typing import NDArray
 from sklearn.exceptions import ConvergenceWarning
 
 from svmlab import SVC, datasets, kernels, solvers
-from svmlab.errors import DataError, IncompatibleLossError
+from svmlab.errors import DataError, IncompatibleLossError, counted
 from svmlab.figures import data_bounds
 from svmlab.ui import room
 from svmlab.ui.settings import UPLOAD, ExploreSettings
@@ -53,6 +53,7 @@ __all__ = [
     "Edits",
     "FitRecord",
     "apply_edits",
+    "edit_parts",
     "fit",
     "fit_settings",
     "gram_matrix",
@@ -70,10 +71,22 @@ Array = NDArray[np.float64]
 #: Session key of this session's last fit that may not be shared (cut off by the
 #: time budget, or stopped short from a warm start): ``(key, FitRecord)``.
 UNSHARED_KEY = "explore_unshared_fit"
-#: Points added by clicking, ``((x1, x2, label), ...)``, and indices of removed
-#: generated training points.
-Edits = tuple[tuple[tuple[float, float, float], ...], tuple[int, ...]]
-NO_EDITS: Edits = ((), ())
+#: Points added by clicking, ``((x1, x2, label), ...)``, indices of removed
+#: generated training points, and generated points moved to a new place,
+#: ``((index, x1, x2), ...)``: a moved point keeps its place (and its number).
+#: (Two-part edits, without moves, are read too.)
+Edits = tuple[
+    tuple[tuple[float, float, float], ...],
+    tuple[int, ...],
+    tuple[tuple[int, float, float], ...],
+]
+NO_EDITS: Edits = ((), (), ())
+
+
+def edit_parts(edits: tuple) -> Edits:
+    """``(added, removed, moved)`` of two- or three-part edits."""
+    added, removed, *rest = edits
+    return added, removed, (rest[0] if rest else ())
 
 
 @dataclass(frozen=True)
@@ -164,8 +177,14 @@ def load_data(
 
 
 def apply_edits(X: Array, y: Array, edits: Edits) -> tuple[Array, Array]:
-    """Training points after the clicks: removed rows dropped, added rows appended."""
-    added, removed = edits
+    """Training points after the edits: moved rows at their new place, removed
+    rows dropped, added rows appended."""
+    added, removed, moved = edit_parts(edits)
+    if moved:
+        X = np.array(X, dtype=np.float64)
+        for i, x1, x2 in moved:
+            if 0 <= i < X.shape[0]:
+                X[i] = (x1, x2)
     keep = np.ones(y.shape[0], dtype=bool)
     keep[[i for i in removed if 0 <= i < keep.size]] = False
     X, y = X[keep], y[keep]
@@ -264,8 +283,10 @@ def _stop_sentence(model: SVC, tol: float) -> str | None:
         )
     if reason == "max_iter":
         return (
-            f"The {model.solver_} solver stopped after {model.n_iter_:,} iterations "
-            f"(max_iter, under Solver settings) before meeting tol = {tol:g} "
+            f"The {model.solver_} solver stopped after "
+            f"{counted(model.n_iter_, 'iteration')} "
+            "(max_iter, under 'Solver tolerance and iteration cap') before "
+            f"meeting tol = {tol:g} "
             f"({kkt}): the picture shows where it got. Raise max_iter or tol."
         )
     return None

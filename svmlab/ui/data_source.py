@@ -105,6 +105,13 @@ def upload_controls(
         key=f"{prefix}_file",
         help="Comma, semicolon or tab separated, with or without a header row.",
     )
+    # The same choice as Explore's, so the reader's sentence about rows with
+    # missing values ("tick 'drop those rows'") is true on every page.
+    drop = st.checkbox(
+        "drop those rows (missing, NaN or infinite values)",
+        value=bool(keyed.value(f"{prefix}_drop", False)),
+        key=f"{prefix}_drop",
+    )
     if file is None:
         st.info(empty_note)
         return None
@@ -127,9 +134,11 @@ def upload_controls(
                 )
             columns = {"x_columns": tuple(choices[:2]), "label_column": choices[2]}
         if multiclass:
-            X, y, labels = csv_data.to_multiclass_dataset(table, **columns)
+            X, y, labels = csv_data.to_multiclass_dataset(
+                table, **columns, drop_nonfinite=drop
+            )
         else:
-            X, y, labels = csv_data.to_dataset(table, **columns)
+            X, y, labels = csv_data.to_dataset(table, **columns, drop_nonfinite=drop)
         # Values near 1e308 are finite numbers, but their span overflows the axes.
         csv_data.check_drawable(X, advice=DRAWABLE_ADVICE)
     except DataError as error:

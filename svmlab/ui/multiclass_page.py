@@ -275,8 +275,15 @@ def story(results: dict[str, MethodResult]) -> str:
     fitted = {m: r for m, r in results.items() if r.model is not None}
     if not fitted:
         return "No method could be fitted on these settings."
-    best = min(fitted.values(), key=lambda r: r.test_error)
-    parts = [f"Lowest test error: **{METHODS[best.method]}** ({pct(best.test_error)})."]
+    low = min(r.test_error for r in fitted.values())
+    best = [r for r in fitted.values() if pct(r.test_error) == pct(low)]
+    if len(best) == len(fitted) > 1:
+        parts = [f"All {len(fitted)} methods reach the same test error ({pct(low)})."]
+    elif len(best) > 1:
+        names = " and ".join(f"**{METHODS[r.method]}**" for r in best)
+        parts = [f"Lowest test error, shared: {names} ({pct(low)})."]
+    else:
+        parts = [f"Lowest test error: **{METHODS[best[0].method]}** ({pct(low)})."]
     ovr, ovo = fitted.get("ovr"), fitted.get("ovo")
     if ovr is not None:
         parts.append(

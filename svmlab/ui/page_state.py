@@ -53,6 +53,8 @@ UPLOAD = "upload"
 
 
 def _show(value: Any) -> str:
+    if isinstance(value, float) and math.isinf(value):
+        return "∞" if value > 0 else "−∞"
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
@@ -62,11 +64,16 @@ def _quote(raw: str) -> str:
 
 
 def _float(raw: str) -> float | None:
+    """A number, or None; a number written out too large for a float (a
+    5,000-digit C) is ±inf, which the field's range then clamps."""
     try:
         value = float(raw)
     except (TypeError, ValueError):
         return None
-    return value if math.isfinite(value) else None
+    if math.isfinite(value):
+        return value
+    literal = raw.strip().lower().lstrip("+-") in ("inf", "infinity", "nan")
+    return None if literal or math.isnan(value) else value
 
 
 @dataclass(frozen=True)
@@ -108,7 +115,9 @@ class Number:
 
     def parse(self, raw: str, errors: list[str], notes: list[str]) -> float | int:
         value = _float(raw)
-        if value is None or (self.integer and value != int(value)):
+        if value is None or (
+            self.integer and math.isfinite(value) and value != int(value)
+        ):
             kind = "a whole number" if self.integer else "a number"
             errors.append(
                 f"The link's {self.query} = {_quote(raw)} is not {kind}; "
@@ -213,7 +222,9 @@ def data_source_keys(prefix: str, catalogue: Any) -> frozenset[str]:
     makes on a page with this ``prefix``: the source radio, the generator box,
     every generator's sliders, the seed, the uploader, its column boxes and the
     held uploads."""
-    keys = {f"{prefix}_{name}" for name in ("source", "dataset", "seed", "file")}
+    keys = {
+        f"{prefix}_{name}" for name in ("source", "dataset", "seed", "file", "drop")
+    }
     keys.add(f"{prefix}_uploads")
     keys.update(csv_column_key(prefix, c) for c in CSV_COLUMNS)
     for name, params in catalogue.PARAMS.items():
@@ -321,7 +332,7 @@ class PageState:
         to ``errors``, clamped ones to ``notes``."""
         errors = [] if errors is None else errors
         notes = [] if notes is None else notes
-        get = query_getter(params)
+        get = query_getter(params, notes)
         out: dict[str, Any] = {
             self.source_key: GENERATOR,
             self.dataset_key: self.dataset,

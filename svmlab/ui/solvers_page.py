@@ -34,6 +34,7 @@ from svmlab.solver_comparison import (
     warm_up,
 )
 from svmlab.solver_scaling import SIZES, LeeRow, ScalingResult, lee_table, scaling
+from svmlab.solvers import SOLVERS
 from svmlab.ui import data_source, keyed, room
 from svmlab.ui.page_state import TOLS
 from svmlab.ui.settings import C_GRID, DELTA_GRID, SIGMA_GRID, nearest
@@ -48,6 +49,7 @@ __all__ = [
     "comparison",
     "controls",
     "lee_frame",
+    "nothing_recorded",
     "race",
     "run_scaling",
     "stored_scaling",
@@ -341,6 +343,36 @@ def _met(met: bool | None, stop: str, library: bool = False) -> str:
     if library and stop == "rule":
         return "its own test"
     return f"no ({stop.replace('_', ' ')})"
+
+
+def nothing_recorded(result: Comparison) -> str:
+    """Why no iterative solver left a trace (or a race) for this request, in one
+    sentence: no solver fits the problem at all, or only exact ones do."""
+    fitted = [r for r in result.rows if r.valid and not r.library and not r.error]
+    short = titles()
+    if fitted:
+        names = ", ".join(short.get(r.name, r.name) for r in fitted)
+        return (
+            f"Nothing was recorded: only {names} can fit this problem, and "
+            "it solves it at once (no iterates to trace). Untick the hard margin "
+            "or change the loss or bias to see the iterative solvers."
+        )
+    # The telling reason is that of a solver made for this loss (it fails on
+    # the bias or the hard margin), not "SMO cannot handle the ramp loss".
+    loss = result.model.loss
+    reasons = [
+        r.reason
+        for r in result.rows
+        if not r.valid
+        and r.reason
+        and r.name in SOLVERS
+        and loss in SOLVERS[r.name].losses
+    ] or [r.reason for r in result.rows if not r.valid and r.reason]
+    why = f" ({reasons[0].rstrip('.')})" if reasons else ""
+    return (
+        "Nothing was recorded: no solver can fit this loss, bias and margin"
+        f"{why}. Untick the hard margin or change the loss or bias."
+    )
 
 
 def table(result: Comparison) -> tuple[pd.DataFrame, list[tuple[str, str]]]:

@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 from svmlab import csv_data
 from svmlab.errors import DataError
 from svmlab.ui import keyed
-from svmlab.ui.cache import Edits, hold_upload, split_indices
+from svmlab.ui.cache import Edits, edit_parts, hold_upload, split_indices
 from svmlab.user_text import for_markdown
 
 __all__ = [
@@ -236,11 +236,15 @@ def data_csv(upload: HeldUpload, test_fraction: float, seed: int, edits: Edits) 
     so without edits the download reads back (:func:`csv_data.read_table`,
     :func:`csv_data.to_dataset`) to exactly the uploaded data.
     """
-    added, removed = edits
+    added, removed, moved = edit_parts(edits)
     train, _ = split_indices(upload.y, test_fraction, seed)
+    raw = np.array(upload.raw, dtype=np.float64)
+    for i, x1, x2 in moved:  # a moved training point, back in the file's units
+        if 0 <= i < train.size:
+            raw[train[i]] = upload.to_file_units(np.array([[x1, x2]]))[0]
     keep = np.ones(upload.y.size, dtype=bool)
     keep[train[[i for i in removed if 0 <= i < train.size]]] = False
-    X, y = upload.raw[keep], upload.y[keep]
+    X, y = raw[keep], upload.y[keep]
     if added:
         extra = np.asarray(added, dtype=np.float64)
         X = np.vstack([X, upload.to_file_units(extra[:, :2])])
