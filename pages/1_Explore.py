@@ -33,6 +33,7 @@ from svmlab.ui import (  # noqa: E402
     navigation,
     panels,
     path_view,
+    refusals,
 )
 from svmlab.ui import chart as ui_chart  # noqa: E402
 from svmlab.ui.presets import PRESETS  # noqa: E402
@@ -56,6 +57,7 @@ st.title(
 )
 controls.show_notes()
 controls.show_switch()
+refusals.show_refusal("explore", "The picture still shows the data from before it.")
 
 
 def chart(

@@ -24,7 +24,7 @@ import svmlab.ui  # noqa: E402, F401  (limits BLAS to one thread)
 from svmlab import SvmlabError, figures, selection  # noqa: E402
 from svmlab.errors import FitCancelled, counted  # noqa: E402
 from svmlab.kernels import lee_sigma2_from_sigma  # noqa: E402
-from svmlab.ui import navigation, panels  # noqa: E402
+from svmlab.ui import navigation, panels, refusals  # noqa: E402
 from svmlab.ui import selection_page as sp  # noqa: E402
 
 st.set_page_config(page_title="svmlab · Model selection", layout="wide")
@@ -56,6 +56,7 @@ chart = panels.plotly_chart
 with st.sidebar:
     request = sp.sweep_controls()
 
+refusals.show_refusal("selection")
 run_col, note_col = st.columns([1, 4], vertical_alignment="center")
 run = run_col.button(
     "Run sweep", type="primary", key="selection_run", disabled=request is None

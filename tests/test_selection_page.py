@@ -264,7 +264,9 @@ def test_undrawable_upload_is_refused_and_a_generator_works_after() -> None:
     with pytest.raises(SvmlabError) as expected:
         check_drawable(X, advice=sp.DRAWABLE_ADVICE)
     assert not at.exception, [e.value for e in at.exception]
-    assert [e.value for e in at.error] == [sp.plain(str(expected.value))]
+    assert [e.value for e in at.sidebar.error] == [sp.plain(str(expected.value))]
+    (main,) = [e.value for e in at.main.error]  # said in the main pane too
+    assert main.endswith(sp.plain(str(expected.value)))
     assert at.button(key="selection_run").disabled
     assert sp.STATE_KEY not in at.session_state
     at.radio(key="selection_source").set_value("Generator").run()
@@ -320,8 +322,10 @@ def test_uploaded_labels_are_shown_as_text_not_markdown() -> None:
 def test_a_cell_quoted_in_an_error_is_shown_as_text() -> None:
     text = b"a,b,label\n1,2,x\n[y](http://example.invalid),3,z\n4,5,x\n6,7,z\n"
     at = _upload(_app(), "bad.csv", text)
-    (error,) = [e.value for e in at.error]
-    assert "example" in error and not UNESCAPED_LINK.search(error), error
+    errors = [e.value for e in at.error]  # the sidebar's and the main pane's
+    assert len(errors) == 2
+    for error in errors:
+        assert "example" in error and not UNESCAPED_LINK.search(error), error
 
 
 def test_the_session_holds_a_few_uploads_not_all() -> None:

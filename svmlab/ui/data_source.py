@@ -26,6 +26,7 @@ from svmlab import csv_data, datasets, multiclass_data
 from svmlab.errors import DataError
 from svmlab.ui import keyed
 from svmlab.ui.page_state import csv_column_key
+from svmlab.ui.refusals import accept, refuse
 from svmlab.ui.upload import MAX_SESSION_UPLOADS, escape_markdown
 
 __all__ = [
@@ -113,6 +114,7 @@ def upload_controls(
         key=f"{prefix}_drop",
     )
     if file is None:
+        accept(prefix)
         st.info(empty_note)
         return None
     try:
@@ -143,7 +145,9 @@ def upload_controls(
         csv_data.check_drawable(X, advice=DRAWABLE_ADVICE)
     except DataError as error:
         st.error(escape_markdown(error))
+        refuse(prefix, file.name, error)
         return None
+    accept(prefix)
     key = hashlib.sha256(X.tobytes() + y.tobytes()).hexdigest()[:12]
     hold(prefix, key, X, y)
     if multiclass:

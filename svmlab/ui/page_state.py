@@ -225,7 +225,7 @@ def data_source_keys(prefix: str, catalogue: Any) -> frozenset[str]:
     keys = {
         f"{prefix}_{name}" for name in ("source", "dataset", "seed", "file", "drop")
     }
-    keys.add(f"{prefix}_uploads")
+    keys.update({f"{prefix}_uploads", f"{prefix}_refusal"})
     keys.update(csv_column_key(prefix, c) for c in CSV_COLUMNS)
     for name, params in catalogue.PARAMS.items():
         keys.update(f"{prefix}_{name}_{p.name}" for p in params)

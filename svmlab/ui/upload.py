@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 
 from svmlab import csv_data
 from svmlab.errors import DataError
-from svmlab.ui import keyed
+from svmlab.ui import keyed, refusals
 from svmlab.ui.cache import Edits, edit_parts, hold_upload, split_indices
 from svmlab.user_text import for_markdown
 
@@ -413,6 +413,7 @@ def draw() -> None:
             "data instead; upload the file to see it again."
         )
     if state.get(SOURCE_KEY) != UPLOAD_CSV:
+        refusals.accept("explore")
         state[CURRENT_KEY] = ""
         return
     file = st.file_uploader(
@@ -436,6 +437,7 @@ def draw() -> None:
         "axes. The download stays in the file's units.",
     )
     if file is None:
+        refusals.accept("explore")
         last = state.get(LAST_KEY, "")
         state[CURRENT_KEY] = last if held(last) is not None else ""
         if state[CURRENT_KEY]:
@@ -455,6 +457,7 @@ def draw() -> None:
     except DataError as error:
         # The message may quote the file's cells: shown as text, not markdown.
         st.error(escape_markdown(error))
+        refusals.refuse("explore", file.name, error)
         previous = held(state.get(CURRENT_KEY, ""))
         st.caption(
             f"The page still shows {_md(previous.name)}."
@@ -462,6 +465,7 @@ def draw() -> None:
             else "The page still shows the generated data."
         )
         return
+    refusals.accept("explore")
     _keep(upload)
     state[CURRENT_KEY] = state[LAST_KEY] = upload.key
     st.caption(_describe(upload, current=True))
