@@ -143,3 +143,32 @@ def test_an_uncaught_exception_shows_no_details_in_the_browser() -> None:
         check=True,
     )
     assert out.stdout.strip() == "none"
+
+
+def test_the_notes_render_as_written() -> None:
+    """docs/corrections.md is rendered as markdown on the Notes page: outside
+    code, an underscore pairs with the next one into italics ("Each point's
+    block" once turned half a sentence italic), and a code line wider than the
+    centred page scrolls out of sight ("... for every i and")."""
+    text = (ROOT / "docs" / "corrections.md").read_text(encoding="utf-8")
+    # An indented code block: a paragraph whose every line is indented by 4.
+    paragraphs = [p.splitlines() for p in re.split(r"\n\s*\n", text)]
+    code = [
+        line
+        for lines in paragraphs
+        if all(line.startswith("    ") for line in lines)
+        for line in lines
+    ]
+    prose = "\n".join(
+        "\n".join(lines)
+        for lines in paragraphs
+        if not all(line.startswith("    ") for line in lines)
+    )
+    prose = re.sub(r"```.*?```", "", prose, flags=re.S)
+    prose = re.sub(r"`[^`\n]*`", "", prose)
+    prose = re.sub(r"\(https?://[^)]*\)", "", prose)
+    assert "_" not in prose, [line for line in prose.splitlines() if "_" in line]
+    # The Notes page is Streamlit's centred layout: about 70 monospace
+    # characters fit a code block at 1280 px.
+    wide = [line for line in code if len(line.rstrip()) > 74]
+    assert not wide, wide

@@ -86,8 +86,10 @@ def _axis(title: str, **overrides: Any) -> dict[str, Any]:
     return _merge(base, overrides)
 
 
-def _title(text: str) -> dict[str, Any]:
-    return {
+def _title(text: str, subtitle: str | None = None) -> dict[str, Any]:
+    """A title at the top left; a ``subtitle`` goes on a line of its own under
+    it (Plotly places it: a ``<br>`` in the text was cut at the top)."""
+    out: dict[str, Any] = {
         "text": text,
         "x": 0.01,
         "xanchor": "left",
@@ -95,6 +97,9 @@ def _title(text: str) -> dict[str, Any]:
         "yanchor": "top",
         "yref": "container",
     }
+    if subtitle:
+        out["subtitle"] = {"text": subtitle, "font": {"size": FONT_SIZE}}
+    return out
 
 
 def _figure(data: Sequence[dict[str, Any]], layout: dict[str, Any]) -> go.Figure:

@@ -58,11 +58,16 @@ LOSS_TITLES = {
 }
 
 #: Crammer-Singer's dual as the page writes it (the project's notes).
+#: On two lines: on one, a 1280 px screen cut the constraints off after
+#: "s.t. Σ α_{i,y}" (KaTeX does not wrap).
 DUAL_LATEX = r"""
-\max_{\alpha}\; \sum_{i=1}^{n} \alpha_{i,y_i}
+\begin{aligned}
+&\max_{\alpha}\; \sum_{i=1}^{n} \alpha_{i,y_i}
  - \frac{1}{2}\sum_{i,j=1}^{n} k(x_i, x_j) \sum_{y=1}^{c} \alpha_{i,y}\,\alpha_{j,y}
-\quad \text{s.t.} \quad \sum_{y=1}^{c} \alpha_{i,y} = 0,\;\;
-\alpha_{i,y} \le C\,[y = y_i]
+\\[4pt]
+&\text{s.t.}\quad \sum_{y=1}^{c} \alpha_{i,y} = 0,\qquad
+\alpha_{i,y} \le C\,[y = y_i] \quad \text{for every } i \text{ and } y
+\end{aligned}
 """
 #: Beside the dual: what it says, in the project's words (docs/corrections.md).
 DUAL_TEXT = (
