@@ -42,6 +42,9 @@ PALETTE: dict[str, str] = {
 }
 
 FONT_SIZE = 16
+#: Plotly's own title size for that font (1.4 times it); a title's second line
+#: (its subtitle, see :func:`_title`) takes it too.
+TITLE_FONT_SIZE = round(1.4 * FONT_SIZE)
 UIREVISION = "svmlab"
 
 
@@ -88,7 +91,12 @@ def _axis(title: str, **overrides: Any) -> dict[str, Any]:
 
 def _title(text: str, subtitle: str | None = None) -> dict[str, Any]:
     """A title at the top left; a ``subtitle`` goes on a line of its own under
-    it (Plotly places it: a ``<br>`` in the text was cut at the top)."""
+    it. Plotly anchors a layout title by its first line, so a title broken by
+    ``<br>`` ran off the top ("Where an approximation fails" lost its first
+    line): its second line becomes the subtitle, which Plotly places."""
+    continued = subtitle is None and "<br>" in text
+    if continued:
+        text, subtitle = text.split("<br>", 1)
     out: dict[str, Any] = {
         "text": text,
         "x": 0.01,
@@ -98,7 +106,8 @@ def _title(text: str, subtitle: str | None = None) -> dict[str, Any]:
         "yref": "container",
     }
     if subtitle:
-        out["subtitle"] = {"text": subtitle, "font": {"size": FONT_SIZE}}
+        size = TITLE_FONT_SIZE if continued else FONT_SIZE
+        out["subtitle"] = {"text": subtitle, "font": {"size": size}}
     return out
 
 
