@@ -58,6 +58,28 @@ def test_one_vs_one_hinge_agrees_with_scikit_learn(four_blobs):
     np.testing.assert_array_equal(ours.support_, np.sort(theirs.support_))
 
 
+def test_one_vs_one_votes_j_where_the_pair_decision_is_exactly_zero():
+    """LIBSVM's ``svm_predict_values``: for the pair (i, j), ``if (dec_value > 0)
+    ++vote[i]; else ++vote[j];`` so f_ij = 0 votes j. With no bias and a narrow
+    Gaussian, every f_ij underflows to exactly 0 far from the data: the votes
+    are 0, 1, 2 (pairs (0, 1) -> 1, (0, 2) -> 2, (1, 2) -> 2) and class 2 wins.
+    A ``>= 0`` in the vote gives 2, 1, 0 and class 0 (issue 27, item 17)."""
+    X, y = make_blobs(45, centers=3, cluster_std=0.5, random_state=1)
+    ours = OneVsOneSVC(C=1.0, sigma=0.5, bias="none", tol=1e-6).fit(X, y)
+    far = np.array([[1e3, 1e3], [-1e3, 5e2]])
+    np.testing.assert_array_equal(ours.pairwise_decision_function(far), 0.0)
+    np.testing.assert_array_equal(ours.votes(far), [[0, 1, 2], [0, 1, 2]])
+    np.testing.assert_array_equal(ours.predict(far), [2, 2])
+    # Off the tie the sign decides as before: the training points (f != 0).
+    f = ours.pairwise_decision_function(X)
+    assert np.all(f != 0.0)
+    expected = np.zeros((X.shape[0], 3), dtype=np.int64)
+    for column, (i, j) in enumerate(ours.pairs_):
+        expected[:, i] += f[:, column] > 0
+        expected[:, j] += f[:, column] <= 0
+    np.testing.assert_array_equal(ours.votes(X), expected)
+
+
 def test_one_vs_one_tied_votes_follow_libsvm():
     """Three pairwise lines that do not meet leave a triangle of 1-1-1 votes;
     there LIBSVM (scikit-learn's predict) takes the first class."""
