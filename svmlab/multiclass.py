@@ -65,7 +65,8 @@ CS_SOLVERS: dict[str, str] = {
     "auto": f"the exact QP up to {crammer_singer.QP_MAX_VARIABLES} variables (n k), "
     "blocks above",
     "qp": "CVXOPT's interior point on all n k variables, polished by blocks",
-    "blocks": "one point's block of k variables at a time (closed form)",
+    "blocks": "one point's block of k variables at a time (closed form), "
+    "exact QP chunks where those stall",
 }
 
 #: The parameters of :class:`svmlab.SVC` that the reductions pass through.
