@@ -68,13 +68,25 @@ def _run(root: Path, cache_base: Path) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def _entries(directory: Path) -> dict[str, int]:
+    """Every file numba wrote under ``directory`` and its modification time."""
+    return {
+        str(p.relative_to(directory)): p.stat().st_mtime_ns
+        for p in directory.rglob("*")
+        if p.is_file()
+    }
+
+
 def test_an_edit_to_a_called_helper_in_another_module_is_seen(tmp_path):
     root = _copy_package(tmp_path)
     cache_base = tmp_path / "cache"
     first = _run(root, cache_base)
     assert first["row"] == [1.0, 0.5, 0.25]
+    written = _entries(Path(first["cache_dir"]))
+    assert any(name.endswith(".nbi") for name in written)
     again = _run(root, cache_base)  # same sources: the same directory, reused
     assert again == first
+    assert _entries(Path(first["cache_dir"])) == written  # loaded, not recompiled
     kernels = root / "svmlab" / "kernels.py"
     text = kernels.read_text()
     assert text.count(GATHER) == 1
