@@ -175,8 +175,10 @@ def two_circles_bayes_error(
 
     with ``P(band) = area(annulus & square) / 4``, computed exactly (a circle of
     radius above 1 leaves the square; above sqrt(2) it contains it). The defaults
-    0.5 and 0.75 give 0.1227: the paper gives no radii, so they were chosen to land
-    near its reported misclassification rates (0.1252 and 0.1315, docs/corrections.md).
+    0.5 and 0.75 give 0.1227 (the paper gives no radii). That is the error of the
+    best rule, not of a trained classifier: the paper's 0.1252 and 0.1315 are test
+    errors of trained ones, which with these radii err about 0.14-0.15 at Lee's
+    cells (docs/corrections.md, "Lee (2006)" item 7).
 
     Parameters
     ----------
@@ -249,7 +251,8 @@ def make_two_circles(
     outside the larger one are -1, and between the circles the label is +1 or -1
     with probability 1/2 each, so no classifier beats
     :func:`two_circles_bayes_error`. The paper gives no radii; the defaults 0.5 and
-    0.75 give a Bayes error of 0.1227, close to its reported rates.
+    0.75 give a Bayes error of 0.1227 (the best rule's error; trained classifiers
+    err more, docs/corrections.md, "Lee (2006)" item 7).
 
     If by chance one class is missing (only plausible for tiny ``n_samples``), the
     last point is redrawn uniformly from the region where the missing class is
