@@ -89,6 +89,21 @@ def _axis(title: str, **overrides: Any) -> dict[str, Any]:
     return _merge(base, overrides)
 
 
+def _legend_below() -> dict[str, Any]:
+    """A horizontal legend standing on the figure's bottom edge (the margin
+    below the plot must hold the tick labels, the x-axis title and the legend's
+    rows). Placed relative to the plot instead (``y = -0.22``) it sat on the
+    x-axis title whenever the legend wrapped to another row."""
+    return {
+        "orientation": "h",
+        "x": 0.0,
+        "xanchor": "left",
+        "yref": "container",
+        "y": 0.0,
+        "yanchor": "bottom",
+    }
+
+
 def _title(text: str, subtitle: str | None = None) -> dict[str, Any]:
     """A title at the top left; a ``subtitle`` goes on a line of its own under
     it. Plotly anchors a layout title by its first line, so a title broken by

@@ -35,6 +35,20 @@ CUT_JS = r"""
         out.push(`figure text cut: ${text(t)}`);
     }
   }
+  // A legend never sits on an axis title (the Losses sweep's did).
+  for (const svg of document.querySelectorAll('svg.main-svg')) {
+    const legends = [...svg.querySelectorAll('g.legend')]
+      .map((e) => e.getBoundingClientRect());
+    for (const t of svg.querySelectorAll('.g-xtitle text, .g-ytitle text')) {
+      const r = t.getBoundingClientRect();
+      if (r.width === 0) continue;
+      for (const l of legends) {
+        if (l.width && r.left < l.right && l.left < r.right && r.top < l.bottom &&
+            l.top < r.bottom)
+          out.push(`legend on the axis title: ${text(t)}`);
+      }
+    }
+  }
   for (const pre of document.querySelectorAll('pre')) {
     if (pre.scrollWidth > pre.clientWidth + 2) out.push(`code scrolls: ${text(pre)}`);
   }
@@ -73,7 +87,7 @@ def test_no_formula_title_or_code_is_cut(
     for path in PAGES:
         page.set_viewport_size({"width": width, "height": height})
         _open(page, streamlit_url + path, wait_for_rerun)
-        if path == "/Model_selection":  # its figures come with a sweep
+        if path in ("/Model_selection", "/Losses"):  # and the figures of a sweep
             page.get_by_role("button", name="Run sweep").first.click()
             wait_for_rerun(page, timeout_ms=240_000)
         no_errors(page, browser_log, assert_no_exception)
