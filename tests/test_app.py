@@ -127,9 +127,11 @@ def test_an_uncaught_exception_shows_no_details_in_the_browser() -> None:
     """Streamlit as this project configures it (read by Streamlit's own config
     loader from .streamlit/config.toml) shows an exception no page caught as a
     generic sentence: no traceback, no type, no library message."""
+    import os
     import subprocess
     import sys
 
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
     out = subprocess.run(
         [
             sys.executable,
@@ -138,6 +140,7 @@ def test_an_uncaught_exception_shows_no_details_in_the_browser() -> None:
             "force_reparse=True); print(config.get_option('client.showErrorDetails'))",
         ],
         cwd=ROOT,
+        env=env,
         capture_output=True,
         text=True,
         check=True,
