@@ -57,9 +57,14 @@ def _layout_ok(layout: dict) -> None:
             assert apart, (a, b, layout)
 
 
+MAIN_CHART = '[class*="st-key-explore_chart"] .main-svg'
+
+
 def _open(page, url: str, wait_for_rerun) -> None:
     page.goto(url)
     wait_for_rerun(page)
+    if "/Explore" in url:  # the chart draws after the script has finished
+        page.locator(MAIN_CHART).first.wait_for(state="visible")
     page.wait_for_timeout(500)
 
 
@@ -88,6 +93,7 @@ def test_a_lecture_flow_at_1280x720(
     _open(toggled, streamlit_url + PRESET, wait_for_rerun)
     toggled.locator(".st-key-explore_classroom").get_by_text("Classroom mode").click()
     wait_for_rerun(toggled)
+    toggled.locator(MAIN_CHART).first.wait_for(state="visible")
     toggled.wait_for_timeout(800)
     no_errors(toggled, browser_log, assert_no_exception)
     by_toggle = toggled.evaluate(LAYOUT_JS)
