@@ -9,46 +9,29 @@ fragment, so moving a slider or selecting on the chart reruns only that part.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import streamlit as st
 
-# AppTest puts pages/ on sys.path, not the app root: make `import svmlab` work.
-ROOT = str(Path(__file__).resolve().parents[1])
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-import streamlit as st  # noqa: E402
-
-import svmlab.ui  # noqa: E402, F401  (limits BLAS to one thread)
-from svmlab import SvmlabError, figures, losses, solvers  # noqa: E402
-from svmlab.errors import FitCancelled  # noqa: E402
-from svmlab.ui import (  # noqa: E402
+from svmlab import SvmlabError, figures, losses, solvers
+from svmlab.errors import FitCancelled
+from svmlab.ui import (
     cache,
     compare,
     controls,
     edit,
+    frame,
     inspector,
     kernel_view,
     lecture,
-    navigation,
     panels,
     path_view,
     refusals,
 )
-from svmlab.ui import chart as ui_chart  # noqa: E402
-from svmlab.ui.presets import PRESETS  # noqa: E402
+from svmlab.ui import chart as ui_chart
+from svmlab.ui.presets import PRESETS
 
-st.set_page_config(
-    page_title="svmlab · Explore",
-    layout="wide",
-    # Classroom mode gives the sidebar's width to the figure (its toggle is there).
-    initial_sidebar_state="collapsed" if lecture.classroom_requested() else "auto",
-)
-navigation.sidebar_links()
-classroom = controls.sidebar(before=lecture.classroom_toggle)
-panels.compact_page()
-if classroom:
-    lecture.classroom_style()
+frame.guard()
+
+controls.sidebar()
 st.title(
     "Explore",
     help="Move C and σ and watch the boundary f = 0 (solid), the margins f = ±1 "

@@ -9,27 +9,18 @@ sweep and never recompute it.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import numpy as np
+import streamlit as st
 
-# AppTest puts pages/ on sys.path, not the app root: make `import svmlab` work.
-ROOT = str(Path(__file__).resolve().parents[1])
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+from svmlab import SvmlabError, figures, selection
+from svmlab.errors import FitCancelled, counted
+from svmlab.kernels import lee_sigma2_from_sigma
+from svmlab.ui import frame, page_url, panels, refusals
+from svmlab.ui import selection_page as sp
+from svmlab.ui.page_state import SELECTION_STATE
 
-import numpy as np  # noqa: E402
-import streamlit as st  # noqa: E402
+frame.guard()
 
-import svmlab.ui  # noqa: E402, F401  (limits BLAS to one thread)
-from svmlab import SvmlabError, figures, selection  # noqa: E402
-from svmlab.errors import FitCancelled, counted  # noqa: E402
-from svmlab.kernels import lee_sigma2_from_sigma  # noqa: E402
-from svmlab.ui import navigation, panels, refusals  # noqa: E402
-from svmlab.ui import selection_page as sp  # noqa: E402
-
-st.set_page_config(page_title="svmlab · Model selection", layout="wide")
-navigation.sidebar_links()
-panels.compact_page()
 st.title("Model selection")
 st.markdown(
     "Choosing C and σ by leave-one-out cross-validation costs up to n refits per "
@@ -55,12 +46,15 @@ chart = panels.plotly_chart
 
 with st.sidebar:
     request = sp.sweep_controls()
+page_url.publish(SELECTION_STATE)
+page_url.messages(SELECTION_STATE)
 
 refusals.show_refusal("selection")
 run_col, note_col = st.columns([1, 4], vertical_alignment="center")
 run = run_col.button(
     "Run sweep", type="primary", key="selection_run", disabled=request is None
 )
+
 if request is not None:
     cells = len(request.Cs) * len(request.sigmas)
     X_request = dict(request.data_items)
@@ -205,9 +199,9 @@ def show(stored: sp.StoredSweep) -> None:
         name: sp.fresh_test_errors(stored.request, *r.best(name), stored.X, stored.y)
         for name in r.criteria
     }
-    frame = sp.summary_frame(stored, tests)
+    summary = sp.summary_frame(stored, tests)
     st.dataframe(
-        frame,
+        summary,
         hide_index=True,
         column_config={
             "ρ vs LOO": st.column_config.NumberColumn(format="%.3f"),

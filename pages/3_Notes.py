@@ -4,20 +4,17 @@ rendered as it is in the repository, so the page and the file never disagree).""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-# AppTest puts pages/ on sys.path, not the app root: make `import svmlab` work.
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+import streamlit as st
 
-import streamlit as st  # noqa: E402
+from svmlab.ui import frame, page_url
+from svmlab.ui.page_state import NOTES_STATE
 
-from svmlab.ui import navigation  # noqa: E402
+frame.guard()
 
-NOTES = ROOT / "docs" / "corrections.md"
 
-st.set_page_config(page_title="svmlab · Notes on the sources", layout="centered")
-navigation.sidebar_links()
+NOTES = Path(__file__).resolve().parents[1] / "docs" / "corrections.md"
+
+page_url.publish(NOTES_STATE)  # classroom=1 stays in the link
 st.markdown(NOTES.read_text(encoding="utf-8"))

@@ -6,38 +6,21 @@ Widgets (svmlab.ui.losses_page) -> a LossesRequest -> cached engine calls
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import pandas as pd
+import streamlit as st
 
-# AppTest puts pages/ on sys.path, not the app root: make `import svmlab` work.
-ROOT = str(Path(__file__).resolve().parents[1])
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+from svmlab import SvmlabError, figures
+from svmlab.errors import FitCancelled
+from svmlab.figures import robustness as fig
+from svmlab.losses import make_loss
+from svmlab.robustness import LOSS_ORDER, best_start
+from svmlab.ui import frame, page_url, panels, refusals
+from svmlab.ui import losses_page as lp
+from svmlab.ui.page_state import LOSSES_STATE
+from svmlab.ui.upload import escape_markdown
 
-import pandas as pd  # noqa: E402
-import streamlit as st  # noqa: E402
+frame.guard()
 
-import svmlab.ui  # noqa: E402, F401  (limits BLAS to one thread)
-from svmlab import SvmlabError, figures  # noqa: E402
-from svmlab.errors import FitCancelled  # noqa: E402
-from svmlab.figures import robustness as fig  # noqa: E402
-from svmlab.losses import make_loss  # noqa: E402
-from svmlab.robustness import LOSS_ORDER, best_start  # noqa: E402
-from svmlab.ui import losses_page as lp  # noqa: E402
-from svmlab.ui import navigation, page_url, panels, refusals  # noqa: E402
-from svmlab.ui.page_state import LOSSES_STATE  # noqa: E402
-from svmlab.ui.upload import escape_markdown  # noqa: E402
-
-page_url.load(
-    LOSSES_STATE
-)  # before the page config: classroom mode collapses the sidebar
-st.set_page_config(
-    page_title="svmlab · Losses",
-    layout="wide",
-    initial_sidebar_state=page_url.sidebar_state(LOSSES_STATE),
-)
-navigation.sidebar_links()
-panels.compact_page()
 st.title(
     "Losses: robustness to outliers",
     help="Every panel fits the same data, outliers included, with one loss; the "
@@ -45,8 +28,8 @@ st.title(
     + lp.NUMBERS_TEXT,
 )
 
+
 with st.sidebar:
-    page_url.classroom_toggle(LOSSES_STATE)
     request = lp.controls()
 page_url.publish(LOSSES_STATE)
 page_url.messages(LOSSES_STATE)

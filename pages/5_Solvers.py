@@ -7,46 +7,29 @@ Widgets (svmlab.ui.solvers_page) -> a SolversRequest -> cached engine calls
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import streamlit as st
 
-# AppTest puts pages/ on sys.path, not the app root: make `import svmlab` work.
-ROOT = str(Path(__file__).resolve().parents[1])
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+from svmlab import SvmlabError
+from svmlab.errors import FitCancelled
+from svmlab.figures.solver_race import race_panel
+from svmlab.figures.solver_traces import scaling_figure, traces_figure
+from svmlab.solver_comparison import CLOCKS
+from svmlab.ui import frame, keyed, page_url, panels, refusals
+from svmlab.ui import solvers_page as sp
+from svmlab.ui import solvers_text as text
+from svmlab.ui.page_state import SOLVERS_STATE
+from svmlab.ui.upload import escape_markdown
 
-import streamlit as st  # noqa: E402
+frame.guard()
 
-import svmlab.ui  # noqa: E402, F401  (limits BLAS to one thread)
-from svmlab import SvmlabError  # noqa: E402
-from svmlab.errors import FitCancelled  # noqa: E402
-from svmlab.figures.solver_race import race_panel  # noqa: E402
-from svmlab.figures.solver_traces import scaling_figure, traces_figure  # noqa: E402
-from svmlab.solver_comparison import CLOCKS  # noqa: E402
-from svmlab.ui import keyed, navigation, page_url, panels, refusals  # noqa: E402
-from svmlab.ui import solvers_page as sp  # noqa: E402
-from svmlab.ui import solvers_text as text  # noqa: E402
-from svmlab.ui.page_state import SOLVERS_STATE  # noqa: E402
-from svmlab.ui.upload import escape_markdown  # noqa: E402
-
-page_url.load(
-    SOLVERS_STATE
-)  # before the page config: classroom mode collapses the sidebar
-st.set_page_config(
-    page_title="svmlab · Solvers",
-    layout="wide",
-    initial_sidebar_state=page_url.sidebar_state(SOLVERS_STATE),
-)
-navigation.sidebar_links()
-panels.compact_page()
 st.title(
     "Solvers: the same problem, every way",
     help="Every solver registered for the chosen loss and bias minimises the same "
     "objective on the same data; scikit-learn's SVC and LinearSVC join as library "
     "references where they solve exactly that problem.",
 )
+
 with st.sidebar:
-    page_url.classroom_toggle(SOLVERS_STATE)
     request = sp.controls()
 page_url.publish(SOLVERS_STATE)
 page_url.messages(SOLVERS_STATE)
@@ -68,14 +51,14 @@ except Exception as error:  # a bug: say so plainly, keep the page usable
 
 page_url.preset_box(SOLVERS_STATE, result)
 TITLES = text.titles()
-frame, invalid = sp.table(result)
+table, invalid = sp.table(result)
 classroom = page_url.classroom(SOLVERS_STATE)
 for row in result.rows:
     if row.error:
         st.error(f"{row.title}: {escape_markdown(row.error)}")
-if not frame.empty:
+if not table.empty:
     st.dataframe(
-        frame,
+        table,
         hide_index=True,
         width="stretch",
         column_config={"solver": st.column_config.TextColumn(width="medium")},

@@ -7,36 +7,19 @@ comparison (svmlab.multiclass_compare) -> figure builders
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import streamlit as st
 
-# AppTest puts pages/ on sys.path, not the app root: make `import svmlab` work.
-ROOT = str(Path(__file__).resolve().parents[1])
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+from svmlab import SvmlabError, figures
+from svmlab.errors import FitCancelled
+from svmlab.figures import multiclass as fig
+from svmlab.multiclass import METHODS
+from svmlab.ui import frame, page_url, panels, refusals
+from svmlab.ui import multiclass_page as mp
+from svmlab.ui.page_state import MULTICLASS_STATE
+from svmlab.ui.upload import escape_markdown
 
-import streamlit as st  # noqa: E402
+frame.guard()
 
-import svmlab.ui  # noqa: E402, F401  (limits BLAS to one thread)
-from svmlab import SvmlabError, figures  # noqa: E402
-from svmlab.errors import FitCancelled  # noqa: E402
-from svmlab.figures import multiclass as fig  # noqa: E402
-from svmlab.multiclass import METHODS  # noqa: E402
-from svmlab.ui import multiclass_page as mp  # noqa: E402
-from svmlab.ui import navigation, page_url, panels, refusals  # noqa: E402
-from svmlab.ui.page_state import MULTICLASS_STATE  # noqa: E402
-from svmlab.ui.upload import escape_markdown  # noqa: E402
-
-page_url.load(
-    MULTICLASS_STATE
-)  # before the page config: classroom mode collapses the sidebar
-st.set_page_config(
-    page_title="svmlab · Multiclass",
-    layout="wide",
-    initial_sidebar_state=page_url.sidebar_state(MULTICLASS_STATE),
-)
-navigation.sidebar_links()
-panels.compact_page()
 st.title(
     "Multiclass SVMs",
     help="The same data, kernel and C for the three methods. One-vs-rest trains "
@@ -46,7 +29,6 @@ st.title(
 )
 
 with st.sidebar:
-    page_url.classroom_toggle(MULTICLASS_STATE)
     request = mp.controls()
 page_url.publish(MULTICLASS_STATE)
 page_url.messages(MULTICLASS_STATE)
@@ -75,6 +57,7 @@ panels.plotly_chart(
     config={"displayModeBar": False, "staticPlot": True},
     key="multiclass_key",
 )
+
 columns = st.columns(len(METHODS), gap="small")
 for column, (method, title) in zip(columns, METHODS.items(), strict=True):
     result = results[method]

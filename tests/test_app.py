@@ -13,12 +13,14 @@ from urllib.parse import urlencode
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.pages import page_test
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]
 
 
 def _run(path: Path) -> AppTest:
-    at = AppTest.from_file(str(path), default_timeout=30)
+    at = page_test(str(path), default_timeout=30)
     return at.run()
 
 
@@ -45,11 +47,13 @@ def test_landing_page_shows_title_and_sources() -> None:
         assert name in text
 
 
-def test_every_page_links_every_page_by_its_name() -> None:
-    """The sidebar names the home page "Lecture hub" (Streamlit's own list, hidden
-    in .streamlit/config.toml, called it "app") and reaches every page, in the
-    order a course meets them, under its group's caption."""
-    from svmlab.ui.navigation import PAGES
+def test_one_menu_names_every_page_in_the_course_order() -> None:
+    """Streamlit's own navigation (``st.navigation``, declared once in the
+    router) lists every page file, under the course's sections, in the order a
+    course meets them; every page runs inside the frame from the router."""
+    import streamlit as st
+
+    from svmlab.ui.frame import PAGES, _menu
 
     titles = [
         "Lecture hub",
@@ -61,19 +65,18 @@ def test_every_page_links_every_page_by_its_name() -> None:
         "Notes on the sources",
     ]
     assert [p.title for p in PAGES] == titles
-    assert {p.script for p in PAGES[1:]} == {
+    assert {p.script for p in PAGES} == {
         f"pages/{p.name}" for p in (ROOT / "pages").glob("*.py")
     }
-    at = _run(ROOT / "app.py")
+    menu = _menu()
+    assert list(menu) == list(dict.fromkeys(p.group for p in PAGES))
+    assert [len(pages) for pages in menu.values()] == [1, 1, 1, 1, 1, 1, 1]
+    assert all(isinstance(page, st.Page) for pages in menu.values() for page in pages)
     for page in PAGES:
-        at.switch_page(page.script).run()
+        at = page_test(page.script).run()
         assert not at.exception, (page.script, [e.value for e in at.exception])
-        links = [link.proto.label for link in at.sidebar.get("page_link")]
-        assert links == titles, (page.script, links)
-        groups = [c.value for c in at.sidebar.caption][: len({p.group for p in PAGES})]
-        assert groups == list(dict.fromkeys(p.group for p in PAGES)), groups
     config = (ROOT / ".streamlit" / "config.toml").read_text()
-    assert "showSidebarNavigation = false" in config
+    assert "showSidebarNavigation = false" not in config  # Streamlit's menu shows
 
 
 def test_home_does_not_promise_pages_that_do_not_exist() -> None:
@@ -84,7 +87,8 @@ def test_home_does_not_promise_pages_that_do_not_exist() -> None:
 
     links = at.main.get("page_link")
     pages = [link for link in links if not link.proto.query_string]
-    assert len(pages) == len(list((ROOT / "pages").glob("*.py")))
+    # Every page but the hub itself.
+    assert len(pages) == len(list((ROOT / "pages").glob("*.py"))) - 1
     # The lecture hub: every preset, a link to its page with the preset's URL.
     presets = {
         link.proto.label: link.proto for link in links if link.proto.query_string

@@ -24,13 +24,14 @@ from svmlab.ui.cache import apply_edits, load_data, model_items
 from svmlab.ui.chart import COMPONENT
 from svmlab.ui.edit import inside_region
 from svmlab.ui.settings import C_GRID, SIGMA_GRID, ExploreSettings, nearest
+from tests.pages import page_test
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_Explore.py")
 SMALL_N = 40
 
 
 def _app(query: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=30)
+    at = page_test(PAGE, default_timeout=30)
     for key, value in (query or {}).items():
         at.query_params[key] = value
     return at.run()

@@ -24,6 +24,7 @@ from streamlit.testing.v1 import AppTest
 from svmlab.ui import shared_results, upload
 from svmlab.ui.chart import COMPONENT
 from svmlab.user_text import MAX_CHARS, for_html, for_markdown, for_plotly, plain
+from tests.pages import page_test
 
 PAGES = Path(__file__).resolve().parents[1] / "pages"
 RLO = "\u202e"
@@ -126,7 +127,7 @@ def _upload(at: AppTest, source_key: str, file_key: str, data: bytes) -> AppTest
     ],
 )
 def test_a_hostile_file_is_shown_literally(script, source_key, file_key, classes):
-    at = AppTest.from_file(str(PAGES / script), default_timeout=180).run()
+    at = page_test(str(PAGES / script), default_timeout=180).run()
     at = _upload(at, source_key, file_key, _csv(classes))
     _check(at)
     # The file was read (its labels are the classes), not refused.

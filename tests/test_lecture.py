@@ -15,12 +15,13 @@ from streamlit.testing.v1 import AppTest
 from svmlab.ui.chart import COMPONENT
 from svmlab.ui.presets import query
 from svmlab.ui.settings import ExploreSettings
+from tests.pages import page_test
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_Explore.py")
 
 
 def _app(query: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60)
+    at = page_test(PAGE, default_timeout=60)
     for key, value in (query or {}).items():
         at.query_params[key] = value
     return at.run()

@@ -19,6 +19,7 @@ from svmlab import datasets, robustness
 from svmlab.losses import LOSSES
 from svmlab.ui import losses_page as lp
 from svmlab.ui import shared_results
+from tests.pages import page_test
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "4_Losses.py")
 
@@ -52,7 +53,7 @@ def calls(monkeypatch) -> dict[str, int]:
 
 
 def _app() -> AppTest:
-    return AppTest.from_file(PAGE, default_timeout=180).run()
+    return page_test(PAGE, default_timeout=180).run()
 
 
 def _problems(at: AppTest) -> list[str]:

@@ -13,6 +13,7 @@ from svmlab.errors import DataError, ParameterError, UnknownNameError
 from svmlab.figures import data_bounds
 from svmlab.figures.multiclass import key_figure, multiclass_panel, region_map
 from svmlab.multiclass import METHODS, CrammerSingerSVC, OneVsOneSVC, OneVsRestSVC
+from tests.pages import page_test
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "6_Multiclass.py")
 
@@ -134,7 +135,7 @@ def test_region_map_marks_what_each_reduction_leaves_open():
 
 
 def _app() -> AppTest:
-    return AppTest.from_file(PAGE, default_timeout=120).run()
+    return page_test(PAGE, default_timeout=120).run()
 
 
 def _problems(at: AppTest) -> list[str]:

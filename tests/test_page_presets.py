@@ -24,13 +24,14 @@ from svmlab import datasets, kernels, multiclass_data
 from svmlab.robustness import Outliers, add_outliers
 from svmlab.ui.page_state import LOSSES_STATE, PAGE_STATES, SOLVERS_STATE, PageState
 from svmlab.ui.presets import EXPLORE, PRESETS, query
+from tests.pages import page_test
 
 ROOT = Path(__file__).resolve().parents[1]
 ON_PAGES = [name for name, p in PRESETS.items() if p.page != EXPLORE]
 
 
 def _open(page: str, params: dict[str, str]) -> AppTest:
-    at = AppTest.from_file(str(ROOT / page), default_timeout=120)
+    at = page_test(str(ROOT / page), default_timeout=120)
     for key, value in params.items():
         at.query_params[key] = value
     return at.run()

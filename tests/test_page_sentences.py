@@ -17,6 +17,7 @@ from svmlab.ui import losses_page, shared_results
 from svmlab.ui.multiclass_page import story
 from svmlab.ui.page_state import LOSSES_STATE
 from svmlab.ui.settings import ExploreSettings
+from tests.pages import page_test
 
 PAGES = Path(__file__).resolve().parents[1] / "pages"
 
@@ -50,7 +51,7 @@ def _nan_csv() -> bytes:
     ],
 )
 def test_the_nan_rows_hint_names_a_box_the_page_has(script: str, prefix: str):
-    at = AppTest.from_file(str(PAGES / script), default_timeout=180).run()
+    at = page_test(str(PAGES / script), default_timeout=180).run()
     at.radio(key=f"{prefix}_source").set_value("Upload CSV").run()
     at.file_uploader(key=f"{prefix}_file").set_value(("d.csv", _nan_csv(), "text/csv"))
     at.run()
@@ -86,7 +87,7 @@ def test_an_explore_link_says_what_it_could_not_use() -> None:
 
 
 def test_explore_says_the_link_notes_on_the_page() -> None:
-    at = AppTest.from_file(str(PAGES / "1_Explore.py"), default_timeout=60)
+    at = page_test(str(PAGES / "1_Explore.py"), default_timeout=60)
     at.query_params["solver"] = "coordinate"
     at.query_params["n"] = "60"
     at.run()
@@ -95,7 +96,7 @@ def test_explore_says_the_link_notes_on_the_page() -> None:
 
 
 def test_solvers_page_says_why_nothing_was_recorded() -> None:
-    at = AppTest.from_file(str(PAGES / "5_Solvers.py"), default_timeout=120)
+    at = page_test(str(PAGES / "5_Solvers.py"), default_timeout=120)
     at.query_params["hard"] = "1"
     at.query_params["loss"] = "ramp"
     at.run()
@@ -142,7 +143,7 @@ def test_multiclass_names_no_winner_in_a_tie() -> None:
 
 
 def test_the_losses_sweep_promises_no_time_it_may_not_keep() -> None:
-    at = AppTest.from_file(str(PAGES / "4_Losses.py"), default_timeout=180).run()
+    at = page_test(str(PAGES / "4_Losses.py"), default_timeout=180).run()
     text = "\n".join(i.value for i in at.info)
     assert "about 1 s" not in text
     values, seeds = len(losses_page.DISTANCES), losses_page.N_SEEDS

@@ -23,6 +23,7 @@ from svmlab import kernels
 from svmlab.ui.cache import load_data
 from svmlab.ui.presets import EXPLORE, PRESETS, TOPICS, by_topic, query
 from svmlab.ui.settings import ExploreSettings
+from tests.pages import page_test
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = str(ROOT / EXPLORE)
@@ -31,7 +32,7 @@ ON_EXPLORE = [name for name, p in PRESETS.items() if p.page == EXPLORE]
 
 
 def _open(name: str) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60)
+    at = page_test(PAGE, default_timeout=60)
     for key, value in query(name).items():
         at.query_params[key] = value
     return at.run()
@@ -169,7 +170,7 @@ def test_an_explore_link_ignores_another_page_s_preset() -> None:
 
 
 def test_a_preset_link_wins_over_the_session_and_a_change_is_said() -> None:
-    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at = page_test(PAGE, default_timeout=60).run()
     assert at.session_state["explore_settings"] == ExploreSettings()
     for key, value in query("c_too_large").items():
         at.query_params[key] = value

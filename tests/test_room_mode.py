@@ -13,13 +13,14 @@ from streamlit.testing.v1 import AppTest
 from svmlab.ui import room
 from svmlab.ui.cache import model_items
 from svmlab.ui.settings import ExploreSettings
+from tests.pages import page_test
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_Explore.py")
 SLOW_LINK = {"data": "two_circles", "n": "2000", "max_iter": "1000000"}
 
 
 def _open(query: dict[str, str]) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60)
+    at = page_test(PAGE, default_timeout=60)
     for key, value in query.items():
         at.query_params[key] = value
     return at.run()

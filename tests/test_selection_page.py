@@ -27,6 +27,7 @@ from svmlab.experiments import lee2006
 from svmlab.ui import selection_page as sp
 from svmlab.ui import shared_results, upload
 from svmlab.ui.settings import ExploreSettings
+from tests.pages import page_test
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "2_Model_selection.py")
 N = 40
@@ -71,7 +72,7 @@ def _small(at: AppTest) -> AppTest:
 
 
 def _app() -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=120)
+    at = page_test(PAGE, default_timeout=120)
     at.run()
     assert not _errors(at), _errors(at)
     return _small(at)
@@ -358,7 +359,7 @@ TINY = {
 
 def test_lee_section_without_results_says_so(monkeypatch, tmp_path) -> None:
     monkeypatch.setattr(sp, "SOLVERS_JSON", tmp_path / "no_solvers.json")
-    at = AppTest.from_file(PAGE, default_timeout=120).run()
+    at = page_test(PAGE, default_timeout=120).run()
     assert not _errors(at), _errors(at)
     assert any("No cached results yet" in i.value for i in at.info)
     table1 = at.dataframe[-1].value
@@ -371,7 +372,7 @@ def test_lee_section_shows_the_cached_result(monkeypatch, tmp_path) -> None:
     result = lee2006.run((0, 1), **TINY)
     path = lee2006.save(result, tmp_path / "lee.json")
     monkeypatch.setattr(sp, "LEE_PATH", path)
-    at = AppTest.from_file(PAGE, default_timeout=120).run()
+    at = page_test(PAGE, default_timeout=120).run()
     assert not _errors(at), _errors(at)
     table = at.dataframe[0].value.set_index("selector")
     for name, title in sp.LEE_TITLES.items():
@@ -411,7 +412,7 @@ def test_recompute_writes_its_own_file_and_shows_it(monkeypatch, tmp_path) -> No
     path = tmp_path / "recomputed.json"
     monkeypatch.setattr(sp, "LEE_LOCAL_PATH", path)
     monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY))
-    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    at = page_test(PAGE, default_timeout=180).run()
     assert any("No cached results yet" in i.value for i in at.info)
     at.slider(key="selection_lee_seeds").set_value(1).run()
     at.button(key="selection_lee_run").click().run()
@@ -434,7 +435,7 @@ def test_recompute_leaves_the_shipped_results_and_a_switch_shows_either(
     monkeypatch.setattr(sp, "LEE_PATH", shipped)
     monkeypatch.setattr(sp, "LEE_LOCAL_PATH", tmp_path / "local.json")
     monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY))
-    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    at = page_test(PAGE, default_timeout=180).run()
     assert "selection_lee_source" not in [r.key for r in at.radio]
     at.slider(key="selection_lee_seeds").set_value(1).run()
     at.button(key="selection_lee_run").click().run()
@@ -522,7 +523,7 @@ def test_each_session_keeps_showing_its_own_recompute(monkeypatch, tmp_path) -> 
     monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY))
 
     def recompute(seeds: int) -> AppTest:
-        at = AppTest.from_file(PAGE, default_timeout=180).run()
+        at = page_test(PAGE, default_timeout=180).run()
         at.slider(key="selection_lee_seeds").set_value(seeds).run()
         at.button(key="selection_lee_run").click().run()
         assert not _errors(at), _errors(at)
@@ -536,7 +537,7 @@ def test_each_session_keeps_showing_its_own_recompute(monkeypatch, tmp_path) -> 
     assert seeds_shown(b) == [0, 1]
     a.run()
     assert seeds_shown(a) == [0]
-    c = AppTest.from_file(PAGE, default_timeout=180).run()
+    c = page_test(PAGE, default_timeout=180).run()
     assert seeds_shown(c) == [0, 1]
 
 
@@ -548,12 +549,41 @@ def test_recompute_is_off_in_room_mode_and_capped_otherwise(monkeypatch, tmp_pat
     monkeypatch.setattr(lee2006, "run", lambda seeds, **kw: runs.append(seeds))
     with pytest.raises(SvmlabError, match="between 1 and"):
         sp.recompute_lee(sp.MAX_RECOMPUTE_SEEDS + 1, lambda f, m: None)
-    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    at = page_test(PAGE, default_timeout=180).run()
     assert at.slider(key="selection_lee_seeds").max == sp.MAX_RECOMPUTE_SEEDS <= 5
     monkeypatch.setenv("SVMLAB_ROOM", "1")
-    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    at = page_test(PAGE, default_timeout=180).run()
     assert at.button(key="selection_lee_run").disabled
     assert any("off in room mode" in c.value for c in at.caption)
     with pytest.raises(SvmlabError, match="room mode"):
         sp.recompute_lee(1, lambda f, m: None)
     assert runs == []
+
+
+def test_the_page_keeps_its_settings_in_the_url_and_says_what_it_could_not_use():
+    """Issue 30: Model selection has URL state like every page (one schema,
+    svmlab.ui.page_state.SELECTION_STATE): a link sets the widgets, a malformed
+    value is said and keeps its default, and a change goes back to the URL."""
+    at = page_test(PAGE, default_timeout=120)
+    for key, value in {
+        "C": "0.1:100",
+        "nC": "9",
+        "criteria": "lee,nonsense",
+        "delta": "0.01",
+        "bias": "sideways",
+        "classroom": "1",
+    }.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception
+    assert at.select_slider(key="selection_C_range").value == (0.1, 100.0)
+    assert at.slider(key="selection_n_C").value == 9
+    assert at.multiselect(key="selection_criteria").value == ["lee"]
+    assert at.select_slider(key="selection_delta").value == 0.01
+    assert at.radio(key="selection_bias").value == "none"
+    said = " ".join(e.value for e in at.error)
+    assert "'nonsense'" in said and "'sideways'" in said
+    assert at.toggle(key="selection_classroom").value
+    at.slider(key="selection_n_sigma").set_value(4).run()
+    assert at.query_params["nsigma"] in ("4", ["4"])
+    assert at.query_params["C"] in ("0.1:100", ["0.1:100"])

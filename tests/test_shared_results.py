@@ -24,6 +24,7 @@ from svmlab.ui import losses_page, path_view, shared_results
 from svmlab.ui import selection_page as selection
 from svmlab.ui import solvers_page as solvers
 from svmlab.ui.shared_results import SharedResults
+from tests.pages import page_test
 
 PAGES = Path(__file__).resolve().parents[1] / "pages"
 
@@ -132,7 +133,7 @@ def test_the_path_computed_in_two_sessions(monkeypatch) -> None:
     runs = _counted(monkeypatch, path_view, "regularization_path")
     results = []
     for _ in range(2):
-        at = AppTest.from_file(str(PAGES / "1_Explore.py"), default_timeout=120)
+        at = page_test(str(PAGES / "1_Explore.py"), default_timeout=120)
         at.query_params["data"] = "moons"
         at.query_params["seed"] = "11"
         at.run()
@@ -171,7 +172,7 @@ def test_a_path_cut_off_by_its_budget_is_not_shared(monkeypatch) -> None:
 
     monkeypatch.setattr(path_view, "regularization_path", cut_off)
     for _ in range(2):
-        at = AppTest.from_file(str(PAGES / "1_Explore.py"), default_timeout=120)
+        at = page_test(str(PAGES / "1_Explore.py"), default_timeout=120)
         at.query_params["data"] = "moons"
         at.run()
         at.radio(key="explore_tool").set_value("path").run()
@@ -186,7 +187,7 @@ def test_the_losses_sweep_in_two_sessions(monkeypatch) -> None:
     runs = _counted(monkeypatch, robustness, "sweep_outliers")
     held = []
     for _ in range(2):
-        at = AppTest.from_file(str(PAGES / "4_Losses.py"), default_timeout=180).run()
+        at = page_test(str(PAGES / "4_Losses.py"), default_timeout=180).run()
         at.slider(key="losses_outlier_blobs_n_samples").set_value(40).run()
         at.button(key="losses_run_sweep").click().run()
         assert not _problems(at), _problems(at)
@@ -198,9 +199,7 @@ def test_the_model_selection_sweep_in_two_sessions(monkeypatch) -> None:
     runs = _counted(monkeypatch, criterion_grid, "grid_sweep")
     held = []
     for _ in range(2):
-        at = AppTest.from_file(
-            str(PAGES / "2_Model_selection.py"), default_timeout=120
-        ).run()
+        at = page_test(str(PAGES / "2_Model_selection.py"), default_timeout=120).run()
         at.slider(key="selection_two_circles_n_samples").set_value(40)
         at.slider(key="selection_n_C").set_value(3)
         at.slider(key="selection_n_sigma").set_value(3)
@@ -218,7 +217,7 @@ def test_the_scaling_run_in_two_sessions(monkeypatch) -> None:
     runs = _counted(monkeypatch, solvers, "scaling")
     held = []
     for _ in range(2):
-        at = AppTest.from_file(str(PAGES / "5_Solvers.py"), default_timeout=180).run()
+        at = page_test(str(PAGES / "5_Solvers.py"), default_timeout=180).run()
         at.button(key="solvers_run_scaling").click().run()
         assert not _problems(at), _problems(at)
         held.append(at.session_state[solvers.SCALING_KEY][1])
@@ -237,7 +236,7 @@ def test_a_fit_cut_off_by_the_budget_is_not_served_to_another_session(
     monkeypatch.setattr(room, "FIT_SECONDS", 1e-4)
     fits = _counted(monkeypatch, SVC, "fit")
     for _ in range(2):
-        at = AppTest.from_file(str(PAGES / "1_Explore.py"), default_timeout=120)
+        at = page_test(str(PAGES / "1_Explore.py"), default_timeout=120)
         for key, value in {
             "data": "spiral",
             "n_samples": "1000",

@@ -15,6 +15,7 @@ from svmlab import datasets
 from svmlab.solver_comparison import ModelSpec, compare_solvers
 from svmlab.ui import shared_results
 from svmlab.ui import solvers_page as sp
+from tests.pages import page_test
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "5_Solvers.py")
 
@@ -43,7 +44,7 @@ def fits(monkeypatch) -> list[int]:
 
 
 def _app() -> AppTest:
-    return AppTest.from_file(PAGE, default_timeout=120).run()
+    return page_test(PAGE, default_timeout=120).run()
 
 
 def _problems(at: AppTest) -> list[str]:

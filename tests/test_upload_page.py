@@ -26,6 +26,7 @@ from svmlab.errors import DataError
 from svmlab.ui import upload
 from svmlab.ui.cache import load_data, split_indices
 from svmlab.ui.chart import COMPONENT
+from tests.pages import page_test
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = str(ROOT / "pages" / "1_Explore.py")
@@ -85,7 +86,7 @@ def _errors(at: AppTest) -> list[str]:
 
 def _upload_app(good: str = "good_comma_header.csv") -> AppTest:
     """The page with C typed to 4.7, then a good upload shown."""
-    at = AppTest.from_file(PAGE, default_timeout=30).run()
+    at = page_test(PAGE, default_timeout=30).run()
     at.number_input(key="explore_C").set_value(C_BEFORE).run()
     at.radio(key=upload.SOURCE_KEY).set_value(upload.UPLOAD_CSV).run()
     _upload(at, good)
@@ -159,7 +160,7 @@ def test_extreme_scales_are_refused_plainly_or_standardised(name: str) -> None:
 @pytest.mark.parametrize("standardise", [False, True])
 @pytest.mark.parametrize("name", EXTREME)
 def test_extreme_scales_on_the_page_never_raise(name: str, standardise: bool) -> None:
-    at = AppTest.from_file(PAGE, default_timeout=30).run()
+    at = page_test(PAGE, default_timeout=30).run()
     at.radio(key=upload.SOURCE_KEY).set_value(upload.UPLOAD_CSV).run()
     at.checkbox(key=upload.STANDARDISE_KEY).set_value(standardise)
     _upload(at, f"{name}.csv", EXTREME[name].encode())
@@ -267,7 +268,7 @@ def test_a_malformed_file_shows_its_message_and_keeps_everything(
 def test_a_cell_quoted_in_an_error_is_shown_as_text() -> None:
     """A cell that is a markdown image (which the browser would fetch) or link,
     quoted in the message, stays text."""
-    at = AppTest.from_file(PAGE, default_timeout=30).run()
+    at = page_test(PAGE, default_timeout=30).run()
     at.radio(key=upload.SOURCE_KEY).set_value(upload.UPLOAD_CSV).run()
     cell = "![i](http://example.invalid/i.png)"
     _upload(at, "md.csv", f"a,b,label\n1,2,x\n{cell},3,z\n4,5,x\n".encode())
@@ -285,7 +286,7 @@ def test_at_least_twenty_malformed_files() -> None:
 
 
 def test_a_bad_file_keeps_the_generated_data() -> None:
-    at = AppTest.from_file(PAGE, default_timeout=30)
+    at = page_test(PAGE, default_timeout=30)
     at.query_params["data"] = "moons"
     at.query_params["n"] = "60"
     at.run()
@@ -425,7 +426,7 @@ def test_switching_source_keeps_both_data_sets() -> None:
 
 
 def test_a_link_to_an_upload_falls_back_to_the_generator() -> None:
-    at = AppTest.from_file(PAGE, default_timeout=30)
+    at = page_test(PAGE, default_timeout=30)
     at.query_params["upload"] = "0123456789ab"
     at.query_params["C"] = "47"
     at.query_params["n"] = "60"

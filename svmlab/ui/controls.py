@@ -29,7 +29,6 @@ appears without touching this module.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -650,25 +649,21 @@ def publish(settings: ExploreSettings) -> None:
         st.query_params.from_dict(query)
 
 
-def sidebar(before: Callable[[], Any] | None = None) -> Any:
-    """Draw the data, model and display controls in the sidebar.
+def sidebar() -> None:
+    """Draw the data, model and display controls in the sidebar (under the
+    frame's classroom toggle; the frame has loaded the settings, :func:`sync_state`).
 
-    ``before`` draws first (the classroom-mode toggle) and its result is
-    returned; a true result is classroom mode, which draws only the data set, the
-    kernel, the loss and the hard margin (the other settings keep their values).
-    C and sigma are not here: :func:`live_controls` draws them beside the chart,
-    inside the page's fragment, so moving them reruns only the fragment.
+    Classroom mode draws only the data set, the kernel, the loss and the hard
+    margin (the other settings keep their values). C and sigma are not here:
+    :func:`live_controls` draws them beside the chart, inside the page's
+    fragment, so moving them reruns only the fragment.
     """
-    sync_state()
-    upload.resolve()
-    result = before() if before is not None else None
-    classroom = bool(result)
+    classroom = bool(st.session_state.get(KEYS["classroom"]))
     with st.sidebar:
         _data_controls(classroom)
         _model_controls(classroom)
         if not classroom:
             _display_controls()
-    return result
 
 
 def live_controls() -> ExploreSettings:

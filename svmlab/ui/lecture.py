@@ -1,12 +1,14 @@
-"""Lecture tools on the Explore page: the preset's paragraph and classroom mode.
+"""Lecture tools on the Explore page: the preset's paragraph and the tool picker.
 
 - :func:`preset_panel`: beside the figure, the teaching preset's title, what to
   look at and the number that shows it (framed in the numbers panel), what the
   lecturer has changed since, and a button back to it.
-- :func:`classroom_toggle` / :func:`classroom_style`: one toggle (``classroom=1``
-  in the URL) that hides the advanced controls, enlarges text, and lets the page
-  draw bigger markers and lines and only a few big numbers, so that figure,
-  sliders and numbers fit together on a 1280 x 720 projector.
+- :func:`tool_picker`: the one lecture tool drawn under the figure.
+
+Classroom mode's toggle and style are the frame's (:mod:`svmlab.ui.frame`); on
+Explore it also hides the advanced controls and draws bigger markers, lines and
+only a few big numbers, so that figure, sliders and numbers fit one 1280 x 720
+projector.
 """
 
 from __future__ import annotations
@@ -16,16 +18,13 @@ from dataclasses import fields, replace
 import streamlit as st
 
 from svmlab.ui import keyed
-from svmlab.ui.controls import KEYS, TOOL_KEY, apply_settings
+from svmlab.ui.controls import TOOL_KEY, apply_settings
 from svmlab.ui.presets import PRESETS, Preset
 from svmlab.ui.settings import ExploreSettings
 
 __all__ = [
     "TOOLS",
     "changes_from",
-    "classroom_requested",
-    "classroom_style",
-    "classroom_toggle",
     "preset_panel",
     "tool_picker",
 ]
@@ -104,54 +103,6 @@ def preset_panel(s: ExploreSettings) -> str | None:
             args=(s,),
         )
     return preset.number
-
-
-def classroom_requested() -> bool:
-    """Whether this run shows classroom mode (the URL or the session says so):
-    read before the page config, which then starts with the sidebar collapsed."""
-    # A click on the toggle first: in the run it starts the settings are still
-    # the last run's, and the page config must already collapse the sidebar
-    # (the toggle must give the screen a classroom link gives).
-    toggled = st.session_state.get(KEYS["classroom"])
-    last = st.session_state.get("explore_settings")
-    if toggled is not None and last is not None and bool(toggled) != last.classroom:
-        return bool(toggled)
-    if last is not None and "preset" not in st.query_params:
-        return bool(last.classroom)
-    return st.query_params.get("classroom") in ("1", "true")
-
-
-def classroom_toggle() -> bool:
-    """The classroom-mode toggle (top of the sidebar); its value."""
-    key = KEYS["classroom"]
-    return bool(
-        st.sidebar.toggle(
-            "Classroom mode",
-            value=bool(keyed.value(key, False)),
-            key=key,
-            help="For a projector: bigger text, markers and lines, the advanced "
-            "controls hidden, figure, sliders and a few big numbers on one "
-            "1280 x 720 screen.",
-        )
-    )
-
-
-#: Bigger text (Streamlit sizes in rem: the root font scales all of it), and the
-#: space above the title and Streamlit's header taken back for the figure.
-_CLASSROOM_CSS = (
-    "<style>"
-    "html{font-size:19px}"
-    '[data-testid="stMainBlockContainer"]{padding-top:0.6rem;max-width:100%}'
-    '[data-testid="stHeader"]{height:0;min-height:0;background:transparent}'
-    "h1{font-size:1.7rem !important;padding:0 !important}"
-    '[data-testid="stWidgetLabel"] p{font-size:1.05rem}'
-    "</style>"
-)
-
-
-def classroom_style() -> None:
-    """The classroom-mode page style (call when the mode is on)."""
-    st.html(_CLASSROOM_CSS)
 
 
 def tool_picker() -> str:

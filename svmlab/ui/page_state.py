@@ -29,7 +29,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from svmlab import datasets, multiclass_data
+import numpy as np
+
+from svmlab import datasets, multiclass_data, selection
 from svmlab.estimator import BIASES
 from svmlab.losses import LOSSES
 from svmlab.ui.settings import C_GRID, DELTA_GRID, SIGMA_GRID, nearest, query_getter
@@ -203,7 +205,71 @@ class Flag:
         return "1" if value else "0"
 
 
-Field = Choice | Number | Grid | Flag
+@dataclass(frozen=True)
+class Range:
+    """A two-handled select slider over a grid (``low:high`` in a URL): each end
+    off the grid moves to its nearest stop, and a low above the high is swapped,
+    each with a note."""
+
+    query: str
+    key: str
+    grid: tuple[float, ...]
+    default: tuple[float, float]
+    label: str
+
+    def parse(
+        self, raw: str, errors: list[str], notes: list[str]
+    ) -> tuple[float, float]:
+        low, sep, high = raw.partition(":")
+        ends = (_float(low), _float(high))
+        if not sep or any(v is None or v <= 0 for v in ends):
+            errors.append(
+                f"The link's {self.query} = {_quote(raw)} is not two positive "
+                f"numbers as low:high; using {self.encode(self.default)}."
+            )
+            return self.default
+        stops = tuple(nearest(self.grid, v) for v in ends)  # type: ignore[arg-type]
+        if stops != ends:
+            notes.append(
+                f"{self.label} = {raw} is not on its slider; using the nearest "
+                f"values on it, {self.encode(stops)}."
+            )
+        if stops[0] > stops[1]:
+            stops = (stops[1], stops[0])
+            notes.append(f"{self.label}: its ends were swapped, low before high.")
+        return stops  # type: ignore[return-value]
+
+    def encode(self, value: Any) -> str:
+        low, high = value
+        return f"{_show(float(low))}:{_show(float(high))}"
+
+
+@dataclass(frozen=True)
+class Multi:
+    """A multiselect of ``options`` (comma-separated in a URL); unknown names
+    are dropped, each said."""
+
+    query: str
+    key: str
+    options: tuple[str, ...]
+    default: tuple[str, ...]
+    label: str
+
+    def parse(self, raw: str, errors: list[str], notes: list[str]) -> list[str]:
+        names = [name for name in raw.split(",") if name]
+        unknown = [name for name in names if name not in self.options]
+        if unknown:
+            errors.append(
+                f"The link's {self.query} names {', '.join(map(_quote, unknown))}, "
+                f"not among {', '.join(self.options)}; left out."
+            )
+        return [o for o in self.options if o in names]
+
+    def encode(self, value: Any) -> str:
+        return ",".join(o for o in self.options if o in value)
+
+
+Field = Choice | Number | Grid | Flag | Range | Multi
 
 
 #: The columns a wide CSV upload lets the visitor choose (svmlab.ui.data_source).
@@ -255,7 +321,11 @@ class PageState:
         # Unique by construction: a page's declared fields and its data source
         # never share a widget key (two widgets with one key is a traceback).
         keys = [f.key for f in self.fields]
-        taken = data_source_keys(self.prefix, self.catalogue)
+        taken = (
+            data_source_keys(self.prefix, self.catalogue)
+            if self.catalogue is not None
+            else frozenset()
+        )
         clashes = sorted({k for k in keys if keys.count(k) > 1 or k in taken})
         if clashes:
             raise ValueError(f"{self.page}: widget keys used twice: {clashes}")
@@ -310,6 +380,8 @@ class PageState:
 
     def keys(self, values: Mapping[str, Any]) -> list[str]:
         """Every widget key the URL describes for these widget values."""
+        if self.catalogue is None:
+            return [f.key for f in self.fields]
         name = values.get(self.dataset_key, self.dataset)
         return [
             self.source_key,
@@ -333,6 +405,15 @@ class PageState:
         errors = [] if errors is None else errors
         notes = [] if notes is None else notes
         get = query_getter(params, notes)
+        if self.catalogue is None:  # a page without data (the Notes)
+            return {
+                f.key: (
+                    f.default
+                    if (raw := get(f.query)) is None
+                    else f.parse(raw, errors, notes)
+                )
+                for f in self.fields
+            }
         out: dict[str, Any] = {
             self.source_key: GENERATOR,
             self.dataset_key: self.dataset,
@@ -359,6 +440,12 @@ class PageState:
         """Query parameters for widget values (missing keys: their defaults);
         only what differs from the defaults is written."""
         out: dict[str, str] = {}
+        if self.catalogue is None:
+            for f in self.fields:
+                text = f.encode(values.get(f.key, f.default))
+                if text != f.encode(f.default):
+                    out[f.query] = text
+            return out
         name = values.get(self.dataset_key, self.dataset)
         if values.get(self.source_key, GENERATOR) == UPLOAD_CSV:
             out["data"] = UPLOAD
@@ -366,9 +453,10 @@ class PageState:
             out["data"] = str(name)
         seed = Number("seed", self.seed_key, 0, 0, 2**31 - 1, "The seed", True)
         for f in (seed, *self.data_fields(name), *self.fields):
-            value = values.get(f.key, f.default)
-            if value != f.default:
-                out[f.query] = f.encode(value)
+            # Compared as written: a multiselect's list equals its tuple default.
+            text = f.encode(values.get(f.key, f.default))
+            if text != f.encode(f.default):
+                out[f.query] = text
         return out
 
 
@@ -449,9 +537,58 @@ MULTICLASS_STATE = PageState(
     ),
 )
 
+#: Model selection's grid ends (half decades) and δ stops.
+SELECTION_C = tuple(float(f"{10.0**e:.3g}") for e in np.arange(-2.0, 4.01, 0.5))
+SELECTION_SIGMA = tuple(float(f"{10.0**e:.3g}") for e in np.arange(-2.0, 1.51, 0.25))
+SELECTION_DELTAS = (1e-4, 1e-3, 0.01, 0.1, 0.5)
+#: Every approximation the page offers (exact leave-one-out is always computed).
+SELECTION_CRITERIA = tuple(c for c in selection.CRITERIA if c != "loo")
+
+SELECTION_STATE = PageState(
+    page="pages/2_Model_selection.py",
+    prefix="selection",
+    catalogue=datasets,
+    dataset="two_circles",
+    max_n=400,
+    fields=(
+        Range("C", "selection_C_range", SELECTION_C, (0.1, 1000.0), "The C range"),
+        Number("nC", "selection_n_C", 7, 2, 15, "The number of C values", True),
+        Range(
+            "sigma",
+            "selection_sigma_range",
+            SELECTION_SIGMA,
+            (0.1, 1.78),
+            "The σ range",
+        ),
+        Number("nsigma", "selection_n_sigma", 7, 2, 15, "The number of σ", True),
+        Multi(
+            "criteria",
+            "selection_criteria",
+            SELECTION_CRITERIA,
+            ("lee", "plugin", "alo", "span"),
+            "Criteria",
+        ),
+        # Lee's own δ by default: the page asks whether *his* ACV tracks LOO.
+        Grid("delta", "selection_delta", SELECTION_DELTAS, 1e-4, "δ"),
+        Choice("bias", "selection_bias", ("none", "regularized"), "none", "Bias"),
+        Flag("classroom", "selection_classroom", False, "Classroom mode"),
+    ),
+)
+
+NOTES_STATE = PageState(
+    page="pages/3_Notes.py",
+    prefix="notes",
+    catalogue=None,
+    dataset="",
+    max_n=0,
+    fields=(Flag("classroom", "notes_classroom", False, "Classroom mode"),),
+)
+
 #: Page name (as in :data:`svmlab.ui.presets.Preset.page`) -> its URL state.
 PAGE_STATES: dict[str, PageState] = {
     "losses": LOSSES_STATE,
     "solvers": SOLVERS_STATE,
+    "selection": SELECTION_STATE,
     "multiclass": MULTICLASS_STATE,
+    "notes": NOTES_STATE,
 }

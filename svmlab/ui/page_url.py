@@ -23,32 +23,17 @@ from typing import Any
 
 import streamlit as st
 
-from svmlab.ui import keyed
 from svmlab.ui.page_state import PageState
 from svmlab.ui.presets import PRESETS, Preset, page_query
 
 __all__ = [
     "active_preset",
     "classroom",
-    "classroom_toggle",
     "load",
     "messages",
     "preset_box",
     "publish",
-    "sidebar_state",
 ]
-
-
-#: Classroom mode's style on these pages: Explore's bigger text
-#: (:mod:`svmlab.ui.lecture`), the space above the title taken back.
-CLASSROOM_CSS = (
-    "<style>"
-    "html{font-size:19px}"
-    '[data-testid="stMainBlockContainer"]{padding-top:0.6rem;max-width:100%}'
-    '[data-testid="stHeader"]{height:0;min-height:0;background:transparent}'
-    "h1{font-size:1.7rem !important;padding:0 !important}"
-    "</style>"
-)
 
 
 def _slot(state: PageState, name: str) -> str:
@@ -113,32 +98,9 @@ def publish(state: PageState) -> dict[str, str]:
     return query
 
 
-def sidebar_state(state: PageState) -> str:
-    """The page config's sidebar state: collapsed in classroom mode (call after
-    :func:`load`)."""
-    return "collapsed" if st.session_state.get(state.classroom_key) else "auto"
-
-
 def classroom(state: PageState) -> bool:
-    """Whether this page shows classroom mode now."""
+    """Whether this page shows classroom mode now (the frame draws its toggle)."""
     return bool(st.session_state.get(state.classroom_key))
-
-
-def classroom_toggle(state: PageState) -> bool:
-    """Explore's classroom-mode toggle on this page (top of the sidebar): bigger
-    text for a projector, the sidebar collapsed on load (``classroom=1``)."""
-    on = bool(
-        st.toggle(
-            "Classroom mode",
-            value=bool(keyed.value(state.classroom_key, False)),
-            key=state.classroom_key,
-            help="For a projector: bigger text, the sidebar collapsed when the "
-            "link is opened.",
-        )
-    )
-    if on:
-        st.html(CLASSROOM_CSS)
-    return on
 
 
 def active_preset(state: PageState) -> Preset | None:

@@ -30,7 +30,6 @@ from svmlab.ui.settings import ExploreSettings
 
 __all__ = [
     "CHART_CONFIG",
-    "compact_page",
     "data_csv",
     "downloads",
     "edit_tools",
@@ -81,21 +80,6 @@ def _num(value: float | None) -> str:
 
 
 #: Less empty space above the title (Streamlit's default is 6rem): on a 1280 x 720
-#: projector the chart and its sliders then fit on one screen.
-_COMPACT = (
-    "<style>"
-    '[data-testid="stMainBlockContainer"]{padding-top:2.2rem;padding-bottom:2rem}'
-    '[data-testid="stSidebarUserContent"]{padding-top:0.5rem}'
-    "h1{padding-top:0.25rem !important}"
-    "</style>"
-)
-
-
-def compact_page() -> None:
-    """Tighter margins for the pages that must fit a projector."""
-    st.html(_COMPACT)
-
-
 def internal_error(error: Exception) -> None:
     """An unexpected engine exception: a plain message on the page (no traceback
     on a projector), the traceback in the server log."""

@@ -43,7 +43,13 @@ from svmlab.errors import ClusterError, DataError, ParameterError, SvmlabError
 from svmlab.estimator import SVC
 from svmlab.executors import ENV_SCHEDULER, describe_executor
 from svmlab.kernels import lee_sigma2_from_sigma
-from svmlab.ui import data_source, room
+from svmlab.ui import data_source, keyed, room
+from svmlab.ui.page_state import (
+    SELECTION_C,
+    SELECTION_DELTAS,
+    SELECTION_SIGMA,
+    SELECTION_STATE,
+)
 from svmlab.ui.settings import ExploreSettings
 from svmlab.ui.shared_results import SharedResults, with_progress
 from svmlab.ui.upload import escape_markdown
@@ -93,9 +99,11 @@ MAX_TEST_SIZE = 200
 #: Largest training set the page sweeps (exact LOO costs n fits per cell).
 MAX_N = 400
 #: Grid ends offered for C and sigma (log-spaced, half decades).
-C_CHOICES = tuple(float(f"{10.0**e:.3g}") for e in np.arange(-2.0, 4.01, 0.5))
-SIGMA_CHOICES = tuple(float(f"{10.0**e:.3g}") for e in np.arange(-2.0, 1.51, 0.25))
-DELTAS = (1e-4, 1e-3, 0.01, 0.1, 0.5)
+# The grids are the page state's (svmlab.ui.page_state): the URL and the
+# widgets share them.
+C_CHOICES = SELECTION_C
+SIGMA_CHOICES = SELECTION_SIGMA
+DELTAS = SELECTION_DELTAS
 
 LEE_PATH = ROOT / "svmlab" / "experiments" / "results" / "lee2006.json"
 #: Where the page's Recompute button writes (git-ignored), so a quick run with a
@@ -191,9 +199,11 @@ def request_data(request: SweepRequest) -> tuple[Array, Array]:
 def sweep_controls() -> SweepRequest | None:
     """The sidebar: data, grid, criteria and model. None while an upload is missing."""
     st.header("Data")
+    sources = ["Generator", "Upload CSV"]
     source = st.radio(
         "Data source",
-        ["Generator", "Upload CSV"],
+        sources,
+        index=keyed.index("selection_source", sources),
         horizontal=True,
         key="selection_source",
         label_visibility="collapsed",
@@ -211,19 +221,24 @@ def sweep_controls() -> SweepRequest | None:
             n_help=f"At most {MAX_N}: exact leave-one-out refits n times per cell.",
             notes={"two_circles": TWO_CIRCLES_NOTE},
         )
+    # Every widget is one of SELECTION_STATE's fields, drawn with its current
+    # value (a link's, or the session's) as its default (svmlab.ui.keyed).
+    fields = {f.query: f for f in SELECTION_STATE.fields}
     st.header("Grid")
     c_low, c_high = st.select_slider(
         "C range",
         options=C_CHOICES,
-        value=(0.1, 1000.0),
+        value=tuple(keyed.value("selection_C_range", fields["C"].default)),
         format_func=lambda v: f"{v:g}",
         key="selection_C_range",
     )
-    n_C = st.slider("C values", 2, 15, 7, key="selection_n_C")
+    n_C = st.slider(
+        "C values", 2, 15, int(keyed.value("selection_n_C", 7)), key="selection_n_C"
+    )
     s_low, s_high = st.select_slider(
         "σ range (svmlab: exp(−‖x − z‖² / 2σ²))",
         options=SIGMA_CHOICES,
-        value=(0.1, 1.78),
+        value=tuple(keyed.value("selection_sigma_range", fields["sigma"].default)),
         format_func=lambda v: f"{v:g}",
         key="selection_sigma_range",
     )
@@ -231,12 +246,18 @@ def sweep_controls() -> SweepRequest | None:
         f"Lee's σ² = 2σ²: here {lee_sigma2_from_sigma(s_low):.3g} to "
         f"{lee_sigma2_from_sigma(s_high):.3g} (his kernel is exp(−‖x − z‖² / σ²))."
     )
-    n_sigma = st.slider("σ values", 2, 15, 7, key="selection_n_sigma")
+    n_sigma = st.slider(
+        "σ values",
+        2,
+        15,
+        int(keyed.value("selection_n_sigma", 7)),
+        key="selection_n_sigma",
+    )
     st.header("Criteria")
     picked = st.multiselect(
         "Approximations and cross-validation",
-        [c for c in selection.CRITERIA if c != "loo"],
-        default=[c for c in DEFAULT_CRITERIA if c != "loo"],
+        list(fields["criteria"].options),
+        default=list(keyed.value("selection_criteria", fields["criteria"].default)),
         format_func=lambda c: selection.CRITERIA[c].title,
         key="selection_criteria",
         help="Exact leave-one-out is always computed: it is the reference.",
@@ -248,15 +269,17 @@ def sweep_controls() -> SweepRequest | None:
         # Lee's own setting by default: the page asks whether *his* ACV tracks
         # leave-one-out (it is also the faster one to sweep: 13 s against 21 s
         # for the default grid at delta = 0.1, measured).
-        value=1e-4,
+        value=keyed.value("selection_delta", fields["delta"].default),
         format_func=lambda v: f"{v:g}",
         key="selection_delta",
         help="Lee's experiment uses δ = 1e-4, the default (smaller δ: closer to "
         "the hinge; larger δ: a smoother loss, easier for the approximations).",
     )
+    biases = list(fields["bias"].options)
     bias = st.radio(
         "Bias",
-        ["none", "regularized"],
+        biases,
+        index=keyed.index("selection_bias", biases),
         format_func={"none": "none (Lee)", "regularized": "regularized (k + 1)"}.get,
         horizontal=True,
         key="selection_bias",

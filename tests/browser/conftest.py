@@ -25,6 +25,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -189,12 +190,13 @@ def _tail(path: Path, n: int = 40) -> str:
         return "(no log)"
 
 
-@pytest.fixture(scope="session")
-def streamlit_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Start ``streamlit run app.py`` on a free port; yield its base URL."""
+@contextmanager
+def serve_app(log_dir: Path) -> Iterator[tuple[str, int]]:
+    """Start ``streamlit run app.py`` on a free port; yield ``(base URL, pid)``;
+    stop the whole process group after."""
     port = _free_port()
     url = f"http://{HOST}:{port}"
-    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
+    log_path = log_dir / f"server-{port}.log"
     cmd = [
         sys.executable,
         "-m",
@@ -243,11 +245,27 @@ def streamlit_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                     f"log {log_path}:\n{_tail(log_path)}"
                 )
             time.sleep(0.1)
-        SERVER_PIDS[url] = proc.pid
-        yield url
+        yield url, proc.pid
     finally:
-        SERVER_PIDS.pop(url, None)
         _stop(proc)
+
+
+@pytest.fixture(scope="session")
+def streamlit_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One ``streamlit run app.py`` for the session; its base URL."""
+    with serve_app(tmp_path_factory.mktemp("streamlit")) as (url, pid):
+        SERVER_PIDS[url] = pid
+        try:
+            yield url
+        finally:
+            SERVER_PIDS.pop(url, None)
+
+
+@pytest.fixture
+def fresh_server(tmp_path: Path) -> Callable[[], object]:
+    """A factory of freshly started servers (each stopped at the test's end):
+    ``with fresh_server() as url: ...``."""
+    return lambda: serve_app(tmp_path)
 
 
 @pytest.fixture(scope="session")

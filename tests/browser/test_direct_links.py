@@ -1,0 +1,51 @@
+"""A direct link to any page, the first request a freshly started server gets,
+opens that page inside the frame (issue 30).
+
+Streamlit serves ``pages/`` in its old pages-directory mode until some session
+has called ``st.navigation``; a lecturer's shared link is often that first
+request. Each page gets its own new server here: the page must come with the
+course's menu, the classroom toggle and the link's settings.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from svmlab.ui.frame import PAGES
+from tests.browser.page_checks import no_errors
+
+LINKS = {
+    "Explore": "?C=100",
+    "Losses": "?C=10",
+    "Solvers": "?C=100",
+    "Model_selection": "",
+    "Multiclass": "?C=10",
+    "Notes": "",
+}
+
+
+@pytest.mark.parametrize("page", PAGES[1:], ids=[p.url_path for p in PAGES[1:]])
+def test_a_direct_link_on_a_fresh_server_opens_the_page_in_the_frame(
+    page, fresh_server, browser, browser_log, wait_for_rerun, assert_no_exception
+) -> None:
+    from tests.browser.conftest import STATE_LOG_JS
+
+    with fresh_server() as (url, _):
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        context.add_init_script(STATE_LOG_JS)
+        tab = context.new_page()
+        tab.on("pageerror", lambda exc: browser_log.page_errors.append(str(exc)))
+        try:
+            query = LINKS[page.url_path]
+            tab.goto(f"{url}/{page.url_path}{query}")
+            wait_for_rerun(tab, timeout_ms=120_000)
+            menu = tab.locator('[data-testid="stSidebarNav"]').inner_text()
+            for other in PAGES:
+                assert other.title in menu, (other.title, menu)
+            assert tab.get_by_text("Classroom mode").count() == 1  # the frame's
+            assert page.url_path in tab.url
+            if query:
+                assert query.lstrip("?") in tab.url  # the link's setting kept
+            no_errors(tab, browser_log, assert_no_exception)
+        finally:
+            context.close()
