@@ -65,8 +65,8 @@ from tests.browser.soak_plan import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-#: The page links at the top of the sidebar (svmlab/ui/navigation.py).
-SIDEBAR_LINKS = '[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]'
+#: Streamlit's page menu at the top of the sidebar (svmlab/ui/frame.py).
+SIDEBAR_LINKS = '[data-testid="stSidebarNav"] [data-testid="stSidebarNavLink"]'
 #: The ">>" that opens a collapsed sidebar (classroom mode collapses it).
 EXPAND_SIDEBAR = '[data-testid="stExpandSidebarButton"]'
 RESULTS = ROOT / "tests" / "browser" / "artifacts" / "soak.json"
