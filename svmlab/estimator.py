@@ -257,11 +257,14 @@ class SVC(ClassifierMixin, BaseEstimator):
         Cost of the loss term, > 0; ``math.inf`` is the hard margin (hinge only).
     kernel
         ``"gaussian"`` (``exp(-||x - z||^2 / (2 sigma^2))``), ``"polynomial"``
-        (``(x'z + coef0)^degree``) or ``"linear"``.
+        (``(x'z + coef0)^degree``), ``"linear"`` or ``"sigmoid"``
+        (``tanh(scale x'z + coef0)``, not positive semidefinite in general).
     sigma
         Gaussian width (Sugiyama's h); scikit-learn's gamma is ``1 / (2 sigma^2)``.
     degree, coef0
-        Polynomial kernel degree p and offset a.
+        Polynomial kernel degree p and offset a (coef0 is also the sigmoid's r).
+    scale
+        The sigmoid kernel's slope a (scikit-learn's gamma for ``"sigmoid"``).
     loss
         ``"hinge"``, ``"squared_hinge"``, ``"ramp"``, ``"squared_ramp"`` or
         ``"modified_hinge"`` (Lee's h_delta, C^1 form).
@@ -332,6 +335,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         sigma: float = 1.0,
         degree: int = 3,
         coef0: float = 1.0,
+        scale: float = 1.0,
         loss: str = "hinge",
         delta: float = 0.1,
         solver: str = "auto",
@@ -348,6 +352,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.sigma = sigma
         self.degree = degree
         self.coef0 = coef0
+        self.scale = scale
         self.loss = loss
         self.delta = delta
         self.solver = solver
@@ -379,7 +384,11 @@ class SVC(ClassifierMixin, BaseEstimator):
                 "C = inf (the hard margin) is only defined for the hinge loss."
             )
         check_kernel_params(
-            self.kernel, sigma=self.sigma, degree=self.degree, coef0=self.coef0
+            self.kernel,
+            sigma=self.sigma,
+            degree=self.degree,
+            coef0=self.coef0,
+            scale=self.scale,
         )
         if not isinstance(self.bias, str) or self.bias not in BIASES:
             raise UnknownNameError("bias mode", self.bias, BIASES)
@@ -412,6 +421,7 @@ class SVC(ClassifierMixin, BaseEstimator):
             sigma=self.sigma,
             degree=self.degree,
             coef0=self.coef0,
+            scale=self.scale,
         )
         return K
 
@@ -480,6 +490,7 @@ class SVC(ClassifierMixin, BaseEstimator):
                 sigma=self.sigma,
                 degree=self.degree,
                 coef0=self.coef0,
+                scale=self.scale,
                 shift=shift,
             )
         else:

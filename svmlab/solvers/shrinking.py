@@ -57,7 +57,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from svmlab.kernels import ROW_DENSE, KernelRows
+from svmlab.kernels import ROW_DENSE, ROW_PARAMS, KernelRows
 from svmlab.solvers.base import Budget
 from svmlab.solvers.chunked import run_chunked
 from svmlab.solvers.row_cache import (
@@ -446,7 +446,7 @@ class BoxSMO:
         self.perm = np.arange(n, dtype=np.int64)
         if K is not None:
             K = np.ascontiguousarray(K, dtype=np.float64)
-            X, kind, kp = np.zeros((1, 1)), ROW_DENSE, np.zeros(6)
+            X, kind, kp = np.zeros((1, 1)), ROW_DENSE, np.zeros(ROW_PARAMS)
             diag = np.diagonal(K).copy()
         else:
             assert kernel is not None

@@ -566,7 +566,7 @@ def _preset(raw: str) -> str | None:
 _FIELD_PARSERS = {
     "seed": _number(integer=True),
     "test_fraction": _number(),
-    "kernel": _choice(kernels.KERNELS),
+    "kernel": _choice(kernels.PSD_KERNELS),
     "sigma": _number(positive=True),
     "degree": _number(integer=True),
     "coef0": _number(),
