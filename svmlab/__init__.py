@@ -20,6 +20,7 @@ from svmlab.errors import (
     DataError,
     FitCancelled,
     IncompatibleLossError,
+    InfeasibleNuError,
     ParameterError,
     ProblemError,
     SvmlabError,
@@ -27,6 +28,7 @@ from svmlab.errors import (
 )
 from svmlab.estimator import BIASES, SV_STATES, SVC
 from svmlab.multiclass import CrammerSingerSVC, OneVsOneSVC, OneVsRestSVC
+from svmlab.nu_svm import NuSVC, OneClassSVM
 from svmlab.solvers.base import cancel_when
 
 __all__ = [
@@ -37,6 +39,9 @@ __all__ = [
     "DataError",
     "FitCancelled",
     "IncompatibleLossError",
+    "InfeasibleNuError",
+    "NuSVC",
+    "OneClassSVM",
     "OneVsOneSVC",
     "OneVsRestSVC",
     "ParameterError",

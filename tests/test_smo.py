@@ -252,8 +252,8 @@ def test_chunked_run_equals_one_compiled_call(fit_intercept):
     sol = smo.solve(problem, tol=1e-6, max_seconds=60.0)
     assert sol.n_iter > smo.FIRST_CHUNK  # more than one chunk
     state = BoxSMO(y, -np.ones(problem.n), 100.0, 0.0, fit_intercept, K=problem.K)
-    args = (state.vec, state.src, state.cache, state.ist, 100.0, 0.0, 1e-6)
-    it, done = shrinking._chunk(*args, True, fit_intercept, 0, 10**7)
+    args = (state.vec, state.src, state.cache, state.ist, 1e-6, True, state.mode)
+    it, done = shrinking._chunk(*args, 0, 10**7)
     assert done and it == sol.n_iter
     np.testing.assert_array_equal(sol.alpha, state.alpha())
     assert sol.converged and sol.stop_reason == "converged"
