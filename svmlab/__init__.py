@@ -29,6 +29,7 @@ from svmlab.errors import (
 from svmlab.estimator import BIASES, SV_STATES, SVC
 from svmlab.multiclass import CrammerSingerSVC, OneVsOneSVC, OneVsRestSVC
 from svmlab.nu_svm import NuSVC, OneClassSVM
+from svmlab.regression import EpsilonSVR, NuSVR
 from svmlab.solvers.base import cancel_when
 
 __all__ = [
@@ -37,10 +38,12 @@ __all__ = [
     "SV_STATES",
     "CrammerSingerSVC",
     "DataError",
+    "EpsilonSVR",
     "FitCancelled",
     "IncompatibleLossError",
     "InfeasibleNuError",
     "NuSVC",
+    "NuSVR",
     "OneClassSVM",
     "OneVsOneSVC",
     "OneVsRestSVC",
