@@ -20,9 +20,11 @@ from sklearn.utils.multiclass import check_classification_targets, unique_labels
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab import solvers
+from svmlab.class_weights import WEIGHTED_LOSSES, class_weights, point_weights
 from svmlab.errors import (
     DataError,
     DataTypeError,
+    IncompatibleLossError,
     ParameterError,
     ProblemError,
     UnknownNameError,
@@ -291,6 +293,11 @@ class SVC(ClassifierMixin, BaseEstimator):
         feasible point, ``converged_`` is False and a ``ConvergenceWarning``
         says so. Fits inside :func:`svmlab.cancel_when` can also be cancelled
         (:class:`svmlab.FitCancelled`, not caught here).
+    class_weight
+        None, ``"balanced"`` (scikit-learn's ``n / (2 n_c)``) or a dict
+        ``{label: weight}``: class c costs ``C w_c`` (LIBSVM's ``-wi``,
+        :mod:`svmlab.class_weights`). For the hinge and the squared hinge, with
+        the solvers that take a C per point (smo, qp, coordinate).
 
     Attributes
     ----------
@@ -321,6 +328,8 @@ class SVC(ClassifierMixin, BaseEstimator):
         Why the solver stopped: ``"converged"`` (its KKT measure met ``tol``),
         ``"max_iter"``, ``"max_seconds"`` or ``"rule"`` (see
         :data:`svmlab.solvers.STOP_REASONS`).
+    class_weight_ : ndarray (2,)
+        The weight of each class of ``classes_`` (ones without class weights).
 
     ``support_`` holds every point with a nonzero alpha, so ``decision_function``
     on the training points reproduces ``margins_ / y`` to rounding at any C;
@@ -346,6 +355,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         solver_options: dict[str, Any] | None = None,
         random_state: int | None = None,
         max_seconds: float | None = None,
+        class_weight: dict | str | None = None,
     ) -> None:
         self.C = C
         self.kernel = kernel
@@ -363,6 +373,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.solver_options = solver_options
         self.random_state = random_state
         self.max_seconds = max_seconds
+        self.class_weight = class_weight
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -473,11 +484,22 @@ class SVC(ClassifierMixin, BaseEstimator):
             raise DataError(f"An SVM needs at least 2 points; got {X.shape[0]}.")
         y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
         fit_intercept = self.bias == "unregularized"
+        per_class = class_weights(self.class_weight, self.classes_, y)
+        if per_class is not None and self.loss not in WEIGHTED_LOSSES:
+            raise IncompatibleLossError(
+                self.solver,
+                f"class weights with the {self.loss} loss (a C per class enters "
+                "the hinge and squared-hinge duals only)",
+                [],
+            )
+        weights = point_weights(per_class, self.classes_, y)
+        self.class_weight_ = np.ones(2) if per_class is None else per_class
         name = solvers.resolve_solver(
             self.solver,
             self.loss,
             fit_intercept=fit_intercept,
             hard_margin=math.isinf(self.C),
+            weighted=weights is not None,
         )
         # The regularized bias is the kernel K + 1 (Rifkin's slides).
         shift = 1.0 if self.bias == "regularized" else 0.0
@@ -504,6 +526,7 @@ class SVC(ClassifierMixin, BaseEstimator):
             C=float(self.C),
             fit_intercept=fit_intercept,
             kernel=rows,
+            weights=weights,
         )
         if init is not None:
             try:
@@ -542,7 +565,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.solver_ = name
         b = solution.b + (float(alpha @ y_pm) if self.bias == "regularized" else 0.0)
         self.intercept_ = np.array([b])
-        self.sv_state_ = sv_states(alpha, problem.C, self.loss)
+        self.sv_state_ = sv_states(alpha, problem.costs, self.loss)
         # Every nonzero alpha enters f: a threshold relative to C would drop the
         # whole solution at large C, where alpha is bounded by the data, not C.
         self.support_ = np.flatnonzero(alpha)

@@ -209,8 +209,9 @@ def test_history_objectives_from_gradient_match_direct_evaluation(loss, fit_inte
     a = sol.alpha
     ridge = 1.0 / problem.C if loss == "squared_hinge" else 0.0
     G = y * (problem.K @ (a * y)) + ridge * a - 1.0
+    n = problem.n
     primal, dual = smo._objectives(
-        y, a, G, ridge, sol.b, problem.C, loss == "squared_hinge"
+        y, a, G, np.full(n, ridge), sol.b, np.full(n, 3.0), loss == "squared_hinge"
     )
     assert primal == pytest.approx(sol.objective, rel=1e-12)
     assert dual == pytest.approx(sol.dual_objective, rel=1e-12)
