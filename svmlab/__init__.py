@@ -29,6 +29,7 @@ from svmlab.errors import (
 from svmlab.estimator import BIASES, SV_STATES, SVC
 from svmlab.multiclass import CrammerSingerSVC, OneVsOneSVC, OneVsRestSVC
 from svmlab.nu_svm import NuSVC, OneClassSVM
+from svmlab.probability import PlattSVC
 from svmlab.regression import EpsilonSVR, NuSVR
 from svmlab.solvers.base import cancel_when
 
@@ -48,6 +49,7 @@ __all__ = [
     "OneVsOneSVC",
     "OneVsRestSVC",
     "ParameterError",
+    "PlattSVC",
     "ProblemError",
     "SvmlabError",
     "UnknownNameError",
