@@ -145,6 +145,8 @@ MODEL_DEFAULTS: dict[str, dict[str, Any]] = {
     "xor": {"kernel": "gaussian", "C": 1.0, "sigma": 0.82},
     "moons": {"kernel": "gaussian", "C": 10.0, "sigma": 0.39},
     "blobs": {"kernel": "gaussian", "C": 1.0, "sigma": 1.5},
+    # A linear boundary pushed into the small class (class weights, issue 31).
+    "imbalanced": {"kernel": "linear", "C": 1.0, "sigma": 1.5},
 }
 
 
