@@ -58,6 +58,23 @@ def max_feasible_nu(y: ArrayLike) -> float:
     return 2.0 * float(counts.min()) / float(counts.sum())
 
 
+#: f's accuracy in margin units (``tol / r``) above which a fit gets a note.
+ACCURACY_NOTE = 0.1
+
+
+def _accuracy_notes(nu: float, r: float, tol: float) -> tuple[str, ...]:
+    """A sentence when ``tol / r`` (f's accuracy, in margins) exceeds
+    :data:`ACCURACY_NOTE`, else none."""
+    if tol / r <= ACCURACY_NOTE:
+        return ()
+    return (
+        f"With nu = {nu:g} the margin r is only {r:.2g} (the equivalent C is "
+        f"{1.0 / r:.3g}), so the solver's tol = {tol:g} leaves f accurate only to "
+        f"about {tol / r:.2g} margins. This nu is near the smallest fraction of "
+        "margin errors the kernel allows on these data; raise nu or lower tol.",
+    )
+
+
 def _nu_property(margins: Array, at_upper: NDArray[np.bool_], coef: Array) -> tuple:
     """``(fraction of margin errors, fraction of SVs)``: a margin error is a
     point at its upper bound whose margin is below 1 (ξ_i > 0)."""
@@ -109,6 +126,11 @@ class NuSVC(ClassifierMixin, KernelMachine):
         support_fraction_`` (the ν-property).
     margins_ : ndarray (n,)
         ``y_i f(x_i)`` of the training points.
+    fit_notes_ : tuple of str
+        A sentence when f cannot be trusted: the solver's ``tol`` is measured
+        before the division by r, so f is accurate to about ``tol / r``
+        margins, and r nears 0 when ν nears the smallest fraction of margin
+        errors the kernel allows (C = 1/r then grows without bound).
     n_iter_, converged_, stop_reason_, kkt_violation_, objective_, fit_time_,
     solution_
         The solver's report (:class:`svmlab.solvers.family.FamilySolution`).
@@ -188,6 +210,7 @@ class NuSVC(ClassifierMixin, KernelMachine):
         self.rho_ = r / X.shape[0]
         self.C_ = 1.0 / r
         self.margins_ = y_pm * self._raw_decision(X)
+        self.fit_notes_ = _accuracy_notes(nu, r, float(self.tol))
         self.margin_error_fraction_, self.support_fraction_ = _nu_property(
             self.margins_, solution.alpha >= solution.upper, solution.coef
         )

@@ -145,6 +145,16 @@ def test_the_nu_property_on_a_grid(data):
         assert model.margin_error_fraction_ <= np.mean(model.margins_ < 1.0 + 1e-6)
 
 
+def test_a_nu_near_the_unavoidable_errors_gets_a_note():
+    # Two circles have a coin-flip band: below about nu = 0.45 the margin r
+    # nears 0, C = 1/r explodes and f (divided by r) is accurate only to tol/r.
+    X, y = datasets.make_two_circles(300, noise=0.1, random_state=0)
+    tight = NuSVC(nu=0.35, sigma=0.5).fit(X, y)
+    assert tight.C_ > 1e3 and len(tight.fit_notes_) == 1
+    assert "raise nu or lower tol" in tight.fit_notes_[0]
+    assert NuSVC(nu=0.5, sigma=0.5).fit(X, y).fit_notes_ == ()
+
+
 def test_nu_errors_are_one_sentence_each():
     X, y = datasets.make_blobs(40, random_state=0)
     for bad in (0.0, -0.2, 1.5, math.nan, math.inf, "half", True):
