@@ -358,10 +358,22 @@ def solve_nu_svc(
             left -= a0[i]
     run = run_solver(y, np.zeros(n), 1.0, a0, K=K, kernel=kernel, nu=True, **options)
     rho, r = nu_rho(y, run.a, run.G, run.U)
-    if not (math.isfinite(r) and r > 0.0):
+    # r = 0 up to rounding is no margin: the gradient's size sets the rounding.
+    if not (math.isfinite(r) and r > 1e-10 * max(1.0, float(np.abs(run.G).max()))):
+        if run.converged:
+            # Chang & Lin (2001): at or below the least fraction of margin
+            # errors the data allow, the optimum has r = 0 (C = 1/r = inf).
+            raise ProblemError(
+                f"ν-SVC found no margin here (r = {r:.3g}): nu = {nu:g} is at or "
+                "below the smallest fraction of margin errors these data allow "
+                "with this kernel (the equivalent C would be infinite). Use a "
+                "larger nu."
+            )
+        limit = "time budget" if run.stop_reason == "max_seconds" else "max_iter"
         raise ProblemError(
-            f"ν-SVC found no margin here (r = {r:.3g}): with ν = {nu:g} the two "
-            "classes are not separated at all. Use a smaller ν."
+            f"The solver stopped at its {limit} before ν-SVC found its margin "
+            f"(r = {r:.3g}), so there is no model to report yet. Give it more "
+            "time or iterations, or a larger nu."
         )
     objective = _objective(run, np.zeros(n)) / (r * r)
     return _solution(run, run.a * y / r, rho / r, r, objective)
