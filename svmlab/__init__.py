@@ -13,6 +13,8 @@ from svmlab import (
     kernels,
     losses,
     multiclass,
+    probability,
+    regression_data,
     selection,
     solvers,
 )
@@ -60,6 +62,8 @@ __all__ = [
     "kernels",
     "losses",
     "multiclass",
+    "probability",
+    "regression_data",
     "selection",
     "solvers",
 ]
