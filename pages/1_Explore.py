@@ -33,6 +33,7 @@ from svmlab.ui import (  # noqa: E402
     navigation,
     panels,
     path_view,
+    refusals,
 )
 from svmlab.ui import chart as ui_chart  # noqa: E402
 from svmlab.ui.presets import PRESETS  # noqa: E402
@@ -55,6 +56,8 @@ st.title(
     "Click the plane to add a point; drag a box or lasso to remove points.",
 )
 controls.show_notes()
+controls.show_switch()
+refusals.show_refusal("explore", "The picture still shows the data from before it.")
 
 
 def chart(
@@ -92,32 +95,40 @@ def playground() -> None:
     settings = controls.live_controls()
     identity = (settings.source, tuple(settings.data_kwargs().items()))
     identity += (settings.test_fraction,)
-    try:
-        data = cache.load_data(*identity)
-    except SvmlabError as error:
-        st.error(str(error))
-        return
     # "inspects" (0): a click picks the point to inspect instead of adding one.
     click = edit.pending_click() if add_label == 0.0 else None
-    if add_label != 0.0:
-        edit.apply_pending_click(identity, add_label)
-    edits = edit.current_edits(identity)
-    no_solver = cache.no_solver_message(settings)
-    if no_solver:
-        st.info(no_solver)
-        return
     try:
+        data = cache.load_data(*identity)
+        if add_label != 0.0:
+            edit.apply_pending_click(identity, add_label)
+        edits = edit.current_edits(identity)
+        no_solver = cache.no_solver_message(settings)
         # A value on a computed path draws its stored model: a scrub fits nothing.
-        record = path_view.stored_record(settings, edits)
-        record = record or cache.fit_settings(settings, edits)
+        record = None if no_solver else path_view.stored_record(settings, edits)
+        if not no_solver:
+            record = record or cache.fit_settings(settings, edits)
     except FitCancelled:
         return  # superseded: the next run draws the picture
     except SvmlabError as error:
+        no_solver, record = None, None
         st.error(str(error))
-        return
     except Exception as error:  # a bug: say so plainly, keep the page usable
+        no_solver, record = None, None
         panels.internal_error(error)
-        return
+    if no_solver:
+        st.info(no_solver)
+    if record is None:
+        # The last picture that could be drawn stays, with every setting.
+        last = cache.last_good()
+        if last is None:
+            return
+        settings, identity, data, edits, record = last
+        st.caption(
+            "The picture below is the last one that could be drawn; every "
+            "setting above is kept as you set it."
+        )
+    else:
+        cache.keep_good(settings, identity, data, edits, record)
     model = record.model
     if click is not None:
         inspector.pick(record.X, click)

@@ -22,9 +22,9 @@ import streamlit as st  # noqa: E402
 
 import svmlab.ui  # noqa: E402, F401  (limits BLAS to one thread)
 from svmlab import SvmlabError, figures, selection  # noqa: E402
-from svmlab.errors import FitCancelled  # noqa: E402
+from svmlab.errors import FitCancelled, counted  # noqa: E402
 from svmlab.kernels import lee_sigma2_from_sigma  # noqa: E402
-from svmlab.ui import navigation, panels  # noqa: E402
+from svmlab.ui import navigation, panels, refusals  # noqa: E402
 from svmlab.ui import selection_page as sp  # noqa: E402
 
 st.set_page_config(page_title="svmlab · Model selection", layout="wide")
@@ -56,6 +56,7 @@ chart = panels.plotly_chart
 with st.sidebar:
     request = sp.sweep_controls()
 
+refusals.show_refusal("selection")
 run_col, note_col = st.columns([1, 4], vertical_alignment="center")
 run = run_col.button(
     "Run sweep", type="primary", key="selection_run", disabled=request is None
@@ -353,10 +354,10 @@ if local is not None:
         ["shipped", "recomputed"],
         format_func=lambda k: (
             f"recomputed {'here' if own is not None else 'on this server'} "
-            f"({len(local['seeds'])} seeds)"
+            f"({counted(len(local['seeds']), 'seed')})"
             if k == "recomputed"
             else "shipped"
-            + (f" ({len(shipped['seeds'])} seeds)" if shipped is not None else "")
+            + (f" ({counted(len(shipped['seeds']), 'seed')})" if shipped else "")
         ),
         horizontal=True,
         key="selection_lee_source",
@@ -465,21 +466,26 @@ else:
     )
 
 with st.expander("Recompute the Lee experiment"):
+    refusal = sp.recompute_refusal()
+    if refusal:
+        st.caption(refusal)
     n_seeds = st.slider(
         "Training seeds",
         1,
-        20,
+        sp.MAX_RECOMPUTE_SEEDS,
         2,
         key="selection_lee_seeds",
         help="Each seed sweeps an 8 × 8 grid with exact LOO twice: about a minute.",
+        disabled=refusal is not None,
     )
     st.caption(
         "Writes its own file (svmlab/experiments/results/lee2006_local.json, the "
         "latest recompute of any visitor); the shipped results stay, a switch above "
         "chooses which are shown, and this page keeps showing your own recompute. "
-        "One recompute runs at a time on this server."
+        f"One recompute runs at a time on this server, of at most "
+        f"{sp.MAX_RECOMPUTE_SEEDS} seeds."
     )
-    if st.button("Recompute", key="selection_lee_run"):
+    if st.button("Recompute", key="selection_lee_run", disabled=refusal is not None):
         bar = st.progress(0.0, text="Starting…")
         try:
             result = sp.recompute_lee(

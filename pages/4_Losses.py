@@ -24,7 +24,7 @@ from svmlab.figures import robustness as fig  # noqa: E402
 from svmlab.losses import make_loss  # noqa: E402
 from svmlab.robustness import LOSS_ORDER, best_start  # noqa: E402
 from svmlab.ui import losses_page as lp  # noqa: E402
-from svmlab.ui import navigation, page_url, panels  # noqa: E402
+from svmlab.ui import navigation, page_url, panels, refusals  # noqa: E402
 from svmlab.ui.page_state import LOSSES_STATE  # noqa: E402
 from svmlab.ui.upload import escape_markdown  # noqa: E402
 
@@ -50,6 +50,7 @@ with st.sidebar:
     request = lp.controls()
 page_url.publish(LOSSES_STATE)
 page_url.messages(LOSSES_STATE)
+refusals.show_refusal("losses")
 if request is None:
     st.info("Upload a CSV file in the sidebar, or switch back to a generator.")
     st.stop()
@@ -94,7 +95,8 @@ def panel(name: str) -> None:
             result.y,
             result.is_outlier,
             bounds=bounds,
-            height=300,
+            # On a projector the preset and the first row share one screen.
+            height=250 if page_url.classroom(LOSSES_STATE) else 300,
         ),
         key=f"losses_panel_{name}",
     )
@@ -144,10 +146,13 @@ if stored is None:
     st.info(
         "Run the sweep to see each loss's error and boundary shift against the "
         f"outliers' {'distance' if axis == 'distance' else 'number'} "
-        f"({lp.SWEEP_SECONDS})."
+        f"({lp.sweep_promise(sweep_request)})."
     )
 else:
     done, sweep = stored
+    waited = st.session_state.get(lp.SWEEP_WAIT_KEY)
+    if waited is not None and done == sweep_request:
+        st.caption(f"{lp.sweep_promise(done)}: done in {waited:.1f} s.")
     if done != sweep_request:
         st.caption(
             "This sweep was run for other settings; press Run sweep to redo it for "

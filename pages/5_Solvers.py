@@ -23,7 +23,7 @@ from svmlab.errors import FitCancelled  # noqa: E402
 from svmlab.figures.solver_race import race_panel  # noqa: E402
 from svmlab.figures.solver_traces import scaling_figure, traces_figure  # noqa: E402
 from svmlab.solver_comparison import CLOCKS  # noqa: E402
-from svmlab.ui import keyed, navigation, page_url, panels  # noqa: E402
+from svmlab.ui import keyed, navigation, page_url, panels, refusals  # noqa: E402
 from svmlab.ui import solvers_page as sp  # noqa: E402
 from svmlab.ui import solvers_text as text  # noqa: E402
 from svmlab.ui.page_state import SOLVERS_STATE  # noqa: E402
@@ -50,6 +50,7 @@ with st.sidebar:
     request = sp.controls()
 page_url.publish(SOLVERS_STATE)
 page_url.messages(SOLVERS_STATE)
+refusals.show_refusal("solvers")
 if request is None:
     st.info("Upload a CSV file in the sidebar, or switch back to a generator.")
     st.stop()
@@ -68,6 +69,7 @@ except Exception as error:  # a bug: say so plainly, keep the page usable
 page_url.preset_box(SOLVERS_STATE, result)
 TITLES = text.titles()
 frame, invalid = sp.table(result)
+classroom = page_url.classroom(SOLVERS_STATE)
 for row in result.rows:
     if row.error:
         st.error(f"{row.title}: {escape_markdown(row.error)}")
@@ -78,38 +80,53 @@ if not frame.empty:
         width="stretch",
         column_config={"solver": st.column_config.TextColumn(width="medium")},
     )
-st.caption(
-    text.reference_sentence(result)
-    + " "
-    + text.TABLE_HELP
-    + " · library: scikit-learn on the same problem, scored by the same formulas."
-)
-notes = [r for r in result.rows if r.note]
-for row in notes:
-    st.caption(f"{TITLES.get(row.name, row.name)}: {escape_markdown(row.note)}")
-if invalid:
-    with st.expander(f"Not valid for this loss and bias ({len(invalid)})"):
-        st.markdown("\n".join(f"- **{t}**: {escape_markdown(r)}" for t, r in invalid))
 
-# -- convergence -------------------------------------------------------------------
-st.header("Convergence")
-if result.traces and result.best_objective is not None:
-    panels.plotly_chart(
-        traces_figure(
-            result.traces,
-            TITLES,
-            best_objective=result.best_objective,
-            tol=request.tol,
-        ),
-        key="solvers_traces",
-    )
+
+def table_notes() -> None:
     st.caption(
-        "Each solver's recorded iterates (at most 200 kept, evenly thinned). Seconds "
-        "are each run's own clock rescaled to its timed run (recording slows a run). "
-        "An objective gap at the bottom of the scale is 0 or below (round-off)."
+        text.reference_sentence(result)
+        + " "
+        + text.TABLE_HELP
+        + " · library: scikit-learn on the same problem, scored by the same formulas."
     )
-else:
-    st.info("No iterative solver is valid here: nothing was recorded.")
+    for row in [r for r in result.rows if r.note]:
+        st.caption(f"{TITLES.get(row.name, row.name)}: {escape_markdown(row.note)}")
+    if invalid:
+        with st.expander(f"Not valid for this loss and bias ({len(invalid)})"):
+            st.markdown(
+                "\n".join(f"- **{t}**: {escape_markdown(r)}" for t, r in invalid)
+            )
+
+
+def convergence() -> None:
+    if not classroom:  # on a projector the table and the traces share one screen
+        st.header("Convergence")
+    if result.traces and result.best_objective is not None:
+        panels.plotly_chart(
+            traces_figure(
+                result.traces,
+                TITLES,
+                best_objective=result.best_objective,
+                tol=request.tol,
+                # On a projector the table and the traces share one screen.
+                height=250 if classroom else 620,
+                gap_only=classroom,
+            ),
+            key="solvers_traces",
+        )
+        st.caption(
+            "Each solver's recorded iterates (at most 200 kept, evenly thinned). "
+            "Seconds are each run's own clock rescaled to its timed run (recording "
+            "slows a run). An objective gap at the bottom of the scale is 0 or "
+            "below (round-off)."
+        )
+    else:
+        st.info(sp.nothing_recorded(result))
+
+
+# In classroom mode the traces come straight under the table, the notes after.
+for part in (convergence, table_notes) if classroom else (table_notes, convergence):
+    part()
 
 # -- the race ----------------------------------------------------------------------
 st.header("The race")
@@ -163,7 +180,7 @@ if result.traces:
         "the reference. ● class +1 · ■ class −1."
     )
 else:
-    st.info("No iterative solver is valid here: there is no race.")
+    st.info(sp.nothing_recorded(result).replace("recorded", "recorded to race"))
 
 # -- scaling -----------------------------------------------------------------------
 st.header("Scaling with n")

@@ -23,7 +23,7 @@ from svmlab.errors import FitCancelled  # noqa: E402
 from svmlab.figures import multiclass as fig  # noqa: E402
 from svmlab.multiclass import METHODS  # noqa: E402
 from svmlab.ui import multiclass_page as mp  # noqa: E402
-from svmlab.ui import navigation, page_url, panels  # noqa: E402
+from svmlab.ui import navigation, page_url, panels, refusals  # noqa: E402
 from svmlab.ui.page_state import MULTICLASS_STATE  # noqa: E402
 from svmlab.ui.upload import escape_markdown  # noqa: E402
 
@@ -50,6 +50,7 @@ with st.sidebar:
     request = mp.controls()
 page_url.publish(MULTICLASS_STATE)
 page_url.messages(MULTICLASS_STATE)
+refusals.show_refusal("multiclass")
 if request is None:
     st.info("Upload a CSV file in the sidebar, or switch back to a generator.")
     st.stop()
@@ -88,7 +89,8 @@ for column, (method, title) in zip(columns, METHODS.items(), strict=True):
                 X,
                 y,
                 bounds=bounds,
-                height=350,
+                # On a projector the preset and the panels share one screen.
+                height=260 if page_url.classroom(MULTICLASS_STATE) else 350,
                 class_names=names,
             ),
             key=f"multiclass_panel_{method}",

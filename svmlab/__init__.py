@@ -6,7 +6,10 @@ The engine is pure: importing ``svmlab`` never imports streamlit (only the
 
 from __future__ import annotations
 
+# First: numba's cache directory must be set before any compiled module loads
+# (svmlab/compiled_cache.py: a directory named by the compiled sources' hash).
 from svmlab import (
+    compiled_cache,
     crammer_singer,
     csv_data,
     datasets,
@@ -56,6 +59,7 @@ __all__ = [
     "SvmlabError",
     "UnknownNameError",
     "cancel_when",
+    "compiled_cache",
     "crammer_singer",
     "csv_data",
     "datasets",

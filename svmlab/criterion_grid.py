@@ -21,7 +21,7 @@ import scipy.stats
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import clone
 
-from svmlab.errors import ParameterError
+from svmlab.errors import ParameterError, plain_value
 from svmlab.estimator import SVC
 from svmlab.executors import run_tasks
 from svmlab.selection import (
@@ -101,21 +101,18 @@ def _sweep_row(
     sigma: float,
     criteria: Sequence[str],
     tick: Callable[[str], None] | None,
-) -> dict[str, list[CriterionResult | None]]:
+) -> dict[str, list[CriterionResult]]:
     """One sigma: the Gram matrix once, the full fits warm-started along C."""
     base = clone(estimator).set_params(sigma=float(sigma))
     K = base._gram(X)
-    row: dict[str, list[CriterionResult | None]] = {c: [] for c in criteria}
+    row: dict[str, list[CriterionResult]] = {c: [] for c in criteria}
     init = None
     for C in Cs:
         est = clone(base).set_params(C=float(C))
         start = time.perf_counter()
-        try:
-            model = fit_quietly(est, X, y, K=K, init=init)
-        except ParameterError:
-            for c in criteria:
-                row[c].append(None)
-            continue
+        # The grid and the estimator were checked up front (grid_sweep), so a
+        # ParameterError here is a bug to see, not a cell to leave NaN.
+        model = fit_quietly(est, X, y, K=K, init=init)
         init = model.alpha_
         fit_seconds = time.perf_counter() - start
         for c in criteria:
@@ -140,10 +137,35 @@ def _sweep_row_task(
     y: NDArray,
     Cs: Array,
     criteria: Sequence[str],
-) -> dict[str, list[CriterionResult | None]]:
+) -> dict[str, list[CriterionResult]]:
     """:func:`_sweep_row` as one task of :func:`svmlab.executors.run_tasks`
     (the row's sigma first; the shared inputs by name)."""
     return _sweep_row(estimator, X, y, Cs, sigma, criteria, None)
+
+
+def _grid_axis(values: ArrayLike, name: str) -> Array:
+    """One axis of the grid as a flat float array, or a ParameterError.
+
+    Every value must be a positive finite number. Checked up front: a C of inf
+    (the hard margin, which only the hinge has) or a NaN used to reach the fits,
+    whose ParameterError left that cell NaN while ``missing_rows`` stayed empty,
+    so nothing said why (issue 27, item 13).
+    """
+    try:
+        axis = np.asarray(values, dtype=np.float64).ravel()
+    except (TypeError, ValueError) as error:
+        raise ParameterError(
+            f"The grid's {name} values must be numbers; some are not."
+        ) from error
+    if axis.size == 0:
+        raise ParameterError("The grid needs at least one C and one sigma.")
+    bad = axis[~(np.isfinite(axis) & (axis > 0))]
+    if bad.size:
+        raise ParameterError(
+            f"Every {name} of the grid must be a positive finite number; got "
+            f"{plain_value(float(bad[0]))}."
+        )
+    return axis
 
 
 def grid_sweep(
@@ -174,8 +196,8 @@ def grid_sweep(
     in ``missing_rows`` (their cells NaN); finished rows are kept.
     """
     X, y = check_data(X, y)
-    Cs = np.sort(np.asarray(Cs, dtype=np.float64))
-    sigmas = np.asarray(sigmas, dtype=np.float64)
+    Cs = np.sort(_grid_axis(Cs, "C"))
+    sigmas = _grid_axis(sigmas, "sigma")
     criteria = tuple(criteria)
     for c in criteria:
         if c not in CRITERIA:
@@ -184,10 +206,9 @@ def grid_sweep(
             )
         if CRITERIA[c].approximate:
             check_approximable(estimator)
-    if Cs.size == 0 or sigmas.size == 0:
-        raise ParameterError("The grid needs at least one C and one sigma.")
-    if not (np.all(Cs > 0) and np.all(sigmas > 0)):
-        raise ParameterError("Every C and sigma of the grid must be positive.")
+    # The estimator's own parameters (tol, loss, kernel, ...) at the first cell:
+    # refused here, not by every fit of every row.
+    clone(estimator).set_params(C=float(Cs[0]), sigma=float(sigmas[0]))._check_params()
     cells, done = Cs.size * sigmas.size, 0
 
     def tick(message: str) -> None:

@@ -177,8 +177,8 @@ def _labelled_rows(
         raise DataError(
             f"{k} row{'s contain' if k > 1 else ' contains'} missing, NaN or infinite "
             f"values (the first is line {frame.index[i]}, column {quote(column)}: "
-            f"{show_cell(cell) if cell else 'empty'}). Tick 'drop those rows' to leave "
-            "them out, or fix the file."
+            f"{show_cell(cell) if cell else 'empty'}). Tick 'drop those rows' under "
+            "the file (drop_nonfinite=True in code) to leave them out, or fix it."
         )
     if bad.all():
         raise DataError(

@@ -35,6 +35,7 @@ __all__ = [
     "PARAMS",
     "TITLES",
     "Param",
+    "consistent_params",
     "make",
     "make_blobs",
     "make_from",
@@ -175,8 +176,10 @@ def two_circles_bayes_error(
 
     with ``P(band) = area(annulus & square) / 4``, computed exactly (a circle of
     radius above 1 leaves the square; above sqrt(2) it contains it). The defaults
-    0.5 and 0.75 give 0.1227: the paper gives no radii, so they were chosen to land
-    near its reported misclassification rates (0.1252 and 0.1315, docs/corrections.md).
+    0.5 and 0.75 give 0.1227 (the paper gives no radii). That is the error of the
+    best rule, not of a trained classifier: the paper's 0.1252 and 0.1315 are test
+    errors of trained ones, which with these radii err about 0.14-0.15 at Lee's
+    cells (docs/corrections.md, "Lee (2006)" item 7).
 
     Parameters
     ----------
@@ -249,7 +252,8 @@ def make_two_circles(
     outside the larger one are -1, and between the circles the label is +1 or -1
     with probability 1/2 each, so no classifier beats
     :func:`two_circles_bayes_error`. The paper gives no radii; the defaults 0.5 and
-    0.75 give a Bayes error of 0.1227, close to its reported rates.
+    0.75 give a Bayes error of 0.1227 (the best rule's error; trained classifiers
+    err more, docs/corrections.md, "Lee (2006)" item 7).
 
     If by chance one class is missing (only plausible for tiny ``n_samples``), the
     last point is redrawn uniformly from the region where the missing class is
@@ -658,6 +662,74 @@ PARAMS: dict[str, tuple[Param, ...]] = {
         Param("separation", "Separation", 2.5, 0.0, 8.0, 0.5, help="Centre distance."),
     ),
 }
+
+
+def _on_step(value: float, spec: Param, up: bool) -> float:
+    """``value`` moved onto ``spec``'s slider grid (up or down), inside its range."""
+    steps = (value - spec.low) / spec.step
+    k = math.ceil(steps - 1e-9) if up else math.floor(steps + 1e-9)
+    out = min(max(spec.low + k * spec.step, spec.low), spec.high)
+    return round(out) if spec.integer else round(out, 10)
+
+
+def consistent_params(
+    name: str, params: dict[str, Any], moved: str | None = None
+) -> tuple[dict[str, Any], list[str]]:
+    """Generator parameters that can be made together, and what was changed.
+
+    Each slider of :data:`PARAMS` is valid on its own, but two of them depend on
+    each other: two circles need ``r_inner < r_outer``, blobs with outliers need
+    ``n_outliers <= n_samples - 2``. The parameter the visitor just ``moved``
+    keeps its value and the other one follows, on its own slider's grid; with no
+    ``moved`` (a link, a preset) the later parameter of the pair follows. Returns
+    the parameters and one sentence per change (empty when nothing changed).
+    """
+    out = dict(params)
+    notes: list[str] = []
+    spec = {p.name: p for p in PARAMS.get(name, ())}
+    if name == "two_circles" and {"r_inner", "r_outer"} <= out.keys():
+        r1, r2 = float(out["r_inner"]), float(out["r_outer"])
+        if r1 >= r2:
+            if moved == "r_outer":
+                new = _on_step(r2 - spec["r_inner"].step, spec["r_inner"], up=False)
+                out["r_inner"] = new
+                notes.append(
+                    f"Inner radius lowered from {r1:g} to {new:g}: it must stay "
+                    f"inside the outer radius ({r2:g})."
+                )
+            else:
+                new = _on_step(r1 + spec["r_outer"].step, spec["r_outer"], up=True)
+                if new <= r1:  # the outer radius is at its top: move the inner
+                    lower = _on_step(new - spec["r_inner"].step, spec["r_inner"], False)
+                    out["r_inner"] = lower
+                    notes.append(
+                        f"Inner radius lowered from {r1:g} to {lower:g}: it must "
+                        f"stay inside the outer radius ({new:g})."
+                    )
+                else:
+                    notes.append(
+                        f"Outer radius raised from {r2:g} to {new:g}: it must stay "
+                        f"outside the inner radius ({r1:g})."
+                    )
+                out["r_outer"] = new
+    if name == "outlier_blobs" and {"n_samples", "n_outliers"} <= out.keys():
+        n, k = int(out["n_samples"]), int(out["n_outliers"])
+        if k > n - 2:
+            if moved == "n_outliers":
+                new = _on_step(k + 2, spec["n_samples"], up=True)
+                out["n_samples"] = new
+                notes.append(
+                    f"Number of points raised from {n} to {new}: {k} outliers "
+                    "leave each class at least one point only then."
+                )
+            else:
+                new = max(n - 2, 0)
+                out["n_outliers"] = new
+                notes.append(
+                    f"Outliers lowered from {k} to {new}: with {n} points each "
+                    "class must keep at least one point that is not an outlier."
+                )
+    return out, notes
 
 
 def make(name: str, **params: Any) -> Dataset:

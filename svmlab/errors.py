@@ -25,9 +25,17 @@ __all__ = [
     "ProblemError",
     "SvmlabError",
     "UnknownNameError",
+    "counted",
     "plain_value",
     "short_reason",
 ]
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``"1 iteration"``, ``"2 iterations"``, ``"1,000 iterations"``: a count and
+    its noun, singular for exactly one (a sentence never says "1 iterations")."""
+    word = noun if n == 1 else (plural or noun + "s")
+    return f"{n:,} {word}"
 
 
 def plain_value(value: object, limit: int = 40) -> str:

@@ -7,7 +7,6 @@ Parameters are stored verbatim in ``__init__``; all validation happens in ``fit`
 from __future__ import annotations
 
 import math
-import re
 import time
 import warnings
 from typing import Any
@@ -16,24 +15,23 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.multiclass import check_classification_targets, unique_labels
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab import solvers
 from svmlab.class_weights import WEIGHTED_LOSSES, class_weights, point_weights
 from svmlab.errors import (
     DataError,
-    DataTypeError,
     IncompatibleLossError,
     ParameterError,
     ProblemError,
     UnknownNameError,
+    counted,
     plain_value,
-    short_reason,
 )
 from svmlab.kernels import KernelRows, check_kernel_params, gram
 from svmlab.losses import LOSSES, Loss, make_loss
 from svmlab.solvers.base import Problem, check_max_seconds, sv_states
+from svmlab.validation import check_init, check_labels, plain_data_error
 
 __all__ = ["BIASES", "SVC", "SV_STATES"]
 
@@ -48,77 +46,6 @@ BIASES: dict[str, str] = {
 
 #: KKT state codes of ``SVC.sv_state_``.
 SV_STATES: dict[int, str] = {0: "non-SV", 1: "free SV", 2: "bound SV"}
-
-
-def _plain_data_error(error: Exception) -> DataError:
-    """scikit-learn's validation message as one plain sentence (issue 14, item 9).
-
-    The library's texts dump arrays ("array=[...]") and run over several lines;
-    the phrases scikit-learn's own estimator checks look for ("NaN"/"inf",
-    "Reshape your data", "Complex data not supported", "0 feature(s) ...") are
-    kept inside the plain sentences.
-    """
-    text = str(error)
-    if "sparse" in text.lower():
-        return DataTypeError(
-            "Sparse data is not supported: svmlab needs a dense table of numbers "
-            "(convert it with X.toarray())."
-        )
-    if isinstance(error, TypeError):
-        return DataTypeError(
-            "The features must be numbers: every argument must be a string or a "
-            "real number, and some values are neither (a list or a dict, say)."
-        )
-    which = "labels" if re.search(r"\bInput (y|Y)\b", text) else "data"
-    if "NaN" in text or "infinity" in text:
-        return DataError(
-            f"The {which} contain NaN or infinite values; remove or fix those rows "
-            "before fitting."
-        )
-    if "could not convert" in text:
-        return DataError(
-            "The features must be numbers; some values are text that does not "
-            "read as a number."
-        )
-    if "Complex data not supported" in text:
-        return DataError("Complex data not supported: the features must be real.")
-    if "Expected 2D array" in text:
-        return DataError(
-            "X must be a table with one row per point and one column per feature, "
-            "not a flat list. Reshape your data: X.reshape(-1, 1) if it has one "
-            "feature, X.reshape(1, -1) if it is one point."
-        )
-    dims = re.search(r"Found array with dim (\d+)", text)
-    if dims:
-        return DataError(
-            "X must be a table with one row per point and one column per feature; "
-            f"got an array with {dims.group(1)} dimensions."
-        )
-    sizes = re.search(r"inconsistent numbers of samples: \[(\d+), (\d+)\]", text)
-    if sizes:
-        return DataError(
-            f"X has {sizes.group(1)} rows but y has {sizes.group(2)} labels; "
-            "there must be one label per row."
-        )
-    reason = short_reason(error, limit=160)
-    return DataError(f"The data cannot be used: {reason}." if reason else text)
-
-
-def _plain_label_error(error: ValueError) -> DataError:
-    """Label type problems as plain sentences; keeps the words scikit-learn's
-    checks match ("continuous", "Unknown label type")."""
-    text = str(error)
-    kind = re.search(r"Unknown label type: '?([\w-]+)", text)
-    if kind is not None and kind.group(1).startswith("continuous"):
-        return DataError(
-            "The labels must be class names such as -1/1, 0/1 or text, not "
-            "continuous numbers like 0.5 or 2.5."
-        )
-    if "Mix of label input types" in text or "Mix type" in text:
-        return DataError("The labels mix text and numbers; use one kind for all.")
-    return DataError(
-        "Unknown label type: the labels must be class names such as -1/1, 0/1, or text."
-    )
 
 
 def _is_number(value: object) -> bool:
@@ -218,7 +145,8 @@ def _convergence_message(name: str, solution: Any, tol: float) -> str:
             f"{solution.extras['stop_note']}"
         )
     return (
-        f"The {name} solver stopped after {solution.n_iter} iterations (max_iter) "
+        f"The {name} solver stopped after {counted(solution.n_iter, 'iteration')} "
+        "(max_iter) "
         f"without meeting tol={tol} {kkt}. Raise max_iter or tol."
     )
 
@@ -449,6 +377,9 @@ class SVC(ClassifierMixin, BaseEstimator):
 
         ``init`` is a previous ``alpha_`` (same n) used as a warm start by the
         solvers that can use one; it is clipped and repaired to be feasible.
+        It must hold one finite number per training point: a wrong length, NaN
+        or infinity is a :class:`~svmlab.errors.ParameterError` (text a
+        :class:`~svmlab.errors.DataError`), never a silent cold start.
 
         ``K`` is an optional precomputed Gram matrix of ``X`` with this
         estimator's kernel, shape (n, n): the plain kernel ``k(x_i, x_j)``, without
@@ -462,12 +393,8 @@ class SVC(ClassifierMixin, BaseEstimator):
         try:
             X, y = validate_data(self, X, y, dtype=np.float64)
         except (TypeError, ValueError) as error:
-            raise _plain_data_error(error) from error
-        try:
-            check_classification_targets(y)
-            self.classes_ = unique_labels(y)
-        except (TypeError, ValueError) as error:
-            raise _plain_label_error(error) from error
+            raise plain_data_error(error) from error
+        self.classes_ = check_labels(y)
         if self.classes_.shape[0] < 2:
             raise DataError(
                 f"Only one class ({_plain(self.classes_[0])}) is present; an SVM "
@@ -528,13 +455,7 @@ class SVC(ClassifierMixin, BaseEstimator):
             kernel=rows,
             weights=weights,
         )
-        if init is not None:
-            try:
-                init = np.asarray(init, dtype=np.float64)
-            except (TypeError, ValueError) as error:
-                raise DataError(
-                    "init must be a previous alpha_: one number per training point."
-                ) from error
+        init = check_init(init, X.shape[0])
         solution = solvers.solve(
             problem,
             method=name,
@@ -598,7 +519,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         try:
             X = validate_data(self, X, dtype=np.float64, reset=False)
         except (TypeError, ValueError) as error:
-            raise _plain_data_error(error) from error
+            raise plain_data_error(error) from error
         if self.support_.size == 0:
             return np.full(X.shape[0], float(self.intercept_[0]))
         K = self._gram(X, self.support_vectors_)
@@ -625,7 +546,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         try:
             X = validate_data(self, X, dtype=np.float64, reset=False)
         except (TypeError, ValueError) as error:
-            raise _plain_data_error(error) from error
+            raise plain_data_error(error) from error
         alpha = np.asarray(self.history_.alpha[index], dtype=np.float64)
         coef = alpha * self.y_fit_
         keep = np.flatnonzero(coef)

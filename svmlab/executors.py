@@ -33,13 +33,14 @@ cluster user installs ``dask[distributed]``).
 
 from __future__ import annotations
 
+import os
 import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from svmlab.errors import ClusterError, ParameterError, SvmlabError
+from svmlab.errors import ClusterError, ParameterError, SvmlabError, plain_value
 from svmlab.solvers.base import Budget, check_max_seconds
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "RESUBMITS",
     "TaskResults",
     "describe_executor",
+    "max_processes",
     "run_tasks",
 ]
 
@@ -95,18 +97,35 @@ def _is_client(executor: object) -> bool:
     return type(executor).__name__ == "Client" and hasattr(executor, "submit")
 
 
+def max_processes() -> int:
+    """The most local processes :func:`run_tasks` starts: 4 per core, at least 8.
+
+    More workers than that only share the same cores, each with its own copy of
+    the data; a number far beyond it (``10**9``) made joblib raise its own
+    ``ValueError`` (issue 27, item 13), so it is refused with a sentence.
+    """
+    return max(8, 4 * (os.cpu_count() or 1))
+
+
 def check_executor(executor: object) -> None:
     """A ParameterError with a plain sentence unless ``executor`` is one of the
-    accepted forms (None, a whole number of processes, an address, a Client)."""
+    accepted forms (None, a whole number of processes up to
+    :func:`max_processes`, -1, an address, a Client)."""
     if executor is None or _is_address(executor) or _is_client(executor):
         return
     if isinstance(executor, int) and not isinstance(executor, bool):
+        if executor > max_processes():
+            raise ParameterError(
+                f"executor asks for {plain_value(executor)} local processes; this "
+                f"machine runs at most {max_processes()} (4 per core). Use -1 for "
+                "one per core, or a Dask cluster for more."
+            )
         if executor >= 1 or executor == -1:
             return
     raise ParameterError(
         "executor must be None (this process), a number of local processes "
         "(1 or more, or -1 for one per core), a Dask scheduler address such as "
-        f"'tcp://host:8786', or a distributed.Client; got {executor!r}."
+        f"'tcp://host:8786', or a distributed.Client; got {plain_value(executor)}."
     )
 
 

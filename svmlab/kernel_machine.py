@@ -4,8 +4,8 @@ checks that give one plain sentence each.
 
 :class:`svmlab.NuSVC`, :class:`svmlab.OneClassSVM`, :class:`svmlab.EpsilonSVR`
 and :class:`svmlab.NuSVR` derive from :class:`KernelMachine`; each ``fit``
-validates its data (scikit-learn's ``validate_data``, errors rewritten as
-:func:`svmlab.estimator` does), builds its QP with a function of
+validates its data (scikit-learn's ``validate_data``, errors rewritten by
+:func:`svmlab.validation.plain_data_error`), builds its QP with a function of
 :mod:`svmlab.solvers.family` and hands the answer to :meth:`KernelMachine._store`.
 Parameters are stored verbatim in ``__init__`` (STYLE rule 9).
 """
@@ -24,10 +24,10 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab.errors import DataError, ParameterError, plain_value
-from svmlab.estimator import _plain_data_error
 from svmlab.kernels import KernelRows, check_kernel_params, gram
 from svmlab.solvers.base import check_max_seconds
 from svmlab.solvers.family import FamilySolution
+from svmlab.validation import plain_data_error
 
 __all__ = ["KernelMachine", "check_nu", "is_number"]
 
@@ -112,7 +112,7 @@ class KernelMachine(BaseEstimator):
         try:
             return validate_data(self, X, y, dtype=np.float64, **kwargs)
         except (TypeError, ValueError) as error:
-            raise _plain_data_error(error) from error
+            raise plain_data_error(error) from error
 
     def _kernel_args(self) -> dict[str, Any]:
         return {

@@ -27,20 +27,14 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.multiclass import check_classification_targets, unique_labels
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab import crammer_singer
 from svmlab.errors import DataError, ParameterError, UnknownNameError, plain_value
-from svmlab.estimator import (
-    SVC,
-    _is_number,
-    _plain,
-    _plain_data_error,
-    _plain_label_error,
-)
+from svmlab.estimator import SVC, _is_number, _plain
 from svmlab.kernels import check_kernel_params, gram
 from svmlab.solvers.base import Budget, check_max_seconds
+from svmlab.validation import check_labels, plain_data_error
 
 __all__ = [
     "CS_BIASES",
@@ -71,7 +65,8 @@ CS_SOLVERS: dict[str, str] = {
     "auto": f"the exact QP up to {crammer_singer.QP_MAX_VARIABLES} variables (n k), "
     "blocks above",
     "qp": "CVXOPT's interior point on all n k variables, polished by blocks",
-    "blocks": "one point's block of k variables at a time (closed form)",
+    "blocks": "one point's block of k variables at a time (closed form), "
+    "exact QP chunks where those stall",
 }
 
 #: The parameters of :class:`svmlab.SVC` that the reductions pass through.
@@ -97,12 +92,8 @@ def _check_data(estimator: BaseEstimator, X: ArrayLike, y: ArrayLike):
     try:
         X, y = validate_data(estimator, X, y, dtype=np.float64)
     except (TypeError, ValueError) as error:
-        raise _plain_data_error(error) from error
-    try:
-        check_classification_targets(y)
-        classes = unique_labels(y)
-    except (TypeError, ValueError) as error:
-        raise _plain_label_error(error) from error
+        raise plain_data_error(error) from error
+    classes = check_labels(y)
     if classes.shape[0] < 2:
         raise DataError(
             f"Only one class ({_plain(classes[0])}) is present; a classifier needs "
@@ -117,7 +108,7 @@ def _check_X(estimator: BaseEstimator, X: ArrayLike) -> Array:
     try:
         return validate_data(estimator, X, dtype=np.float64, reset=False)
     except (TypeError, ValueError) as error:
-        raise _plain_data_error(error) from error
+        raise plain_data_error(error) from error
 
 
 def _remaining(budget: Budget) -> float | None:

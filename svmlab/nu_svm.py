@@ -31,14 +31,14 @@ import time
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import ClassifierMixin, OutlierMixin
-from sklearn.utils.multiclass import check_classification_targets, unique_labels
 from sklearn.utils.validation import check_is_fitted
 
 from svmlab.errors import DataError, InfeasibleNuError
-from svmlab.estimator import _plain, _plain_label_error
+from svmlab.estimator import _plain
 from svmlab.kernel_machine import KernelMachine, check_nu
 from svmlab.solvers.family import solve_nu_svc, solve_one_class
 from svmlab.solvers.row_cache import CACHE_MB
+from svmlab.validation import check_labels
 
 __all__ = ["NuSVC", "OneClassSVM", "max_feasible_nu"]
 
@@ -175,11 +175,7 @@ class NuSVC(ClassifierMixin, KernelMachine):
         nu = check_nu(self.nu)
         options = self._check_common()
         X, y = self._validate(X, y)
-        try:
-            check_classification_targets(y)
-            self.classes_ = unique_labels(y)
-        except (TypeError, ValueError) as error:
-            raise _plain_label_error(error) from error
+        self.classes_ = check_labels(y)
         k = self.classes_.shape[0]
         if k < 2:
             raise DataError(

@@ -36,11 +36,12 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.metrics import roc_auc_score, roc_curve
-from sklearn.utils.multiclass import check_classification_targets, unique_labels
+from sklearn.utils.multiclass import unique_labels
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab.errors import DataError, ParameterError, plain_value
-from svmlab.estimator import SVC, _plain, _plain_data_error, _plain_label_error
+from svmlab.estimator import SVC, _plain
+from svmlab.validation import check_labels, plain_data_error
 
 __all__ = [
     "PlattFit",
@@ -257,12 +258,8 @@ class PlattSVC(ClassifierMixin, BaseEstimator):
         try:
             X, y = validate_data(self, X, y, dtype=np.float64)
         except (TypeError, ValueError) as error:
-            raise _plain_data_error(error) from error
-        try:
-            check_classification_targets(y)
-            self.classes_ = unique_labels(y)
-        except (TypeError, ValueError) as error:
-            raise _plain_label_error(error) from error
+            raise plain_data_error(error) from error
+        self.classes_ = check_labels(y)
         k = self.classes_.shape[0]
         if k < 2:
             raise DataError(

@@ -614,6 +614,23 @@ class StartResult:
     model: SVC | None = None
 
 
+def _count_of_starts(n_random: object) -> int:
+    """``n_random`` as a whole number >= 0, or a ParameterError (2.5 used to
+    reach ``range`` as a TypeError, and -1 gave no random start silently)."""
+    if (
+        isinstance(n_random, int | float | np.integer | np.floating)
+        and not isinstance(n_random, bool | np.bool_)
+        and math.isfinite(n_random)
+        and int(n_random) == n_random
+        and n_random >= 0
+    ):
+        return int(n_random)
+    raise ParameterError(
+        "n_random, the number of random starts, must be a whole number of at "
+        f"least 0; got {plain_value(n_random)}."
+    )
+
+
 def multistart(
     X_clean: ArrayLike,
     y_clean: ArrayLike,
@@ -644,6 +661,7 @@ def multistart(
             f"Several starts matter for the non-convex losses (ramp, squared_ramp); "
             f"got {plain_value(loss)}."
         )
+    n_random = _count_of_starts(n_random)
     X_clean = np.asarray(X_clean, dtype=np.float64)
     y_clean = np.asarray(y_clean)
     X, y, is_outlier = add_outliers(X_clean, y_clean, outliers, random_state)

@@ -79,6 +79,7 @@ from svmlab.errors import DataError, IncompatibleLossError, ParameterError
 from svmlab.estimator import SVC
 from svmlab.losses import Loss, make_loss
 from svmlab.solvers.irwls import irwls_weights
+from svmlab.validation import check_points
 
 __all__ = [
     "CRITERIA",
@@ -174,16 +175,13 @@ def misclassification(margins: ArrayLike) -> float:
 
 
 def check_data(X: ArrayLike, y: ArrayLike) -> tuple[Array, NDArray]:
-    X = np.asarray(X, dtype=np.float64)
-    y = np.asarray(y)
-    if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0]:
-        raise DataError(
-            "X must be a table of points (n rows) and y one label per row; got "
-            f"shapes {X.shape} and {y.shape}."
-        )
-    if not np.all(np.isfinite(X)):
-        raise DataError("X contains NaN or infinite values; remove those rows first.")
-    classes, counts = np.unique(y, return_counts=True)
+    """``(X, y)`` checked as ``SVC.fit`` checks them
+    (:func:`svmlab.validation.check_points`: the same :class:`DataError`
+    sentences for NaN, text, shapes and labels that mix text and numbers), then
+    what every criterion needs: two classes, at least 3 points and 2 of each.
+    """
+    X, y, classes = check_points(X, y)
+    counts = np.array([np.count_nonzero(y == c) for c in classes])
     if classes.size != 2:
         raise DataError(
             f"Model selection needs points of exactly two classes; got {classes.size}."

@@ -7,6 +7,9 @@ import os
 # One BLAS thread: the machine has two cores and pytest runs the browser too.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+# The app shows visitors a generic sentence for an uncaught exception
+# (.streamlit/config.toml); a failing test must show the real one.
+os.environ.setdefault("STREAMLIT_CLIENT_SHOW_ERROR_DETAILS", "full")
 
 import numpy as np
 import pytest

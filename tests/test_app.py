@@ -121,3 +121,57 @@ def test_no_page_or_engine_message_cites_files_outside_the_project() -> None:
         if "multiclass page" in text.lower():
             assert (ROOT / "pages" / "6_Multiclass.py").is_file(), path
     assert (ROOT / "docs" / "corrections.md").is_file()
+
+
+def test_an_uncaught_exception_shows_no_details_in_the_browser() -> None:
+    """Streamlit as this project configures it (read by Streamlit's own config
+    loader from .streamlit/config.toml) shows an exception no page caught as a
+    generic sentence: no traceback, no type, no library message."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from streamlit import config; config.get_config_options("
+            "force_reparse=True); print(config.get_option('client.showErrorDetails'))",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip() == "none"
+
+
+def test_the_notes_render_as_written() -> None:
+    """docs/corrections.md is rendered as markdown on the Notes page: outside
+    code, an underscore pairs with the next one into italics ("Each point's
+    block" once turned half a sentence italic), and a code line wider than the
+    centred page scrolls out of sight ("... for every i and")."""
+    text = (ROOT / "docs" / "corrections.md").read_text(encoding="utf-8")
+    # An indented code block: a paragraph whose every line is indented by 4.
+    paragraphs = [p.splitlines() for p in re.split(r"\n\s*\n", text)]
+    code = [
+        line
+        for lines in paragraphs
+        if all(line.startswith("    ") for line in lines)
+        for line in lines
+    ]
+    prose = "\n".join(
+        "\n".join(lines)
+        for lines in paragraphs
+        if not all(line.startswith("    ") for line in lines)
+    )
+    prose = re.sub(r"```.*?```", "", prose, flags=re.S)
+    prose = re.sub(r"`[^`\n]*`", "", prose)
+    prose = re.sub(r"\(https?://[^)]*\)", "", prose)
+    assert "_" not in prose, [line for line in prose.splitlines() if "_" in line]
+    # The Notes page is Streamlit's centred layout: about 70 monospace
+    # characters fit a code block at 1280 px.
+    wide = [line for line in code if len(line.rstrip()) > 74]
+    assert not wide, wide

@@ -138,7 +138,7 @@ LINK_CASES = [
     ({"tol": "1e-300"}, {"tol": 1e-12}, True),
     ({"r_inner": "2"}, {}, False),  # not a parameter of the spiral: ignored
     ({"data": "two_circles", "r_outer": "9"}, {"r_outer": 1.4}, True),
-    ({"C": ["1", "2"]}, {"C": 2.0}, False),  # the last value wins
+    ({"C": ["1", "2"]}, {"C": 2.0}, True),  # the last value wins, said (issue 27)
     ({"C": None}, {}, False),
 ]
 
@@ -325,17 +325,31 @@ def test_sliders_and_typed_values_stay_in_step() -> None:
     assert not _errors(at)
 
 
-def test_typed_values_outside_the_range_are_refused_and_keep_settings() -> None:
+def test_typed_values_outside_the_range_are_clamped_said_and_keep_settings() -> None:
+    """Issue 27, item 5: a number typed outside its box's range used to stay in
+    the box, outlined red, while the model kept the old value; now the box shows
+    the value used and a sentence under it says what happened."""
     at = _app({"data": "moons", "n": "60", "sigma": "0.82"})
     at.select_slider(key="explore_C_slider").set_value(47.0).run()
-    at.number_input(key="explore_C").set_value(0.0).run()
+    at.number_input(key="explore_C").set_value(1e12).run()
     assert not _errors(at)
-    assert at.number_input(key="explore_C").value == 47.0
+    assert at.number_input(key="explore_C").value == 1e10
+    assert at.session_state["explore_settings"].C == 1e10
+    (note,) = [w.value for w in at.warning if "outside the range" in w.value]
+    assert "C = 1e+12" in note and "using 1e+10" in note
     assert at.selectbox(key="explore_dataset").value == "moons"
     assert at.slider(key="explore_n").value == 60
     assert at.number_input(key="explore_sigma").value == 0.82
+    at.number_input(key="explore_C").set_value(0.0).run()
+    assert at.number_input(key="explore_C").value == 1e-6
     at.number_input(key="explore_tol").set_value(0.0).run()
-    assert at.number_input(key="explore_tol").value == 1e-3
+    assert at.number_input(key="explore_tol").value == 1e-12
+    assert any("tol = 0 is outside" in w.value for w in at.warning)
+    at.number_input(key="explore_max_iter").set_value(10**9).run()
+    assert at.number_input(key="explore_max_iter").value == 1_000_000
+    assert at.session_state["explore_settings"].max_iter == 1_000_000
+    at.run()  # the sentences are said once
+    assert not [w for w in at.warning if "outside the range" in w.value]
     assert not _errors(at) and _charts(at)
 
 
@@ -369,11 +383,12 @@ def test_lee_delta_reaches_explore() -> None:
     assert _charts(at)
 
 
-def test_bad_data_parameters_show_an_error_and_keep_settings() -> None:
+def test_data_parameters_that_cannot_go_together_are_fixed_and_said() -> None:
+    # Issue 27, item 3: this link used to leave the chart for a raw sentence.
     at = _app({"data": "outlier_blobs", "n": "10", "n_outliers": "20"})
-    assert not at.exception
-    assert any("n_outliers must be at most" in e.value for e in at.error)
-    assert at.slider(key="explore_dp_n_outliers").value == 20
+    assert not _errors(at)
+    assert any("Outliers lowered from 20 to 8" in i.value for i in at.info)
+    assert at.slider(key="explore_dp_n_outliers").value == 8
     assert at.slider(key="explore_n").value == 10
 
 
@@ -399,10 +414,10 @@ def test_hard_margin_needs_separable_data() -> None:
     assert at.selectbox(key="explore_kernel").value == "linear"
 
 
-def test_dataset_switch_resets_its_parameters() -> None:
+def test_dataset_switch_resets_its_shape_and_keeps_the_chosen_n() -> None:
     at = _app({"n": "300", "noise": "2"})
     at.selectbox(key="explore_dataset").set_value("two_circles").run()
-    assert at.slider(key="explore_n").value == 100
+    assert at.slider(key="explore_n").value == 300  # chosen, so kept (issue 27)
     assert at.slider(key="explore_noise").value == 0.0
     assert at.slider(key="explore_dp_r_inner").value == 0.5
     assert at.query_params["data"] == "two_circles"
@@ -470,7 +485,7 @@ def test_new_solver_appears_warns_when_not_converged_and_replays(monkeypatch) ->
     assert "stopper: Always stops early (test double)" in options
     at.selectbox(key="explore_solver").set_value("stopper").run()
     assert not _errors(at)
-    assert any("without meeting tol" in w.value for w in at.warning)
+    assert any("before meeting tol" in w.value for w in at.warning)
     at.toggle(key="explore_playback").set_value(True).run()
     assert not _errors(at)
     assert at.slider(key="explore_step").value == 2

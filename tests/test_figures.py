@@ -655,7 +655,7 @@ def test_loss_rug_splits_paying_points(model):
     )
     assert np.all(rgb[:, empty, 3] == 0)
     total = model.C * loss.value(model.margins_).sum()
-    assert f"{total:.4g}" in figure.layout.title.text
+    assert f"{total:.4g}" in figure.layout.title.subtitle.text
     _validate(figure)
 
 

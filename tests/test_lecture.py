@@ -133,18 +133,24 @@ def test_inspector_reads_one_point_and_moves_and_deletes_it() -> None:
     target = X[sv] + 0.3 * y[sv] * w
     at.slider(key="explore_inspect_x1").set_value(float(target[0])).run()
     assert not _errors(at)
-    moved = at.session_state["explore_edits"]
-    assert sv in moved["removed"] and len(moved["added"]) == 1
-    Xm = np.vstack([np.delete(X, sv, axis=0), np.array(moved["added"])[:, :2]])
-    ym = np.concatenate([np.delete(y, sv), np.array(moved["added"])[:, 2]])
-    model = SVC(**dict(model_items(s))).fit(Xm, ym)
-    sk2 = SkSVC(kernel="linear", C=1e10, tol=1e-10).fit(Xm, ym)
+    edits = at.session_state["explore_edits"]
+    # Moved in place (issue 27, item 12): the point keeps its number #sv.
+    assert edits["removed"] == () and edits["added"] == ()
+    assert [i for i, _, _ in edits["moved"]] == [sv]
+    Xm = X.copy()
+    Xm[sv] = edits["moved"][0][1:]
+    assert Xm[sv][0] == pytest.approx(float(target[0]))
+    model = SVC(**dict(model_items(s))).fit(Xm, y)
+    sk2 = SkSVC(kernel="linear", C=1e10, tol=1e-10).fit(Xm, y)
     assert abs(sk2.intercept_[0] - sk.intercept_[0]) > 1e-3  # it did move
     np.testing.assert_allclose(model.intercept_, sk2.intercept_, atol=1e-3)
-    assert at.session_state["explore_inspect_point"] == len(ym) - 1
+    assert at.session_state["explore_inspect_point"] == sv
+    assert f"#{sv} at" in "".join(
+        h.proto.body for h in at.get("html") if "inspector" in h.proto.body
+    )
     at.button(key="explore_inspect_delete").click().run()
     assert not _errors(at)
-    assert at.session_state["explore_edits"]["added"] == ()
+    assert sv in at.session_state["explore_edits"]["removed"]
     numbers = _numbers(at)
     assert numbers["support vectors"].endswith(f" / {len(y) - 1}")
 

@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 from svmlab import datasets, robustness
 from svmlab.losses import LOSSES
 from svmlab.ui import losses_page as lp
+from svmlab.ui import shared_results
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "4_Losses.py")
 
@@ -25,8 +26,10 @@ PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "4_Losses.py")
 @pytest.fixture(autouse=True)
 def _fresh_caches():
     st.cache_data.clear()
+    shared_results.clear_all()
     yield
     st.cache_data.clear()
+    shared_results.clear_all()
 
 
 @pytest.fixture
@@ -208,3 +211,45 @@ def test_starts_table_best_is_at_most_the_default() -> None:
     assert frame["objective"].min() <= default
     assert "default start is stuck" in _text(at)
     assert np.isfinite(frame["objective"]).all()
+
+
+def test_a_wide_csv_chooses_its_columns_beside_the_outliers_class() -> None:
+    """Issue 27, item 10: a CSV with more than three columns drew its label
+    box with the key of the page's "Their class" radio (a traceback)."""
+    X, y = datasets.make_blobs(40, random_state=1)
+    rows = [
+        f"{i},{a:.4f},{b:.4f},{'spam' if c > 0 else 'ham'}"
+        for i, ((a, b), c) in enumerate(zip(X, y, strict=True))
+    ]
+    at = _app()
+    at = _upload(at, ("id,x1,x2,label\n" + "\n".join(rows)).encode())
+    assert not _problems(at), _problems(at)
+    assert at.selectbox(key="losses_csv_label").value == "label"
+    at.selectbox(key="losses_csv_x1").set_value("x1").run()
+    at.selectbox(key="losses_csv_x2").set_value("x2").run()
+    assert not _problems(at), _problems(at)
+    at.radio(key="losses_label").set_value(-1).run()
+    assert not _problems(at), _problems(at)
+
+
+def test_a_page_field_cannot_take_a_data_source_key() -> None:
+    from svmlab.ui.page_state import LOSSES_STATE, Choice, PageState
+
+    with pytest.raises(ValueError, match="losses_csv_label"):
+        PageState(
+            page="x",
+            prefix="losses",
+            catalogue=datasets,
+            dataset="outlier_blobs",
+            max_n=400,
+            fields=(Choice("c", "losses_csv_label", (1, -1), 1, "Class"),),
+        )
+    with pytest.raises(ValueError, match="losses_C"):
+        PageState(
+            page="x",
+            prefix="losses",
+            catalogue=datasets,
+            dataset="outlier_blobs",
+            max_n=400,
+            fields=(LOSSES_STATE.fields[5], LOSSES_STATE.fields[5]),
+        )

@@ -58,6 +58,28 @@ def test_one_vs_one_hinge_agrees_with_scikit_learn(four_blobs):
     np.testing.assert_array_equal(ours.support_, np.sort(theirs.support_))
 
 
+def test_one_vs_one_votes_j_where_the_pair_decision_is_exactly_zero():
+    """LIBSVM's ``svm_predict_values``: for the pair (i, j), ``if (dec_value > 0)
+    ++vote[i]; else ++vote[j];`` so f_ij = 0 votes j. With no bias and a narrow
+    Gaussian, every f_ij underflows to exactly 0 far from the data: the votes
+    are 0, 1, 2 (pairs (0, 1) -> 1, (0, 2) -> 2, (1, 2) -> 2) and class 2 wins.
+    A ``>= 0`` in the vote gives 2, 1, 0 and class 0 (issue 27, item 17)."""
+    X, y = make_blobs(45, centers=3, cluster_std=0.5, random_state=1)
+    ours = OneVsOneSVC(C=1.0, sigma=0.5, bias="none", tol=1e-6).fit(X, y)
+    far = np.array([[1e3, 1e3], [-1e3, 5e2]])
+    np.testing.assert_array_equal(ours.pairwise_decision_function(far), 0.0)
+    np.testing.assert_array_equal(ours.votes(far), [[0, 1, 2], [0, 1, 2]])
+    np.testing.assert_array_equal(ours.predict(far), [2, 2])
+    # Off the tie the sign decides as before: the training points (f != 0).
+    f = ours.pairwise_decision_function(X)
+    assert np.all(f != 0.0)
+    expected = np.zeros((X.shape[0], 3), dtype=np.int64)
+    for column, (i, j) in enumerate(ours.pairs_):
+        expected[:, i] += f[:, column] > 0
+        expected[:, j] += f[:, column] <= 0
+    np.testing.assert_array_equal(ours.votes(X), expected)
+
+
 def test_one_vs_one_tied_votes_follow_libsvm():
     """Three pairwise lines that do not meet leave a triangle of 1-1-1 votes;
     there LIBSVM (scikit-learn's predict) takes the first class."""
@@ -258,6 +280,66 @@ def test_block_decomposition_matches_the_qp_on_a_medium_problem():
     assert blocks.objective == pytest.approx(qp.objective, rel=1e-6)
     F = K @ qp.alpha
     np.testing.assert_allclose(K @ blocks.alpha, F, atol=1e-3)
+
+
+def _unscaled_spiral_poly(n: int):
+    """Issue 27, item 18: three spiral arms under the unscaled polynomial
+    kernel (x'z + 1)^2, kernel values up to about 1e5: C K ~ 4e4, near the hard
+    margin, where the block sweeps alone stalled."""
+    from svmlab import multiclass_data
+
+    X, y = multiclass_data.make_spiral(n, n_classes=3, random_state=3)
+    return X, y, gram(X, kernel="polynomial", degree=2, coef0=1.0)
+
+
+def test_block_decomposition_converges_on_an_unscaled_polynomial_kernel():
+    X, y, K = _unscaled_spiral_poly(45)
+    assert K.max() > 8e4
+    qp = crammer_singer.solve_qp(K, y, 3, 0.5, tol=1e-8)
+    assert qp.converged
+    # The defaults: tol 1e-3, at most 10,000 sweeps (the sweeps alone left a
+    # KKT violation of 2.67 there, and 0.089 after 100,000).
+    blocks = crammer_singer.solve_blocks(K, y, 3, 0.5)
+    assert blocks.converged and blocks.kkt <= 1e-3 and blocks.n_chunks >= 1
+    assert blocks.objective == pytest.approx(qp.objective, rel=1e-9)
+    np.testing.assert_allclose(K @ blocks.alpha, K @ qp.alpha, atol=1e-2)
+    model = CrammerSingerSVC(
+        C=0.5, kernel="polynomial", degree=2, coef0=1.0, solver="blocks"
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        model.fit(X, y)
+    assert model.converged_ and not model.fit_notes_
+
+
+def test_auto_blocks_converge_on_a_larger_unscaled_polynomial_problem():
+    X, y, K = _unscaled_spiral_poly(330)  # 990 variables: "auto" takes blocks
+    model = CrammerSingerSVC(C=0.5, kernel="polynomial", degree=2, coef0=1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        model.fit(X, y)
+    assert model.solver_ == "blocks" and model.converged_
+    assert model.solution_.n_chunks >= 1
+    qp = crammer_singer.solve_qp(K, y, 3, 0.5, tol=1e-3)
+    assert model.objective_ == pytest.approx(qp.objective, rel=1e-8)
+    assert crammer_singer.primal_objective(K, model.alpha_, y, 0.5) == pytest.approx(
+        crammer_singer.primal_objective(K, qp.alpha, y, 0.5), rel=1e-4
+    )
+    np.testing.assert_allclose(K @ model.alpha_, K @ qp.alpha, atol=2e-2)
+
+
+def test_well_scaled_problems_need_no_chunk():
+    """A Gaussian kernel converges by sweeps alone, before the first chunk:
+    the same sweeps, the same answer, as without chunks."""
+    from svmlab import multiclass_data
+
+    X, y = multiclass_data.make_spiral(300, n_classes=3, random_state=0)
+    K = gram(X, sigma=1.0)
+    blocks = crammer_singer.solve_blocks(K, y, 3, 10.0)
+    alone = crammer_singer.solve_blocks(K, y, 3, 10.0, chunks=False)
+    assert blocks.converged and blocks.n_chunks == 0
+    assert blocks.n_iter == alone.n_iter < crammer_singer.chunk_pace(300, 3)
+    np.testing.assert_array_equal(blocks.alpha, alone.alpha)
 
 
 def test_crammer_singer_auto_switches_to_blocks_and_budget_stops_it():

@@ -193,7 +193,8 @@ def test_a_bad_upload_is_a_sentence_and_keeps_the_settings() -> None:
     at.select_slider(key="multiclass_C").set_value(10.0).run()
     at = _upload(at, b"x1,x2,label\n0,0,a\n1,1,a\n2,0,a\n")
     assert not at.exception
-    assert len(at.error) == 1 and "Only one class" in at.error[0].value
+    assert len(at.sidebar.error) == 1 and "Only one class" in at.error[0].value
+    assert "was not used" in at.main.error[0].value  # said in the main pane too
     assert at.radio(key="multiclass_kernel").value == "linear"
     assert at.select_slider(key="multiclass_C").value == 10.0
     # Back to a generator: the page draws again with the same model settings.

@@ -241,6 +241,71 @@ def test_matlab_variant_minimises_its_own_different_objective():
     assert rkhs.objective == pytest.approx(qp.solve(problem).objective, rel=1e-8)
 
 
+def _listing(K, y, lam, t, max_o=1000, threshold=0.001):
+    """Fig. 27.15, line for line (K symmetric, so k' = k):
+
+    A=inv(k'*k+l*eye(n))*k';
+    for o=1:1000
+      z=(k*t).*y; w=z+max(0,1-z); t0=A*(w.*y);
+      if norm(t-t0)<0.001, break, end
+      t=t0;
+    end
+    """
+    n = K.shape[0]
+    A = np.linalg.solve(K.T @ K + lam * np.eye(n), K.T)  # the listing's l
+    o = 0
+    while o < max_o:
+        o += 1
+        z = (K @ t) * y
+        w = z + np.maximum(0.0, 1.0 - z)
+        t0 = A @ (w * y)
+        if np.linalg.norm(t - t0) < threshold:
+            break
+        t = t0
+    return t, o
+
+
+@pytest.mark.parametrize("C", [1.0, 0.05])
+def test_matlab_variant_follows_the_listing_from_its_random_start(C):
+    """Issue 27, item 18: the listing's absolute stop test, the previous t kept,
+    and its random start t = rand(n, 1) passed in (as alpha = t * y, negative
+    for y = -1; it used to be clipped to 0). At C = 0.05 theta is small, where
+    a test relative to ||theta|| and an absolute one stop at different steps."""
+    X, y = make_spiral(200, random_state=0)
+    K = gram(X, sigma=1.0)  # hh = 2 * 1^2
+    t_start = np.random.default_rng(7).random(200)
+    t, o = _listing(K, y, 1.0 / C, t_start.copy())
+    problem = Problem(K, y, SquaredHinge(), C, False)
+    sol = retargeted_ls.solve(problem, variant="sugiyama_matlab", init=t_start * y)
+    assert sol.n_iter == o < 1000
+    np.testing.assert_allclose(sol.alpha * y, t, rtol=1e-8, atol=1e-10)
+    # The same start drawn by the solver (start="random", the listing's rand).
+    again = retargeted_ls.solve(
+        problem, variant="sugiyama_matlab", start="random", random_state=7
+    )
+    np.testing.assert_array_equal(again.alpha, sol.alpha)
+
+
+def test_matlab_variant_keeps_the_previous_iterate():
+    X, y = make_spiral(200, random_state=0)
+    K = gram(X, sigma=1.0)
+    problem = Problem(K, y, SquaredHinge(), 1.0, False)
+    sol = retargeted_ls.solve(problem, variant="sugiyama_matlab")
+    one_less = retargeted_ls.solve(
+        problem, variant="sugiyama_matlab", max_iter=sol.n_iter - 1
+    )
+    # Stopped at step n by the step test: theta is step n - 1's.
+    np.testing.assert_array_equal(sol.alpha, one_less.alpha)
+    assert sol.extras["last_step"] < 1e-3
+
+
+def test_start_must_be_named():
+    X, y = make_spiral(40, random_state=0)
+    problem = Problem(gram(X, sigma=1.0), y, SquaredHinge(), 1.0, False)
+    with pytest.raises(ParameterError, match="start must be one of"):
+        retargeted_ls.solve(problem, start="zeros")
+
+
 def test_matlab_variant_with_bias_is_stationary():
     X, y = random_problem(3, n=60)
     K = gram(X, sigma=0.8)

@@ -11,6 +11,7 @@ from distributed import LocalCluster
 
 from svmlab import criterion_grid, datasets, executors
 from svmlab.ui import selection_page as sp
+from svmlab.ui import shared_results
 from tests.test_selection_page import _app, _errors, _expected_request, _run
 
 pytestmark = pytest.mark.timeout(240)
@@ -19,10 +20,12 @@ pytestmark = pytest.mark.timeout(240)
 @pytest.fixture(autouse=True)
 def _fresh(monkeypatch, tmp_path):
     st.cache_data.clear()
+    shared_results.clear_all()
     monkeypatch.setattr(sp, "LEE_PATH", tmp_path / "missing_lee2006.json")
     monkeypatch.setattr(sp, "LEE_LOCAL_PATH", tmp_path / "missing_local.json")
     yield
     st.cache_data.clear()
+    shared_results.clear_all()
 
 
 @pytest.fixture

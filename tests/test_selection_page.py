@@ -25,7 +25,7 @@ from svmlab import criterion_grid, datasets, selection
 from svmlab.errors import SvmlabError
 from svmlab.experiments import lee2006
 from svmlab.ui import selection_page as sp
-from svmlab.ui import upload
+from svmlab.ui import shared_results, upload
 from svmlab.ui.settings import ExploreSettings
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "2_Model_selection.py")
@@ -37,10 +37,12 @@ def _fresh_caches(monkeypatch, tmp_path):
     """No cache hits from another test; no test reads or writes the real Lee
     results file."""
     st.cache_data.clear()
+    shared_results.clear_all()
     monkeypatch.setattr(sp, "LEE_PATH", tmp_path / "missing_lee2006.json")
     monkeypatch.setattr(sp, "LEE_LOCAL_PATH", tmp_path / "missing_local.json")
     yield
     st.cache_data.clear()
+    shared_results.clear_all()
 
 
 @pytest.fixture
@@ -262,7 +264,9 @@ def test_undrawable_upload_is_refused_and_a_generator_works_after() -> None:
     with pytest.raises(SvmlabError) as expected:
         check_drawable(X, advice=sp.DRAWABLE_ADVICE)
     assert not at.exception, [e.value for e in at.exception]
-    assert [e.value for e in at.error] == [sp.plain(str(expected.value))]
+    assert [e.value for e in at.sidebar.error] == [sp.plain(str(expected.value))]
+    (main,) = [e.value for e in at.main.error]  # said in the main pane too
+    assert main.endswith(sp.plain(str(expected.value)))
     assert at.button(key="selection_run").disabled
     assert sp.STATE_KEY not in at.session_state
     at.radio(key="selection_source").set_value("Generator").run()
@@ -318,8 +322,10 @@ def test_uploaded_labels_are_shown_as_text_not_markdown() -> None:
 def test_a_cell_quoted_in_an_error_is_shown_as_text() -> None:
     text = b"a,b,label\n1,2,x\n[y](http://example.invalid),3,z\n4,5,x\n6,7,z\n"
     at = _upload(_app(), "bad.csv", text)
-    (error,) = [e.value for e in at.error]
-    assert "example" in error and not UNESCAPED_LINK.search(error), error
+    errors = [e.value for e in at.error]  # the sidebar's and the main pane's
+    assert len(errors) == 2
+    for error in errors:
+        assert "example" in error and not UNESCAPED_LINK.search(error), error
 
 
 def test_the_session_holds_a_few_uploads_not_all() -> None:
@@ -532,3 +538,22 @@ def test_each_session_keeps_showing_its_own_recompute(monkeypatch, tmp_path) -> 
     assert seeds_shown(a) == [0]
     c = AppTest.from_file(PAGE, default_timeout=180).run()
     assert seeds_shown(c) == [0, 1]
+
+
+def test_recompute_is_off_in_room_mode_and_capped_otherwise(monkeypatch, tmp_path):
+    """Any visitor may press Recompute: room mode turns it off (minutes of CPU
+    the room's fits need) and elsewhere it runs at most a few seeds."""
+    monkeypatch.setattr(sp, "LEE_LOCAL_PATH", tmp_path / "local.json")
+    runs: list[tuple] = []
+    monkeypatch.setattr(lee2006, "run", lambda seeds, **kw: runs.append(seeds))
+    with pytest.raises(SvmlabError, match="between 1 and"):
+        sp.recompute_lee(sp.MAX_RECOMPUTE_SEEDS + 1, lambda f, m: None)
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    assert at.slider(key="selection_lee_seeds").max == sp.MAX_RECOMPUTE_SEEDS <= 5
+    monkeypatch.setenv("SVMLAB_ROOM", "1")
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    assert at.button(key="selection_lee_run").disabled
+    assert any("off in room mode" in c.value for c in at.caption)
+    with pytest.raises(SvmlabError, match="room mode"):
+        sp.recompute_lee(1, lambda f, m: None)
+    assert runs == []

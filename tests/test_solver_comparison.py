@@ -316,3 +316,23 @@ def test_the_engine_imports_neither_streamlit_nor_plotly():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "False"
+
+
+def test_libsvm_reports_its_own_stop_not_an_iteration_cap(circles) -> None:
+    """Issue 27, item 6: LIBSVM, called with no iteration cap, was listed as
+    "no (max iter)" whenever svmlab's float64 KKT measure of its answer was
+    above tol. Its stop is its own test (fit_status_ 0), shown as such."""
+    from svmlab.ui.solvers_page import _met
+
+    X, y = circles
+    model = ModelSpec(loss="hinge", C=1e4, sigma=0.5, tol=1e-8)
+    result = compare_solvers(X, y, model, resolution=15)
+    row = result.row("libsvm")
+    lib = LibSVC(C=1e4, gamma=gamma_from_sigma(0.5), tol=1e-8).fit(X, y)
+    assert lib.fit_status_ == 0  # LIBSVM itself says it converged
+    assert row.stop_reason in ("converged", "rule")
+    if row.stop_reason == "rule":
+        assert "LIBSVM stopped by its own test" in row.note
+    cell = _met(row.met_tol, row.stop_reason, row.library)
+    assert cell in ("yes", "its own test") and "max iter" not in cell
+    assert _met(False, "max_iter") == "no (max iter)"

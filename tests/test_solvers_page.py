@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from svmlab import datasets
 from svmlab.solver_comparison import ModelSpec, compare_solvers
+from svmlab.ui import shared_results
 from svmlab.ui import solvers_page as sp
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "5_Solvers.py")
@@ -21,8 +22,10 @@ PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "5_Solvers.py")
 @pytest.fixture(autouse=True)
 def _fresh_caches():
     st.cache_data.clear()
+    shared_results.clear_all()
     yield
     st.cache_data.clear()
+    shared_results.clear_all()
 
 
 @pytest.fixture

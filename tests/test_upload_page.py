@@ -167,7 +167,7 @@ def test_extreme_scales_on_the_page_never_raise(name: str, standardise: bool) ->
     if standardise:
         assert not at.error and _settings(at).upload and _has_chart(at)
     else:
-        assert "standardise features" in _shown(at.error[0].value)
+        assert "standardise features" in _shown(at.sidebar.error[0].value)
         assert _settings(at).upload == ""
 
 
@@ -247,8 +247,13 @@ def test_a_malformed_file_shows_its_message_and_keeps_everything(
     else:
         _upload(at, case["file"])
     assert not at.exception, [e.value for e in at.exception]
-    messages = [_shown(e.value) for e in at.error]
+    messages = [_shown(e.value) for e in at.sidebar.error]
     assert len(messages) == 1 and case["phrase"] in messages[0], messages
+    # Said in the main pane too (issue 27, item 8): the sidebar's message is
+    # below the fold on a projector.
+    main = [_shown(e.value) for e in at.main.error]
+    assert len(main) == 1 and "was not used" in main[0], main
+    assert case["phrase"] in main[0] and "still shows" in main[0]
     assert any(f"still shows {name}" in c for c in _captions(at))
     assert _settings(at) == before
     assert at.number_input(key="explore_C").value == C_BEFORE
@@ -266,9 +271,11 @@ def test_a_cell_quoted_in_an_error_is_shown_as_text() -> None:
     at.radio(key=upload.SOURCE_KEY).set_value(upload.UPLOAD_CSV).run()
     cell = "![i](http://example.invalid/i.png)"
     _upload(at, "md.csv", f"a,b,label\n1,2,x\n{cell},3,z\n4,5,x\n".encode())
-    (error,) = [e.value for e in at.error]
-    assert not re.search(r"(?<!\\)\]\(", error), error
-    assert repr(cell) in _shown(error)
+    errors = [e.value for e in at.error]  # the sidebar's and the main pane's
+    assert len(errors) == 2
+    for error in errors:
+        assert not re.search(r"(?<!\\)\]\(", error), error
+        assert repr(cell) in _shown(error)
 
 
 def test_at_least_twenty_malformed_files() -> None:
@@ -287,7 +294,7 @@ def test_a_bad_file_keeps_the_generated_data() -> None:
     at.radio(key=upload.SOURCE_KEY).set_value(upload.UPLOAD_CSV).run()
     assert _settings(at) == before
     _upload(at, "one_class.csv")
-    assert [e.value for e in at.error] and "Only one class" in _shown(at.error[0].value)
+    assert "Only one class" in _shown(at.sidebar.error[0].value)
     assert _settings(at) == before and _stable_metrics(at) == numbers
     assert any("still shows the generated data" in c for c in _captions(at))
     # Back to the generator: its widgets come back with their values.
@@ -342,7 +349,7 @@ def test_nan_rows_are_offered_for_dropping() -> None:
     at = _upload_app()
     key = _settings(at).upload
     _upload(at, "nan_feature.csv")
-    assert "Tick 'drop those rows'" in _shown(at.error[0].value)
+    assert "Tick 'drop those rows'" in _shown(at.sidebar.error[0].value)
     assert _settings(at).upload == key
     at.checkbox(key=upload.DROP_KEY).set_value(True).run()
     assert not _errors(at)
@@ -374,11 +381,11 @@ def test_column_choice_on_a_five_column_file() -> None:
     assert held.columns == ("x2", "x1", "label")
     # A bad choice (the 4-class column as label) keeps the last good choice.
     at.selectbox(key=upload.COLUMN_KEYS[2]).set_value("group").run()
-    assert "4 classes (e, n, s, w)" in _shown(at.error[0].value)
+    assert "4 classes (e, n, s, w)" in _shown(at.sidebar.error[0].value)
     assert _settings(at).upload == upload.upload_key(X, y)
     # Feature = label is refused too.
     at.selectbox(key=upload.COLUMN_KEYS[2]).set_value("x2").run()
-    assert "cannot also be a feature" in _shown(at.error[0].value)
+    assert "cannot also be a feature" in _shown(at.sidebar.error[0].value)
     assert _settings(at).upload == upload.upload_key(X, y)
 
 

@@ -213,11 +213,13 @@ def loss_spec(
         )
         total = float(paid.sum()) * (1.0 if C is None else float(C))
         prefix = "Σ ℓ(mᵢ)" if C is None else "C Σ ℓ(mᵢ)"
-        title += f": {prefix} = {total:.4g}"
+        # A subtitle, on a line of its own: beside a long loss name ("Modified
+        # hinge (Lee), δ = 0.1") it ran past a half-width chart's edge at 1280 px.
+        subtitle = f"{prefix} = {total:.4g}"
     layout = _base_layout(
-        title=_title(title),
+        title=_title(title, subtitle if margins is not None else None),
         height=380,
-        margin={"t": 60},
+        margin={"t": 72 if margins is not None else 60},
         legend={"x": 1.0, "xanchor": "right", "y": 1.0, "yanchor": "top"},
         images=images,
         xaxis=_axis(

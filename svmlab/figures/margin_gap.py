@@ -15,6 +15,7 @@ from svmlab.figures.style import (
     _axis,
     _base_layout,
     _figure,
+    _legend_below,
     _short,
     _title,
 )
@@ -114,16 +115,9 @@ def margin_gap_figure(
         height=height,
         # On two lines when long: the figure sits in a half-width column.
         title=_title(_wrap_title(title)),
-        margin={"t": 32 + 2 * TITLE_LINE_HEIGHT, "b": 112},
+        margin={"t": 32 + 2 * TITLE_LINE_HEIGHT, "b": 140},
         xaxis=_axis("x₁", range=[xmin, xmax]),
         yaxis=_axis("x₂", range=[ymin, ymax], scaleanchor="x", scaleratio=1),
-        legend={
-            "orientation": "h",
-            "x": 0.0,
-            # Below the x-axis title (at -0.16 the legend row covered "x₁").
-            "y": -0.22,
-            "xanchor": "left",
-            "yanchor": "top",
-        },
+        legend=_legend_below(),
     )
     return _figure(data, layout)

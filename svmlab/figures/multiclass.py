@@ -43,6 +43,7 @@ from svmlab.multiclass import (
     ovo_ties,
     ovr_ambiguity,
 )
+from svmlab.user_text import for_plotly
 
 __all__ = [
     "CLASS_COLOURS",
@@ -162,7 +163,8 @@ def multiclass_panel(
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y)
     classes = model.classes_
-    names = [str(c) for c in classes] if class_names is None else list(class_names)
+    # Class names may be a CSV's labels: shown literally (svmlab.user_text).
+    names = [for_plotly(c) for c in (classes if class_names is None else class_names)]
     xs, ys, XY = grid_points(bounds, resolution)
     regions = region_map(model, XY)
     codes = regions["codes"]
@@ -269,7 +271,7 @@ def key_figure(class_names: Sequence[str], *, height: int = 72) -> go.Figure:
     for c, name in enumerate(class_names):
         colour = _colour(c)
         entry(
-            f"class {name}",
+            f"class {for_plotly(name)}",
             mode="markers",
             marker={
                 "symbol": CLASS_SYMBOLS[c % len(CLASS_SYMBOLS)],

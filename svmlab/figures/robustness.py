@@ -26,6 +26,7 @@ from svmlab.figures.style import (
     _axis,
     _base_layout,
     _figure,
+    _legend_below,
     _short,
     _title,
     tint,
@@ -156,7 +157,7 @@ def _band(x: list, low: np.ndarray, high: np.ndarray, colour: str, name: str) ->
 
 
 def sweep_figure(
-    sweep: Any, measure: str, titles: dict[str, str], height: int = 420
+    sweep: Any, measure: str, titles: dict[str, str], height: int = 480
 ) -> go.Figure:
     """One measure of a :class:`~svmlab.robustness.SweepResult` against the swept
     value: per loss the median over the seeds (line) and the band from the
@@ -192,14 +193,9 @@ def sweep_figure(
     axis_name = {"distance": "outlier distance", "count": "number of outliers"}
     layout = _base_layout(
         height=int(height),
-        margin={"l": 72, "r": 16, "t": 16, "b": 110},
-        legend={
-            "orientation": "h",
-            "x": 0.0,
-            "xanchor": "left",
-            "y": -0.22,
-            "yanchor": "top",
-        },
+        # Three legend rows in a half-width column at 1280 px.
+        margin={"l": 72, "r": 16, "t": 16, "b": 170},
+        legend=_legend_below(),
         xaxis=_axis(axis_name.get(sweep.axis, sweep.axis)),
         yaxis=_axis(title, rangemode="tozero"),
     )

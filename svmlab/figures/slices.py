@@ -17,6 +17,7 @@ from svmlab.figures.style import (
     _axis,
     _base_layout,
     _figure,
+    _legend_below,
     _short,
 )
 from svmlab.kernels import lee_sigma2_from_sigma
@@ -55,7 +56,7 @@ def slices_figure(
     titles: Mapping[str, str] | None = None,
     value: str = "scores",
     log_y: bool = False,
-    height: int = 460,
+    height: int = 490,
 ) -> go.Figure:
     """The criteria against C at ``sigmas[sigma_index]`` (left) and against sigma at
     ``Cs[C_index]`` (right), one line per criterion on a shared y axis.
@@ -136,7 +137,7 @@ def slices_figure(
     lee = lee_sigma2_from_sigma(sigma)
     layout = _base_layout(
         height=height,
-        margin={"t": 70, "b": 130},
+        margin={"t": 70, "b": 160},
         xaxis=_axis(
             "C (log scale)",
             type="log",
@@ -152,13 +153,7 @@ def slices_figure(
             ticktext=[_fmt(v) for v in _grid_ticks(sigmas)],
         ),
         yaxis=_axis(ytitle, type="log" if log_y else "linear"),
-        legend={
-            "orientation": "h",
-            "x": 0.0,
-            "y": -0.27,
-            "xanchor": "left",
-            "yanchor": "top",
-        },
+        legend=_legend_below(),
         annotations=[
             _panel_title(f"against C at σ = {_fmt(sigma)} (Lee σ² = {_fmt(lee)})", 0.0),
             _panel_title(f"against σ at C = {_fmt(C)}", 0.53),

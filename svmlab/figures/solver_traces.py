@@ -55,9 +55,11 @@ def traces_figure(
     best_objective: float,
     tol: float,
     height: int = 620,
+    gap_only: bool = False,
 ) -> go.Figure:
     """Relative objective gap ``(P_k - P_best) / max(|P_best|, 1)`` (top) and KKT
     violation (bottom), against iteration (left) and milliseconds (right), log y.
+    ``gap_only``: the top row alone (a projector's short screen).
 
     Parameters
     ----------
@@ -158,6 +160,16 @@ def traces_figure(
         yaxis3=_axis("KKT violation", domain=[0, 0.45], anchor="x3", **kkt_log),
         yaxis4=_axis("", domain=[0, 0.45], anchor="x4", matches="y3", **kkt_log),
     )
+    if gap_only:
+        data = [t for t in data if t.get("yaxis") in ("y", "y2")]
+        layout["annotations"] = []
+        for name in ("xaxis3", "xaxis4", "yaxis3", "yaxis4"):
+            layout.pop(name, None)
+        layout["xaxis"] = _axis("iteration", domain=[0, 0.47], anchor="y")
+        layout["xaxis2"] = _axis("milliseconds", domain=[0.55, 1], anchor="y2")
+        layout["yaxis"]["domain"] = layout["yaxis2"]["domain"] = [0, 1]
+        layout["margin"] = {**layout["margin"], "t": 36, "b": 56}
+        layout["yaxis"]["title"]["text"] = "objective gap"
     return _figure(data, layout)
 
 

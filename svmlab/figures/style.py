@@ -42,6 +42,9 @@ PALETTE: dict[str, str] = {
 }
 
 FONT_SIZE = 16
+#: Plotly's own title size for that font (1.4 times it); a title's second line
+#: (its subtitle, see :func:`_title`) takes it too.
+TITLE_FONT_SIZE = round(1.4 * FONT_SIZE)
 UIREVISION = "svmlab"
 
 
@@ -86,8 +89,30 @@ def _axis(title: str, **overrides: Any) -> dict[str, Any]:
     return _merge(base, overrides)
 
 
-def _title(text: str) -> dict[str, Any]:
+def _legend_below() -> dict[str, Any]:
+    """A horizontal legend standing on the figure's bottom edge (the margin
+    below the plot must hold the tick labels, the x-axis title and the legend's
+    rows). Placed relative to the plot instead (``y = -0.22``) it sat on the
+    x-axis title whenever the legend wrapped to another row."""
     return {
+        "orientation": "h",
+        "x": 0.0,
+        "xanchor": "left",
+        "yref": "container",
+        "y": 0.0,
+        "yanchor": "bottom",
+    }
+
+
+def _title(text: str, subtitle: str | None = None) -> dict[str, Any]:
+    """A title at the top left; a ``subtitle`` goes on a line of its own under
+    it. Plotly anchors a layout title by its first line, so a title broken by
+    ``<br>`` ran off the top ("Where an approximation fails" lost its first
+    line): its second line becomes the subtitle, which Plotly places."""
+    continued = subtitle is None and "<br>" in text
+    if continued:
+        text, subtitle = text.split("<br>", 1)
+    out: dict[str, Any] = {
         "text": text,
         "x": 0.01,
         "xanchor": "left",
@@ -95,6 +120,10 @@ def _title(text: str) -> dict[str, Any]:
         "yanchor": "top",
         "yref": "container",
     }
+    if subtitle:
+        size = TITLE_FONT_SIZE if continued else FONT_SIZE
+        out["subtitle"] = {"text": subtitle, "font": {"size": size}}
+    return out
 
 
 def _figure(data: Sequence[dict[str, Any]], layout: dict[str, Any]) -> go.Figure:

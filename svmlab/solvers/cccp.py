@@ -2,9 +2,11 @@
 
 .. math::
 
-    \\min_{f,b}\\ \\tfrac12\\|f\\|_H^2 + C\\sum_i \\operatorname{ramp}(m_i),\\qquad
+    \\begin{gathered}
+    \\min_{f,b}\\ \\tfrac12\\|f\\|_H^2 + C\\sum_i \\operatorname{ramp}(m_i),\\\\
     \\operatorname{ramp}(m) = \\min(1, \\max(0, 1 - m))
     = \\underbrace{\\max(0, 1 - m)}_{\\text{hinge}} - \\max(0, -m)
+    \\end{gathered}
 
 **The outer step.** The subtracted part ``C max(0, -m)`` is convex, so it lies above
 its tangent at the current margins ``m^t``: ``C max(0, -m) >= const - beta_i m`` with

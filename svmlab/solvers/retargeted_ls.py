@@ -53,7 +53,12 @@ iteration is one triangular solve pair and one product with ``K``: O(n^2).
 which minimises the *different* objective ``0.5 ||theta||^2 + C sum l(m_i)``.
 The reported ``objective`` and KKT violation are still the svmlab primal's (so
 they do not go to its optimum); ``extras["variant_objective"]`` is the one it
-minimises.
+minimises. It follows the listing step for step: the listing's random start
+``t = rand(n, 1)`` is ``start="random"`` (theta uniform on [0, 1), seeded by
+``random_state``), and a warm start ``init`` is taken as it is (``theta = init
+* y``, negative alphas too), not repaired into the RKHS form's box. The listing
+is the squared hinge's; with the squared ramp the variant retargets as the RKHS
+form does (below), not by §27.6.3's ``v = m + min(1, max(0, 1 - m))``.
 
 Order of calls: setup (factor; ``theta_0`` = ``init`` if given, else the kernel
 ridge fit of the labels, Fig. 27.14 step 1; with a bias, a warm start's ``b``
@@ -76,10 +81,13 @@ doubles after each failed try, so at most log2(n_iter) tries), gives a point
 whose KKT violation is at most ``tol`` and whose objective is no higher; the
 squared ramp takes such a point too. ``polish=False`` (squared hinge) stops at
 stationarity <= tol, ``stop_reason="rule"`` unless the KKT check is met.
-``variant="sugiyama_matlab"`` keeps a step test, made relative:
-``||theta_new - theta|| <= tol * max(1, ||theta||)``; it minimises another
-objective, so its svmlab KKT residual stays above ``tol`` (``"rule"``, with a
-note). ``converged`` is ``kkt <= tol`` in every case.
+``variant="sugiyama_matlab"`` keeps the listing's test exactly (issue 27, item
+18): it stops when ``||theta_new - theta|| < tol`` (absolute; the listing's
+``norm(t-t0)<0.001`` is the default tol) and returns the *previous* ``theta``
+(the listing breaks before ``t=t0``), with ``n_iter`` the solves made, the last
+one included; it minimises another objective, so its svmlab KKT residual stays
+above ``tol`` (``"rule"``, with a note). ``converged`` is ``kkt <= tol`` in
+every case.
 
 **Budget.** ``max_seconds`` is checked after every step (O(n^2)) and before each
 polish (O(|A|^3)). Out of time, the current iterate is returned unpolished;
@@ -132,7 +140,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
+from svmlab.errors import (
+    IncompatibleLossError,
+    ParameterError,
+    ProblemError,
+    plain_value,
+)
 from svmlab.solvers import cholesky
 from svmlab.solvers.base import (
     Budget,
@@ -146,9 +159,15 @@ from svmlab.solvers.base import (
     repair_init,
 )
 
-__all__ = ["SPEC", "VARIANTS", "retarget", "solve"]
+__all__ = ["SPEC", "STARTS", "VARIANTS", "retarget", "solve"]
 
 Array = NDArray[np.float64]
+
+#: start -> what it is (without a warm start).
+STARTS: dict[str, str] = {
+    "ridge": "the kernel ridge fit of the labels (Fig. 27.14 step 1)",
+    "random": "theta uniform on [0, 1), the listing's t = rand(n, 1)",
+}
 
 #: variant -> what it minimises (the UI lists these).
 VARIANTS: dict[str, str] = {
@@ -266,10 +285,32 @@ def _polish(problem: Problem, theta: Array, b: float, f: Array) -> tuple[Array, 
     return out, b_new
 
 
-def _initial(problem: Problem, init: Array | None, fit) -> tuple[Array, float]:
-    """``theta`` from a warm start (b from its free SVs), else the LS fit of y."""
-    a = repair_init(init, problem, math.inf)
+def _initial(
+    problem: Problem,
+    init: Array | None,
+    fit,
+    *,
+    listing: bool,
+    start: str,
+    random_state: int | None,
+) -> tuple[Array, float]:
+    """``(theta, b)`` to start from: a warm start ``init`` (an alpha), else the
+    start named by ``start``: ``"ridge"`` the LS fit of y (Fig. 27.14 step 1),
+    ``"random"`` the listing's ``t = rand(n, 1)`` (uniform on [0, 1), b = 0).
+
+    The RKHS form repairs a warm start into its box (alpha >= 0, b from its
+    free SVs); the listing's variant takes it as it is (``theta = alpha * y``,
+    negative entries too, b = 0), as the listing takes any ``t``.
+    """
+    n = problem.n
+    if listing and init is not None:
+        a = np.asarray(init, dtype=np.float64).ravel()
+        if a.shape[0] == n and np.all(np.isfinite(a)):
+            return a * problem.y, 0.0
+    a = None if listing else repair_init(init, problem, math.inf)
     if a is None:
+        if start == "random":
+            return np.random.default_rng(random_state).random(n), 0.0
         return fit(problem.y)
     theta = a * problem.y
     if not problem.fit_intercept:
@@ -291,6 +332,8 @@ def solve(
     record_history: bool = False,
     variant: str = "rkhs",
     polish: bool = True,
+    start: str = "ridge",
+    random_state: int | None = 0,
     max_seconds: float | None = None,
     **options: Any,
 ) -> DualSolution:
@@ -302,11 +345,14 @@ def solve(
         Squared hinge or squared ramp, with or without an unregularized bias.
     tol
         Stop when the KKT violation is at most ``tol`` (margin units; see
-        "Stopping" in the module docstring).
+        "Stopping" in the module docstring). The listing's variant stops as the
+        listing does, when ``||theta_new - theta|| < tol`` (its 0.001 is the
+        default).
     max_iter
         Most retarget-and-solve steps.
     init
-        A previous ``alpha`` (warm start); default the kernel ridge fit of y.
+        A previous ``alpha`` (warm start); default the start named by
+        ``start``. The listing's variant takes it unrepaired (negative too).
     record_history
         Record objective and stationarity residual per step (O(n) each).
     variant
@@ -315,17 +361,27 @@ def solve(
     polish
         Try the exact solve on the quadratic-piece set during the run and at
         the end (RKHS only).
+    start
+        Without ``init``: ``"ridge"`` (the kernel ridge fit of the labels,
+        Fig. 27.14 step 1) or ``"random"`` (the listing's ``t = rand(n, 1)``:
+        theta uniform on [0, 1), drawn with ``random_state``).
+    random_state
+        Seed of ``start="random"``.
     max_seconds
         Time budget (None: unlimited), checked after every step.
     """
     if options:
         raise ParameterError(
             f"Unknown option(s) for the retargeted_ls solver: {', '.join(options)}."
-            " It takes variant and polish."
+            " It takes variant, polish, start and random_state."
         )
     if variant not in VARIANTS:
         raise ParameterError(
             f"variant must be one of {', '.join(VARIANTS)}; got {variant!r}."
+        )
+    if start not in STARTS:
+        raise ParameterError(
+            f"start must be one of {', '.join(STARTS)}; got {plain_value(start)}."
         )
     budget = Budget(max_seconds)
     loss = problem.loss.name
@@ -339,13 +395,20 @@ def solve(
         )
     if not math.isfinite(problem.C):
         raise ProblemError("Retargeted least squares needs a finite C.")
-    start = time.perf_counter()
+    began = time.perf_counter()
     y, K = problem.y, problem.K
     fit = _ridge_solver(K, problem.C, problem.fit_intercept, variant)
-    theta, b = _initial(problem, init, fit)
+    rkhs, try_polish = variant == "rkhs", polish and variant == "rkhs"
+    theta, b = _initial(
+        problem,
+        init,
+        fit,
+        listing=not rkhs,
+        start=start,
+        random_state=random_state,
+    )
     f = K @ theta + b
     history = History()
-    rkhs, try_polish = variant == "rkhs", polish and variant == "rkhs"
 
     def record(it: int) -> None:
         if record_history and history.wants(it):
@@ -354,7 +417,7 @@ def solve(
                 it,
                 objective=primal_objective(problem, alpha, b),
                 kkt_violation=_stationarity(problem, theta, f),
-                time=time.perf_counter() - start,
+                time=time.perf_counter() - began,
                 alpha=alpha,
                 intercept=b,
             )
@@ -374,27 +437,28 @@ def solve(
     stable, wait, since_try, polished_steps = 0, 1, 0, 0
     early: tuple[Array, float] | None = None
     while it < max_iter:
-        new_theta, b = fit(y * retarget(loss, y * f))
+        new_theta, new_b = fit(y * retarget(loss, y * f))
         if not np.all(np.isfinite(new_theta)):
             raise ProblemError(
                 "Retargeted least squares diverged (non-finite coefficients)."
             )
         step = float(np.linalg.norm(new_theta - theta))
-        theta = new_theta
-        f = K @ theta + b
         it += 1
+        if not rkhs and step < tol:
+            # The listing: "if norm(t-t0)<0.001, break, end; t=t0;" -- an
+            # absolute test, and t, the previous iterate, is what it keeps.
+            reason = "converged"
+            rule = (
+                "The sugiyama_matlab variant stopped as the book's listing does, "
+                "when its step ||θ_new − θ|| fell below tol (keeping the previous "
+                "θ); it minimises 0.5 ||θ||² + C Σ loss, not the svmlab objective"
+            )
+            break
+        theta, b = new_theta, new_b
+        f = K @ theta + b
         record(it)
         stationarity = _stationarity(problem, theta, f)
-        if not rkhs:
-            if step <= tol * max(1.0, float(np.linalg.norm(theta))):
-                reason = "converged"
-                rule = (
-                    "The sugiyama_matlab variant stopped when its step fell below "
-                    "tol relative to theta; it minimises 0.5 ||θ||² + C Σ loss, not "
-                    "the svmlab objective"
-                )
-                break
-        elif stationarity <= tol and (loss == "squared_ramp" or not polish):
+        if rkhs and stationarity <= tol and (loss == "squared_ramp" or not polish):
             reason = "converged"
             rule = (
                 "Retargeted LS stopped when its stationarity residual fell to "

@@ -42,7 +42,7 @@ from numpy.typing import NDArray
 from sklearn.exceptions import ConvergenceWarning
 
 from svmlab import SVC, datasets, kernels, solvers
-from svmlab.errors import DataError, IncompatibleLossError
+from svmlab.errors import DataError, IncompatibleLossError, counted
 from svmlab.figures import data_bounds
 from svmlab.ui import room
 from svmlab.ui.settings import UPLOAD, ExploreSettings
@@ -53,11 +53,14 @@ __all__ = [
     "Edits",
     "FitRecord",
     "apply_edits",
+    "edit_parts",
     "fit",
     "fit_settings",
     "gram_matrix",
     "hold_upload",
+    "keep_good",
     "kernel_items",
+    "last_good",
     "load_data",
     "model_items",
     "no_solver_message",
@@ -65,10 +68,25 @@ __all__ = [
 ]
 
 Array = NDArray[np.float64]
-#: Points added by clicking, ``((x1, x2, label), ...)``, and indices of removed
-#: generated training points.
-Edits = tuple[tuple[tuple[float, float, float], ...], tuple[int, ...]]
-NO_EDITS: Edits = ((), ())
+#: Session key of this session's last fit that may not be shared (cut off by the
+#: time budget, or stopped short from a warm start): ``(key, FitRecord)``.
+UNSHARED_KEY = "explore_unshared_fit"
+#: Points added by clicking, ``((x1, x2, label), ...)``, indices of removed
+#: generated training points, and generated points moved to a new place,
+#: ``((index, x1, x2), ...)``: a moved point keeps its place (and its number).
+#: (Two-part edits, without moves, are read too.)
+Edits = tuple[
+    tuple[tuple[float, float, float], ...],
+    tuple[int, ...],
+    tuple[tuple[int, float, float], ...],
+]
+NO_EDITS: Edits = ((), (), ())
+
+
+def edit_parts(edits: tuple) -> Edits:
+    """``(added, removed, moved)`` of two- or three-part edits."""
+    added, removed, *rest = edits
+    return added, removed, (rest[0] if rest else ())
 
 
 @dataclass(frozen=True)
@@ -159,8 +177,14 @@ def load_data(
 
 
 def apply_edits(X: Array, y: Array, edits: Edits) -> tuple[Array, Array]:
-    """Training points after the clicks: removed rows dropped, added rows appended."""
-    added, removed = edits
+    """Training points after the edits: moved rows at their new place, removed
+    rows dropped, added rows appended."""
+    added, removed, moved = edit_parts(edits)
+    if moved:
+        X = np.array(X, dtype=np.float64)
+        for i, x1, x2 in moved:
+            if 0 <= i < X.shape[0]:
+                X[i] = (x1, x2)
     keep = np.ones(y.shape[0], dtype=bool)
     keep[[i for i in removed if 0 <= i < keep.size]] = False
     X, y = X[keep], y[keep]
@@ -222,6 +246,52 @@ class FitRecord:
     notes: tuple[str, ...] = ()
 
 
+class _NotShared(Exception):
+    """Carries a fit out of :func:`fit` without storing it: Streamlit caches
+    return values, never exceptions."""
+
+    def __init__(self, record: FitRecord) -> None:
+        super().__init__("a fit that is not shared")
+        self.record = record
+
+
+def shareable(stop_reason: str, warm: bool) -> bool:
+    """Whether a fit may be handed to every visitor as *the* answer for its key.
+
+    The key leaves the warm start out (the answer does not depend on it within
+    tol), so only an answer that met tol, or one a cold start reached by a
+    deterministic rule, may be shared; a fit cut off by the time budget depends
+    on the machine's load and never is.
+    """
+    if stop_reason == "converged":
+        return True
+    return stop_reason != "max_seconds" and not warm
+
+
+def _stop_sentence(model: SVC, tol: float) -> str | None:
+    """What stopped a fit before tol, and what the visitor can do about it, in
+    the page's own terms (the engine's warning names estimator parameters)."""
+    reason = model.stop_reason_
+    solution = model.solution_
+    kkt = f"KKT violation {solution.kkt:.2e}"
+    if reason == "max_seconds":
+        return (
+            f"The {model.solver_} solver stopped at the page's "
+            f"{room.fit_seconds():g} s time budget before meeting tol = {tol:g} "
+            f"({kkt}): the picture shows where it got. A larger tol, a smaller C, "
+            "fewer points or another solver gives a converged answer."
+        )
+    if reason == "max_iter":
+        return (
+            f"The {model.solver_} solver stopped after "
+            f"{counted(model.n_iter_, 'iteration')} "
+            "(max_iter, under 'Solver tolerance and iteration cap') before "
+            f"meeting tol = {tol:g} "
+            f"({kkt}): the picture shows where it got. Raise max_iter or tol."
+        )
+    return None
+
+
 @st.cache_resource(max_entries=48, show_spinner=False)
 def fit(
     dataset: str,
@@ -236,6 +306,8 @@ def fit(
 
     The fit stops (:class:`svmlab.errors.FitCancelled`, which is not cached) as
     soon as this script run's result will not be seen (:mod:`svmlab.ui.run_state`).
+    A fit that may not be shared (:func:`shareable`) leaves as :class:`_NotShared`
+    so that it is never stored; :func:`fit_settings` takes it from there.
     """
     data = load_data(dataset, data_items, test_fraction)
     X, y = apply_edits(data.X_train, data.y_train, edits)
@@ -256,7 +328,7 @@ def fit(
         if data.y_test.size
         else None
     )
-    return FitRecord(
+    record = FitRecord(
         model=model,
         X=X,
         y=y,
@@ -264,9 +336,34 @@ def fit(
         test_error=test_error,
         n_free=int(np.sum(model.sv_state_ == 1)),
         n_bound=int(np.sum(model.sv_state_ == 2)),
-        warning=message if model.stop_reason_ in ("max_iter", "max_seconds") else None,
+        warning=_stop_sentence(model, model.tol),
         notes=tuple(note for note in model.fit_notes_ if note != message),
     )
+    if not shareable(model.stop_reason_, warm=_init is not None):
+        raise _NotShared(record)
+    return record
+
+
+#: Session key of the last settings that gave a picture, with their data and fit.
+LAST_GOOD_KEY = "explore_last_good"
+
+
+def keep_good(
+    settings: ExploreSettings,
+    identity: tuple,
+    data: Data,
+    edits: Edits,
+    record: FitRecord,
+) -> None:
+    """Remember the settings that just gave a picture (see :func:`last_good`)."""
+    st.session_state[LAST_GOOD_KEY] = (settings, identity, data, edits, record)
+
+
+def last_good() -> tuple[ExploreSettings, tuple, Data, Edits, FitRecord] | None:
+    """The last settings of this session that gave a picture, with their data,
+    edits and fit: what the page draws under an error, so a bad value never
+    takes the picture away."""
+    return st.session_state.get(LAST_GOOD_KEY)
 
 
 def model_items(s: ExploreSettings) -> tuple[tuple[str, Any], ...]:
@@ -330,6 +427,14 @@ def fit_settings(s: ExploreSettings, edits: Edits = NO_EDITS) -> FitRecord:
     identity = (s.source, data_items, s.test_fraction, edits, rest)
     last = st.session_state.get("explore_warm")
     init = last[1] if last is not None and last[0] == identity else None
-    record = fit(s.source, data_items, s.test_fraction, edits, items, _init=init)
+    key = (s.source, data_items, s.test_fraction, edits, items)
+    held = st.session_state.get(UNSHARED_KEY)
+    if held is not None and held[0] == key:
+        return held[1]  # this session's own cut-off fit, drawn again
+    try:
+        record = fit(*key, _init=init)
+    except _NotShared as kept:
+        record = kept.record
+        st.session_state[UNSHARED_KEY] = (key, record)
     st.session_state["explore_warm"] = (identity, record.model.alpha_)
     return record

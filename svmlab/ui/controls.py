@@ -28,6 +28,7 @@ appears without touching this module.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -56,6 +57,7 @@ __all__ = [
     "live_controls",
     "publish",
     "show_notes",
+    "show_switch",
     "sidebar",
     "sync_state",
 ]
@@ -96,6 +98,10 @@ COMPARE_FIELD_KEY = P + "compare_field"
 COMPARE_PREFIX = P + "compare_"
 #: Sentences about values that were clamped on their way in (link, preset).
 NOTES_KEY = P + "notes"
+#: The sentence about a typed C or σ that was clamped, until shown.
+TYPED_KEY = P + "typed_note"
+#: The last data set switch, ``(settings before, settings after)``, until shown.
+SWITCH_KEY = P + "switch"
 
 
 def _dp_key(name: str) -> str:
@@ -188,7 +194,9 @@ def sync_state() -> ExploreSettings:
 
 
 def _dataset_changed() -> None:
-    """A new data set starts from its own defaults (n, noise, shape).
+    """A new data set brings its own noise and shape; the number of points, the
+    kernel, C and σ the visitor chose stay (:meth:`ExploreSettings.with_dataset`),
+    and :func:`show_switch` says so with a way to the suggested model and back.
 
     Only when the data set really changed: Streamlit also calls this when the
     browser sends the select box's value back after the box was hidden (an upload
@@ -198,10 +206,70 @@ def _dataset_changed() -> None:
     name = st.session_state[KEYS["dataset"]]
     if name == last.dataset:
         return
-    s = last.with_dataset(name)
+    s = last.with_dataset(name, keep=True)
     st.session_state.update(
         {k: v for k, v in _widget_values(s).items() if k != KEYS["dataset"]}
     )
+    st.session_state[SWITCH_KEY] = (last, s)
+
+
+def _apply_switch(target: ExploreSettings) -> None:
+    st.session_state.pop(SWITCH_KEY, None)
+    apply_settings(target)
+
+
+def show_switch() -> None:
+    """After a data set switch: what came with the new data set, what was kept,
+    and one click to the data set's suggested model or back to the last data."""
+    held = st.session_state.pop(SWITCH_KEY, None)
+    if held is None:
+        return
+    old, new = held
+    title = datasets.TITLES[new.dataset]
+    suggested = new.with_dataset(new.dataset)
+    kept = new.model_differences(suggested)
+    text = f"**{title}**: its own noise and shape parameters."
+    if kept:
+        wanted = ", ".join(suggested.model_differences(new))
+        text += f" Kept your {', '.join(kept)}; this data set suggests: {wanted}."
+    st.info(text, icon=":material/swap_horiz:")
+    left, right, _ = st.columns([1, 1, 2])
+    if kept:
+        left.button(
+            f"Use {title}'s suggested model",
+            key=P + "switch_suggested",
+            on_click=_apply_switch,
+            args=(suggested,),
+        )
+    right.button(
+        f"Back to {datasets.TITLES[old.dataset]}",
+        key=P + "switch_back",
+        on_click=_apply_switch,
+        args=(old,),
+    )
+
+
+def _param_key(name: str) -> str:
+    """The widget key of a generator parameter."""
+    field = {"n_samples": "n", "noise": "noise"}.get(name)
+    return KEYS[field] if field else _dp_key(name)
+
+
+def _param_moved(moved: str) -> None:
+    """A data slider moved: the parameters that depend on it follow, said."""
+    state = st.session_state
+    name = state[KEYS["dataset"]]
+    params = {
+        p.name: state[_param_key(p.name)]
+        for p in datasets.PARAMS[name]
+        if _param_key(p.name) in state
+    }
+    fixed, notes = datasets.consistent_params(name, params, moved=moved)
+    for key, value in fixed.items():
+        if value != params[key]:
+            state[_param_key(key)] = value
+    if notes:
+        state[NOTES_KEY] = [*state.get(NOTES_KEY, ()), *notes]
 
 
 def _slider_moved(field: str, key: str) -> None:
@@ -226,6 +294,8 @@ def _param_widget(p: datasets.Param, key: str) -> None:
         step=kind(p.step),
         key=key,
         help=p.help or None,
+        on_change=_param_moved,
+        args=(p.name,),
     )
 
 
@@ -259,10 +329,11 @@ def _log_control(field: str, label: str, help: str, disabled: bool = False) -> N
         args=(field, key),
         disabled=disabled,
     )
+    # No min/max on the box: Streamlit would keep an out-of-range number in it,
+    # outlined red, while the model kept the old value. The callback clamps it
+    # instead, and the row says what was typed and what is used.
     right.number_input(
         f"{label} (type a value)",
-        min_value=float(low),
-        max_value=float(high),
         value=value,
         key=KEYS[field],
         format="%g",
@@ -270,7 +341,63 @@ def _log_control(field: str, label: str, help: str, disabled: bool = False) -> N
         label_visibility="collapsed",
         disabled=disabled,
         help=f"Any value from {low:g} to {high:g}.",
+        on_change=_typed,
+        args=(field, label),
     )
+
+
+def _typed(field: str, label: str) -> None:
+    """A typed number: kept when inside its range (:func:`ranges`, room mode's
+    caps included), else clamped to it with a sentence that the box's
+    :func:`typed_note` shows; an emptied box keeps the value in use."""
+    state = st.session_state
+    low, high = ranges()[field]
+    value = state[KEYS[field]]
+    previous = getattr(state[SETTINGS_KEY], field)
+    if value is None or not math.isfinite(float(value)):
+        used = previous
+        note = f"{label} must be a number; still using {used:g}."
+    elif low <= value <= high:
+        return
+    else:
+        used = type(previous)(min(max(value, low), high))
+        note = (
+            f"{label} = {value:g} is outside the range {low:g} to {high:g} that "
+            f"this page offers; using {used:g}."
+        )
+    state[KEYS[field]] = used
+    state.setdefault(TYPED_KEY, {})[field] = note
+
+
+def typed_note(field: str, where: Any = st) -> None:
+    """Say, once, that the value typed into ``field``'s box was clamped."""
+    note = st.session_state.get(TYPED_KEY, {}).pop(field, None)
+    if note:
+        where.warning(note, icon=":material/tune:")
+
+
+def _number_box(
+    where: Any,
+    field: str,
+    label: str,
+    default: float,
+    *,
+    integer: bool = False,
+    **kwargs: Any,
+) -> None:
+    """A number box for ``field`` with no min/max of Streamlit's (which would keep
+    an out-of-range number in the box, outlined red, while the page used the old
+    value): :func:`_typed` clamps it and says so under the box."""
+    kind = int if integer else float
+    where.number_input(
+        label,
+        value=kind(keyed.value(KEYS[field], default)),
+        key=KEYS[field],
+        on_change=_typed,
+        args=(field, label),
+        **kwargs,
+    )
+    typed_note(field, where)
 
 
 def _data_controls(classroom: bool = False) -> None:
@@ -307,18 +434,9 @@ def _data_controls(classroom: bool = False) -> None:
             on_change=_dataset_changed,
         )
         for p in datasets.PARAMS[st.session_state[KEYS["dataset"]]]:
-            field = {"n_samples": "n", "noise": "noise"}.get(p.name)
-            _param_widget(p, KEYS[field] if field else _dp_key(p.name))
+            _param_widget(p, _param_key(p.name))
     left, right = st.columns(2)
-    low, high = RANGES["seed"]
-    left.number_input(
-        "Seed",
-        min_value=low,
-        max_value=high,
-        value=keyed.value(KEYS["seed"], 0),
-        step=1,
-        key=KEYS["seed"],
-    )
+    _number_box(left, "seed", "Seed", 0, integer=True, step=1)
     low, high = RANGES["test_fraction"]
     right.slider(
         "Test fraction",
@@ -370,24 +488,8 @@ def _model_controls(classroom: bool = False) -> None:
     )
     if kernel == "polynomial":
         left, right = st.columns(2)
-        low, high = RANGES["degree"]
-        left.number_input(
-            "Degree p",
-            min_value=low,
-            max_value=high,
-            value=keyed.value(KEYS["degree"], 3),
-            key=KEYS["degree"],
-        )
-        low, high = RANGES["coef0"]
-        right.number_input(
-            "Offset a",
-            min_value=low,
-            max_value=high,
-            value=float(keyed.value(KEYS["coef0"], 1.0)),
-            step=0.5,
-            format="%g",
-            key=KEYS["coef0"],
-        )
+        _number_box(left, "degree", "Degree p", 3, integer=True, step=1)
+        _number_box(right, "coef0", "Offset a", 1.0, step=0.5, format="%g")
     names = list(losses.LOSSES)
     loss = st.selectbox(
         "Loss",
@@ -474,25 +576,25 @@ def _display_controls() -> None:
     )
     with st.expander("Solver tolerance and iteration cap"):
         low, high = RANGES["tol"]
-        st.number_input(
+        _number_box(
+            st,
             "tol",
-            min_value=float(low),
-            max_value=float(high),
-            value=float(keyed.value(KEYS["tol"], 1e-3)),
+            "tol",
+            1e-3,
             format="%g",
             step=None,
-            key=KEYS["tol"],
             help="The solver stops when its optimality measure (the KKT "
-            "violation) is below tol.",
+            f"violation) is below tol; from {low:g} to {high:g}.",
         )
         low, high = ranges()["max_iter"]
-        st.number_input(
+        _number_box(
+            st,
             "max_iter",
-            min_value=int(low),
-            max_value=int(high),
-            value=int(keyed.value(KEYS["max_iter"], 100_000)),
+            "max_iter",
+            100_000,
+            integer=True,
             step=100,
-            key=KEYS["max_iter"],
+            help=f"From {low:,} to {high:,} iterations.",
         )
 
 
@@ -594,6 +696,8 @@ def live_controls() -> ExploreSettings:
             _log_control(
                 "sigma", "σ", "Gaussian width: k(x, z) = exp(-‖x − z‖² / 2σ²)."
             )
+    for field in ("C", "sigma"):
+        typed_note(field)
     settings = current_settings()
     state[SETTINGS_KEY] = settings
     query = settings.to_query()

@@ -25,6 +25,8 @@ from numpy.typing import NDArray
 from svmlab import csv_data, datasets, multiclass_data
 from svmlab.errors import DataError
 from svmlab.ui import keyed
+from svmlab.ui.page_state import csv_column_key
+from svmlab.ui.refusals import accept, refuse
 from svmlab.ui.upload import MAX_SESSION_UPLOADS, escape_markdown
 
 __all__ = [
@@ -104,7 +106,15 @@ def upload_controls(
         key=f"{prefix}_file",
         help="Comma, semicolon or tab separated, with or without a header row.",
     )
+    # The same choice as Explore's, so the reader's sentence about rows with
+    # missing values ("tick 'drop those rows'") is true on every page.
+    drop = st.checkbox(
+        "drop those rows (missing, NaN or infinite values)",
+        value=bool(keyed.value(f"{prefix}_drop", False)),
+        key=f"{prefix}_drop",
+    )
     if file is None:
+        accept(prefix)
         st.info(empty_note)
         return None
     try:
@@ -118,7 +128,7 @@ def upload_controls(
                 ("x2", "second feature", 1),
                 ("label", "label", len(names) - 1),
             ):
-                key = f"{prefix}_{field}"
+                key = csv_column_key(prefix, field)
                 choices.append(
                     st.selectbox(
                         label, names, index=keyed.index(key, names, fallback), key=key
@@ -126,14 +136,18 @@ def upload_controls(
                 )
             columns = {"x_columns": tuple(choices[:2]), "label_column": choices[2]}
         if multiclass:
-            X, y, labels = csv_data.to_multiclass_dataset(table, **columns)
+            X, y, labels = csv_data.to_multiclass_dataset(
+                table, **columns, drop_nonfinite=drop
+            )
         else:
-            X, y, labels = csv_data.to_dataset(table, **columns)
+            X, y, labels = csv_data.to_dataset(table, **columns, drop_nonfinite=drop)
         # Values near 1e308 are finite numbers, but their span overflows the axes.
         csv_data.check_drawable(X, advice=DRAWABLE_ADVICE)
     except DataError as error:
         st.error(escape_markdown(error))
+        refuse(prefix, file.name, error)
         return None
+    accept(prefix)
     key = hashlib.sha256(X.tobytes() + y.tobytes()).hexdigest()[:12]
     hold(prefix, key, X, y)
     if multiclass:

@@ -133,15 +133,22 @@ def _state(identity: Any) -> dict[str, Any]:
     edits = st.session_state.get(EDITS_KEY)
     if edits is None or edits["data"] != identity:
         version = 0 if edits is None else edits["version"] + 1
-        edits = {"data": identity, "added": (), "removed": (), "version": version}
+        edits = {
+            "data": identity,
+            "added": (),
+            "removed": (),
+            "moved": (),
+            "version": version,
+        }
         st.session_state[EDITS_KEY] = edits
     return edits
 
 
 def current_edits(identity: Any) -> Edits:
-    """The edits of the data set ``identity`` (any hashable): ``(added, removed)``."""
+    """The edits of the data set ``identity`` (any hashable): ``(added, removed,
+    moved)``."""
     edits = _state(identity)
-    return edits["added"], edits["removed"]
+    return edits["added"], edits["removed"], edits.get("moved", ())
 
 
 def chart_key(identity: Any) -> str:
@@ -153,7 +160,7 @@ def reset_edits() -> None:
     """Back to the generated data (button callback)."""
     edits = st.session_state.get(EDITS_KEY)
     if edits is not None:
-        edits.update(added=(), removed=(), version=edits["version"] + 1)
+        edits.update(added=(), removed=(), moved=(), version=edits["version"] + 1)
 
 
 def apply_click(identity: Any, point: tuple[float, float], label: float) -> None:
@@ -247,24 +254,22 @@ def move_point(
     label: float,
 ) -> int:
     """Move training point ``index`` (of class ``label``) to ``point``; returns its
-    new index.
-
-    A generated point is removed and added again at ``point`` (it is then drawn
-    as an added point, last in the training set); an added point moves in place.
-    The chart keeps its key (no selection to clear).
+    index, which does not change: a generated point is moved in place (an entry
+    of the edits' ``moved``), an added point too. The chart keeps its key (no
+    selection to clear).
     """
     edits = _state(identity)
     kind, j = _locate(edits, n_generated, index)
-    added = list(edits["added"])
+    x1, x2 = float(point[0]), float(point[1])
     if kind == "added":
-        added[j] = (float(point[0]), float(point[1]), added[j][2])
+        added = list(edits["added"])
+        added[j] = (x1, x2, added[j][2])
         edits.update(added=tuple(added))
         return index
-    edits.update(
-        removed=tuple(sorted({*edits["removed"], j})),
-        added=(*added, (float(point[0]), float(point[1]), float(label))),
-    )
-    return n_generated - len(edits["removed"]) + len(added)
+    moved = {i: (a, b) for i, a, b in edits.get("moved", ())}
+    moved[j] = (x1, x2)
+    edits.update(moved=tuple((i, a, b) for i, (a, b) in sorted(moved.items())))
+    return index
 
 
 def delete_point(identity: Any, n_generated: int, index: int) -> None:

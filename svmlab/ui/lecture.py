@@ -109,7 +109,13 @@ def preset_panel(s: ExploreSettings) -> str | None:
 def classroom_requested() -> bool:
     """Whether this run shows classroom mode (the URL or the session says so):
     read before the page config, which then starts with the sidebar collapsed."""
+    # A click on the toggle first: in the run it starts the settings are still
+    # the last run's, and the page config must already collapse the sidebar
+    # (the toggle must give the screen a classroom link gives).
+    toggled = st.session_state.get(KEYS["classroom"])
     last = st.session_state.get("explore_settings")
+    if toggled is not None and last is not None and bool(toggled) != last.classroom:
+        return bool(toggled)
     if last is not None and "preset" not in st.query_params:
         return bool(last.classroom)
     return st.query_params.get("classroom") in ("1", "true")

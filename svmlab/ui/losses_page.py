@@ -4,7 +4,8 @@ Data move one way: the sidebar widgets give a :class:`LossesRequest` (primitives
 only, hashable: it keys the caches); :func:`comparison` and :func:`starts` are
 ``st.cache_data`` wrappers of :func:`svmlab.robustness.compare_losses` and
 :func:`svmlab.robustness.multistart`; the "Run sweep" button hands a
-:class:`SweepRequest` to :func:`run_sweep` (cached, with a progress bar), whose
+:class:`SweepRequest` to :func:`run_sweep` (shared by every session, with a
+progress bar drawn outside any cache), whose
 result goes to the session state with its request, so the display controls under
 it (which measure, which loss's margins in the rug) recompute nothing.
 
@@ -15,6 +16,7 @@ result (:func:`svmlab.ui.run_state.superseded`).
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +29,7 @@ from svmlab.losses import LOSSES
 from svmlab.robustness import Comparison, FitSettings, Outliers, StartResult
 from svmlab.ui import data_source, keyed, room
 from svmlab.ui.settings import C_GRID, DELTA_GRID, SIGMA_GRID, nearest
+from svmlab.ui.shared_results import SharedResults, with_progress
 from svmlab.ui.upload import escape_markdown
 
 __all__ = [
@@ -40,6 +43,7 @@ __all__ = [
     "controls",
     "run_sweep",
     "starts",
+    "sweep_promise",
 ]
 
 Array = NDArray[np.float64]
@@ -48,6 +52,8 @@ Array = NDArray[np.float64]
 PREFIX = "losses"
 #: Session key of the last sweep: ``(SweepRequest, SweepResult)``.
 SWEEP_KEY = "losses_sweep"
+#: Session key of the seconds this visitor waited for it.
+SWEEP_WAIT_KEY = "losses_sweep_wait"
 #: Clean test points drawn from the generator (another seed) for the error.
 N_TEST = 2000
 #: Largest clean training set (five losses, each fitted twice, on every move).
@@ -345,19 +351,20 @@ class SweepRequest:
         return tuple(self.base.seed + s for s in range(self.n_seeds))
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def _cached_sweep(request: SweepRequest) -> robustness.SweepResult:
-    """The engine call. The progress bar is created in here, so a cache hit
-    replays it (at 100 %) into the caller's placeholder instead of failing."""
-    bar = st.progress(0.0, text="Starting the sweep…")
+#: Finished sweeps, shared by every session (no element inside: the progress
+#: bar is drawn by :func:`~svmlab.ui.shared_results.with_progress`).
+SWEEPS: SharedResults[robustness.SweepResult] = SharedResults(max_entries=8)
 
-    def progress(done: int, total: int) -> None:
-        bar.progress(done / total, text=f"Sweep: {done} of {total} data sets fitted")
 
+def _compute_sweep(request: SweepRequest, progress) -> robustness.SweepResult:
+    """The engine call, reporting ``progress(fraction, message)``."""
     base = request.base
 
     def clean(seed: int):
         return base.clean_data(seed)
+
+    def on_progress(done: int, total: int) -> None:
+        progress(done / total, f"Sweep: {done} of {total} data sets fitted")
 
     with room.page_fits():
         return robustness.sweep_outliers(
@@ -367,18 +374,23 @@ def _cached_sweep(request: SweepRequest) -> robustness.SweepResult:
             axis=request.axis,
             values=request.values,
             seeds=request.seeds,
-            on_progress=progress,
+            on_progress=on_progress,
         )
 
 
 def run_sweep(request: SweepRequest) -> robustness.SweepResult:
-    """Run (or fetch from the cache) a sweep with a progress bar that disappears
-    when it is done, and keep it in the session. Raises SvmlabError."""
-    slot = st.empty()
-    with slot.container():
-        result = _cached_sweep(request)
-    slot.empty()
+    """Run (or fetch from the shared results) a sweep with a progress bar that
+    disappears when it is done, and keep it in the session with how long this
+    visitor waited (:data:`SWEEP_WAIT_KEY`). Raises SvmlabError."""
+    start = time.perf_counter()
+    result = with_progress(
+        SWEEPS,
+        request,
+        lambda progress: _compute_sweep(request, progress),
+        text="Starting the sweep…",
+    )
     st.session_state[SWEEP_KEY] = (request, result)
+    st.session_state[SWEEP_WAIT_KEY] = time.perf_counter() - start
     return result
 
 
@@ -455,8 +467,17 @@ WHY_TEXT = (
     "non-convex objective: the fit depends on where the solver starts (below)."
 )
 
-#: How long the sweep takes at its defaults (benchmarks/losses_sweep.py).
-SWEEP_SECONDS = "about 1 s at the default settings"
+
+def sweep_promise(request: SweepRequest) -> str:
+    """What "Run sweep" will do, in words: how many fits, never a time this
+    machine may not keep (a page once promised "about 1 s" and took 4-6 s)."""
+    # Each seed: every loss on the clean data once, then at every swept value.
+    per_seed = (len(request.values) + 1) * len(robustness.LOSS_ORDER)
+    fits = per_seed * len(request.seeds)
+    return (
+        f"{len(request.values)} values × {len(request.seeds)} seeds, "
+        f"{fits:,} fits, with a progress bar"
+    )
 
 
 def matches(request: LossesRequest, values: dict[str, Any]) -> bool:

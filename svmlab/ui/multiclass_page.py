@@ -58,11 +58,16 @@ LOSS_TITLES = {
 }
 
 #: Crammer-Singer's dual as the page writes it (the project's notes).
+#: On two lines: on one, a 1280 px screen cut the constraints off after
+#: "s.t. Σ α_{i,y}" (KaTeX does not wrap).
 DUAL_LATEX = r"""
-\max_{\alpha}\; \sum_{i=1}^{n} \alpha_{i,y_i}
+\begin{aligned}
+&\max_{\alpha}\; \sum_{i=1}^{n} \alpha_{i,y_i}
  - \frac{1}{2}\sum_{i,j=1}^{n} k(x_i, x_j) \sum_{y=1}^{c} \alpha_{i,y}\,\alpha_{j,y}
-\quad \text{s.t.} \quad \sum_{y=1}^{c} \alpha_{i,y} = 0,\;\;
-\alpha_{i,y} \le C\,[y = y_i]
+\\[4pt]
+&\text{s.t.}\quad \sum_{y=1}^{c} \alpha_{i,y} = 0,\qquad
+\alpha_{i,y} \le C\,[y = y_i] \quad \text{for every } i \text{ and } y
+\end{aligned}
 """
 #: Beside the dual: what it says, in the project's words (docs/corrections.md).
 DUAL_TEXT = (
@@ -275,8 +280,15 @@ def story(results: dict[str, MethodResult]) -> str:
     fitted = {m: r for m, r in results.items() if r.model is not None}
     if not fitted:
         return "No method could be fitted on these settings."
-    best = min(fitted.values(), key=lambda r: r.test_error)
-    parts = [f"Lowest test error: **{METHODS[best.method]}** ({pct(best.test_error)})."]
+    low = min(r.test_error for r in fitted.values())
+    best = [r for r in fitted.values() if pct(r.test_error) == pct(low)]
+    if len(best) == len(fitted) > 1:
+        parts = [f"All {len(fitted)} methods reach the same test error ({pct(low)})."]
+    elif len(best) > 1:
+        names = " and ".join(f"**{METHODS[r.method]}**" for r in best)
+        parts = [f"Lowest test error, shared: {names} ({pct(low)})."]
+    else:
+        parts = [f"Lowest test error: **{METHODS[best[0].method]}** ({pct(low)})."]
     ovr, ovo = fitted.get("ovr"), fitted.get("ovo")
     if ovr is not None:
         parts.append(

@@ -53,6 +53,8 @@ UPLOAD = "upload"
 
 
 def _show(value: Any) -> str:
+    if isinstance(value, float) and math.isinf(value):
+        return "∞" if value > 0 else "−∞"
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
@@ -62,11 +64,16 @@ def _quote(raw: str) -> str:
 
 
 def _float(raw: str) -> float | None:
+    """A number, or None; a number written out too large for a float (a
+    5,000-digit C) is ±inf, which the field's range then clamps."""
     try:
         value = float(raw)
     except (TypeError, ValueError):
         return None
-    return value if math.isfinite(value) else None
+    if math.isfinite(value):
+        return value
+    literal = raw.strip().lower().lstrip("+-") in ("inf", "infinity", "nan")
+    return None if literal or math.isnan(value) else value
 
 
 @dataclass(frozen=True)
@@ -108,7 +115,9 @@ class Number:
 
     def parse(self, raw: str, errors: list[str], notes: list[str]) -> float | int:
         value = _float(raw)
-        if value is None or (self.integer and value != int(value)):
+        if value is None or (
+            self.integer and math.isfinite(value) and value != int(value)
+        ):
             kind = "a whole number" if self.integer else "a number"
             errors.append(
                 f"The link's {self.query} = {_quote(raw)} is not {kind}; "
@@ -197,6 +206,32 @@ class Flag:
 Field = Choice | Number | Grid | Flag
 
 
+#: The columns a wide CSV upload lets the visitor choose (svmlab.ui.data_source).
+CSV_COLUMNS = ("x1", "x2", "label")
+
+
+def csv_column_key(prefix: str, column: str) -> str:
+    """The key of the data source's box choosing a CSV column (``CSV_COLUMNS``);
+    under ``{prefix}_csv_``, where no page field lives (:class:`PageState`
+    refuses one that would)."""
+    return f"{prefix}_csv_{column}"
+
+
+def data_source_keys(prefix: str, catalogue: Any) -> frozenset[str]:
+    """Every session key the data source block (:mod:`svmlab.ui.data_source`)
+    makes on a page with this ``prefix``: the source radio, the generator box,
+    every generator's sliders, the seed, the uploader, its column boxes and the
+    held uploads."""
+    keys = {
+        f"{prefix}_{name}" for name in ("source", "dataset", "seed", "file", "drop")
+    }
+    keys.update({f"{prefix}_uploads", f"{prefix}_refusal"})
+    keys.update(csv_column_key(prefix, c) for c in CSV_COLUMNS)
+    for name, params in catalogue.PARAMS.items():
+        keys.update(f"{prefix}_{name}_{p.name}" for p in params)
+    return frozenset(keys)
+
+
 @dataclass(frozen=True)
 class PageState:
     """One page's widgets as URL fields.
@@ -215,6 +250,18 @@ class PageState:
     max_n: int
     fields: tuple[Field, ...]
     fixed: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # Unique by construction: a page's declared fields and its data source
+        # never share a widget key (two widgets with one key is a traceback).
+        keys = [f.key for f in self.fields]
+        taken = data_source_keys(self.prefix, self.catalogue)
+        clashes = sorted({k for k in keys if keys.count(k) > 1 or k in taken})
+        if clashes:
+            raise ValueError(f"{self.page}: widget keys used twice: {clashes}")
+        names = [f.query for f in self.fields]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{self.page}: URL fields named twice: {names}")
 
     # -- keys ---------------------------------------------------------------------
 
@@ -285,7 +332,7 @@ class PageState:
         to ``errors``, clamped ones to ``notes``."""
         errors = [] if errors is None else errors
         notes = [] if notes is None else notes
-        get = query_getter(params)
+        get = query_getter(params, notes)
         out: dict[str, Any] = {
             self.source_key: GENERATOR,
             self.dataset_key: self.dataset,

@@ -29,6 +29,7 @@ from svmlab.ui.presets import PRESETS, Preset, page_query
 
 __all__ = [
     "active_preset",
+    "classroom",
     "classroom_toggle",
     "load",
     "messages",
@@ -118,6 +119,11 @@ def sidebar_state(state: PageState) -> str:
     return "collapsed" if st.session_state.get(state.classroom_key) else "auto"
 
 
+def classroom(state: PageState) -> bool:
+    """Whether this page shows classroom mode now."""
+    return bool(st.session_state.get(state.classroom_key))
+
+
 def classroom_toggle(state: PageState) -> bool:
     """Explore's classroom-mode toggle on this page (top of the sidebar): bigger
     text for a projector, the sidebar collapsed on load (``classroom=1``)."""
@@ -177,23 +183,25 @@ def preset_box(state: PageState, result: Any) -> None:
     measure: Callable[[Any], str] | None = preset.measure
     measured = measure(result) if measure is not None else None
     # Compact (a projector has 720 lines): the title runs into the paragraph,
-    # the number shares a row with the buttons.
+    # the number and the buttons sit beside it.
     with st.container(border=True, key=f"{state.prefix}_preset_box"):
-        st.markdown(f"**{preset.title}.** {preset.look}")
+        text, side = st.columns([5, 2], vertical_alignment="center")
+        text.markdown(f"**{preset.title}.** {preset.look}")
         line = f"The number: **{preset.number} = {preset.promise}**"
         if measured is not None:
             line += f" · measured now: **{measured}**"
-        row = st.columns([3, 1, 1], vertical_alignment="center")
-        row[0].markdown(line + ".")
+        side.markdown(line + ".")
         if changed:
-            row[0].caption("Changed since: " + "; ".join(changed) + ".")
-            row[1].button(
+            side.caption("Changed since: " + "; ".join(changed) + ".")
+        row = side.columns(2 if changed else 1)
+        if changed:
+            row[0].button(
                 "Back to the preset",
                 key=f"{state.prefix}_preset_back",
                 on_click=_back,
                 args=(state, preset.name),
             )
-        row[2].button(
+        row[-1].button(
             "Leave the preset",
             key=f"{state.prefix}_preset_leave",
             on_click=_leave,

@@ -313,20 +313,26 @@ _STATIONARY = (
 
 def dual_latex(loss: str, bias: str) -> tuple[str, str]:
     """The dual (or the optimality condition) for ``loss`` and ``bias``, and its
-    source."""
+    source. The constraints go on a line of their own: on one line the ramp's
+    dual ran past a 1280 px screen (KaTeX does not wrap)."""
     K, extra = _BOX.get(bias, _BOX["unregularized"])
     objective = r"\max_\alpha\ \sum_i \alpha_i - \tfrac12\,\alpha^\top Y"
-    st_ = r"\quad\text{s.t.}\quad "
+
+    def two_lines(first: str, constraints: str) -> str:
+        body = rf"{first}\\ \text{{s.t.}}\quad {constraints}"
+        return rf"\begin{{gathered}}{body}\end{{gathered}}"
+
     if loss == "hinge":
-        text = rf"{objective} ({K}) Y\alpha {st_} 0 \le \alpha_i \le C{extra}"
+        text = two_lines(rf"{objective} ({K}) Y\alpha", rf"0 \le \alpha_i \le C{extra}")
         return text, "Sugiyama eq. (27.3); Zhu's notes; Rifkin (regularized b)"
     if loss == "squared_hinge":
-        text = rf"{objective} ({K} + I/C) Y\alpha {st_} \alpha_i \ge 0{extra}"
+        text = two_lines(rf"{objective} ({K} + I/C) Y\alpha", rf"\alpha_i \ge 0{extra}")
         return text, "Sugiyama §27.6.2; the bound-free form: Notes on the sources"
     if loss == "ramp":
-        text = (
-            rf"{objective} ({K}) Y\alpha {st_} -\beta_i \le \alpha_i "
-            rf"\le C - \beta_i{extra},\quad \beta_i = C\,[m_i < 0]"
+        text = two_lines(
+            rf"{objective} ({K}) Y\alpha",
+            rf"-\beta_i \le \alpha_i \le C - \beta_i{extra},"
+            rf"\quad \beta_i = C\,[m_i < 0]",
         )
         return text, "CCCP subproblem: Collobert, Sinz, Weston, Bottou (2006)"
     return _STATIONARY, "Lee (2006) eqs. (7)-(9); Sugiyama §27.6.3"

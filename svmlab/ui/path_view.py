@@ -2,9 +2,11 @@
 
 "Compute the path" fits the current model at 30 values of C (or σ) with warm
 starts (:func:`svmlab.path.regularization_path`, a progress bar, a time budget),
-and keeps the result, models included, in ``st.cache_resource`` and in the
-session. The values are stops of the page's own C and σ sliders (every other E12
-value), so scrubbing sets C or σ to a value the sliders show; the curves (margin
+and keeps the result, models included, in a table every visitor shares
+(:class:`~svmlab.ui.shared_results.SharedResults`: the progress bar is drawn
+outside it, so a second visitor's hit replays nothing) and in the session. The
+values are stops of the page's own C and σ sliders (every other E12 value), so
+scrubbing sets C or σ to a value the sliders show; the curves (margin
 width, free and bound SVs, errors, objective) carry a cursor at the current value.
 While the settings are those of a path value, :func:`stored_record` hands the
 page the stored model: a scrub costs no fit.
@@ -25,6 +27,7 @@ from svmlab.ui import keyed, panels, room
 from svmlab.ui.cache import Edits, FitRecord, apply_edits, load_data, model_items
 from svmlab.ui.controls import KEYS
 from svmlab.ui.settings import C_GRID, SIGMA_GRID, ExploreSettings, nearest
+from svmlab.ui.shared_results import SharedResults, with_progress
 
 __all__ = ["PATH_SECONDS", "clicked_value", "path_values", "section", "stored_record"]
 
@@ -53,9 +56,13 @@ def _identity(s: ExploreSettings, edits: Edits, param: str) -> tuple:
     return (s.source, tuple(s.data_kwargs().items()), s.test_fraction, edits, items)
 
 
-@st.cache_resource(max_entries=4, show_spinner=False)
-def _path(
-    identity: tuple, param: str, values: tuple[float, ...], _progress=None
+#: Finished paths, shared by every session; a path cut off by its budget is
+#: shown to the session that computed it but never handed to another.
+PATHS: SharedResults[PathResult] = SharedResults(max_entries=4)
+
+
+def _compute_path(
+    identity: tuple, param: str, values: tuple[float, ...], progress=None
 ) -> PathResult:
     source, data_items, test_fraction, edits, items = identity
     data = load_data(source, data_items, test_fraction)
@@ -74,7 +81,7 @@ def _path(
             params=params,
             X_test=data.X_test,
             y_test=data.y_test,
-            progress=_progress,
+            progress=progress,
             max_seconds=PATH_SECONDS,
         )
 
@@ -156,13 +163,22 @@ def section(s: ExploreSettings, edits: Edits, scale: float) -> None:
     if held is not None and (held[0] != identity or held[1].param != param):
         held = None
     if right.button("Compute the path", key="explore_path_run", disabled=s.hard_margin):
-        bar = st.progress(0.0, text=f"Fitting {len(values)} values of {param}…")
 
-        def progress(done: int, total: int) -> None:
-            bar.progress(done / total, text=f"{done} of {total} fits")
+        def compute(progress) -> PathResult:
+            return _compute_path(
+                identity,
+                param,
+                values,
+                lambda done, total: progress(done / total, f"{done} of {total} fits"),
+            )
 
-        result = _path(identity, param, values, _progress=progress)
-        bar.empty()
+        result = with_progress(
+            PATHS,
+            (identity, param, values),
+            compute,
+            text=f"Fitting {len(values)} values of {param}…",
+            keep=lambda r: r.complete,
+        )
         held = (identity, result)
         st.session_state[STATE_KEY] = held
     if s.hard_margin:

@@ -2,10 +2,11 @@
 
 Data move one way: the sidebar widgets give a :class:`SweepRequest` (primitives
 only, so it is hashable and keys the caches); the "Run sweep" button hands it to
-:func:`run_sweep` (one :func:`svmlab.criterion_grid.grid_sweep` call, cached with
-``st.cache_data``, bounded); the result goes to the session state with the data
-it was computed on, and every display control below reads it from there, so
-moving them never recomputes a sweep.
+:func:`run_sweep` (one :func:`svmlab.criterion_grid.grid_sweep` call, shared by
+every session through :class:`~svmlab.ui.shared_results.SharedResults`, bounded,
+its progress bar drawn outside any cache); the result goes to the session state
+with the data it was computed on, and every display control below reads it from
+there, so moving them never recomputes a sweep.
 
 The Lee (2006) section reads the cached result of
 :mod:`svmlab.experiments.lee2006` (:data:`LEE_PATH`) and the solver benchmark's
@@ -44,11 +45,13 @@ from svmlab.executors import ENV_SCHEDULER, describe_executor
 from svmlab.kernels import lee_sigma2_from_sigma
 from svmlab.ui import data_source, room
 from svmlab.ui.settings import ExploreSettings
+from svmlab.ui.shared_results import SharedResults, with_progress
 from svmlab.ui.upload import escape_markdown
 
 __all__ = [
     "DEFAULT_CRITERIA",
     "LEE_PATH",
+    "MAX_RECOMPUTE_SEEDS",
     "N_TEST_SETS",
     "PAPER_TABLE1",
     "SOLVERS_JSON",
@@ -69,6 +72,7 @@ __all__ = [
     "plain",
     "read_table1",
     "recompute_lee",
+    "recompute_refusal",
     "run_sweep",
     "summary_frame",
     "sweep_controls",
@@ -297,53 +301,59 @@ def sweep_location() -> str:
     return "this machine" if address is None else describe_executor(address)
 
 
-@st.cache_data(max_entries=6, show_spinner=False)
-def _cached_sweep(
-    request: SweepRequest, _X: Array, _y: Array, _executor: str | None = None
+#: Finished sweeps, shared by every session. A sweep with missing rows (a row
+#: cut off by its budget or lost with a worker) is shown to the session that ran
+#: it but never handed to another as the answer.
+SWEEPS: SharedResults[criterion_grid.SweepResult] = SharedResults(max_entries=6)
+
+
+def _compute_sweep(
+    request: SweepRequest, X: Array, y: Array, executor: str | None, progress
 ) -> criterion_grid.SweepResult:
-    """The one engine call. The progress bar is created in here, so a cache hit
-    replays it (at 100 %) into the caller's placeholder instead of failing."""
-    bar = st.progress(0.0, text="Starting the sweep…")
-
-    def progress(fraction: float, message: str) -> None:
-        bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"Sweep: {message}")
-
+    """The one engine call, reporting ``progress(fraction, message)``."""
     # Every fit of the sweep stops once nobody will see the result (the visitor
     # left or started another run): svmlab.ui.run_state.
     with room.page_fits():
         return criterion_grid.grid_sweep(
             request.estimator(),
-            _X,
-            _y,
+            X,
+            y,
             request.Cs,
             request.sigmas,
             criteria=request.criteria,
-            progress=progress,
-            executor=_executor,
+            progress=lambda fraction, message: progress(fraction, f"Sweep: {message}"),
+            executor=executor,
         )
 
 
+def _sweep(
+    request: SweepRequest, X: Array, y: Array, executor: str | None
+) -> criterion_grid.SweepResult:
+    return with_progress(
+        SWEEPS,
+        request,
+        lambda progress: _compute_sweep(request, X, y, executor, progress),
+        text="Starting the sweep…",
+        keep=lambda result: not result.missing_rows,
+    )
+
+
 def run_sweep(request: SweepRequest) -> StoredSweep:
-    """Run (or fetch from the cache) the sweep of ``request``, with a progress bar
-    that disappears when it is done, on the configured cluster if there is one
-    (:func:`cluster_address`; the numbers do not depend on where it ran, so
-    the cache key leaves it out). A cluster that cannot be used gets a warning
+    """Run (or fetch from the shared results) the sweep of ``request``, with a
+    progress bar that disappears when it is done, on the configured cluster if
+    there is one (:func:`cluster_address`; the numbers do not depend on where it
+    ran, so the key leaves it out). A cluster that cannot be used gets a warning
     and the sweep runs here. Raises :class:`svmlab.SvmlabError`."""
     X, y = request_data(request)
     # Fail before the sweep, not when the result is drawn: a result that
     # cannot be drawn is never stored (its error would replay on every rerun).
     figures.data_bounds(X)
     address = cluster_address()
-    slot = st.empty()
     try:
-        with slot.container():
-            result = _cached_sweep(request, X, y, address)
+        result = _sweep(request, X, y, address)
     except ClusterError as error:
-        slot.empty()
         st.warning(f"{plain(error)} The sweep runs on this machine instead.")
-        with slot.container():
-            result = _cached_sweep(request, X, y, None)
-    slot.empty()
+        result = _sweep(request, X, y, None)
     if result.missing_rows:
         # Never drawn as zeros: the rows stay blank and the page says why.
         rows = ", ".join(
@@ -617,6 +627,22 @@ class RecomputeRunning(SvmlabError):
     """Recompute pressed while another recompute runs (in any session)."""
 
 
+#: The most training seeds one Recompute may ask for: each seed is two exact-LOO
+#: sweeps of an 8 x 8 grid (about a minute of CPU), and any visitor may press it.
+MAX_RECOMPUTE_SEEDS = 5
+
+
+def recompute_refusal() -> str | None:
+    """Why Recompute is off on this server (room mode), or None."""
+    if room.limits() is not None:
+        return (
+            "Recomputing the Lee experiment is off in room mode: it takes minutes "
+            "of the server's CPU that the room's fits need. The shipped results "
+            "above are the experiment's."
+        )
+    return None
+
+
 #: One Lee recompute at a time in this server process, whoever starts it: it
 #: takes minutes of both cores, and two would also race on the same file.
 _RECOMPUTE_LOCK = threading.Lock()
@@ -638,8 +664,14 @@ def recompute_lee(
     global _recompute_started
     from svmlab.experiments import lee2006
 
-    if not 1 <= int(seeds) <= 50:
-        raise ParameterError("Choose between 1 and 50 training seeds.")
+    refusal = recompute_refusal()
+    if refusal:
+        raise ParameterError(refusal)
+    if not 1 <= int(seeds) <= MAX_RECOMPUTE_SEEDS:
+        raise ParameterError(
+            f"Choose between 1 and {MAX_RECOMPUTE_SEEDS} training seeds: each takes "
+            "about a minute of the server's CPU."
+        )
     target = Path(path or LEE_LOCAL_PATH)
     if target.resolve() == Path(LEE_PATH).resolve():
         raise ParameterError(

@@ -16,6 +16,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from svmlab import datasets, kernels, losses, solvers
+from svmlab.errors import SvmlabError
 from svmlab.estimator import BIASES
 from svmlab.ui import room
 
@@ -34,6 +35,7 @@ __all__ = [
     "is_upload_key",
     "log_grid",
     "nearest",
+    "solver_refusal",
 ]
 
 
@@ -121,7 +123,10 @@ def is_upload_key(value: object) -> bool:
 
 
 def nearest(grid: tuple[float, ...], value: float) -> float:
-    """The grid value closest to ``value`` on a log scale (clamped to the ends)."""
+    """The grid value closest to ``value`` on a log scale (clamped to the ends;
+    +inf is the largest value, anything else not positive the first)."""
+    if isinstance(value, float) and value == math.inf:
+        return max(grid)
     if not (isinstance(value, int | float) and math.isfinite(value) and value > 0):
         return grid[0]
     target = math.log(value)
@@ -252,20 +257,48 @@ class ExploreSettings:
             "random_state": int(self.seed),
         }
 
-    def with_dataset(self, name: str) -> ExploreSettings:
-        """The same settings on another generated data set, with that data set's
-        defaults (its parameters, and its kernel, C and sigma)."""
+    def with_dataset(self, name: str, keep: bool = False) -> ExploreSettings:
+        """The same settings on another generated data set.
+
+        The new data set's own noise and shape parameters always come in (they
+        mean different things on each). With ``keep`` the number of points,
+        the kernel, C and σ stay wherever they were moved away from the old
+        data set's defaults (what the visitor chose) and follow the new data
+        set's defaults otherwise; without it they all take the new defaults
+        (the data set's suggested model).
+        """
+        old = ExploreSettings(dataset=self.dataset)
+
+        def kept(field: str) -> Any:
+            value = getattr(self, field)
+            return value if keep and value != getattr(old, field) else None
+
         return replace(
             self,
             dataset=name,
             upload="",
-            n=None,
+            n=kept("n"),
             noise=None,
             data_params=(),
-            kernel=None,
-            C=None,
-            sigma=None,
+            kernel=kept("kernel"),
+            C=kept("C"),
+            sigma=kept("sigma"),
         )
+
+    def model_differences(self, other: ExploreSettings) -> list[str]:
+        """Phrases for this model's kernel, C, σ and number of points where they
+        differ from ``other``'s ("C = 100", "linear kernel")."""
+        out = []
+        if self.kernel != other.kernel:
+            name = "Gaussian" if self.kernel == "gaussian" else self.kernel
+            out.append(f"{name} kernel")
+        for field in ("C", "sigma", "n"):
+            if field == "sigma" and self.kernel != "gaussian":
+                continue
+            value = getattr(self, field)
+            if value != getattr(other, field):
+                out.append(f"{_LABELS.get(field, field)} = {_show(value)}")
+        return out
 
     # -- URL ------------------------------------------------------------------
 
@@ -305,7 +338,7 @@ class ExploreSettings:
         ``notes`` (when given), for the page to show.
         """
         notes = [] if notes is None else notes
-        get = query_getter(params)
+        get = query_getter(params, notes)
         dataset = get("data")
         if dataset is not None and dataset not in datasets.GENERATORS:
             notes.append(
@@ -358,7 +391,8 @@ class ExploreSettings:
             if value is None or low <= value <= high:
                 continue
             end = low if value < low else high
-            end = type(value)(end) if isinstance(value, int) else float(end)
+            integer = isinstance(value, int) or name in _INTEGER_FIELDS
+            end = int(end) if integer else float(end)
             if value > high and high < RANGES[name][1]:  # room mode's cap
                 # The page's own default (max_iter's 100,000) is capped silently:
                 # nobody asked for it.
@@ -396,6 +430,26 @@ class ExploreSettings:
                     f"its slider; using the nearest value on it, {_show(stop)}."
                 )
                 changes["compare"] = compare_text(field, stop)
+        if self.solver != "auto":
+            why = solver_refusal(
+                self.solver, self.loss, self.bias, math.isinf(self.effective_C)
+            )
+            if why:
+                notes.append(f"{why} Using auto instead.")
+                changes["solver"] = "auto"
+        if not self.upload:  # sliders valid one by one may not be valid together
+            params = {
+                "n_samples": changes.get("n", self.n),
+                "noise": self.noise,
+                **dict(self.data_params),
+            }
+            fixed, said = datasets.consistent_params(self.dataset, params)
+            if said:
+                notes.extend(said)
+                changes["n"] = int(fixed["n_samples"])
+                changes["data_params"] = tuple(
+                    (name, fixed[name]) for name, _ in self.data_params
+                )
         return (replace(self, **changes) if changes else self), notes
 
 
@@ -423,6 +477,18 @@ def compare_choice(text: str) -> tuple[str, Any] | None:
     return None
 
 
+def solver_refusal(solver: str, loss: str, bias: str, hard: bool) -> str | None:
+    """Why ``solver`` cannot fit this loss, bias and margin, in one sentence that
+    names the solvers that can; None when it can."""
+    try:
+        solvers.check_solver(
+            solver, loss, fit_intercept=bias == "unregularized", hard_margin=hard
+        )
+    except SvmlabError as error:
+        return f"The link's solver: {error}"
+    return None
+
+
 #: Each field's default, to tell a value asked for from one nobody chose.
 _DEFAULTS = {f.name: f.default for f in fields(ExploreSettings)}
 
@@ -430,6 +496,8 @@ _DEFAULTS = {f.name: f.default for f in fields(ExploreSettings)}
 # -- parsing helpers (all total: they return None or the default, never raise) --
 
 _QUERY_NAMES = {"test_fraction": "test", "hard_margin": "hard"}
+#: Fields whose widgets hold whole numbers (a clamped value stays whole).
+_INTEGER_FIELDS = frozenset({"seed", "max_iter", "degree"})
 _LABELS = {"sigma": "σ", "delta": "δ", "test_fraction": "The test fraction"}
 
 
@@ -448,7 +516,7 @@ def _show(value: Any) -> str:
     if isinstance(value, int):
         return f"{value:,}"
     if isinstance(value, float):
-        return f"{value:g}"
+        return ("∞" if value > 0 else "−∞") if math.isinf(value) else f"{value:g}"
     return str(value)
 
 
@@ -468,35 +536,60 @@ def _encode(value: Any) -> str:
     return str(value)
 
 
-def query_getter(params: Any):
+def query_getter(params: Any, notes: list[str] | None = None):
     """``name -> the link's last value for it as a string, or None`` (a missing,
-    empty or non-text parameter is None; never raises)."""
+    empty or non-text parameter is None; never raises). A name the link gives
+    more than once with different values adds a sentence to ``notes``."""
+    said: set[str] = set()
+
+    def all_values(name: str) -> list[str]:
+        try:
+            if hasattr(params, "get_all"):
+                values = params.get_all(name)
+            else:
+                values = params.get(name)
+        except Exception:
+            return []
+        if isinstance(values, str):
+            return [values]
+        if isinstance(values, list | tuple):
+            return [v for v in values if isinstance(v, str)]
+        return []
 
     def get(name: str) -> str | None:
-        try:
-            value = params.get(name)
-        except Exception:
+        values = all_values(name)
+        if not values:
             return None
-        if isinstance(value, list | tuple):
-            value = value[-1] if value else None
-        return value if isinstance(value, str) else None
+        if notes is not None and len(set(values)) > 1 and name not in said:
+            said.add(name)
+            shown = ", ".join(_quote(v) for v in values)
+            notes.append(
+                f"The link gives {name} {len(values)} times ({shown}); "
+                f"using the last, {_quote(values[-1])}."
+            )
+        return values[-1]
 
     return get
 
 
-def _float(raw: str | None) -> float | None:
+def _float(raw: str | None, overflow: bool = False) -> float | None:
+    """A finite number, or None; with ``overflow`` a number written out too
+    large for a float (a 5,000-digit C) is ±inf, which the range then clamps."""
     try:
         value = float(raw)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return None
-    return value if math.isfinite(value) else None
+    if math.isfinite(value):
+        return value
+    literal = str(raw).strip().lower().lstrip("+-") in ("inf", "infinity", "nan")
+    return value if overflow and not math.isnan(value) and not literal else None
 
 
-def _int(raw: str | None) -> int | None:
-    value = _float(raw)
-    if value is None or value != int(value):
+def _int(raw: str | None, overflow: bool = False) -> int | float | None:
+    value = _float(raw, overflow)
+    if value is None or (math.isfinite(value) and value != int(value)):
         return None
-    return int(value)
+    return int(value) if math.isfinite(value) else value
 
 
 def _param(
@@ -505,7 +598,7 @@ def _param(
     """A generator parameter from the link: parsed, clamped to its slider."""
     if raw is None:
         return default
-    value = _int(raw) if spec.integer else _float(raw)
+    value = _int(raw, True) if spec.integer else _float(raw, True)
     if value is None:
         notes.append(
             f"The link's {spec.name} = {_quote(raw)} is not understood; "
@@ -530,7 +623,7 @@ def _number(*, integer: bool = False, positive: bool = False):
     """A parser of a number (clamping to :data:`RANGES` happens afterwards)."""
 
     def parse(raw: str) -> float | int | None:
-        value = _int(raw) if integer else _float(raw)
+        value = _int(raw, True) if integer else _float(raw, True)
         if value is None or (positive and value <= 0):
             return None
         return value

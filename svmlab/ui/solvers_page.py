@@ -6,7 +6,8 @@ Data move one way: the sidebar widgets give a :class:`SolversRequest`
 (the same call ``benchmarks/solvers.py`` makes); :func:`race` reads the cached
 comparison's recorded iterates at one moment (cached too: scrubbing fits
 nothing); the "Run scaling" button hands a :class:`ScalingRequest` to
-:func:`run_scaling` (cached, with a progress bar and a time budget), whose
+:func:`run_scaling` (shared by every session, with a progress bar drawn outside
+any cache and a time budget), whose
 result is kept in the session with its request.
 """
 
@@ -33,9 +34,11 @@ from svmlab.solver_comparison import (
     warm_up,
 )
 from svmlab.solver_scaling import SIZES, LeeRow, ScalingResult, lee_table, scaling
+from svmlab.solvers import SOLVERS
 from svmlab.ui import data_source, keyed, room
 from svmlab.ui.page_state import TOLS
 from svmlab.ui.settings import C_GRID, DELTA_GRID, SIGMA_GRID, nearest
+from svmlab.ui.shared_results import SharedResults, with_progress
 from svmlab.ui.solvers_text import titles
 
 __all__ = [
@@ -46,6 +49,7 @@ __all__ = [
     "comparison",
     "controls",
     "lee_frame",
+    "nothing_recorded",
     "race",
     "run_scaling",
     "stored_scaling",
@@ -275,15 +279,15 @@ class ScalingRequest:
         return (*(s for s in SIZES if s < n), n)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def _cached_scaling(request: ScalingRequest) -> tuple[ScalingResult, list[LeeRow]]:
-    """The engine calls; the progress bar is made in here, so a cache hit replays
-    it into the caller's placeholder."""
-    bar = st.progress(0.0, text="Timing every solver at growing n…")
+#: Finished scaling runs, shared by every session (no element inside: the
+#: progress bar is drawn by :func:`~svmlab.ui.shared_results.with_progress`).
+SCALINGS: SharedResults[tuple[ScalingResult, list[LeeRow]]] = SharedResults(8)
 
-    def progress(done: int, total: int) -> None:
-        bar.progress(done / total, text=f"Scaling: {done} of {total} fits")
 
+def _compute_scaling(
+    request: ScalingRequest, progress
+) -> tuple[ScalingResult, list[LeeRow]]:
+    """The engine calls, reporting ``progress(fraction, message)``."""
     model = request.base.model
     model = ModelSpec(**{**model.__dict__, "max_seconds": SCALING_FIT_SECONDS})
     with room.page_fits():
@@ -292,21 +296,25 @@ def _cached_scaling(request: ScalingRequest) -> tuple[ScalingResult, list[LeeRow
             model,
             request.sizes,
             budget_seconds=request.budget,
-            on_progress=progress,
+            on_progress=lambda done, total: progress(
+                done / total, f"Scaling: {done} of {total} fits"
+            ),
         )
-        bar.progress(1.0, text="Lee's Table 1 setting (n = 100 to 400)…")
+        progress(1.0, "Lee's Table 1 setting (n = 100 to 400)…")
         # Median of 3: one run each flipped the order at n = 400 under load.
         lee = lee_table(repeats=3)
     return result, lee
 
 
 def run_scaling(request: ScalingRequest) -> tuple[ScalingResult, list[LeeRow]]:
-    """Run (or fetch) a scaling sweep with a progress bar and keep it in the
-    session. Raises SvmlabError."""
-    slot = st.empty()
-    with slot.container():
-        result = _cached_scaling(request)
-    slot.empty()
+    """Run (or fetch from the shared results) a scaling sweep with a progress bar
+    and keep it in the session. Raises SvmlabError."""
+    result = with_progress(
+        SCALINGS,
+        request,
+        lambda progress: _compute_scaling(request, progress),
+        text="Timing every solver at growing n…",
+    )
     st.session_state[SCALING_KEY] = (request, *result)
     return result
 
@@ -324,11 +332,47 @@ def _num(value: float | None, digits: int = 4) -> str:
     return f"{value:.{digits}g}"
 
 
-def _met(met: bool | None, stop: str) -> str:
-    """ "yes", "—" (a library that reports no KKT check) or "no: what stopped it"."""
+def _met(met: bool | None, stop: str, library: bool = False) -> str:
+    """ "yes", "—" (a library that reports no KKT check), "its own test" (a
+    library stopped by its own criterion, though svmlab's measure of its answer
+    is above tol) or "no (what stopped it)"."""
     if met is None:
         return "—"
-    return "yes" if met else f"no ({stop.replace('_', ' ')})"
+    if met:
+        return "yes"
+    if library and stop == "rule":
+        return "its own test"
+    return f"no ({stop.replace('_', ' ')})"
+
+
+def nothing_recorded(result: Comparison) -> str:
+    """Why no iterative solver left a trace (or a race) for this request, in one
+    sentence: no solver fits the problem at all, or only exact ones do."""
+    fitted = [r for r in result.rows if r.valid and not r.library and not r.error]
+    short = titles()
+    if fitted:
+        names = ", ".join(short.get(r.name, r.name) for r in fitted)
+        return (
+            f"Nothing was recorded: only {names} can fit this problem, and "
+            "it solves it at once (no iterates to trace). Untick the hard margin "
+            "or change the loss or bias to see the iterative solvers."
+        )
+    # The telling reason is that of a solver made for this loss (it fails on
+    # the bias or the hard margin), not "SMO cannot handle the ramp loss".
+    loss = result.model.loss
+    reasons = [
+        r.reason
+        for r in result.rows
+        if not r.valid
+        and r.reason
+        and r.name in SOLVERS
+        and loss in SOLVERS[r.name].losses
+    ] or [r.reason for r in result.rows if not r.valid and r.reason]
+    why = f" ({reasons[0].rstrip('.')})" if reasons else ""
+    return (
+        "Nothing was recorded: no solver can fit this loss, bias and margin"
+        f"{why}. Untick the hard margin or change the loss or bias."
+    )
 
 
 def table(result: Comparison) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
@@ -354,7 +398,7 @@ def table(result: Comparison) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
                 "gap": _num(r.gap, 2),
                 "SVs free/bound": svs,
                 "max |f − f_ref|": _num(r.max_f_diff, 2),
-                "met tol": _met(r.met_tol, r.stop_reason),
+                "met tol": _met(r.met_tol, r.stop_reason, r.library),
             }
         )
     return pd.DataFrame(rows), invalid

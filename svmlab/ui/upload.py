@@ -31,8 +31,9 @@ from numpy.typing import NDArray
 
 from svmlab import csv_data
 from svmlab.errors import DataError
-from svmlab.ui import keyed
-from svmlab.ui.cache import Edits, hold_upload, split_indices
+from svmlab.ui import keyed, refusals
+from svmlab.ui.cache import Edits, edit_parts, hold_upload, split_indices
+from svmlab.user_text import for_markdown
 
 __all__ = [
     "GENERATOR",
@@ -235,11 +236,15 @@ def data_csv(upload: HeldUpload, test_fraction: float, seed: int, edits: Edits) 
     so without edits the download reads back (:func:`csv_data.read_table`,
     :func:`csv_data.to_dataset`) to exactly the uploaded data.
     """
-    added, removed = edits
+    added, removed, moved = edit_parts(edits)
     train, _ = split_indices(upload.y, test_fraction, seed)
+    raw = np.array(upload.raw, dtype=np.float64)
+    for i, x1, x2 in moved:  # a moved training point, back in the file's units
+        if 0 <= i < train.size:
+            raw[train[i]] = upload.to_file_units(np.array([[x1, x2]]))[0]
     keep = np.ones(upload.y.size, dtype=bool)
     keep[train[[i for i in removed if 0 <= i < train.size]]] = False
-    X, y = upload.raw[keep], upload.y[keep]
+    X, y = raw[keep], upload.y[keep]
     if added:
         extra = np.asarray(added, dtype=np.float64)
         X = np.vstack([X, upload.to_file_units(extra[:, :2])])
@@ -343,20 +348,14 @@ def _column_widgets(table: csv_data.CsvTable, digest: str) -> tuple[str, str, st
         strict=True,
     ):
         where.selectbox(label, columns, index=keyed.index(key, columns), key=key)
-    numeric = ", ".join(map(repr, table.numeric)) or "none"
+    numeric = ", ".join(_md(repr(c)) for c in table.numeric) or "none"
     st.caption(f"Numeric columns: {numeric}.")
     return state[COLUMN_KEYS[0]], state[COLUMN_KEYS[1]], state[COLUMN_KEYS[2]]
 
 
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=\"'&])")
-
-
-def escape_markdown(text: object) -> str:
-    """Text shown literally where Streamlit renders markdown (``st.markdown``,
-    captions, ``st.error``...): every markdown character escaped, so a user's
-    label or cell never becomes a link, an image that fetches a URL, LaTeX
-    (``$``), a coloured directive (``:red[...]``) or an emoji shortcode."""
-    return _MARKDOWN.sub(r"\\\1", str(text))
+#: User text where Streamlit renders markdown: the one escaping function
+#: (svmlab.user_text), under the name the pages have always imported.
+escape_markdown = for_markdown
 
 
 _md = escape_markdown
@@ -414,6 +413,7 @@ def draw() -> None:
             "data instead; upload the file to see it again."
         )
     if state.get(SOURCE_KEY) != UPLOAD_CSV:
+        refusals.accept("explore")
         state[CURRENT_KEY] = ""
         return
     file = st.file_uploader(
@@ -437,6 +437,7 @@ def draw() -> None:
         "axes. The download stays in the file's units.",
     )
     if file is None:
+        refusals.accept("explore")
         last = state.get(LAST_KEY, "")
         state[CURRENT_KEY] = last if held(last) is not None else ""
         if state[CURRENT_KEY]:
@@ -456,6 +457,7 @@ def draw() -> None:
     except DataError as error:
         # The message may quote the file's cells: shown as text, not markdown.
         st.error(escape_markdown(error))
+        refusals.refuse("explore", file.name, error)
         previous = held(state.get(CURRENT_KEY, ""))
         st.caption(
             f"The page still shows {_md(previous.name)}."
@@ -463,6 +465,7 @@ def draw() -> None:
             else "The page still shows the generated data."
         )
         return
+    refusals.accept("explore")
     _keep(upload)
     state[CURRENT_KEY] = state[LAST_KEY] = upload.key
     st.caption(_describe(upload, current=True))

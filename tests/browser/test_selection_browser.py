@@ -164,8 +164,11 @@ def test_uploaded_csv_sweep_and_a_bad_file(
     page.wait_for_function(
         IDLE_WITH_TEXT_JS, arg=expected.split(".")[0], timeout=60_000
     )
-    alerts = page.locator('[data-testid="stAlertContentError"]')
-    assert alerts.count() == 1 and expected in alerts.first.inner_text()
+    # Under the uploader in the sidebar, and in the main pane (issue 27, item 8).
+    side = page.locator('[data-testid="stSidebar"] [data-testid="stAlertContentError"]')
+    main = page.locator('[data-testid="stMain"] [data-testid="stAlertContentError"]')
+    assert side.count() == 1 and expected in side.first.inner_text()
+    assert main.count() == 1 and "was not used" in main.first.inner_text()
     assert page.get_by_role("button", name="Run sweep").is_disabled()
 
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(good)

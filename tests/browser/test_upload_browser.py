@@ -91,8 +91,11 @@ def test_uploads_in_the_browser(
 
     for name in BAD:
         _upload(page, CSV / name, wait_for_rerun, EXPECTED[name]["phrase"])
-        errors = page.locator(ERROR).all_inner_texts()
+        errors = page.locator(f'[data-testid="stSidebar"] {ERROR}').all_inner_texts()
         assert len(errors) == 1 and EXPECTED[name]["phrase"] in errors[0], errors
+        # Said in the main pane too, where a projector's screen shows it.
+        main = page.locator(f'[data-testid="stMain"] {ERROR}').all_inner_texts()
+        assert len(main) == 1 and EXPECTED[name]["phrase"] in main[0], main
         assert _state(page) == shown, name
         assert (
             "still shows good_string_labels.csv"

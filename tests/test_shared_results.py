@@ -1,0 +1,265 @@
+"""Results every visitor shares (issue 27, item 1): computed once, never replayed.
+
+The second visitor to compute the regularisation path used to get a raw
+``CacheReplayClosureError`` (a progress bar drawn inside ``st.cache_resource``
+was replayed on the cache hit). Each long computation that reports progress is
+run here in two sessions, one after the other, and the second must get the same
+result with no error and no second computation.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import fields, replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from svmlab import criterion_grid, path, robustness
+from svmlab.ui import losses_page, path_view, shared_results
+from svmlab.ui import selection_page as selection
+from svmlab.ui import solvers_page as solvers
+from svmlab.ui.shared_results import SharedResults
+
+PAGES = Path(__file__).resolve().parents[1] / "pages"
+
+
+@pytest.fixture(autouse=True)
+def _fresh(monkeypatch, tmp_path):
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    shared_results.clear_all()
+    monkeypatch.setattr(selection, "LEE_PATH", tmp_path / "missing.json")
+    monkeypatch.setattr(selection, "LEE_LOCAL_PATH", tmp_path / "missing_local.json")
+    yield
+    shared_results.clear_all()
+
+
+def _problems(at: AppTest) -> list[str]:
+    return [e.value for e in at.exception] + [e.value for e in at.error]
+
+
+def _counted(monkeypatch, module, name: str) -> list[int]:
+    calls: list[int] = []
+    real = getattr(module, name)
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+# -- the table itself ---------------------------------------------------------------
+
+
+def test_a_result_is_computed_once_and_handed_back() -> None:
+    table: SharedResults[list[int]] = SharedResults(max_entries=2)
+    runs: list[int] = []
+
+    def compute() -> list[int]:
+        runs.append(1)
+        return [len(runs)]
+
+    first = table.get_or_compute("a", compute)
+    assert table.get_or_compute("a", compute) is first and len(runs) == 1
+    table.get_or_compute("b", compute)
+    table.get_or_compute("c", compute)  # "a" is the least recently used: gone
+    assert table.get("a") is None and len(table) == 2
+
+
+def test_a_refused_result_goes_to_its_caller_only() -> None:
+    table: SharedResults[str] = SharedResults(max_entries=4)
+    assert table.get_or_compute("k", lambda: "cut off", keep=lambda r: False) == (
+        "cut off"
+    )
+    assert table.get("k") is None
+    assert table.get_or_compute("k", lambda: "whole") == "whole"
+
+
+def test_a_failed_computation_stores_nothing() -> None:
+    table: SharedResults[str] = SharedResults(max_entries=4)
+
+    def fail() -> str:
+        raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError):
+        table.get_or_compute("k", fail)
+    assert table.get("k") is None
+    assert table.get_or_compute("k", lambda: "ok") == "ok"
+
+
+def test_two_visitors_at_once_compute_once_and_the_second_is_told() -> None:
+    table: SharedResults[int] = SharedResults(max_entries=4)
+    started, release = threading.Event(), threading.Event()
+    runs: list[int] = []
+    waited: list[int] = []
+
+    def slow() -> int:
+        runs.append(1)
+        started.set()
+        release.wait(5)
+        return 42
+
+    results: list[int] = []
+    first = threading.Thread(
+        target=lambda: results.append(table.get_or_compute(1, slow))
+    )
+    first.start()
+    started.wait(5)
+    second = threading.Thread(
+        target=lambda: results.append(
+            table.get_or_compute(1, slow, on_wait=lambda: waited.append(1))
+        )
+    )
+    second.start()
+    time.sleep(0.1)
+    release.set()
+    first.join(5)
+    second.join(5)
+    assert results == [42, 42] and len(runs) == 1 and waited == [1]
+
+
+# -- every page's long computation, in two sessions ---------------------------------
+
+
+def test_the_path_computed_in_two_sessions(monkeypatch) -> None:
+    runs = _counted(monkeypatch, path_view, "regularization_path")
+    results = []
+    for _ in range(2):
+        at = AppTest.from_file(str(PAGES / "1_Explore.py"), default_timeout=120)
+        at.query_params["data"] = "moons"
+        at.query_params["seed"] = "11"
+        at.run()
+        at.radio(key="explore_tool").set_value("path").run()
+        at.button(key="explore_path_run").click().run()
+        assert not _problems(at), _problems(at)
+        held = at.session_state[path_view.STATE_KEY][1]
+        assert held.complete and held.values.size == path_view.N_VALUES
+        assert [c for c in at.get("plotly_chart") if "path" in c.proto.id]
+        results.append(held)
+        # The tool switched off and on again keeps the path; a new click is a hit.
+        at.radio(key="explore_tool").set_value("none").run()
+        at.radio(key="explore_tool").set_value("path").run()
+        at.button(key="explore_path_run").click().run()
+        assert not _problems(at), _problems(at)
+    assert len(runs) == 1
+    assert results[0] is results[1]
+
+
+def test_a_path_cut_off_by_its_budget_is_not_shared(monkeypatch) -> None:
+    """A path the budget stopped after 3 of 30 values is its visitor's only."""
+    real = path.regularization_path
+    runs: list[int] = []
+
+    def cut_off(*args, **kwargs):
+        runs.append(1)
+        values = np.asarray(kwargs["values"], dtype=float)
+        part = real(*args, **{**kwargs, "values": values[:3]})
+        pad = np.full(values.size - 3, np.nan)
+        arrays = {
+            f.name: np.concatenate([getattr(part, f.name), pad])
+            for f in fields(part)
+            if isinstance(getattr(part, f.name), np.ndarray) and f.name != "values"
+        }
+        return replace(part, values=values, **arrays)
+
+    monkeypatch.setattr(path_view, "regularization_path", cut_off)
+    for _ in range(2):
+        at = AppTest.from_file(str(PAGES / "1_Explore.py"), default_timeout=120)
+        at.query_params["data"] = "moons"
+        at.run()
+        at.radio(key="explore_tool").set_value("path").run()
+        at.button(key="explore_path_run").click().run()
+        assert not _problems(at), _problems(at)
+        assert not at.session_state[path_view.STATE_KEY][1].complete
+        assert any("stopped after 3 of 30" in w.value for w in at.warning)
+    assert len(runs) == 2
+
+
+def test_the_losses_sweep_in_two_sessions(monkeypatch) -> None:
+    runs = _counted(monkeypatch, robustness, "sweep_outliers")
+    held = []
+    for _ in range(2):
+        at = AppTest.from_file(str(PAGES / "4_Losses.py"), default_timeout=180).run()
+        at.slider(key="losses_outlier_blobs_n_samples").set_value(40).run()
+        at.button(key="losses_run_sweep").click().run()
+        assert not _problems(at), _problems(at)
+        held.append(at.session_state[losses_page.SWEEP_KEY][1])
+    assert len(runs) == 1 and held[0] is held[1]
+
+
+def test_the_model_selection_sweep_in_two_sessions(monkeypatch) -> None:
+    runs = _counted(monkeypatch, criterion_grid, "grid_sweep")
+    held = []
+    for _ in range(2):
+        at = AppTest.from_file(
+            str(PAGES / "2_Model_selection.py"), default_timeout=120
+        ).run()
+        at.slider(key="selection_two_circles_n_samples").set_value(40)
+        at.slider(key="selection_n_C").set_value(3)
+        at.slider(key="selection_n_sigma").set_value(3)
+        at.run()
+        at.button(key="selection_run").click().run()
+        assert not _problems(at), _problems(at)
+        held.append(at.session_state[selection.STATE_KEY].result)
+    assert len(runs) == 1 and held[0] is held[1]
+
+
+def test_the_scaling_run_in_two_sessions(monkeypatch) -> None:
+    monkeypatch.setattr(solvers, "SIZES", (40, 80))
+    real = solvers.lee_table
+    monkeypatch.setattr(solvers, "lee_table", lambda repeats: real((100,), repeats))
+    runs = _counted(monkeypatch, solvers, "scaling")
+    held = []
+    for _ in range(2):
+        at = AppTest.from_file(str(PAGES / "5_Solvers.py"), default_timeout=180).run()
+        at.button(key="solvers_run_scaling").click().run()
+        assert not _problems(at), _problems(at)
+        held.append(at.session_state[solvers.SCALING_KEY][1])
+    assert len(runs) == 1 and held[0] is held[1]
+
+
+# -- fits: a cut-off answer is never another visitor's (issue 27, item 14) ---------
+
+
+def test_a_fit_cut_off_by_the_budget_is_not_served_to_another_session(
+    monkeypatch,
+) -> None:
+    from svmlab.estimator import SVC
+    from svmlab.ui import cache, room
+
+    monkeypatch.setattr(room, "FIT_SECONDS", 1e-4)
+    fits = _counted(monkeypatch, SVC, "fit")
+    for _ in range(2):
+        at = AppTest.from_file(str(PAGES / "1_Explore.py"), default_timeout=120)
+        for key, value in {
+            "data": "spiral",
+            "n_samples": "1000",
+            "C": "1000000",
+            "tol": "1e-08",
+        }.items():
+            at.query_params[key] = value
+        at.run()
+        assert not at.exception
+        warnings = [w.value for w in at.warning]
+        assert any("time budget" in w for w in warnings), warnings
+        # The sentence names what the visitor can do on this page.
+        assert not any("max_seconds" in w for w in warnings), warnings
+        record = at.session_state[cache.UNSHARED_KEY][1]
+        assert record.model.stop_reason_ == "max_seconds"
+    assert len(fits) == 2  # the second session fitted for itself
+
+
+def test_only_answers_that_meet_tol_or_came_cold_are_shared() -> None:
+    from svmlab.ui.cache import shareable
+
+    assert shareable("converged", warm=True)
+    assert shareable("max_iter", warm=False) and shareable("rule", warm=False)
+    assert not shareable("max_iter", warm=True) and not shareable("rule", warm=True)
+    assert not shareable("max_seconds", warm=False)
