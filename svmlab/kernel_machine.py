@@ -23,7 +23,7 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from svmlab.errors import DataError, ParameterError, plain_value
+from svmlab.errors import DataError, ParameterError, counted, plain_value
 from svmlab.kernels import KernelRows, check_kernel_params, gram
 from svmlab.solvers.base import check_max_seconds
 from svmlab.solvers.family import FamilySolution
@@ -148,7 +148,7 @@ class KernelMachine(BaseEstimator):
             why = (
                 f"after {solution.fit_time:.1f} s, its time budget"
                 if solution.stop_reason == "max_seconds"
-                else f"after {solution.n_iter} iterations (max_iter)"
+                else f"after {counted(solution.n_iter, 'iteration')} (max_iter)"
             )
             warnings.warn(
                 f"The solver stopped {why}, without meeting tol={self.tol} (KKT "

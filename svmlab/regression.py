@@ -29,7 +29,13 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import RegressorMixin
 
-from svmlab.errors import DataError, ParameterError, UnknownNameError, plain_value
+from svmlab.errors import (
+    DataError,
+    ParameterError,
+    UnknownNameError,
+    counted,
+    plain_value,
+)
 from svmlab.kernel_machine import KernelMachine, check_nu, check_positive, is_number
 from svmlab.solvers.family import FamilySolution, solve_epsilon_svr, solve_nu_svr
 from svmlab.solvers.row_cache import CACHE_MB
@@ -71,8 +77,8 @@ def _check_targets(y: Array) -> None:
     """One plain sentence for targets an SVR cannot learn from."""
     if y.shape[0] < 2:
         raise DataError(
-            f"An SVR needs at least 2 points to fit a function; got {y.shape[0]} "
-            "sample."
+            "An SVR needs at least 2 points to fit a function; got "
+            f"{counted(y.shape[0], 'sample')}."
         )
     if np.all(y == y[0]):
         raise DataError(
