@@ -16,6 +16,8 @@ from svmlab import (
     kernels,
     losses,
     multiclass,
+    probability,
+    regression_data,
     selection,
     solvers,
 )
@@ -23,6 +25,7 @@ from svmlab.errors import (
     DataError,
     FitCancelled,
     IncompatibleLossError,
+    InfeasibleNuError,
     ParameterError,
     ProblemError,
     SvmlabError,
@@ -30,6 +33,9 @@ from svmlab.errors import (
 )
 from svmlab.estimator import BIASES, SV_STATES, SVC
 from svmlab.multiclass import CrammerSingerSVC, OneVsOneSVC, OneVsRestSVC
+from svmlab.nu_svm import NuSVC, OneClassSVM
+from svmlab.probability import PlattSVC
+from svmlab.regression import EpsilonSVR, NuSVR
 from svmlab.solvers.base import cancel_when
 
 __all__ = [
@@ -38,11 +44,17 @@ __all__ = [
     "SV_STATES",
     "CrammerSingerSVC",
     "DataError",
+    "EpsilonSVR",
     "FitCancelled",
     "IncompatibleLossError",
+    "InfeasibleNuError",
+    "NuSVC",
+    "NuSVR",
+    "OneClassSVM",
     "OneVsOneSVC",
     "OneVsRestSVC",
     "ParameterError",
+    "PlattSVC",
     "ProblemError",
     "SvmlabError",
     "UnknownNameError",
@@ -54,6 +66,8 @@ __all__ = [
     "kernels",
     "losses",
     "multiclass",
+    "probability",
+    "regression_data",
     "selection",
     "solvers",
 ]

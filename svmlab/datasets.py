@@ -39,6 +39,7 @@ __all__ = [
     "make",
     "make_blobs",
     "make_from",
+    "make_imbalanced",
     "make_linear",
     "make_moons",
     "make_outlier_blobs",
@@ -521,6 +522,54 @@ def make_blobs(
     return centres + rng.normal(0.0, noise, size=(n, 2)), _labels(n_pos, n - n_pos)
 
 
+def make_imbalanced(
+    n_samples: int = 200,
+    *,
+    noise: float = 1.0,
+    ratio: float = 5.0,
+    separation: float = 2.5,
+    random_state: Seed = None,
+) -> Dataset:
+    """Two Gaussian blobs, one ``ratio`` times as large as the other: the
+    setting where class weights matter (LIBSVM's ``-wi``; Osuna et al. 1997).
+
+    The minority class +1 (``round(n / (ratio + 1))`` points, at least one) is
+    centred at ``(separation / 2, 0)``, the majority class -1 (the rest, at
+    least one) at ``(-separation / 2, 0)``, both with standard deviation
+    ``noise``. Unweighted, an SVM gives up more of the minority class's points
+    than of the majority's; ``class_weight="balanced"`` weighs them back.
+
+    Parameters
+    ----------
+    n_samples
+        Number of points.
+    noise
+        Standard deviation of each blob.
+    ratio
+        Majority points per minority point, >= 1.
+    separation
+        Distance between the centres (>= 0).
+    random_state
+        Seed or ``numpy.random.Generator``; the same seed gives the same arrays.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, 2)
+        Class +1 (the minority) first, then class -1.
+    y : ndarray of shape (n_samples,)
+        Labels in {-1.0, +1.0}.
+    """
+    n = _check_n(n_samples)
+    noise = _check_real("noise", noise)
+    ratio = _check_real("ratio", ratio, low=1.0)
+    separation = _check_real("separation", separation)
+    rng = _rng(random_state)
+    n_pos = min(n - 1, max(1, round(n / (ratio + 1.0))))
+    h = separation / 2.0
+    centres = np.repeat([[h, 0.0], [-h, 0.0]], [n_pos, n - n_pos], axis=0)
+    return centres + rng.normal(0.0, noise, size=(n, 2)), _labels(n_pos, n - n_pos)
+
+
 # --------------------------------------------------------------------------------------
 # Tables that drive the UI.
 
@@ -532,6 +581,7 @@ GENERATORS: dict[str, Callable[..., Dataset]] = {
     "xor": make_xor,
     "moons": make_moons,
     "blobs": make_blobs,
+    "imbalanced": make_imbalanced,
 }
 
 TITLES: dict[str, str] = {
@@ -542,6 +592,7 @@ TITLES: dict[str, str] = {
     "xor": "XOR (four clusters)",
     "moons": "Two moons (scikit-learn)",
     "blobs": "Two Gaussian blobs",
+    "imbalanced": "Imbalanced blobs (one class r times the other)",
 }
 
 
@@ -601,6 +652,14 @@ PARAMS: dict[str, tuple[Param, ...]] = {
         _n(200),
         _noise(1.0, 3.0, "Standard deviation of each blob.", low=0.05),
         Param("separation", "Separation", 3.0, 0.0, 8.0, 0.5, help="Centre distance."),
+    ),
+    "imbalanced": (
+        _n(200),
+        _noise(1.0, 3.0, "Standard deviation of each blob.", low=0.05),
+        Param(
+            "ratio", "Imbalance ratio", 5.0, 1.0, 20.0, 0.5, help="Majority : minority."
+        ),
+        Param("separation", "Separation", 2.5, 0.0, 8.0, 0.5, help="Centre distance."),
     ),
 }
 

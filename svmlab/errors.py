@@ -20,6 +20,7 @@ __all__ = [
     "DataTypeError",
     "FitCancelled",
     "IncompatibleLossError",
+    "InfeasibleNuError",
     "ParameterError",
     "ProblemError",
     "SvmlabError",
@@ -111,6 +112,11 @@ class IncompatibleLossError(SvmlabError):
 
 class ParameterError(SvmlabError):
     """A hyperparameter out of its range (C <= 0, sigma <= 0, NaN, ...)."""
+
+
+class InfeasibleNuError(ParameterError):
+    """A ν that the data cannot meet: ν-SVC needs ``ν <= 2 min(n+, n-) / n``
+    (LIBSVM's "specified nu is infeasible"); the other settings stay valid."""
 
 
 class DataError(SvmlabError):

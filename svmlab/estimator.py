@@ -18,8 +18,10 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab import solvers
+from svmlab.class_weights import WEIGHTED_LOSSES, class_weights, point_weights
 from svmlab.errors import (
     DataError,
+    IncompatibleLossError,
     ParameterError,
     ProblemError,
     UnknownNameError,
@@ -185,11 +187,14 @@ class SVC(ClassifierMixin, BaseEstimator):
         Cost of the loss term, > 0; ``math.inf`` is the hard margin (hinge only).
     kernel
         ``"gaussian"`` (``exp(-||x - z||^2 / (2 sigma^2))``), ``"polynomial"``
-        (``(x'z + coef0)^degree``) or ``"linear"``.
+        (``(x'z + coef0)^degree``), ``"linear"`` or ``"sigmoid"``
+        (``tanh(scale x'z + coef0)``, not positive semidefinite in general).
     sigma
         Gaussian width (Sugiyama's h); scikit-learn's gamma is ``1 / (2 sigma^2)``.
     degree, coef0
-        Polynomial kernel degree p and offset a.
+        Polynomial kernel degree p and offset a (coef0 is also the sigmoid's r).
+    scale
+        The sigmoid kernel's slope a (scikit-learn's gamma for ``"sigmoid"``).
     loss
         ``"hinge"``, ``"squared_hinge"``, ``"ramp"``, ``"squared_ramp"`` or
         ``"modified_hinge"`` (Lee's h_delta, C^1 form).
@@ -216,6 +221,11 @@ class SVC(ClassifierMixin, BaseEstimator):
         feasible point, ``converged_`` is False and a ``ConvergenceWarning``
         says so. Fits inside :func:`svmlab.cancel_when` can also be cancelled
         (:class:`svmlab.FitCancelled`, not caught here).
+    class_weight
+        None, ``"balanced"`` (scikit-learn's ``n / (2 n_c)``) or a dict
+        ``{label: weight}``: class c costs ``C w_c`` (LIBSVM's ``-wi``,
+        :mod:`svmlab.class_weights`). For the hinge and the squared hinge, with
+        the solvers that take a C per point (smo, qp, coordinate).
 
     Attributes
     ----------
@@ -246,6 +256,8 @@ class SVC(ClassifierMixin, BaseEstimator):
         Why the solver stopped: ``"converged"`` (its KKT measure met ``tol``),
         ``"max_iter"``, ``"max_seconds"`` or ``"rule"`` (see
         :data:`svmlab.solvers.STOP_REASONS`).
+    class_weight_ : ndarray (2,)
+        The weight of each class of ``classes_`` (ones without class weights).
 
     ``support_`` holds every point with a nonzero alpha, so ``decision_function``
     on the training points reproduces ``margins_ / y`` to rounding at any C;
@@ -260,6 +272,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         sigma: float = 1.0,
         degree: int = 3,
         coef0: float = 1.0,
+        scale: float = 1.0,
         loss: str = "hinge",
         delta: float = 0.1,
         solver: str = "auto",
@@ -270,12 +283,14 @@ class SVC(ClassifierMixin, BaseEstimator):
         solver_options: dict[str, Any] | None = None,
         random_state: int | None = None,
         max_seconds: float | None = None,
+        class_weight: dict | str | None = None,
     ) -> None:
         self.C = C
         self.kernel = kernel
         self.sigma = sigma
         self.degree = degree
         self.coef0 = coef0
+        self.scale = scale
         self.loss = loss
         self.delta = delta
         self.solver = solver
@@ -286,6 +301,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.solver_options = solver_options
         self.random_state = random_state
         self.max_seconds = max_seconds
+        self.class_weight = class_weight
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -307,7 +323,11 @@ class SVC(ClassifierMixin, BaseEstimator):
                 "C = inf (the hard margin) is only defined for the hinge loss."
             )
         check_kernel_params(
-            self.kernel, sigma=self.sigma, degree=self.degree, coef0=self.coef0
+            self.kernel,
+            sigma=self.sigma,
+            degree=self.degree,
+            coef0=self.coef0,
+            scale=self.scale,
         )
         if not isinstance(self.bias, str) or self.bias not in BIASES:
             raise UnknownNameError("bias mode", self.bias, BIASES)
@@ -340,6 +360,7 @@ class SVC(ClassifierMixin, BaseEstimator):
             sigma=self.sigma,
             degree=self.degree,
             coef0=self.coef0,
+            scale=self.scale,
         )
         return K
 
@@ -390,11 +411,22 @@ class SVC(ClassifierMixin, BaseEstimator):
             raise DataError(f"An SVM needs at least 2 points; got {X.shape[0]}.")
         y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
         fit_intercept = self.bias == "unregularized"
+        per_class = class_weights(self.class_weight, self.classes_, y)
+        if per_class is not None and self.loss not in WEIGHTED_LOSSES:
+            raise IncompatibleLossError(
+                self.solver,
+                f"class weights with the {self.loss} loss (a C per class enters "
+                "the hinge and squared-hinge duals only)",
+                [],
+            )
+        weights = point_weights(per_class, self.classes_, y)
+        self.class_weight_ = np.ones(2) if per_class is None else per_class
         name = solvers.resolve_solver(
             self.solver,
             self.loss,
             fit_intercept=fit_intercept,
             hard_margin=math.isinf(self.C),
+            weighted=weights is not None,
         )
         # The regularized bias is the kernel K + 1 (Rifkin's slides).
         shift = 1.0 if self.bias == "regularized" else 0.0
@@ -407,6 +439,7 @@ class SVC(ClassifierMixin, BaseEstimator):
                 sigma=self.sigma,
                 degree=self.degree,
                 coef0=self.coef0,
+                scale=self.scale,
                 shift=shift,
             )
         else:
@@ -420,6 +453,7 @@ class SVC(ClassifierMixin, BaseEstimator):
             C=float(self.C),
             fit_intercept=fit_intercept,
             kernel=rows,
+            weights=weights,
         )
         init = check_init(init, X.shape[0])
         solution = solvers.solve(
@@ -452,7 +486,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.solver_ = name
         b = solution.b + (float(alpha @ y_pm) if self.bias == "regularized" else 0.0)
         self.intercept_ = np.array([b])
-        self.sv_state_ = sv_states(alpha, problem.C, self.loss)
+        self.sv_state_ = sv_states(alpha, problem.costs, self.loss)
         # Every nonzero alpha enters f: a threshold relative to C would drop the
         # whole solution at large C, where alpha is bounded by the data, not C.
         self.support_ = np.flatnonzero(alpha)

@@ -27,6 +27,7 @@ from svmlab.errors import DataError, ParameterError, UnknownNameError, plain_val
 __all__ = [
     "DIRECT_MAX_DIM",
     "KERNELS",
+    "PSD_KERNELS",
     "TITLES",
     "KernelRows",
     "gamma_from_sigma",
@@ -38,6 +39,7 @@ __all__ = [
     "polynomial",
     "sigma_from_gamma",
     "sigma_from_lee_sigma2",
+    "sigmoid",
 ]
 
 Array = NDArray[np.float64]
@@ -235,16 +237,43 @@ def gaussian(X: Array, Z: Array, *, sigma: float = 1.0) -> Array:
     return np.exp(D, out=D)
 
 
+def sigmoid(X: Array, Z: Array, *, scale: float = 1.0, coef0: float = 0.0) -> Array:
+    """Sigmoid kernel ``k(x, z) = tanh(a x'z + r)`` (Vapnik 1995; LIBSVM's
+    ``-t 3``), shape (n_X, n_Z).
+
+    ``a`` is ``scale``, ``r`` is ``coef0``; scikit-learn's ``sigmoid_kernel``
+    writes the same with ``gamma = a``. It is not a Mercer kernel: its Gram
+    matrix need not be positive semidefinite for any ``a > 0`` and ``r``
+    (Lin & Lin 2003), which :func:`svmlab.kernel_psd.psd_note` says for the data
+    at hand. ``tanh`` is bounded, so the values never overflow
+    once ``x'z`` is finite.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    Z = np.asarray(Z, dtype=np.float64)
+    G = _inner(X, Z)
+    with np.errstate(over="ignore", invalid="ignore"):
+        G *= float(scale)
+        G += float(coef0)
+    # a x'z overflows to +-inf only for huge a; tanh(+-inf) = +-1 is the limit.
+    return np.tanh(G, out=G)
+
+
 KERNELS: dict[str, Callable[..., Array]] = {
     "gaussian": gaussian,
     "polynomial": polynomial,
     "linear": linear,
+    "sigmoid": sigmoid,
 }
+
+#: The kernels whose Gram matrix is positive semidefinite for any data (Mercer
+#: kernels): every dual built on them is convex. The sigmoid is not one.
+PSD_KERNELS: tuple[str, ...] = ("gaussian", "polynomial", "linear")
 
 TITLES: dict[str, str] = {
     "gaussian": "Gaussian  exp(-‖x − z‖² / 2σ²)",
     "polynomial": "Polynomial  (x'z + a)^p",
     "linear": "Linear  x'z",
+    "sigmoid": "Sigmoid  tanh(a x'z + r)",
 }
 
 
@@ -277,7 +306,12 @@ def _check_shapes(X: Array, Z: Array) -> None:
 
 
 def check_kernel_params(
-    kernel: str, *, sigma: float = 1.0, degree: int = 3, coef0: float = 1.0
+    kernel: str,
+    *,
+    sigma: float = 1.0,
+    degree: int = 3,
+    coef0: float = 1.0,
+    scale: float = 1.0,
 ) -> None:
     """Raise a plain-sentence error for an unknown kernel or a bad parameter.
 
@@ -304,6 +338,17 @@ def check_kernel_params(
                 "coef0 (the a in (x'z + a)^p) must be a number >= 0; got "
                 f"{plain_value(coef0)}."
             )
+    if kernel == "sigmoid":
+        if not (_is_number(scale) and math.isfinite(scale) and scale > 0):
+            raise ParameterError(
+                "scale (the a in tanh(a x'z + r)) must be a positive number; got "
+                f"{plain_value(scale)}."
+            )
+        if not (_is_number(coef0) and math.isfinite(coef0)):
+            raise ParameterError(
+                "coef0 (the r in tanh(a x'z + r)) must be a finite number; got "
+                f"{plain_value(coef0)}."
+            )
 
 
 def gram(
@@ -314,6 +359,7 @@ def gram(
     sigma: float = 1.0,
     degree: int = 3,
     coef0: float = 1.0,
+    scale: float = 1.0,
 ) -> Array:
     """The Gram matrix ``K[i, j] = k(X[i], Z[j])``, shape (n_X, n_Z).
 
@@ -326,9 +372,11 @@ def gram(
     sigma
         Gaussian width (Sugiyama's h).
     degree, coef0
-        Polynomial degree p and offset a.
+        Polynomial degree p and offset a (``coef0`` is also the sigmoid's r).
+    scale
+        The sigmoid's slope a in ``tanh(a x'z + r)``.
     """
-    check_kernel_params(kernel, sigma=sigma, degree=degree, coef0=coef0)
+    check_kernel_params(kernel, sigma=sigma, degree=degree, coef0=coef0, scale=scale)
     same = Z is None or Z is X
     try:
         X = np.asarray(X, dtype=np.float64)
@@ -340,6 +388,8 @@ def gram(
         return gaussian(X, Z, sigma=sigma)
     if kernel == "polynomial":
         return polynomial(X, Z, degree=int(degree), coef0=float(coef0))
+    if kernel == "sigmoid":
+        return sigmoid(X, Z, scale=float(scale), coef0=float(coef0))
     return linear(X, Z)
 
 
@@ -347,12 +397,16 @@ def gram(
 
 #: Kernel codes of the compiled row function :func:`kernel_row_into`; 0 is a
 #: dense Gram matrix handed in (rows are gathered from it).
-ROW_DENSE, ROW_GAUSSIAN, ROW_POLYNOMIAL, ROW_LINEAR = 0, 1, 2, 3
+ROW_DENSE, ROW_GAUSSIAN, ROW_POLYNOMIAL, ROW_LINEAR, ROW_SIGMOID = 0, 1, 2, 3, 4
 _ROW_KIND = {
     "gaussian": ROW_GAUSSIAN,
     "polynomial": ROW_POLYNOMIAL,
     "linear": ROW_LINEAR,
+    "sigmoid": ROW_SIGMOID,
 }
+#: Length of ``KernelRows.params``: ``(1/sigma, sigma, use 1/sigma, degree,
+#: coef0, shift, scale)``.
+ROW_PARAMS = 7
 
 
 @njit(cache=True, nogil=True)
@@ -369,9 +423,12 @@ def kernel_row_into(K, X, perm, kind, params, pos, start, end, out):  # pragma: 
     a row equals the Gram matrix's to the last bit of ``exp``.
     """
     if kind == 0:
-        Krow = K[perm[pos]]
+        m = K.shape[0]
+        r = perm[pos]
+        Krow = K[r - m if r >= m else r]
         for t in range(start, end):
-            out[t] = Krow[perm[t]]
+            c = perm[t]
+            out[t] = Krow[c - m if c >= m else c]
         return
     d = X.shape[1]
     shift = params[5]
@@ -385,13 +442,15 @@ def kernel_row_into(K, X, perm, kind, params, pos, start, end, out):  # pragma: 
                 s += u * u
             out[t] = math.exp(-0.5 * s) + shift
         return
-    degree, coef0 = int(params[3]), params[4]
+    degree, coef0, scale = int(params[3]), params[4], params[6]
     for t in range(start, end):
         s = 0.0
         for k in range(d):
             s += X[pos, k] * X[t, k]
         if kind == 2:
             s = (s + coef0) ** degree
+        elif kind == 4:
+            s = math.tanh(scale * s + coef0)
         out[t] = s + shift
 
 
@@ -408,7 +467,7 @@ class KernelRows:
     ----------
     X
         Training points, shape (n, d).
-    kernel, sigma, degree, coef0
+    kernel, sigma, degree, coef0, scale
         As for :func:`gram`.
     shift
         Constant added to every entry.
@@ -423,8 +482,11 @@ class KernelRows:
         degree: int = 3,
         coef0: float = 1.0,
         shift: float = 0.0,
+        scale: float = 1.0,
     ) -> None:
-        check_kernel_params(kernel, sigma=sigma, degree=degree, coef0=coef0)
+        check_kernel_params(
+            kernel, sigma=sigma, degree=degree, coef0=coef0, scale=scale
+        )
         X = np.ascontiguousarray(X, dtype=np.float64)
         _check_shapes(X, X)
         if kernel != "gaussian":
@@ -440,8 +502,10 @@ class KernelRows:
                 sigma=sigma,
                 degree=degree,
                 coef0=coef0,
+                scale=scale,
             )
         self.X, self.kernel, self.shift = X, kernel, float(shift)
+        self.scale = float(scale)
         self.sigma, self.degree, self.coef0 = float(sigma), int(degree), float(coef0)
         self.kind = _ROW_KIND[kernel]
         inv = 1.0 / self.sigma
@@ -453,6 +517,7 @@ class KernelRows:
                 float(self.degree),
                 self.coef0,
                 self.shift,
+                self.scale,
             ]
         )
 
@@ -493,6 +558,7 @@ class KernelRows:
             sigma=self.sigma,
             degree=self.degree,
             coef0=self.coef0,
+            scale=self.scale,
         )
         return K + self.shift if self.shift else K
 

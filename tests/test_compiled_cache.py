@@ -42,7 +42,7 @@ SCRIPT = textwrap.dedent(
 )
 
 #: The helper's line in kernels.kernel_row_into that gathers a row of K.
-GATHER = "out[t] = Krow[perm[t]]"
+GATHER = "out[t] = Krow[c - m if c >= m else c]"
 
 
 def _copy_package(tmp_path: Path) -> Path:
@@ -90,7 +90,9 @@ def test_an_edit_to_a_called_helper_in_another_module_is_seen(tmp_path):
     kernels = root / "svmlab" / "kernels.py"
     text = kernels.read_text()
     assert text.count(GATHER) == 1
-    kernels.write_text(text.replace(GATHER, "out[t] = 2.0 * Krow[perm[t]]"))
+    kernels.write_text(
+        text.replace(GATHER, "out[t] = 2.0 * Krow[c - m if c >= m else c]")
+    )
     edited = _run(root, cache_base)
     assert edited["row"] == [2.0, 1.0, 0.5]
     assert edited["cache_dir"] != first["cache_dir"]

@@ -14,7 +14,16 @@ from numpy.testing import assert_allclose, assert_array_equal
 from svmlab import datasets as ds
 from svmlab.errors import ParameterError, SvmlabError, UnknownNameError
 
-NAMES = ["spiral", "two_circles", "outlier_blobs", "linear", "xor", "moons", "blobs"]
+NAMES = [
+    "spiral",
+    "two_circles",
+    "outlier_blobs",
+    "linear",
+    "xor",
+    "moons",
+    "blobs",
+    "imbalanced",
+]
 
 
 def _kw(name: str, n: int) -> dict[str, int]:
@@ -400,6 +409,18 @@ def test_blobs_centres_and_spread() -> None:
 def test_odd_n_gives_the_extra_point_to_class_plus_one_first(name: str) -> None:
     _, y = ds.GENERATORS[name](7, random_state=0)
     assert_array_equal(y, [1, 1, 1, 1, -1, -1, -1])
+
+
+@pytest.mark.parametrize("ratio", [1.0, 2.5, 9.0, 20.0])
+def test_imbalanced_has_the_ratio_it_is_asked_for(ratio: float) -> None:
+    X, y = ds.make_imbalanced(1000, ratio=ratio, noise=0.5, random_state=3)
+    n_pos = int(np.sum(y > 0))
+    assert n_pos == round(1000 / (ratio + 1))
+    assert (1000 - n_pos) / n_pos == pytest.approx(ratio, rel=0.02)
+    assert_array_equal(y[:n_pos], 1.0)  # the minority comes first
+    assert_allclose(X[y > 0].mean(axis=0), [1.25, 0.0], atol=0.15)
+    with pytest.raises(ParameterError, match="ratio must be at least 1"):
+        ds.make_imbalanced(50, ratio=0.5)
 
 
 def test_moons_odd_n_gives_the_extra_point_to_the_lower_moon() -> None:

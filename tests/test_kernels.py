@@ -4,12 +4,14 @@ import math
 
 import numpy as np
 import pytest
-from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.metrics.pairwise import rbf_kernel, sigmoid_kernel
 
 from svmlab import ParameterError, UnknownNameError
+from svmlab.kernel_psd import psd_note, smallest_eigenvalue
 from svmlab.kernels import (
     DIRECT_MAX_DIM,
     KERNELS,
+    PSD_KERNELS,
     gamma_from_sigma,
     gaussian,
     gram,
@@ -53,7 +55,46 @@ def test_polynomial_and_linear():
     K = gram(X, Z, kernel="polynomial", degree=3, coef0=0.5)
     np.testing.assert_allclose(K, (X @ Z.T + 0.5) ** 3)
     np.testing.assert_allclose(gram(X, kernel="linear"), X @ X.T)
-    assert set(KERNELS) == {"gaussian", "polynomial", "linear"}
+    assert set(KERNELS) == {"gaussian", "polynomial", "linear", "sigmoid"}
+    assert set(PSD_KERNELS) == set(KERNELS) - {"sigmoid"}
+
+
+@pytest.mark.parametrize(("a", "r"), [(0.5, -1.0), (1.0, 0.0), (2.0, 1.5), (1e-3, 0.2)])
+def test_sigmoid_agrees_with_scikit_learn(a, r):
+    # scikit-learn's sigmoid_kernel is tanh(gamma <x, z> + coef0): gamma = a.
+    Xs = np.random.default_rng(3).normal(size=(40, 3))
+    expected = sigmoid_kernel(Xs, gamma=a, coef0=r)
+    K = gram(Xs, kernel="sigmoid", scale=a, coef0=r)
+    np.testing.assert_allclose(K, expected, rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(
+        gram(X, Z, kernel="sigmoid", scale=a, coef0=r),
+        sigmoid_kernel(X, Z, gamma=a, coef0=r),
+        rtol=1e-14,
+        atol=1e-15,
+    )
+
+
+def test_sigmoid_saturates_instead_of_overflowing():
+    # x'x = 1e300 is a float; a x'x = 1e500 is not, and tanh of it is 1.
+    big = np.array([[1e150, 0.0], [0.0, 1.0]])
+    K = gram(big, kernel="sigmoid", scale=1e200, coef0=0.0)
+    np.testing.assert_array_equal(K, [[1.0, 0.0], [0.0, 1.0]])
+
+
+def test_smallest_eigenvalue_and_the_psd_sentence():
+    Xs = np.random.default_rng(4).normal(size=(30, 2))
+    K = gram(Xs, sigma=0.8)
+    lam, note = psd_note(K)
+    assert lam == pytest.approx(np.linalg.eigvalsh(K)[0], abs=1e-12)
+    assert note is None
+    # tanh(x'z + 1) on spread-out points is indefinite (Lin & Lin 2003).
+    S = gram(3 * Xs, kernel="sigmoid", scale=1.0, coef0=1.0)
+    lam, note = psd_note(S)
+    assert lam == pytest.approx(np.linalg.eigvalsh(S)[0], rel=1e-10)
+    assert lam < 0
+    assert note is not None and "not positive semidefinite" in note
+    assert f"{lam:.3g}" in note and note.count(".") == 1 + f"{lam:.3g}".count(".")
+    assert smallest_eigenvalue(np.eye(3)) == pytest.approx(1.0)
 
 
 def test_gram_is_symmetric_psd():
@@ -73,6 +114,9 @@ def test_gram_is_symmetric_psd():
         ({"kernel": "polynomial", "degree": 0}, ParameterError, "degree"),
         ({"kernel": "polynomial", "degree": 2.5}, ParameterError, "whole number"),
         ({"kernel": "polynomial", "coef0": -1.0}, ParameterError, "coef0"),
+        ({"kernel": "sigmoid", "scale": 0.0}, ParameterError, "scale"),
+        ({"kernel": "sigmoid", "scale": math.inf}, ParameterError, "scale"),
+        ({"kernel": "sigmoid", "coef0": math.nan}, ParameterError, "the r in"),
     ],
 )
 def test_bad_kernel_parameters(kwargs, error, words):

@@ -209,8 +209,9 @@ def test_history_objectives_from_gradient_match_direct_evaluation(loss, fit_inte
     a = sol.alpha
     ridge = 1.0 / problem.C if loss == "squared_hinge" else 0.0
     G = y * (problem.K @ (a * y)) + ridge * a - 1.0
+    n = problem.n
     primal, dual = smo._objectives(
-        y, a, G, ridge, sol.b, problem.C, loss == "squared_hinge"
+        y, a, G, np.full(n, ridge), sol.b, np.full(n, 3.0), loss == "squared_hinge"
     )
     assert primal == pytest.approx(sol.objective, rel=1e-12)
     assert dual == pytest.approx(sol.dual_objective, rel=1e-12)
@@ -252,8 +253,8 @@ def test_chunked_run_equals_one_compiled_call(fit_intercept):
     sol = smo.solve(problem, tol=1e-6, max_seconds=60.0)
     assert sol.n_iter > smo.FIRST_CHUNK  # more than one chunk
     state = BoxSMO(y, -np.ones(problem.n), 100.0, 0.0, fit_intercept, K=problem.K)
-    args = (state.vec, state.src, state.cache, state.ist, 100.0, 0.0, 1e-6)
-    it, done = shrinking._chunk(*args, True, fit_intercept, 0, 10**7)
+    args = (state.vec, state.src, state.cache, state.ist, 1e-6, True, state.mode)
+    it, done = shrinking._chunk(*args, 0, 10**7)
     assert done and it == sol.n_iter
     np.testing.assert_array_equal(sol.alpha, state.alpha())
     assert sol.converged and sol.stop_reason == "converged"

@@ -98,6 +98,7 @@ def test_reconstructed_gradient_equals_the_one_from_the_gram_matrix(
         ("gaussian", {"sigma": 0.4}),
         ("polynomial", {"degree": 3, "coef0": 1.0}),
         ("linear", {}),
+        ("sigmoid", {"scale": 0.3, "coef0": -0.5}),
     ],
 )
 @pytest.mark.parametrize("shift", [0.0, 1.0])

@@ -37,6 +37,7 @@ __all__ = [
     "SCALED_CAP",
     "SOLVERS",
     "STOP_REASONS",
+    "WEIGHTS_NOTE",
     "DualSolution",
     "History",
     "Problem",
@@ -94,13 +95,33 @@ def valid_solvers(loss: str, *, fit_intercept: bool = True) -> list[str]:
     ]
 
 
+#: What class weights need, for the sentence that refuses them.
+WEIGHTS_NOTE = "class weights (a C per class)"
+
+
 def check_solver(
-    name: str, loss: str, *, fit_intercept: bool, hard_margin: bool
+    name: str,
+    loss: str,
+    *,
+    fit_intercept: bool,
+    hard_margin: bool,
+    weighted: bool = False,
 ) -> None:
-    """Raise a typed error naming the valid choices if ``name`` cannot do the job."""
+    """Raise a typed error naming the valid choices if ``name`` cannot do the job
+    (``weighted``: the problem has a C per point, :attr:`Problem.weights`)."""
     if name not in SOLVERS:
         raise UnknownNameError("solver", name, [*SOLVERS, "auto"])
     spec = SOLVERS[name]
+    if weighted and not spec.weights:
+        raise IncompatibleLossError(
+            name,
+            WEIGHTS_NOTE,
+            [
+                s
+                for s in valid_solvers(loss, fit_intercept=fit_intercept)
+                if SOLVERS[s].weights
+            ],
+        )
     if loss not in spec.losses:
         raise IncompatibleLossError(
             name, f"the {loss} loss", valid_solvers(loss, fit_intercept=fit_intercept)
@@ -131,7 +152,12 @@ def check_solver(
 
 
 def resolve_solver(
-    name: str, loss: str, *, fit_intercept: bool, hard_margin: bool
+    name: str,
+    loss: str,
+    *,
+    fit_intercept: bool,
+    hard_margin: bool,
+    weighted: bool = False,
 ) -> str:
     """The concrete solver for ``name`` (``"auto"`` picks by :data:`AUTO`)."""
     if name == "auto":
@@ -143,19 +169,27 @@ def resolve_solver(
                         loss,
                         fit_intercept=fit_intercept,
                         hard_margin=hard_margin,
+                        weighted=weighted,
                     )
                 except IncompatibleLossError:
                     continue
                 return candidate
         for candidate in valid_solvers(loss, fit_intercept=fit_intercept):
-            if not hard_margin or SOLVERS[candidate].hard_margin:
+            spec = SOLVERS[candidate]
+            if (not hard_margin or spec.hard_margin) and (not weighted or spec.weights):
                 return candidate
         raise IncompatibleLossError(
             "auto",
             f"the {loss} loss in this bias mode",
             valid_solvers(loss, fit_intercept=fit_intercept),
         )
-    check_solver(name, loss, fit_intercept=fit_intercept, hard_margin=hard_margin)
+    check_solver(
+        name,
+        loss,
+        fit_intercept=fit_intercept,
+        hard_margin=hard_margin,
+        weighted=weighted,
+    )
     return name
 
 
@@ -184,6 +218,7 @@ def solve(
         problem.loss.name,
         fit_intercept=problem.fit_intercept,
         hard_margin=math.isinf(problem.C),
+        weighted=problem.weights is not None,
     )
     if max_iter is None and name not in SCALED_CAP:
         max_iter = DEFAULT_MAX_ITER

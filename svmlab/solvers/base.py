@@ -78,6 +78,10 @@ class Problem:
         instead of ``K`` (issue 16): SMO then computes and caches only the rows
         it visits, as LIBSVM does; every other solver gets the full matrix
         (:meth:`dense`). Ignored when ``K`` is given.
+    weights
+        Per-point multipliers of C, shape (n,), or None: point i costs
+        ``C_i = C w_i`` (class weights give ``w_i`` by class: LIBSVM's ``Cp``
+        and ``Cn``). Only solvers with ``SolverSpec.weights`` take them.
     """
 
     K: Array | None
@@ -86,10 +90,18 @@ class Problem:
     C: float
     fit_intercept: bool
     kernel: KernelRows | None = None
+    weights: Array | None = None
 
     @property
     def n(self) -> int:
         return self.y.shape[0]
+
+    @property
+    def costs(self) -> float | Array:
+        """``C_i = C w_i`` per point (an array) with weights, else ``C``."""
+        if self.weights is None:
+            return self.C
+        return self.C * np.asarray(self.weights, dtype=np.float64)
 
     def dense(self) -> Problem:
         """This problem with ``K`` formed (itself when it already has one)."""
@@ -130,14 +142,17 @@ def box_dual(problem: Problem) -> tuple[Array, float]:
 
     Hinge: ``min 0.5 a'(Y K Y)a - 1'a``, ``0 <= a <= C`` (Sugiyama eq. 27.3).
     Squared hinge: the same on ``K + I/C`` with no upper bound (docs/corrections.md).
+    With weights, ``C_i`` per point: the box ``0 <= a_i <= C_i`` and the
+    diagonal ``1/C_i`` (``upper`` is then an array).
     """
     name = problem.loss.name
     problem = problem.dense()
+    costs = problem.costs
     if name == "squared_hinge":
-        K = problem.K + np.eye(problem.n) / problem.C
+        K = problem.K + np.diag(np.broadcast_to(1.0 / costs, (problem.n,)))
         return K, math.inf
     if name in ("hinge", "ramp"):
-        return problem.K, problem.C
+        return problem.K, costs
     raise ValueError(f"loss {name!r} has no box-QP dual")
 
 
@@ -168,6 +183,8 @@ def primal_objective(
     losses = problem.loss.value(problem.y * f)
     if math.isinf(problem.C):
         return norm2 if float(losses.max(initial=0.0)) <= 1e-6 else math.inf
+    if problem.weights is not None:
+        return norm2 + float(np.sum(problem.costs * losses))
     return norm2 + problem.C * float(losses.sum())
 
 
@@ -189,7 +206,7 @@ def dual_objective(
         Kc = problem.kernel_times(coef)
     quad = float(coef @ Kc)
     if name == "squared_hinge":
-        quad += float(alpha @ alpha) / problem.C
+        quad += float(alpha @ (alpha / problem.costs))
     return float(alpha.sum() - 0.5 * quad)
 
 
@@ -207,7 +224,7 @@ def intercept_from_gradient(
     """
     yG = y * G
     at_low = alpha <= eps
-    at_up = alpha >= upper - eps if math.isfinite(upper) else np.zeros_like(at_low)
+    at_up = alpha >= upper - eps  # never with upper = inf; upper may be per point
     free = ~at_low & ~at_up
     if free.any():
         return float(-yG[free].mean())
@@ -234,7 +251,7 @@ def _box_violation(
     Without: the largest projected-gradient component.
     """
     at_low = alpha <= eps
-    at_up = alpha >= upper - eps if math.isfinite(upper) else np.zeros_like(at_low)
+    at_up = alpha >= upper - eps  # never with upper = inf; upper may be per point
     if fit_intercept:
         minus_yG = -y * G
         i_up = (~at_up & (y > 0)) | (~at_low & (y < 0))
@@ -255,7 +272,7 @@ def _alpha_eps(alpha: Array, upper: float) -> float:
     C (1e10, say) a separable problem's alphas stay of the size the data set
     (about 10), and ``1e-9 C`` would read every one of them as 0.
     """
-    return 1e-9 * min(upper, float(np.abs(alpha).max(initial=0.0)))
+    return 1e-9 * min(float(np.max(upper)), float(np.abs(alpha).max(initial=0.0)))
 
 
 def kkt_violation(
@@ -279,20 +296,21 @@ def kkt_violation(
     if Kc is None:
         Kc = problem.kernel_times(alpha * y)
     if name in ("hinge", "squared_hinge", "ramp"):
-        upper = math.inf if name == "squared_hinge" else problem.C
+        costs = problem.costs
+        upper = math.inf if name == "squared_hinge" else costs
         a = alpha
         if name == "ramp":
             m = y * decision_values(problem, alpha, b, Kc=Kc)
-            a = alpha + np.where(m < 0.0, problem.C, 0.0)
+            a = alpha + np.where(m < 0.0, costs, 0.0)
         # G = Y K_dual Y alpha - 1, with K_dual = K + I/C for the squared hinge.
         G = y * Kc - 1.0
         if name == "squared_hinge":
-            G += alpha / problem.C
+            G += alpha / costs
         eps = _alpha_eps(a, upper)
         worst = _box_violation(y, a, G, upper, problem.fit_intercept, eps)
         # Outside the box is not a dual solution whatever the gradient says
         # (alpha_i < 0 with G_i = 0 reads as optimal to the projected gradient).
-        outside = max(-float(a.min(initial=0.0)), float(a.max(initial=0.0)) - upper)
+        outside = max(-float(a.min(initial=0.0)), float(np.max(a - upper, initial=0.0)))
         return max(worst, outside / problem.C)
     m = y * decision_values(problem, alpha, b, Kc=Kc)
     residual = np.abs(alpha + problem.C * problem.loss.derivative(m)) / problem.C
@@ -303,7 +321,7 @@ def kkt_violation(
 
 
 def sv_states(
-    alpha: Array, C: float, loss: str, *, rel: float | None = None
+    alpha: Array, C: float | Array, loss: str, *, rel: float | None = None
 ) -> NDArray[np.int8]:
     """KKT state of each sample: 0 non-SV, 1 free SV, 2 bound SV (Sugiyama 27.3).
 
@@ -320,15 +338,16 @@ def sv_states(
     need ``rel = 1e-6`` too. The ramp's effective coefficients may be negative:
     they count by size. The squared hinge has no upper bound, so none of its SVs
     is bound. This state is for display; the estimator's ``support_`` keeps
-    every nonzero alpha, so that f never loses a term.
+    every nonzero alpha, so that f never loses a term. ``C`` may be one per
+    point (class weights).
     """
     if rel is None:
         rel = 1e-8 if loss in ("hinge", "squared_hinge", "ramp") else 1e-6
     a = np.abs(np.asarray(alpha, dtype=np.float64))
-    sv_eps = rel * min(C, float(a.max(initial=0.0)))
+    sv_eps = rel * min(float(np.max(C)), float(a.max(initial=0.0)))
     state = np.where(a > sv_eps, 1, 0).astype(np.int8)
-    if math.isfinite(C) and loss != "squared_hinge":
-        state[a >= C - rel * C] = 2
+    if np.all(np.isfinite(C)) and loss != "squared_hinge":
+        state[a >= C - rel * np.asarray(C)] = 2
     return state
 
 
@@ -508,6 +527,8 @@ class SolverSpec:
     iterative: bool
     source: str
     hard_margin: bool = False
+    #: Takes ``Problem.weights`` (a C per point: class weights).
+    weights: bool = False
 
 
 @dataclass

@@ -121,10 +121,11 @@ def _projected(a_i: float, g: float, upper: float) -> float:
 
 
 @njit(cache=True, nogil=True)
-def _max_violation(a: Array, G: Array, upper: float) -> float:
+def _max_violation(a: Array, G: Array, U: Array) -> float:
+    """The largest projected-gradient component (``U``: one bound per point)."""
     worst = 0.0
     for i in range(a.shape[0]):
-        v = _projected(a[i], G[i], upper)
+        v = _projected(a[i], G[i], U[i])
         if v > worst:
             worst = v
     return worst
@@ -135,16 +136,18 @@ def _update(
     K: Array,
     y: Array,
     QD: Array,
-    ridge: float,
+    R: Array,
     a: Array,
     G: Array,
     i: int,
-    upper: float,
+    U: Array,
 ) -> None:
     """The clipped Newton step on coordinate i, with the gradient update.
 
-    ``Q = Y K Y + ridge I`` is applied from a row of K (``Q`` is never formed).
+    ``Q = Y K Y + diag(R)`` is applied from a row of K (``Q`` is never formed);
+    ``U`` and ``R`` hold one bound and one ridge per point (class weights).
     """
+    upper = U[i]
     q = QD[i]
     if q > 0.0:
         new = a[i] - G[i] / q
@@ -163,7 +166,7 @@ def _update(
         c = delta * y[i]
         for j in range(G.shape[0]):
             G[j] += c * y[j] * row[j]
-        G[i] += ridge * delta
+        G[i] += R[i] * delta
 
 
 @njit(cache=True, nogil=True)
@@ -171,10 +174,10 @@ def _epochs(
     K: Array,
     y: Array,
     QD: Array,
-    ridge: float,
+    R: Array,
     a: Array,
     G: Array,
-    upper: float,
+    U: Array,
     n_epochs: int,
     tol: float,
     greedy: bool,
@@ -200,15 +203,15 @@ def _epochs(
             for k in range(n):
                 best, worst = -1, 0.0
                 for j in range(n):
-                    v = _projected(a[j], G[j], upper)
+                    v = _projected(a[j], G[j], U[j])
                     if v > worst:
                         best, worst = j, v
                 if worst <= tol:
                     # A partial epoch counts as one.
                     return epoch + 1 if k > 0 else epoch, worst, updates
-                _update(K, y, QD, ridge, a, G, best, upper)
+                _update(K, y, QD, R, a, G, best, U)
                 updates += 1
-            violation = _max_violation(a, G, upper)
+            violation = _max_violation(a, G, U)
             if violation <= tol:
                 return epoch + 1, violation, updates
             continue
@@ -224,11 +227,11 @@ def _epochs(
         for r in range(count):
             i = active[order[r]]
             g = G[i]
-            if (a[i] <= 0.0 and g > bound) or (a[i] >= upper and -g > bound):
+            if (a[i] <= 0.0 and g > bound) or (a[i] >= U[i] and -g > bound):
                 keep[order[r]] = False  # shrunk: it will stay at its bound
                 continue
-            worst = max(worst, _projected(a[i], g, upper))
-            _update(K, y, QD, ridge, a, G, i, upper)
+            worst = max(worst, _projected(a[i], g, U[i]))
+            _update(K, y, QD, R, a, G, i, U)
             updates += 1
         kept = 0
         for r in range(count):
@@ -239,7 +242,7 @@ def _epochs(
         state[1] = worst if worst > 0.0 else np.inf
         # The stopping test is on every point after every epoch (O(n), as
         # before shrinking), so it does not depend on where chunks end.
-        violation = _max_violation(a, G, upper)
+        violation = _max_violation(a, G, U)
         if violation <= tol:
             return epoch + 1, violation, updates
         if worst <= tol:  # a shrunk coordinate moved: all back in
@@ -247,7 +250,7 @@ def _epochs(
                 active[i] = i
             state[0] = n
             state[1] = np.inf
-    return n_epochs, _max_violation(a, G, upper), updates
+    return n_epochs, _max_violation(a, G, U), updates
 
 
 def _record(
@@ -256,18 +259,19 @@ def _record(
     problem: Problem,
     a: Array,
     G: Array,
-    upper: float,
+    U: Array,
     elapsed: float,
 ) -> None:
     """One O(n) history record: margins from the gradient (module docstring)."""
     m = G + 1.0
     if problem.loss.name == "squared_hinge":
-        m = m - a / problem.C
-    objective = 0.5 * float(a @ m) + problem.C * float(problem.loss.value(m).sum())
+        m = m - a / problem.costs
+    losses = problem.loss.value(m)
+    objective = 0.5 * float(a @ m) + float(np.sum(problem.costs * losses))
     history.record(
         it,
         objective=objective,
-        kkt_violation=float(_max_violation(a, G, upper)),
+        kkt_violation=float(_max_violation(a, G, U)),
         time=elapsed,
         alpha=a,
     )
@@ -346,8 +350,11 @@ def solve(
         )
     start = time.perf_counter()
     squared = problem.loss.name == "squared_hinge"
-    upper = math.inf if squared else float(problem.C)
-    ridge = 1.0 / problem.C if squared else 0.0
+    # One C per point with class weights: a bound (hinge) or a ridge 1/C_i
+    # (squared hinge) per coordinate.
+    costs = np.broadcast_to(np.asarray(problem.costs, dtype=np.float64), (problem.n,))
+    upper = np.full(problem.n, math.inf) if squared else costs.copy()
+    ridge = 1.0 / costs if squared else np.zeros(problem.n)
     y = np.ascontiguousarray(problem.y, dtype=np.float64)
     K = np.ascontiguousarray(problem.K, dtype=np.float64)
     if not np.all(np.isfinite(K)):
@@ -356,7 +363,10 @@ def solve(
     a = repair_init(init, problem, upper)
     # A start from another C is scaled to this one (alpha seeding): its bound
     # coordinates stay bound instead of being walked there one at a time.
-    a = np.zeros(problem.n) if a is None else seed_alpha(a, upper).copy()
+    if a is None:
+        a = np.zeros(problem.n)
+    elif problem.weights is None:
+        a = seed_alpha(a, float(upper[0])).copy()
     G = y * (K @ (a * y)) + ridge * a - 1.0
     active = np.arange(problem.n, dtype=np.int64)
     shrink_state = np.array([float(problem.n), math.inf])
@@ -428,4 +438,5 @@ SPEC = SolverSpec(
     without_intercept=True,
     iterative=True,
     source="Rifkin (2007) slides, 'A simple SVM algorithm'; Sugiyama §27.2",
+    weights=True,
 )

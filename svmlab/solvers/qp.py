@@ -57,6 +57,17 @@ __all__ = ["SPEC", "solve"]
 Array = NDArray[np.float64]
 
 
+def _finite(upper: float | Array) -> bool:
+    """Whether the box has an upper bound (one number, or one per point with
+    class weights: ``C_i = C w_i``)."""
+    return bool(np.all(np.isfinite(upper)))
+
+
+def _top(upper: float | Array) -> float:
+    """The largest bound: the scale of the box."""
+    return float(np.max(upper))
+
+
 def _clarabel(
     Q: Array, y: Array, upper: float, fit_intercept: bool
 ) -> tuple[Array, str, int]:
@@ -108,11 +119,11 @@ def _cvxopt(
     rows = list(range(n))
     values, cols = [-1.0] * n, list(range(n))
     h = [0.0] * n
-    if math.isfinite(upper):
+    if _finite(upper):
         values += [1.0] * n
         rows += list(range(n, 2 * n))
         cols += list(range(n))
-        h += [upper] * n
+        h += [float(u) for u in np.broadcast_to(upper, (n,))]
     G = cvxopt.spmatrix(values, rows, cols, (len(h), n))
     A = cvxopt.matrix(y[None, :]) if fit_intercept else None
     b = cvxopt.matrix(float(c)) if fit_intercept else None
@@ -148,7 +159,7 @@ def _breakdown(upper: float, error: BaseException | None) -> ProblemError:
     """
     reason = short_reason(error, limit=40) if error is not None else ""
     suffix = f" (CVXOPT: {reason})" if reason else ""
-    scale = f"C = {upper:g} is" if math.isfinite(upper) else "the values are"
+    scale = f"C = {_top(upper):g} is" if _finite(upper) else "the values are"
     return ProblemError(
         "The exact QP solver broke down on this problem: it happens when "
         f"{scale} extreme or the kernel matrix is degenerate (all points alike, "
@@ -232,8 +243,8 @@ def _polish(
     before every round (each one solve of the free set's equations) and the
     method gives up (None) when the time is out.
     """
-    finite = math.isfinite(upper)
-    scale = upper if finite else max(1.0, float(a.max(initial=0.0)))
+    finite = _finite(upper)
+    scale = _top(upper) if finite else max(1.0, float(a.max(initial=0.0)))
     for lower, at_up in _initial_sets(Q, y, a, upper, fit_intercept, scale, p=p):
         found = _active_set(
             Q,
@@ -270,7 +281,7 @@ def _initial_sets(
     small positive alpha, and one clearly inside it is at u (this settles
     degenerate cases, e.g. a linear kernel with more than d + 1 candidates).
     """
-    finite = math.isfinite(upper)
+    finite = _finite(upper)
     none = np.zeros(a.shape, bool)
     for rel in (1e-7, 1e-5):
         tiny = rel * scale
@@ -300,7 +311,8 @@ def _active_set(
 ) -> tuple[Array, float] | None:
     """The primal active-set iteration from one guess of the bound sets."""
     x = np.where(lower, 0.0, np.where(at_up, upper, a))
-    scale = upper if math.isfinite(upper) else max(1.0, float(np.abs(a).max()))
+    scale = _top(upper) if _finite(upper) else max(1.0, float(np.abs(a).max()))
+    bound = np.broadcast_to(upper, x.shape)
     for _ in range(rounds):
         if budget is not None and budget.check():
             return None
@@ -322,7 +334,7 @@ def _active_set(
             hit_up = free & (t_up <= t)
             lower |= hit_low
             at_up |= hit_up
-            x[hit_low], x[hit_up] = 0.0, upper
+            x[hit_low], x[hit_up] = 0.0, bound[hit_up]
             continue
         x = out
         # All variables at bounds: the sets alone must satisfy the equality.
@@ -373,13 +385,15 @@ def solve(
     """
     budget = Budget(max_seconds)
     K_dual, upper = box_dual(problem)
+    if not _finite(upper):
+        upper = math.inf  # the hard margin (with class weights too: C_i = inf)
     y = problem.y
     Q = (y[:, None] * y[None, :]) * K_dual
     # CVXOPT is 3-10x faster on these dense problems (benchmarks/qp_backends.py);
     # Clarabel reports an unbounded dual (no separating hyperplane) as a status,
     # which the hard margin needs.
     backend = (
-        _clarabel if math.isinf(upper) and problem.loss.name == "hinge" else _cvxopt
+        _clarabel if not _finite(upper) and problem.loss.name == "hinge" else _cvxopt
     )
     if budget.check():
         return DualSolution.finish(
@@ -404,7 +418,7 @@ def solve(
         raise _breakdown(upper, None)
     a = np.clip(a, 0.0, upper)
     G = Q @ a - 1.0
-    eps = 1e-7 * (upper if math.isfinite(upper) else max(1.0, float(a.max())))
+    eps = 1e-7 * (_top(upper) if _finite(upper) else max(1.0, float(a.max())))
     b = (
         intercept_from_gradient(y, a, G, upper, eps=eps)
         if problem.fit_intercept
@@ -459,4 +473,5 @@ SPEC = SolverSpec(
     iterative=False,
     source="Sugiyama §27.2 eq. (27.3); §27.6.2",
     hard_margin=True,
+    weights=True,
 )

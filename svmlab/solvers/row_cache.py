@@ -99,7 +99,7 @@ def cached_row(pos, length, src, cache, ist):  # pragma: no cover - compiled
 @njit(cache=True, nogil=True)
 def swap_positions(i, j, vec, src, cache, ist):  # pragma: no cover - compiled
     """Exchange positions i and j everywhere (LIBSVM's ``swap_index``)."""
-    y, a, G, Gb, p, QD = vec
+    y, a, G, Gb, p, QD, U, R = vec
     _K, X, perm, kind, _kp = src
     cdata, slot_of, owner, clen, _stamp = cache
     y[i], y[j] = y[j], y[i]
@@ -108,6 +108,8 @@ def swap_positions(i, j, vec, src, cache, ist):  # pragma: no cover - compiled
     Gb[i], Gb[j] = Gb[j], Gb[i]
     p[i], p[j] = p[j], p[i]
     QD[i], QD[j] = QD[j], QD[i]
+    U[i], U[j] = U[j], U[i]
+    R[i], R[j] = R[j], R[i]
     perm[i], perm[j] = perm[j], perm[i]
     if kind != 0:
         for k in range(X.shape[1]):

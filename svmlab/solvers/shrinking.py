@@ -3,27 +3,34 @@
 .. math::
 
     \\min_a\\ \\tfrac12 a^\\top Q_d a + p^\\top a
-    \\quad\\text{s.t.}\\quad 0 \\le a_i \\le u,\\quad [\\,y^\\top a = c\\,],
-    \\qquad Q_d = Y K Y + r I
+    \\quad\\text{s.t.}\\quad 0 \\le a_i \\le U_i,\\quad [\\,y^\\top a = c\\,],
+    \\quad [\\,\\mathbf 1^\\top a = d\\,],
+    \\qquad Q_d = Y K Y + \\mathrm{diag}(R)
 
-(``p = -1``, ``r = 0`` the hinge dual; ``r = 1/C`` the squared hinge; any ``p``
-for CCCP's subproblems). This is ``Solver::Solve`` of LIBSVM's ``svm.cpp``
-(Chang & Lin 2011, sections 4.1 and 5) with the second-order working set of Fan,
-Chen & Lin (2005), and its one-variable analogue when there is no equality
-constraint. :mod:`svmlab.solvers.smo` documents the step itself.
+(``p = -1``, ``R = 0`` the hinge dual; ``R = 1/C`` the squared hinge; any ``p``
+for CCCP's subproblems; ``U_i = C w_{y_i}`` with class weights). This is
+``Solver::Solve`` of LIBSVM's ``svm.cpp`` (Chang & Lin 2011, sections 4.1 and
+5) with the second-order working set of Fan, Chen & Lin (2005), and its
+one-variable analogue when there is no equality constraint. With ``nu=True`` it
+is ``Solver_NU``, which also keeps ``1'a`` (ν-SVC, ν-SVR): the two variables of
+a step then come from one class (:mod:`svmlab.solvers.working_set` holds the
+three rules). LIBSVM's other machines are linear terms, bounds and labels on
+this one loop (:mod:`svmlab.solvers.family`). :mod:`svmlab.solvers.smo`
+documents the step itself.
 
 **Shrinking** (Chang & Lin 2011, section 5.1; ``do_shrinking``, ``be_shrunk``).
 Every ``min(n, 1000)`` iterations a variable at a bound whose gradient says it
 will stay there (``-y_t G_t`` beyond the current ``m(a)`` or ``M(a)`` on the
-wrong side) leaves the *active set*. The active points are kept at positions
-``0 .. active - 1`` by swapping them with inactive ones (``swap_index``): every
+wrong side; per class for ``Solver_NU``) leaves the *active set*. The active
+points are kept at positions ``0 .. active - 1`` by swapping them with inactive
+ones (``swap_index``): every
 per-point array, the training points and the cached kernel rows are swapped
 along, and ``perm`` remembers the original index of each position. The sweeps
 (working-set selection, gradient update) are then plain loops over
 ``0 .. active - 1``, with no index list in between.
 
 **Gradient reconstruction** (``reconstruct_gradient``). The gradient of an
-inactive point is not updated while it is out. ``G_bar_t = sum_{a_i = u} u Q_ti``
+inactive point is not updated while it is out. ``G_bar_t = sum_{a_i = U_i} U_i Q_ti``
 is kept for every point (updated only when a variable reaches or leaves ``u``),
 so ``G_t = G_bar_t + p_t + sum_{free i} a_i Q_ti`` rebuilds it exactly from the
 free variables. When the active set is optimal the whole gradient is rebuilt and
@@ -57,7 +64,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from svmlab.kernels import ROW_DENSE, KernelRows
+from svmlab.kernels import ROW_DENSE, ROW_PARAMS, KernelRows
 from svmlab.solvers.base import Budget
 from svmlab.solvers.chunked import run_chunked
 from svmlab.solvers.row_cache import (
@@ -78,43 +85,46 @@ from svmlab.solvers.row_cache import (
     kernel_times_from_rows,
     swap_positions,
 )
+from svmlab.solvers.working_set import TAU, select_nu, select_pair, select_single
 
-__all__ = ["BoxSMO"]
+__all__ = ["NU", "PAIR", "SINGLE", "BoxSMO"]
 
 Array = NDArray[np.float64]
 
-#: Curvature used when ``K_ii + K_jj - 2 K_ij <= 0`` (LIBSVM's TAU).
-TAU = 1e-12
 #: Shrink every min(n, SHRINK_EVERY) iterations (LIBSVM's 1000).
 SHRINK_EVERY = 1000
+#: The three modes of the loop: no equality constraint (one variable at a
+#: time), one (``y'a`` fixed: ``Solver``), two (``y'a`` and ``1'a`` fixed:
+#: ``Solver_NU``).
+SINGLE, PAIR, NU = 0, 1, 2
 
 
 @njit(cache=True, nogil=True)
-def _init_gradient(vec, src, cache, ist, upper, ridge):  # pragma: no cover
-    """``G = Q_d a + p`` and ``G_bar = sum_{a_i = u} u Q_i`` from the rows of
+def _init_gradient(vec, src, cache, ist):  # pragma: no cover - compiled
+    """``G = Q a + p`` and ``G_bar = sum_{a_i = U_i} U_i Q_i`` from the rows of
     the nonzero ``a_i`` (all points active)."""
-    y, a, G, Gb, _p, _QD = vec
+    y, a, G, Gb, _p, _QD, U, R = vec
     n = y.shape[0]
     for i in range(n):
         if a[i] > 0.0:
-            R = cached_row(i, n, src, cache, ist)
+            row = cached_row(i, n, src, cache, ist)
             c = a[i] * y[i]
             for t in range(n):
-                G[t] += y[t] * c * R[t]
-            G[i] += ridge * a[i]
-            if a[i] >= upper:
-                cu = upper * y[i]
+                G[t] += y[t] * c * row[t]
+            G[i] += R[i] * a[i]
+            if a[i] >= U[i]:
+                cu = U[i] * y[i]
                 for t in range(n):
-                    Gb[t] += y[t] * cu * R[t]
-                Gb[i] += ridge * upper
+                    Gb[t] += y[t] * cu * row[t]
+                Gb[i] += R[i] * U[i]
 
 
 @njit(cache=True, nogil=True)
-def _reconstruct_into(Gout, vec, src, cache, ist, upper):  # pragma: no cover
+def _reconstruct_into(Gout, vec, src, cache, ist):  # pragma: no cover - compiled
     """The gradient of the inactive positions into ``Gout`` (LIBSVM's
     ``reconstruct_gradient``): ``G_bar + p + sum_{free i} a_i Q_i``, from the
     free variables' rows or the inactive points' rows, whichever is less work."""
-    y, a, _G, Gb, p, _QD = vec
+    y, a, _G, Gb, p, _QD, U, _R = vec
     n = y.shape[0]
     act = ist[ACTIVE]
     if act == n:
@@ -123,87 +133,96 @@ def _reconstruct_into(Gout, vec, src, cache, ist, upper):  # pragma: no cover
         Gout[j] = Gb[j] + p[j]
     nfree = 0
     for j in range(act):
-        if 0.0 < a[j] < upper:
+        if 0.0 < a[j] < U[j]:
             nfree += 1
     if nfree * n > 2 * act * (n - act):
         for i in range(act, n):
-            R = cached_row(i, act, src, cache, ist)
+            row = cached_row(i, act, src, cache, ist)
             s = 0.0
             for j in range(act):
-                if 0.0 < a[j] < upper:
-                    s += a[j] * y[j] * R[j]
+                if 0.0 < a[j] < U[j]:
+                    s += a[j] * y[j] * row[j]
             Gout[i] += y[i] * s
     else:
         for i in range(act):
-            if 0.0 < a[i] < upper:
-                R = cached_row(i, n, src, cache, ist)
+            if 0.0 < a[i] < U[i]:
+                row = cached_row(i, n, src, cache, ist)
                 c = a[i] * y[i]
                 for j in range(act, n):
-                    Gout[j] += y[j] * c * R[j]
+                    Gout[j] += y[j] * c * row[j]
     ist[RECONSTRUCTS] += 1
 
 
 @njit(cache=True, nogil=True)
-def _unshrink(vec, src, cache, ist, upper):  # pragma: no cover - compiled
+def _unshrink(vec, src, cache, ist):  # pragma: no cover - compiled
     G = vec[2]
-    _reconstruct_into(G, vec, src, cache, ist, upper)
+    _reconstruct_into(G, vec, src, cache, ist)
     ist[ACTIVE] = G.shape[0]
     ist[NEXT] = -2
 
 
 @njit(cache=True, nogil=True)
-def _be_shrunk(t, y, a, G, upper, gmax1, gmax2):  # pragma: no cover - compiled
-    """LIBSVM's ``be_shrunk``: at a bound, and beyond the extreme violator."""
-    if a[t] >= upper:
-        return -G[t] > gmax1 if y[t] > 0.0 else -G[t] > gmax2
+def _be_shrunk(t, y, a, G, U, t1, t2, t3, t4):  # pragma: no cover - compiled
+    """LIBSVM's ``be_shrunk`` (``Solver_NU``'s four thresholds; ``Solver``'s
+    two are the case ``t1 = t3``, ``t2 = t4``): at a bound, and beyond the
+    extreme violator on its side."""
+    if a[t] >= U[t]:
+        return -G[t] > t1 if y[t] > 0.0 else -G[t] > t4
     if a[t] <= 0.0:
-        return G[t] > gmax2 if y[t] > 0.0 else G[t] > gmax1
+        return G[t] > t2 if y[t] > 0.0 else G[t] > t3
     return False
 
 
 @njit(cache=True, nogil=True)
-def _shrink(vec, src, cache, ist, upper, tol, pair):  # pragma: no cover
-    """LIBSVM's ``do_shrinking`` (with the bias); without it the same rule with
-    the largest projected gradient as both bounds."""
-    y, a, G, _Gb, _p, _QD = vec
+def _shrink(vec, src, cache, ist, tol, mode):  # pragma: no cover - compiled
+    """LIBSVM's ``do_shrinking`` (``Solver`` and ``Solver_NU``); without an
+    equality the same rule with the largest projected gradient as every bound."""
+    y, a, G, _Gb, _p, _QD, U, _R = vec
     n = y.shape[0]
     act = ist[ACTIVE]
-    gmax1 = -np.inf  # max -y G over I_up
-    gmax2 = -np.inf  # max y G over I_low
-    if pair:
-        for t in range(act):
-            if y[t] > 0.0:
-                if a[t] < upper and -G[t] >= gmax1:
-                    gmax1 = -G[t]
-                if a[t] > 0.0 and G[t] >= gmax2:
-                    gmax2 = G[t]
-            else:
-                if a[t] < upper and -G[t] >= gmax2:
-                    gmax2 = -G[t]
-                if a[t] > 0.0 and G[t] >= gmax1:
-                    gmax1 = G[t]
-        done = gmax1 + gmax2 <= 10.0 * tol
-    else:
+    if mode == SINGLE:
         worst = 0.0
         for t in range(act):
             g = G[t]
-            if (a[t] <= 0.0 and g > 0.0) or (a[t] >= upper and g < 0.0):
+            if (a[t] <= 0.0 and g > 0.0) or (a[t] >= U[t] and g < 0.0):
                 continue
             worst = max(worst, abs(g))
         # At a lower bound G_t > worst, at the upper -G_t > worst: shrunk.
-        gmax1 = gmax2 = worst
+        t1 = t2 = t3 = t4 = worst
         done = worst <= 10.0 * tol
+    else:
+        # -y G over each class's I_up (g1: y = +1, g3: y = -1) and y G over
+        # each class's I_low (g2: y = +1, g4: y = -1).
+        g1 = g2 = g3 = g4 = -np.inf
+        for t in range(act):
+            if a[t] < U[t]:
+                if y[t] > 0.0:
+                    g1 = max(g1, -G[t])
+                else:
+                    g4 = max(g4, -G[t])
+            if a[t] > 0.0:
+                if y[t] > 0.0:
+                    g2 = max(g2, G[t])
+                else:
+                    g3 = max(g3, G[t])
+        if mode == NU:
+            t1, t2, t3, t4 = g1, g2, g3, g4
+            done = max(g1 + g2, g3 + g4) <= 10.0 * tol
+        else:
+            m, M = max(g1, g3), max(g2, g4)  # m(a) and -M(a)
+            t1, t2, t3, t4 = m, M, m, M
+            done = m + M <= 10.0 * tol
     ist[SHRINKS] += 1
     if ist[UNSHRINK] == 0 and done:
         ist[UNSHRINK] = 1
-        _unshrink(vec, src, cache, ist, upper)
+        _unshrink(vec, src, cache, ist)
         act = n
     i = 0
     while i < act:
-        if _be_shrunk(i, y, a, G, upper, gmax1, gmax2):
+        if _be_shrunk(i, y, a, G, U, t1, t2, t3, t4):
             act -= 1
             while act > i:
-                if not _be_shrunk(act, y, a, G, upper, gmax1, gmax2):
+                if not _be_shrunk(act, y, a, G, U, t1, t2, t3, t4):
                     swap_positions(i, act, vec, src, cache, ist)
                     break
                 act -= 1
@@ -213,96 +232,26 @@ def _shrink(vec, src, cache, ist, upper, tol, pair):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def _select_pair(vec, src, cache, ist, upper, tol):  # pragma: no cover
-    """WSS 2 over the active set: ``(i, j)``, ``j = -1`` when optimal there."""
-    y, a, G, _Gb, _p, QD = vec
-    act = ist[ACTIVE]
-    i = ist[NEXT]
-    if i == -2:  # not known from the last update: scan
-        gmax = -np.inf
-        i = -1
-        for t in range(act):
-            if y[t] > 0.0:
-                if a[t] < upper and -G[t] >= gmax:
-                    gmax = -G[t]
-                    i = t
-            elif a[t] > 0.0 and G[t] >= gmax:
-                gmax = G[t]
-                i = t
-    if i < 0:
-        return -1, -1
-    gmax = -y[i] * G[i]
-    Ki = cached_row(i, act, src, cache, ist)
-    qi = QD[i]
-    gmin = np.inf
-    # Largest b^2 / quad, compared as b^2 best_quad >= best_b2 quad: no division.
-    best_b2, best_quad = 0.0, 1.0
-    j = -1
-    for t in range(act):
-        if y[t] > 0.0:
-            if not a[t] > 0.0:
-                continue
-            v = -G[t]
-        else:
-            if not a[t] < upper:
-                continue
-            v = G[t]
-        if v < gmin:
-            gmin = v
-        b = gmax - v
-        if b > 0.0:
-            quad = qi + QD[t] - 2.0 * Ki[t]
-            if quad <= 0.0:
-                quad = TAU
-            b2 = b * b
-            if b2 * best_quad >= best_b2 * quad:
-                best_b2, best_quad = b2, quad
-                j = t
-    if gmax - gmin <= tol:
-        return i, -1
-    return i, j
-
-
-@njit(cache=True, nogil=True)
-def _select_single(vec, ist, upper, tol):  # pragma: no cover - compiled
-    """The active coordinate with the largest projected gradient, or -1."""
-    _y, a, G, _Gb, _p, _QD = vec
-    worst = 0.0
-    k = -1
-    for t in range(ist[ACTIVE]):
-        g = G[t]
-        if a[t] <= 0.0 and g > 0.0:
-            continue
-        if a[t] >= upper and g < 0.0:
-            continue
-        if abs(g) > worst:
-            worst = abs(g)
-            k = t
-    if worst <= tol:
-        return -1
-    return k
-
-
-@njit(cache=True, nogil=True)
-def _update_bar(t, old, vec, src, cache, ist, upper, ridge):  # pragma: no cover
-    """``G_bar`` when ``a_t`` reached or left the upper bound (full row)."""
-    y, a, _G, Gb, _p, _QD = vec
-    was, now = old >= upper, a[t] >= upper
+def _update_bar(t, old, vec, src, cache, ist):  # pragma: no cover - compiled
+    """``G_bar`` when ``a_t`` reached or left its upper bound (full row)."""
+    y, a, _G, Gb, _p, _QD, U, R = vec
+    was, now = old >= U[t], a[t] >= U[t]
     if was == now:
         return
     n = y.shape[0]
     ist[BOUND_MOVES] += 1
-    R = cached_row(t, n, src, cache, ist)
-    c = upper * y[t] if now else -upper * y[t]
+    row = cached_row(t, n, src, cache, ist)
+    c = U[t] * y[t] if now else -U[t] * y[t]
     for k in range(n):
-        Gb[k] += y[k] * c * R[k]
-    Gb[t] += ridge * upper if now else -ridge * upper
+        Gb[k] += y[k] * c * row[k]
+    Gb[t] += R[t] * U[t] if now else -R[t] * U[t]
 
 
 @njit(cache=True, nogil=True)
-def _step_pair(i, j, vec, src, cache, ist, upper, ridge):  # pragma: no cover
-    """The two-variable step along ``(y_i, -y_j)``, clipped to the box."""
-    y, a, G, _Gb, _p, QD = vec
+def _step_pair(i, j, vec, src, cache, ist):  # pragma: no cover - compiled
+    """The two-variable step along ``(y_i, -y_j)``, clipped to the box (for
+    ``y_i = y_j`` it keeps ``1'a`` too, as ``Solver_NU`` needs)."""
+    y, a, G, _Gb, _p, QD, U, R = vec
     act = ist[ACTIVE]
     Ki = cached_row(i, act, src, cache, ist)
     Kj = cached_row(j, act, src, cache, ist)
@@ -312,8 +261,8 @@ def _step_pair(i, j, vec, src, cache, ist, upper, ridge):  # pragma: no cover
         quad = TAU
     gmax = -yi * G[i]
     step = (gmax + yj * G[j]) / quad
-    lim_i = upper - a[i] if yi > 0.0 else a[i]
-    lim_j = a[j] if yj > 0.0 else upper - a[j]
+    lim_i = U[i] - a[i] if yi > 0.0 else a[i]
+    lim_j = a[j] if yj > 0.0 else U[j] - a[j]
     old_i, old_j = a[i], a[j]
     if step >= lim_i:
         step = lim_i
@@ -322,26 +271,28 @@ def _step_pair(i, j, vec, src, cache, ist, upper, ridge):  # pragma: no cover
     a[i] = old_i + yi * step
     a[j] = old_j - yj * step
     if step == lim_i:  # land exactly on the bound
-        a[i] = upper if yi > 0.0 else 0.0
+        a[i] = U[i] if yi > 0.0 else 0.0
     if step == lim_j:
-        a[j] = 0.0 if yj > 0.0 else upper
+        a[j] = 0.0 if yj > 0.0 else U[j]
     di = a[i] - old_i
     dj = a[j] - old_j
     ci = yi * di
     cj = yj * dj
-    G[i] += ridge * di
-    G[j] += ridge * dj
+    G[i] += R[i] * di
+    G[j] += R[j] * dj
     for k in range(act):
         G[k] += y[k] * (ci * Ki[k] + cj * Kj[k])
-    if upper < np.inf:
-        _update_bar(i, old_i, vec, src, cache, ist, upper, ridge)
-        _update_bar(j, old_j, vec, src, cache, ist, upper, ridge)
+    # Tested here, not only inside: the call costs even when it returns at once.
+    if U[i] < np.inf:
+        _update_bar(i, old_i, vec, src, cache, ist)
+    if U[j] < np.inf:
+        _update_bar(j, old_j, vec, src, cache, ist)
 
 
 @njit(cache=True, nogil=True)
-def _step_single(k, vec, src, cache, ist, upper, ridge):  # pragma: no cover
-    """``a_k <- clip(a_k - G_k / Q_kk, 0, u)``."""
-    y, a, G, _Gb, _p, QD = vec
+def _step_single(k, vec, src, cache, ist):  # pragma: no cover - compiled
+    """``a_k <- clip(a_k - G_k / Q_kk, 0, U_k)``."""
+    y, a, G, _Gb, _p, QD, U, R = vec
     act = ist[ACTIVE]
     q = QD[k]
     if q <= 0.0:
@@ -349,8 +300,8 @@ def _step_single(k, vec, src, cache, ist, upper, ridge):  # pragma: no cover
     new = a[k] - G[k] / q
     if new < 0.0:
         new = 0.0
-    elif new > upper:
-        new = upper
+    elif new > U[k]:
+        new = U[k]
     old = a[k]
     d = new - old
     a[k] = new
@@ -358,44 +309,49 @@ def _step_single(k, vec, src, cache, ist, upper, ridge):  # pragma: no cover
     Kk = cached_row(k, act, src, cache, ist)
     for t in range(act):
         G[t] += y[t] * c * Kk[t]
-    G[k] += ridge * d
-    if upper < np.inf:
-        _update_bar(k, old, vec, src, cache, ist, upper, ridge)
+    G[k] += R[k] * d
+    if U[k] < np.inf:
+        _update_bar(k, old, vec, src, cache, ist)
 
 
 @njit(cache=True, nogil=True)
-def _chunk(vec, src, cache, ist, upper, ridge, tol, shrinking, pair, it, stop_at):
-    """Iterations ``it .. stop_at`` of ``Solver::Solve``; returns
-    ``(it, converged)``. Resumable: the state is the arrays."""  # pragma: no cover
+def _chunk(vec, src, cache, ist, tol, shrinking, mode, it, stop_at):
+    """Iterations ``it .. stop_at`` of ``Solver::Solve`` (``Solver_NU``'s with
+    ``mode == NU``); returns ``(it, converged)``. Resumable: the state is the
+    arrays."""  # pragma: no cover
     n = vec[0].shape[0]
     while it < stop_at:
         if shrinking:
             ist[COUNTER] -= 1
             if ist[COUNTER] <= 0:
                 ist[COUNTER] = min(n, SHRINK_EVERY)
-                _shrink(vec, src, cache, ist, upper, tol, pair)
-        i, j = -1, -1
-        if pair:
-            i, j = _select_pair(vec, src, cache, ist, upper, tol)
+                _shrink(vec, src, cache, ist, tol, mode)
+        # The rule by mode, written out in this hot loop (no dispatch call).
+        if mode == PAIR:
+            i, j = select_pair(vec, src, cache, ist, tol)
+        elif mode == NU:
+            i, j = select_nu(vec, src, cache, ist, tol)
         else:
-            j = _select_single(vec, ist, upper, tol)
+            i, j = -1, select_single(vec, ist, tol)
         if j < 0:
             if ist[ACTIVE] == n:
                 return it, True
             # Optimal on the active set: rebuild the gradient and check all.
-            _unshrink(vec, src, cache, ist, upper)
-            if pair:
-                i, j = _select_pair(vec, src, cache, ist, upper, tol)
+            _unshrink(vec, src, cache, ist)
+            if mode == PAIR:
+                i, j = select_pair(vec, src, cache, ist, tol)
+            elif mode == NU:
+                i, j = select_nu(vec, src, cache, ist, tol)
             else:
-                j = _select_single(vec, ist, upper, tol)
+                i, j = -1, select_single(vec, ist, tol)
             if j < 0:
                 return it, True
             ist[COUNTER] = 1  # shrink again at the next iteration
         ist[SWEPT] += ist[ACTIVE]
-        if pair:
-            _step_pair(i, j, vec, src, cache, ist, upper, ridge)
+        if mode == SINGLE:
+            _step_single(j, vec, src, cache, ist)
         else:
-            _step_single(j, vec, src, cache, ist, upper, ridge)
+            _step_pair(i, j, vec, src, cache, ist)
         it += 1
     return it, False
 
@@ -410,27 +366,34 @@ class BoxSMO:
     p
         Linear term, shape (n,) (``-1`` for the SVM duals).
     upper
-        Box bound ``u`` (``inf`` for the squared hinge).
+        Box bound ``u``: one number, or one per variable (``inf``: none; the
+        squared hinge). Class weights give ``C_i = C w_{y_i}`` (LIBSVM's
+        ``Cp``/``Cn``).
     ridge
-        ``r`` in ``Q_d = Y K Y + r I``.
+        ``r`` in ``Q_d = Y K Y + diag(r)``: one number, or one per variable.
     fit_intercept
         Whether ``y'a`` is held fixed (pairs move) or not (single variables).
     K, kernel
-        The Gram matrix, or its rows on demand (exactly one of them).
+        The Gram matrix, or its rows on demand (exactly one of them). For the
+        SVR dual's 2n variables a ``K`` of size n serves: variable ``m >= n``
+        reads row ``m - n`` (LIBSVM's ``SVR_Q``).
     a
         Start, shape (n,), feasible (None: zero).
     shrinking
         LIBSVM's shrinking on or off.
     cache_mb, dtype
         Size and precision of the kernel-row cache.
+    nu
+        Hold ``1'a`` fixed too (LIBSVM's ``Solver_NU``: both variables of a
+        step from one class); needs ``fit_intercept``.
     """
 
     def __init__(
         self,
         y: Array,
         p: Array,
-        upper: float,
-        ridge: float,
+        upper: float | Array,
+        ridge: float | Array,
         fit_intercept: bool,
         *,
         K: Array | None = None,
@@ -439,15 +402,19 @@ class BoxSMO:
         shrinking: bool = True,
         cache_mb: float = CACHE_MB,
         dtype: type = np.float64,
+        nu: bool = False,
     ) -> None:
         n = y.shape[0]
-        self.n, self.upper, self.ridge = n, float(upper), float(ridge)
-        self.pair, self.shrinking = bool(fit_intercept), bool(shrinking)
+        self.n = n
+        U = np.array(np.broadcast_to(np.asarray(upper, dtype=np.float64), (n,)))
+        R = np.array(np.broadcast_to(np.asarray(ridge, dtype=np.float64), (n,)))
+        self.mode = (NU if nu else PAIR) if fit_intercept else SINGLE
+        self.shrinking = bool(shrinking)
         self.perm = np.arange(n, dtype=np.int64)
         if K is not None:
             K = np.ascontiguousarray(K, dtype=np.float64)
-            X, kind, kp = np.zeros((1, 1)), ROW_DENSE, np.zeros(6)
-            diag = np.diagonal(K).copy()
+            X, kind, kp = np.zeros((1, 1)), ROW_DENSE, np.zeros(ROW_PARAMS)
+            diag = np.diagonal(K)[np.arange(n) % K.shape[0]].copy()
         else:
             assert kernel is not None
             K = np.zeros((1, 1))
@@ -457,14 +424,23 @@ class BoxSMO:
         self.y = np.array(y, dtype=np.float64)
         self.a = np.zeros(n) if a is None else np.array(a, dtype=np.float64)
         self.G = np.array(p, dtype=np.float64)
-        self.vec = (self.y, self.a, self.G, np.zeros(n), self.G.copy(), diag + ridge)
+        self.vec = (
+            self.y,
+            self.a,
+            self.G,
+            np.zeros(n),
+            self.G.copy(),
+            diag + R,
+            U,
+            R,
+        )
         self.cache = cache_arrays(n, cache_mb, dtype)
         self.ist = np.zeros(N_COUNTERS, dtype=np.int64)
         self.ist[NEXT] = -2
         self.ist[ACTIVE] = n
         self.ist[COUNTER] = min(n, SHRINK_EVERY) + 1
         if self.a.any():
-            _init_gradient(self.vec, self.src, self.cache, self.ist, upper, ridge)
+            _init_gradient(self.vec, self.src, self.cache, self.ist)
         self.it = 0
 
     def run(
@@ -477,11 +453,9 @@ class BoxSMO:
             self.src,
             self.cache,
             self.ist,
-            self.upper,
-            self.ridge,
             float(tol),
             self.shrinking,
-            self.pair,
+            self.mode,
         )
         self.it, converged, out_of_time = run_chunked(
             _chunk, args, self.it, int(max_iter), budget, snapshot=snapshot
@@ -497,17 +471,21 @@ class BoxSMO:
         """The current ``a`` in the original order (a copy)."""
         return self._original(self.a)
 
+    def upper(self) -> Array:
+        """The upper bounds ``U`` in the original order (a copy)."""
+        return self._original(self.vec[6])
+
     def gradient(self) -> Array:
         """The whole gradient ``Q_d a + p`` in the original order (a copy; the
         inactive part rebuilt, the state untouched)."""
         G = self.G.copy()
-        _reconstruct_into(G, self.vec, self.src, self.cache, self.ist, self.upper)
+        _reconstruct_into(G, self.vec, self.src, self.cache, self.ist)
         return self._original(G)
 
     def unshrink(self) -> None:
         """Rebuild the gradient and make every point active (LIBSVM does this
         before it reports a solution cut off by its iteration cap)."""
-        _unshrink(self.vec, self.src, self.cache, self.ist, self.upper)
+        _unshrink(self.vec, self.src, self.cache, self.ist)
 
     def kernel_times(self, v: Array) -> Array:
         """``K v`` (original order) from kernel rows, where ``v != 0``."""

@@ -254,16 +254,17 @@ def _single_loop(K, y, QD, a, G, upper, ridge, tol, it, stop_at):  # pragma: no 
 
 
 @njit(cache=True, nogil=True)
-def _violation(y, a, G, upper, fit_intercept):  # pragma: no cover
-    """``m(a) - M(a)`` with the bias, else the largest projected gradient."""
+def _violation(y, a, G, U, fit_intercept):  # pragma: no cover
+    """``m(a) - M(a)`` with the bias, else the largest projected gradient
+    (``U``: the upper bounds, one per variable)."""
     n = y.shape[0]
     if fit_intercept:
         gmax = -np.inf
         gmin = np.inf
         for t in range(n):
             v = -y[t] * G[t]
-            up = a[t] < upper if y[t] > 0.0 else a[t] > 0.0
-            low = a[t] > 0.0 if y[t] > 0.0 else a[t] < upper
+            up = a[t] < U[t] if y[t] > 0.0 else a[t] > 0.0
+            low = a[t] > 0.0 if y[t] > 0.0 else a[t] < U[t]
             if up and v > gmax:
                 gmax = v
             if low and v < gmin:
@@ -274,31 +275,32 @@ def _violation(y, a, G, upper, fit_intercept):  # pragma: no cover
     worst = 0.0
     for t in range(n):
         g = G[t]
-        if (a[t] <= 0.0 and g > 0.0) or (a[t] >= upper and g < 0.0):
+        if (a[t] <= 0.0 and g > 0.0) or (a[t] >= U[t] and g < 0.0):
             continue
         worst = max(worst, abs(g))
     return worst
 
 
 @njit(cache=True, nogil=True)
-def _objectives(y, a, G, ridge, b, C, squared):  # pragma: no cover
-    """``(primal, dual)`` in O(n) from the gradient.
+def _objectives(y, a, G, R, b, C, squared):  # pragma: no cover
+    """``(primal, dual)`` in O(n) from the gradient (``R`` the ridge and ``C``
+    the cost, one per point).
 
-    ``G + 1 = Y K_d Y a``, so ``y * (K (a y)) = G + 1 - ridge a``: the margins are
-    ``m = G + 1 - ridge a + b y`` and ``||f||^2 = sum a (G + 1 - ridge a)``. The
+    ``G + 1 = Y K_d Y a``, so ``y * (K (a y)) = G + 1 - R a``: the margins are
+    ``m = G + 1 - R a + b y`` and ``||f||^2 = sum a (G + 1 - R a)``. The
     dual ``1'a - 0.5 a'Qa`` is ``0.5 a'(1 - G)``.
     """
     norm2 = 0.0
     loss = 0.0
     dual = 0.0
     for t in range(y.shape[0]):
-        yKc = G[t] + 1.0 - ridge * a[t]
+        yKc = G[t] + 1.0 - R[t] * a[t]
         norm2 += a[t] * yKc
         dual += a[t] * (1.0 - G[t])
         xi = 1.0 - (yKc + b * y[t])
         if xi > 0.0:
-            loss += 0.5 * xi * xi if squared else xi
-    return 0.5 * norm2 + C * loss, 0.5 * dual
+            loss += C[t] * (0.5 * xi * xi if squared else xi)
+    return 0.5 * norm2 + loss, 0.5 * dual
 
 
 def _next_stop(it: int, stride: int) -> int:
@@ -399,13 +401,16 @@ def solve(
     start = time.perf_counter()
     y = np.ascontiguousarray(problem.y, dtype=np.float64)
     squared = problem.loss.name == "squared_hinge"
-    ridge = 1.0 / problem.C if squared else 0.0
-    upper = math.inf if squared else float(problem.C)
+    # One C per point with class weights (LIBSVM's Cp, Cn): a box bound per
+    # variable for the hinge, a ridge 1/C_i per variable for the squared hinge.
+    costs = np.broadcast_to(np.asarray(problem.costs, dtype=np.float64), (problem.n,))
+    ridge = 1.0 / costs if squared else np.zeros(problem.n)
+    upper = np.full(problem.n, math.inf) if squared else costs.copy()
     max_iter = max_iterations(problem.n) if max_iter is None else int(max_iter)
     a0 = repair_init(init, problem, upper)
     warm = a0 is not None and bool(a0.any())
-    if warm and seed:
-        a0 = seed_alpha(a0, upper)
+    if warm and seed and problem.weights is None:
+        a0 = seed_alpha(a0, float(upper[0]))
     state = BoxSMO(
         y,
         -np.ones(problem.n),
@@ -425,7 +430,7 @@ def solve(
     def record(it: int) -> None:
         a, G = state.alpha(), state.gradient()
         b = _intercept(problem, a, G, upper)
-        primal, dual = _objectives(y, a, G, ridge, b, problem.C, squared)
+        primal, dual = _objectives(y, a, G, ridge, b, costs, squared)
         kkt = _violation(y, a, G, upper, problem.fit_intercept)
         elapsed = time.perf_counter() - start
         history.record(
@@ -504,4 +509,5 @@ SPEC = SolverSpec(
         "Rifkin (2007) slides 'A simple SVM algorithm' and 'unregularized bias'; "
         "Platt (1998); Fan, Chen, Lin (2005) WSS 2"
     ),
+    weights=True,
 )

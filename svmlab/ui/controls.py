@@ -476,7 +476,8 @@ def _auto_note(loss: str, fit_intercept: bool, hard: bool) -> str | None:
 def _model_controls(classroom: bool = False) -> None:
     state = st.session_state
     st.header("Model")
-    names = list(kernels.KERNELS)
+    # The sigmoid (not a Mercer kernel) waits for its controls (issue 31).
+    names = list(kernels.PSD_KERNELS)
     kernel = st.selectbox(
         "Kernel",
         names,

@@ -150,6 +150,8 @@ MODEL_DEFAULTS: dict[str, dict[str, Any]] = {
     "xor": {"kernel": "gaussian", "C": 1.0, "sigma": 0.82},
     "moons": {"kernel": "gaussian", "C": 10.0, "sigma": 0.39},
     "blobs": {"kernel": "gaussian", "C": 1.0, "sigma": 1.5},
+    # A linear boundary pushed into the small class (class weights, issue 31).
+    "imbalanced": {"kernel": "linear", "C": 1.0, "sigma": 1.5},
 }
 
 
@@ -659,7 +661,7 @@ def _preset(raw: str) -> str | None:
 _FIELD_PARSERS = {
     "seed": _number(integer=True),
     "test_fraction": _number(),
-    "kernel": _choice(kernels.KERNELS),
+    "kernel": _choice(kernels.PSD_KERNELS),
     "sigma": _number(positive=True),
     "degree": _number(integer=True),
     "coef0": _number(),

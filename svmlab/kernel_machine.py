@@ -1,0 +1,176 @@
+"""What LIBSVM's other machines share as estimators: kernel parameters, solver
+settings, the fitted model ``f(x) = sum_i coef_i k(x_i, x) - rho`` and the
+checks that give one plain sentence each.
+
+:class:`svmlab.NuSVC`, :class:`svmlab.OneClassSVM`, :class:`svmlab.EpsilonSVR`
+and :class:`svmlab.NuSVR` derive from :class:`KernelMachine`; each ``fit``
+validates its data (scikit-learn's ``validate_data``, errors rewritten by
+:func:`svmlab.validation.plain_data_error`), builds its QP with a function of
+:mod:`svmlab.solvers.family` and hands the answer to :meth:`KernelMachine._store`.
+Parameters are stored verbatim in ``__init__`` (STYLE rule 9).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import BaseEstimator
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from svmlab.errors import DataError, ParameterError, counted, plain_value
+from svmlab.kernels import KernelRows, check_kernel_params, gram
+from svmlab.solvers.base import check_max_seconds
+from svmlab.solvers.family import FamilySolution
+from svmlab.validation import plain_data_error
+
+__all__ = ["KernelMachine", "check_nu", "is_number"]
+
+Array = NDArray[np.float64]
+
+
+def is_number(value: object) -> bool:
+    """A real number (Python or NumPy), not a bool or a string."""
+    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
+        value, bool | np.bool_
+    )
+
+
+def check_nu(nu: object) -> float:
+    """ν as a float in (0, 1], or a ParameterError (LIBSVM: "nu <= 0 or nu > 1").
+
+    ν bounds the fraction of margin errors from above and the fraction of
+    support vectors from below (Schölkopf et al. 2000, Proposition 5), so it is
+    a fraction of the training points.
+    """
+    if not (is_number(nu) and math.isfinite(nu) and 0.0 < nu <= 1.0):
+        raise ParameterError(
+            f"nu must be a number in (0, 1]: a fraction of the training points; "
+            f"got {plain_value(nu)}."
+        )
+    return float(nu)
+
+
+def check_positive(name: str, value: object, what: str = "") -> float:
+    """A positive finite number, or a ParameterError naming it."""
+    if not (is_number(value) and math.isfinite(value) and value > 0):
+        raise ParameterError(
+            f"{name} must be a positive number{what}; got {plain_value(value)}."
+        )
+    return float(value)
+
+
+class KernelMachine(BaseEstimator):
+    """The parameters and the fitted state every family machine shares.
+
+    Subclasses define ``__init__`` with these names (scikit-learn reads the
+    signature) and ``fit``.
+    """
+
+    # -- validation -----------------------------------------------------------------
+
+    def _check_common(self) -> dict[str, Any]:
+        """Kernel and solver parameters; returns the solver options."""
+        check_kernel_params(
+            self.kernel,
+            sigma=self.sigma,
+            degree=self.degree,
+            coef0=self.coef0,
+            scale=self.scale,
+        )
+        check_positive("tol", self.tol)
+        m = self.max_iter
+        if m is not None and not (
+            is_number(m) and math.isfinite(m) and int(m) == m and m >= 1
+        ):
+            raise ParameterError(
+                f"max_iter must be a whole number of at least 1; got {plain_value(m)}."
+            )
+        cache_mb = check_positive("cache_mb", self.cache_mb, " of megabytes")
+        if self.cache_precision not in ("float64", "float32"):
+            raise ParameterError(
+                "cache_precision must be 'float64' or 'float32' (LIBSVM's); got "
+                f"{plain_value(self.cache_precision)}."
+            )
+        return {
+            "tol": float(self.tol),
+            "max_iter": None if m is None else int(m),
+            "max_seconds": check_max_seconds(self.max_seconds),
+            "shrinking": bool(self.shrinking),
+            "cache_mb": cache_mb,
+            "cache_precision": self.cache_precision,
+        }
+
+    def _validate(self, X: ArrayLike, y: Any = "no_validation", **kwargs: Any):
+        """scikit-learn's ``validate_data`` (``y`` as it takes it: its default
+        ``"no_validation"`` for X alone), its errors as plain sentences."""
+        try:
+            return validate_data(self, X, y, dtype=np.float64, **kwargs)
+        except (TypeError, ValueError) as error:
+            raise plain_data_error(error) from error
+
+    def _kernel_args(self) -> dict[str, Any]:
+        return {
+            "kernel": self.kernel,
+            "sigma": self.sigma,
+            "degree": self.degree,
+            "coef0": self.coef0,
+            "scale": self.scale,
+        }
+
+    def _rows(self, X: Array) -> KernelRows:
+        """The training Gram matrix as rows on demand (LIBSVM's kernel cache)."""
+        return KernelRows(X, **self._kernel_args())
+
+    # -- the fitted model ----------------------------------------------------------
+
+    def _store(self, X: Array, solution: FamilySolution, start: float) -> None:
+        """``support_``, ``dual_coef_``, ``intercept_`` and the solver's report
+        from a family solution; warns when the solver stopped early."""
+        coef = solution.coef
+        self.support_ = np.flatnonzero(coef)
+        self.support_vectors_ = X[self.support_]
+        self.dual_coef_ = coef[self.support_][None, :]
+        self.intercept_ = np.array([-solution.rho])
+        self.n_iter_ = solution.n_iter
+        self.converged_ = solution.converged
+        self.stop_reason_ = solution.stop_reason
+        self.kkt_violation_ = solution.gap
+        self.objective_ = solution.objective
+        self.solution_ = solution
+        self.fit_time_ = time.perf_counter() - start
+        if not solution.converged:
+            why = (
+                f"after {solution.fit_time:.1f} s, its time budget"
+                if solution.stop_reason == "max_seconds"
+                else f"after {counted(solution.n_iter, 'iteration')} (max_iter)"
+            )
+            warnings.warn(
+                f"The solver stopped {why}, without meeting tol={self.tol} (KKT "
+                f"violation {solution.gap:.2e}). Raise the limit or tol.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+
+    def _raw_decision(self, X: ArrayLike) -> Array:
+        """``sum_{i in SV} coef_i k(x_i, x) + intercept``, shape (n,)."""
+        check_is_fitted(self)
+        X = self._validate(X, reset=False)
+        b = float(self.intercept_[0])
+        if self.support_.size == 0:
+            return np.full(X.shape[0], b)
+        K = gram(X, self.support_vectors_, **self._kernel_args())
+        with np.errstate(over="ignore", invalid="ignore"):
+            f = K @ self.dual_coef_[0] + b
+        if not np.all(np.isfinite(f)):
+            raise DataError(
+                "f(x) overflows at some of these points: the kernel values there "
+                "times the model's coefficients exceed the largest float. Scale "
+                "the data."
+            )
+        return f

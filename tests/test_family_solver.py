@@ -1,0 +1,93 @@
+"""svmlab.solvers.family on problems solved by hand, Solver_NU against an
+independent QP, the time budget and cancellation, and the unshrunk loop."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.exceptions import ConvergenceWarning
+
+from svmlab import (
+    EpsilonSVR,
+    FitCancelled,
+    NuSVC,
+    OneClassSVM,
+    ProblemError,
+    cancel_when,
+    datasets,
+)
+from svmlab.kernels import KernelRows, gram
+from svmlab.solvers import family
+
+
+@pytest.mark.parametrize("nu", [0.2, 0.5, 1.0])
+def test_nu_svc_two_points_by_hand(nu):
+    # x = +1 (y = +1) and x = -1 (y = -1), linear kernel: y'a = 0 and
+    # 1'a = 2 nu force a = (nu, nu); G = Qa = (2 nu, 2 nu), both free, so
+    # r = 2 nu, rho = 0 and coef = a y / r = (1/2, -1/2): f(x) = x.
+    X = np.array([[1.0], [-1.0]])
+    y = np.array([1.0, -1.0])
+    sol = family.solve_nu_svc(y, nu, K=gram(X, kernel="linear"), tol=1e-12)
+    np.testing.assert_allclose(sol.alpha, [nu, nu])
+    np.testing.assert_allclose(sol.coef, [0.5, -0.5])
+    assert sol.r == pytest.approx(2 * nu)
+    assert sol.rho == pytest.approx(0.0, abs=1e-15)
+
+
+def test_epsilon_svr_two_points_by_hand():
+    # (0, 0) and (1, 1), linear kernel, eps = 0.1, C large: the flattest line
+    # inside both tubes is f = 0.8 x + 0.1, so coef = (-0.8, 0.8), rho = -0.1.
+    X = np.array([[0.0], [1.0]])
+    t = np.array([0.0, 1.0])
+    sol = family.solve_epsilon_svr(t, 10.0, 0.1, K=gram(X, kernel="linear"), tol=1e-12)
+    np.testing.assert_allclose(sol.coef, [-0.8, 0.8], atol=1e-12)
+    assert sol.rho == pytest.approx(-0.1)
+
+
+def test_one_class_start_and_sum_are_libsvm_s():
+    X, _ = datasets.make_blobs(50, random_state=0)
+    sol = family.solve_one_class(0.33, 50, K=gram(X), tol=1e-9)
+    assert sol.alpha.sum() == pytest.approx(0.33 * 50)
+    assert np.all((sol.alpha >= 0) & (sol.alpha <= 1))
+
+
+@pytest.mark.parametrize("shrinking", [True, False])
+@pytest.mark.parametrize("precomputed", [True, False])
+def test_nu_solver_with_and_without_shrinking_and_rows(shrinking, precomputed):
+    # Shrinking and kernel rows on demand are speed-ups only: the same optimum.
+    X, y = datasets.make_moons(200, noise=0.25, random_state=1)
+    K = gram(X, sigma=0.5)
+    source = {"K": K} if precomputed else {"kernel": KernelRows(X, sigma=0.5)}
+    ref = family.solve_nu_svc(y, 0.37, K=K, shrinking=False, tol=1e-11)
+    sol = family.solve_nu_svc(y, 0.37, shrinking=shrinking, tol=1e-11, **source)
+    np.testing.assert_allclose(sol.coef, ref.coef, atol=1e-7)
+    assert sol.rho == pytest.approx(ref.rho, abs=1e-8)
+    if shrinking:
+        assert sol.extras["shrink_rounds"] > 0
+
+
+def test_nu_below_the_least_margin_errors_is_one_sentence():
+    # Chang & Lin (2001): below nu_min (the least fraction of margin errors a
+    # linear boundary leaves on heavily overlapping blobs) the optimum is w = 0
+    # and r = 0.
+    X, y = datasets.make_blobs(100, noise=3.0, separation=0.5, random_state=0)
+    with pytest.raises(ProblemError, match="larger nu"):
+        NuSVC(nu=0.02, kernel="linear", tol=1e-10).fit(X, y)
+    assert NuSVC(nu=0.95, kernel="linear", tol=1e-10).fit(X, y).C_ > 0
+
+
+def test_budget_and_cancel():
+    X, y = datasets.make_two_circles(2000, noise=0.1, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        # Cut off early, r may not be positive yet: then no model, one sentence.
+        with pytest.raises((ConvergenceWarning, ProblemError), match="time budget"):
+            NuSVC(nu=0.3, sigma=0.3, tol=1e-9, max_seconds=0.01).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model = OneClassSVM(nu=0.2, tol=1e-12, max_iter=5).fit(X)
+    assert model.stop_reason_ == "max_iter" and not model.converged_
+    with pytest.raises(FitCancelled), cancel_when(lambda: True):
+        EpsilonSVR().fit(X, y)
