@@ -9,8 +9,7 @@ room mode, the caps a lecturer turns on for a room of visitors.
 - Room mode (``SVMLAB_ROOM=1`` in the server's environment, or ``room_mode =
   true`` in ``.streamlit/secrets.toml``): at most :data:`ROOM`'s ``n_max``
   points, ``max_iter`` iterations and ``fit_seconds`` per fit, whatever a link,
-  a preset or a slider asks. The measured reasons are in the README's "Serving a
-  lecture room".
+  a preset or a slider asks. The measured reasons are in docs/serving.md.
 
 Streamlit is imported inside the functions that need it, so that the settings
 and presets modules, which read the caps, stay importable without Streamlit.

@@ -32,7 +32,7 @@ about 110 real moves (60 MB); with about 200 the bounded caches fill further and
 the first heavy fits (a Crammer-Singer QP, the Solvers page's runs) leave glibc's
 arenas larger: 96 MB at 300 planned moves, 141 MB at 600, levelling off at about
 550 MB (moves 175-425 added 11 MB). A steady leak is measured where it matters,
-by ``benchmarks/lecture_room.py`` over 20 minutes (the README: +11 MB in the
+by ``benchmarks/lecture_room.py`` over 20 minutes (docs/serving.md: +11 MB in the
 second half). ``SVMLAB_SOAK_MOVES`` sets a shorter or longer run.
 
 ``test_caches_are_bounded`` checks the source: every ``st.cache_data`` and
