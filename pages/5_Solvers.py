@@ -13,7 +13,7 @@ from svmlab import SvmlabError
 from svmlab.errors import FitCancelled
 from svmlab.figures.solver_race import race_panel
 from svmlab.figures.solver_traces import scaling_figure, traces_figure
-from svmlab.solver_comparison import CLOCKS
+from svmlab.solver_race import CLOCKS
 from svmlab.ui import frame, keyed, page_url, panels, refusals
 from svmlab.ui import solvers_page as sp
 from svmlab.ui import solvers_text as text

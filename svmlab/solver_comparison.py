@@ -13,7 +13,7 @@ objective ``0.5 ||f||^2 + C sum loss(m_i)``, the KKT violation, the duality gap
 §27.2) and ``max |f - f_ref|`` over a grid of the plane, ``f_ref`` the reference
 solution (:func:`reference_solution`).
 
-The race (:func:`svmlab.solver_race.race_frames`, re-exported here) reads the
+The race (:func:`svmlab.solver_race.race_frames`) reads the
 recorded iterates kept in a :class:`Comparison`.
 """
 
@@ -32,22 +32,18 @@ from svmlab.errors import IncompatibleLossError, SvmlabError
 from svmlab.kernels import gamma_from_sigma, gram
 from svmlab.losses import make_loss
 from svmlab.robustness import plane_window
-from svmlab.solver_race import CLOCKS, Frame, race_frames
 from svmlab.solvers import SOLVERS, DualSolution, Problem, check_solver, solve
 from svmlab.solvers.base import sv_states
 
 __all__ = [
-    "CLOCKS",
     "LIBRARY",
     "Comparison",
-    "Frame",
     "ModelSpec",
     "SolverRow",
     "Trace",
     "compare_solvers",
     "library_reason",
     "libsvm_estimator",
-    "race_frames",
     "reference_solution",
     "solver_order",
     "timed_solve",

@@ -19,12 +19,8 @@ from svmlab.figures.solver_race import race_panel
 from svmlab.figures.solver_traces import scaling_figure, traces_figure
 from svmlab.kernels import gamma_from_sigma, gram
 from svmlab.losses import make_loss
-from svmlab.solver_comparison import (
-    LIBRARY,
-    ModelSpec,
-    compare_solvers,
-    race_frames,
-)
+from svmlab.solver_comparison import LIBRARY, ModelSpec, compare_solvers
+from svmlab.solver_race import race_frames
 from svmlab.solver_scaling import LEE_PAPER, lee_table, scaling
 from svmlab.solvers import SOLVERS, Problem, check_solver, solve, valid_solvers
 

@@ -19,7 +19,7 @@ from typing import Any
 from numpy.typing import NDArray
 
 from svmlab.errors import IncompatibleLossError, UnknownNameError
-from svmlab.solvers import cccp, coordinate, irwls, qp, retargeted_ls, smo
+from svmlab.solvers import base, cccp, coordinate, irwls, qp, retargeted_ls, smo
 from svmlab.solvers.base import (
     STOP_REASONS,
     DualSolution,
@@ -93,6 +93,9 @@ def valid_solvers(loss: str, *, fit_intercept: bool = True) -> list[str]:
         if loss in spec.losses
         and (spec.with_intercept if fit_intercept else spec.without_intercept)
     ]
+
+
+base._registry_lookup = valid_solvers
 
 
 #: What class weights need, for the sentence that refuses them.

@@ -514,6 +514,18 @@ class Budget:
         return max(self.deadline - time.perf_counter(), 1e-9)
 
 
+#: The registry's ``valid_solvers`` (``svmlab.solvers`` installs it when it is
+#: imported): a solver module names the solvers that can do what it cannot
+#: without importing the registry, which imports every solver module.
+_registry_lookup: Callable[..., list[str]] | None = None
+
+
+def valid_solvers_for(loss: str, *, fit_intercept: bool) -> list[str]:
+    """The registered solvers for ``loss`` in this bias mode (for a sentence)."""
+    lookup = _registry_lookup
+    return lookup(loss, fit_intercept=fit_intercept) if lookup is not None else []
+
+
 @dataclass(frozen=True)
 class SolverSpec:
     """What a page and the dispatcher need to know about one solver."""

@@ -91,6 +91,7 @@ from svmlab.solvers.base import (
     Problem,
     SolverSpec,
     repair_init,
+    valid_solvers_for,
 )
 from svmlab.solvers.seeding import seed_alpha
 
@@ -279,22 +280,19 @@ def _record(
 
 def _check_problem(problem: Problem) -> None:
     """Refuse other losses and the unregularized bias, naming what can do them."""
-    # Imported here: the registry imports this module.
-    from svmlab.solvers import valid_solvers
-
     loss, fit_intercept = problem.loss.name, problem.fit_intercept
     if loss not in SPEC.losses:
         raise IncompatibleLossError(
             "coordinate",
             f"the {loss} loss",
-            valid_solvers(loss, fit_intercept=fit_intercept),
+            valid_solvers_for(loss, fit_intercept=fit_intercept),
         )
     if fit_intercept:
         raise IncompatibleLossError(
             "coordinate",
             "an unregularized bias (sum alpha_i y_i = 0 moves two coordinates "
             "at a time); use bias='none' or 'regularized' with it",
-            valid_solvers(loss, fit_intercept=True),
+            valid_solvers_for(loss, fit_intercept=True),
         )
 
 

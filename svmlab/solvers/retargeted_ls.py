@@ -157,6 +157,7 @@ from svmlab.solvers.base import (
     kkt_violation,
     primal_objective,
     repair_init,
+    valid_solvers_for,
 )
 
 __all__ = ["SPEC", "STARTS", "VARIANTS", "retarget", "solve"]
@@ -386,12 +387,10 @@ def solve(
     budget = Budget(max_seconds)
     loss = problem.loss.name
     if loss not in SPEC.losses:
-        from svmlab.solvers import valid_solvers  # the registry imports us
-
         raise IncompatibleLossError(
             "retargeted_ls",
             f"the {loss} loss",
-            valid_solvers(loss, fit_intercept=problem.fit_intercept),
+            valid_solvers_for(loss, fit_intercept=problem.fit_intercept),
         )
     if not math.isfinite(problem.C):
         raise ProblemError("Retargeted least squares needs a finite C.")

@@ -36,7 +36,7 @@ import streamlit as st
 from svmlab import datasets, kernels, losses, solvers
 from svmlab.errors import SvmlabError
 from svmlab.estimator import BIASES
-from svmlab.ui import keyed, upload
+from svmlab.ui import keyed, presets, upload  # noqa: F401 (presets: see EXPLORE_PRESETS)
 from svmlab.ui.settings import (
     C_GRID,
     DELTA_GRID,

@@ -648,14 +648,16 @@ def _delta(raw: str) -> float | None:
     return value if value is not None and 0.0 < value < 1.0 else None
 
 
+#: The names of Explore's teaching presets. The preset table
+#: (:mod:`svmlab.ui.presets`, whose presets are :class:`ExploreSettings`)
+#: registers them when it is imported, so this module never imports it.
+EXPLORE_PRESETS: set[str] = set()
+
+
 def _preset(raw: str) -> str | None:
-    """An Explore preset's name (a key of :data:`svmlab.ui.presets.PRESETS`),
-    else None.
-
-    Imported here, not at the top: the presets are :class:`ExploreSettings`."""
-    from svmlab.ui.presets import EXPLORE, PRESETS
-
-    return raw if raw in PRESETS and PRESETS[raw].page == EXPLORE else None
+    """An Explore preset's name (registered in :data:`EXPLORE_PRESETS`), else
+    None."""
+    return raw if raw in EXPLORE_PRESETS else None
 
 
 _FIELD_PARSERS = {

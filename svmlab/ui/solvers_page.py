@@ -25,14 +25,8 @@ from numpy.typing import NDArray
 from svmlab import figures
 from svmlab.estimator import BIASES
 from svmlab.losses import LOSSES
-from svmlab.solver_comparison import (
-    Comparison,
-    Frame,
-    ModelSpec,
-    compare_solvers,
-    race_frames,
-    warm_up,
-)
+from svmlab.solver_comparison import Comparison, ModelSpec, compare_solvers, warm_up
+from svmlab.solver_race import Frame, race_frames
 from svmlab.solver_scaling import SIZES, LeeRow, ScalingResult, lee_table, scaling
 from svmlab.solvers import SOLVERS
 from svmlab.ui import data_source, keyed, room

@@ -1,0 +1,150 @@
+"""Shared sidebar controls, written once from a page's declared fields: the model
+block (kernel, C, σ, degree, δ, loss, bias) of the Losses, Solvers and Multiclass
+pages, and the guard around a page's one engine call.
+
+Each widget is drawn from its :class:`~svmlab.ui.page_state.PageState` field (key,
+choices or grid, default), with its current value as its default
+(:mod:`svmlab.ui.keyed`), so the URL, the presets and the widgets agree by
+construction; a page only says which fields its block has and what they are
+called in its words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+import streamlit as st
+
+from svmlab.errors import FitCancelled, SvmlabError
+from svmlab.losses import LOSSES
+from svmlab.ui import keyed, panels
+from svmlab.ui.page_state import Choice, Flag, Grid, Number, PageState
+from svmlab.user_text import for_markdown
+
+__all__ = ["KERNEL_TITLES", "engine_result", "model_block"]
+
+T = TypeVar("T")
+
+#: The kernels' names in the model blocks.
+KERNEL_TITLES = {"linear": "linear", "gaussian": "Gaussian", "polynomial": "polynomial"}
+#: Widget labels of the model fields (a field's own label is for sentences).
+LABELS = {
+    "kernel": "Kernel",
+    "C": "C",
+    "sigma": "σ (Gaussian width)",
+    "degree": "Degree (polynomial)",
+    "delta": "δ of the modified hinge",
+    "loss": "Loss",
+    "bias": "Bias",
+}
+_FORMATS: dict[str, Callable[[Any], str]] = {
+    "kernel": lambda k: KERNEL_TITLES.get(k, str(k)),
+    "loss": lambda name: LOSSES[name].title if name in LOSSES else str(name),
+}
+
+
+def _draw(field: Any, label: str, disabled: bool, help: str | None) -> Any:
+    """One widget for ``field`` (its kind decides the widget)."""
+    key = field.key
+    if isinstance(field, Choice):
+        options = list(field.options)
+        fmt = _FORMATS.get(field.query, str)
+        if len(options) <= 3:
+            return st.radio(
+                label,
+                options,
+                index=keyed.index(key, options),
+                format_func=fmt,
+                horizontal=True,
+                key=key,
+                disabled=disabled,
+                help=help,
+            )
+        return st.selectbox(
+            label,
+            options,
+            index=keyed.index(key, options),
+            format_func=fmt,
+            key=key,
+            disabled=disabled,
+            help=help,
+        )
+    if isinstance(field, Grid):
+        return float(
+            keyed.log_slider(
+                label,
+                key,
+                field.grid,
+                field.default,
+                disabled=disabled,
+                help=help,
+            )
+        )
+    if isinstance(field, Number):
+        kind = int if field.integer else float
+        return kind(
+            st.slider(
+                label,
+                kind(field.low),
+                kind(field.high),
+                value=kind(keyed.value(key, field.default)),
+                key=key,
+                disabled=disabled,
+                help=help,
+            )
+        )
+    if isinstance(field, Flag):
+        return bool(
+            st.checkbox(
+                label,
+                value=bool(keyed.value(key, field.default)),
+                key=key,
+                disabled=disabled,
+                help=help,
+            )
+        )
+    raise TypeError(f"no widget for {type(field).__name__}")
+
+
+def model_block(
+    state: PageState,
+    names: Sequence[str],
+    *,
+    heading: str,
+    labels: Mapping[str, str] | None = None,
+    helps: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """The page's model fields ``names`` under ``heading``, in that order; their
+    values by field name. σ is disabled unless the kernel is Gaussian, the degree
+    unless it is polynomial (each keeps its value for when it comes back)."""
+    fields = {f.query: f for f in state.fields}
+    st.header(heading)
+    values: dict[str, Any] = {}
+    for name in names:
+        kernel = values.get("kernel")
+        disabled = (name == "sigma" and kernel not in (None, "gaussian")) or (
+            name == "degree" and kernel not in (None, "polynomial")
+        )
+        label = (labels or {}).get(name, LABELS.get(name, name))
+        help = (helps or {}).get(name)
+        values[name] = _draw(fields[name], label, disabled, help)
+    return values
+
+
+def engine_result(call: Callable[[], T]) -> T:
+    """The page's one engine call, or the page stops with what went wrong said:
+    nothing when a newer run superseded it (that run draws the page), the
+    engine's sentence for an :class:`~svmlab.SvmlabError`, a plain message (and
+    the traceback in the log) for a bug."""
+    try:
+        return call()
+    except FitCancelled:
+        st.stop()  # superseded: the next run draws the page
+    except SvmlabError as error:
+        st.error(for_markdown(error))
+        st.stop()
+    except Exception as error:  # a bug: say so plainly, keep the page usable
+        panels.internal_error(error)
+        st.stop()
+    raise AssertionError("unreachable: st.stop() raises")
