@@ -16,6 +16,7 @@ from svmlab.losses import make_loss
 from svmlab.robustness import LOSS_ORDER, best_start
 from svmlab.ui import frame, page_url, panels, refusals
 from svmlab.ui import losses_page as lp
+from svmlab.ui.model_block import engine_result
 from svmlab.ui.page_state import LOSSES_STATE
 from svmlab.ui.upload import escape_markdown
 
@@ -38,16 +39,7 @@ if request is None:
     st.info("Upload a CSV file in the sidebar, or switch back to a generator.")
     st.stop()
 
-try:
-    result = lp.comparison(request)
-except FitCancelled:
-    st.stop()  # superseded: the next run draws the page
-except SvmlabError as error:
-    st.error(escape_markdown(error))
-    st.stop()
-except Exception as error:  # a bug: say so plainly, keep the page usable
-    panels.internal_error(error)
-    st.stop()
+result = engine_result(lambda: lp.comparison(request))
 
 page_url.preset_box(LOSSES_STATE, result)
 if request.matches_fig_27_17() and not page_url.active_preset(LOSSES_STATE):

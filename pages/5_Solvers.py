@@ -17,6 +17,7 @@ from svmlab.solver_race import CLOCKS
 from svmlab.ui import frame, keyed, page_url, panels, refusals
 from svmlab.ui import solvers_page as sp
 from svmlab.ui import solvers_text as text
+from svmlab.ui.model_block import engine_result
 from svmlab.ui.page_state import SOLVERS_STATE
 from svmlab.ui.upload import escape_markdown
 
@@ -38,16 +39,7 @@ if request is None:
     st.info("Upload a CSV file in the sidebar, or switch back to a generator.")
     st.stop()
 
-try:
-    result = sp.comparison(request)
-except FitCancelled:
-    st.stop()  # superseded: the next run draws the page
-except SvmlabError as error:
-    st.error(escape_markdown(error))
-    st.stop()
-except Exception as error:  # a bug: say so plainly, keep the page usable
-    panels.internal_error(error)
-    st.stop()
+result = engine_result(lambda: sp.comparison(request))
 
 page_url.preset_box(SOLVERS_STATE, result)
 TITLES = text.titles()

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from svmlab import SvmlabError, figures
-from svmlab.errors import FitCancelled
+from svmlab import figures
 from svmlab.figures import multiclass as fig
 from svmlab.multiclass import METHODS
 from svmlab.ui import frame, page_url, panels, refusals
 from svmlab.ui import multiclass_page as mp
+from svmlab.ui.model_block import engine_result
 from svmlab.ui.page_state import MULTICLASS_STATE
 from svmlab.ui.upload import escape_markdown
 
@@ -37,18 +37,13 @@ if request is None:
     st.info("Upload a CSV file in the sidebar, or switch back to a generator.")
     st.stop()
 
-try:
+
+def compute():
     X, y, _, _ = request.data()
-    results = mp.comparison(request)
-    bounds = figures.data_bounds(X)
-except FitCancelled:
-    st.stop()  # superseded: the next run draws the page
-except SvmlabError as error:
-    st.error(escape_markdown(error))
-    st.stop()
-except Exception as error:  # a bug: say so plainly, keep the page usable
-    panels.internal_error(error)
-    st.stop()
+    return X, y, mp.comparison(request), figures.data_bounds(X)
+
+
+X, y, results, bounds = engine_result(compute)
 
 page_url.preset_box(MULTICLASS_STATE, results)
 names = request.class_names(int(max(y)) + 1)

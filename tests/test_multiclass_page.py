@@ -166,7 +166,9 @@ def test_page_draws_the_three_methods_and_the_dual() -> None:
 )
 def test_page_runs_across_data_kernels_and_binary_settings(key, value) -> None:
     at = _app()
-    widget = at.selectbox(key=key) if key != "multiclass_kernel" else at.radio(key=key)
+    # Three choices or fewer are a radio (svmlab.ui.model_block), more a box.
+    radios = ("multiclass_kernel", "multiclass_bias")
+    widget = at.radio(key=key) if key in radios else at.selectbox(key=key)
     widget.set_value(value).run()
     assert not _problems(at), (key, value, _problems(at))
     assert len(at.get("plotly_chart")) == len(METHODS) + 1

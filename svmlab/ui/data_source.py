@@ -37,6 +37,7 @@ __all__ = [
     "generator_controls",
     "hold",
     "request_data",
+    "source_block",
     "upload_controls",
 ]
 
@@ -231,3 +232,45 @@ def generator_controls(
     )
     items.append(("random_state", int(seed)))
     return name, tuple(items)
+
+
+def source_block(
+    prefix: str,
+    *,
+    empty_note: str,
+    default: str,
+    max_n: int,
+    n_help: str,
+    notes: Mapping[str, str] | None = None,
+    fixed: Mapping[str, Mapping[str, Any]] | None = None,
+    catalogue: str = "binary",
+) -> tuple[str, DataItems | None]:
+    """The sidebar's data block, written once for every page: "Data", the
+    generator-or-upload radio, then the generator's sliders or the uploader.
+    Returns the source's name (a generator's, or :data:`UPLOAD`) and its data
+    items (None while an upload is missing)."""
+    st.header("Data")
+    key = f"{prefix}_source"
+    sources = ["Generator", "Upload CSV"]
+    source = st.radio(
+        "Data source",
+        sources,
+        index=keyed.index(key, sources),
+        horizontal=True,
+        key=key,
+        label_visibility="collapsed",
+    )
+    if source == "Upload CSV":
+        items = upload_controls(
+            prefix, empty_note, multiclass=catalogue == "multiclass"
+        )
+        return UPLOAD, items
+    return generator_controls(
+        prefix,
+        default=default,
+        max_n=max_n,
+        n_help=n_help,
+        notes=notes,
+        fixed=fixed,
+        catalogue=catalogue,
+    )

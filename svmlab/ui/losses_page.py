@@ -28,7 +28,8 @@ from svmlab import robustness
 from svmlab.losses import LOSSES
 from svmlab.robustness import Comparison, FitSettings, Outliers, StartResult
 from svmlab.ui import data_source, keyed, room
-from svmlab.ui.settings import C_GRID, DELTA_GRID, SIGMA_GRID, nearest
+from svmlab.ui.model_block import model_block
+from svmlab.ui.page_state import LOSSES_STATE
 from svmlab.ui.shared_results import SharedResults, with_progress
 from svmlab.ui.upload import escape_markdown
 
@@ -60,7 +61,6 @@ N_TEST = 2000
 MAX_N = 400
 #: The most outliers the slider offers (more than the clean points is refused).
 MAX_OUTLIERS = 60
-KERNELS = {"linear": "linear", "gaussian": "Gaussian"}
 
 #: The page's own outliers replace the generator's.
 FIXED = {"outlier_blobs": {"n_outliers": 0, "outlier_distance": 0.0}}
@@ -170,34 +170,18 @@ def controls() -> LossesRequest | None:
         "the linear kernel, C = 1: the book's hinge-against-ramp picture.",
         width="stretch",
     )
-    st.header("Data")
-    key = f"{PREFIX}_source"
-    sources = ["Generator", "Upload CSV"]
-    source = st.radio(
-        "Data source",
-        sources,
-        index=keyed.index(key, sources),
-        horizontal=True,
-        key=key,
-        label_visibility="collapsed",
+    name, items = data_source.source_block(
+        PREFIX,
+        empty_note="Choose a CSV file: the page adds outliers to your data.",
+        default="outlier_blobs",
+        max_n=MAX_N,
+        n_help=f"Clean points, at most {MAX_N}; the outliers come on top.",
+        notes={
+            "outlier_blobs": "The outliers are set below (they replace the "
+            "generator's own)."
+        },
+        fixed=FIXED,
     )
-    if source == "Upload CSV":
-        items = data_source.upload_controls(
-            PREFIX, "Choose a CSV file: the page adds outliers to your data."
-        )
-        name = data_source.UPLOAD
-    else:
-        name, items = data_source.generator_controls(
-            PREFIX,
-            default="outlier_blobs",
-            max_n=MAX_N,
-            n_help=f"Clean points, at most {MAX_N}; the outliers come on top.",
-            notes={
-                "outlier_blobs": "The outliers are set below (they replace the "
-                "generator's own)."
-            },
-            fixed=FIXED,
-        )
     st.header("Outliers")
     count = st.slider(
         "Number of outliers",
@@ -239,32 +223,8 @@ def controls() -> LossesRequest | None:
         key=f"{PREFIX}_side",
         help=" ".join(f"{k}: {v}." for k, v in robustness.SIDES.items()),
     )
-    st.header("Model (every panel)")
-    kernels = list(KERNELS)
-    kernel = st.radio(
-        "Kernel",
-        kernels,
-        index=keyed.index(f"{PREFIX}_kernel", kernels),
-        format_func=KERNELS.get,
-        horizontal=True,
-        key=f"{PREFIX}_kernel",
-    )
-    C = keyed.log_slider("C", f"{PREFIX}_C", C_GRID[:-12], 1.0)
-    sigma = keyed.log_slider(
-        "σ (Gaussian width)",
-        f"{PREFIX}_sigma",
-        SIGMA_GRID,
-        1.0,
-        disabled=kernel != "gaussian",
-    )
-    delta = float(
-        st.select_slider(
-            "δ of the modified hinge",
-            options=DELTA_GRID,
-            value=nearest(DELTA_GRID, float(keyed.value(f"{PREFIX}_delta", 0.1))),
-            format_func=lambda v: f"{v:g}",
-            key=f"{PREFIX}_delta",
-        )
+    model = model_block(
+        LOSSES_STATE, ("kernel", "C", "sigma", "delta"), heading="Model (every panel)"
     )
     if not items:
         return None
@@ -275,10 +235,10 @@ def controls() -> LossesRequest | None:
         distance=float(distance),
         label=int(label),
         side=str(side),
-        kernel=str(kernel),
-        C=C,
-        sigma=sigma,
-        delta=delta,
+        kernel=str(model["kernel"]),
+        C=model["C"],
+        sigma=model["sigma"],
+        delta=model["delta"],
     )
 
 

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import streamlit as st
 
 from svmlab.errors import FitCancelled, SvmlabError
+from svmlab.estimator import BIASES
 from svmlab.losses import LOSSES
 from svmlab.ui import keyed, panels
 from svmlab.ui.page_state import Choice, Flag, Grid, Number, PageState
@@ -41,6 +42,7 @@ LABELS = {
 _FORMATS: dict[str, Callable[[Any], str]] = {
     "kernel": lambda k: KERNEL_TITLES.get(k, str(k)),
     "loss": lambda name: LOSSES[name].title if name in LOSSES else str(name),
+    "bias": lambda b: BIASES.get(b, str(b)),
 }
 
 

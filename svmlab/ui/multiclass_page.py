@@ -19,12 +19,11 @@ import streamlit as st
 from numpy.typing import NDArray
 
 from svmlab import csv_data
-from svmlab.estimator import BIASES
-from svmlab.losses import LOSSES
 from svmlab.multiclass import METHODS
 from svmlab.multiclass_compare import MethodResult, MulticlassSettings, compare
-from svmlab.ui import data_source, keyed, room
-from svmlab.ui.settings import C_GRID, SIGMA_GRID
+from svmlab.ui import data_source, room
+from svmlab.ui.model_block import model_block
+from svmlab.ui.page_state import MULTICLASS_STATE
 
 __all__ = [
     "DUAL_LATEX",
@@ -47,16 +46,7 @@ MAX_N = 600
 N_TEST = 1000
 #: An upload's share held out as its test set.
 TEST_SHARE = 0.3
-KERNELS = {"gaussian": "Gaussian", "polynomial": "polynomial", "linear": "linear"}
 #: The losses a reduction's binary fits may use (all of svmlab's).
-LOSS_TITLES = {
-    "hinge": "hinge",
-    "squared_hinge": "squared hinge",
-    "ramp": "ramp",
-    "squared_ramp": "squared ramp",
-    "modified_hinge": "modified hinge (Lee)",
-}
-
 #: Crammer-Singer's dual as the page writes it (the project's notes).
 #: On two lines: on one, a 1280 px screen cut the constraints off after
 #: "s.t. Σ α_{i,y}" (KaTeX does not wrap).
@@ -147,90 +137,41 @@ class MulticlassRequest:
 
 def controls() -> MulticlassRequest | None:
     """The sidebar: data and model. None while an upload is missing."""
-    st.header("Data")
-    key = f"{PREFIX}_source"
-    sources = ["Generator", "Upload CSV"]
-    source = st.radio(
-        "Data source",
-        sources,
-        index=keyed.index(key, sources),
-        horizontal=True,
-        key=key,
-        label_visibility="collapsed",
+    name, items = data_source.source_block(
+        PREFIX,
+        empty_note="Choose a CSV file: two feature columns and a label column with "
+        f"two to {csv_data.MAX_CLASSES} classes.",
+        default="blobs",
+        max_n=MAX_N,
+        n_help=f"Training points, at most {MAX_N}; the test error uses {N_TEST} "
+        "fresh points.",
+        catalogue="multiclass",
     )
-    if source == "Upload CSV":
-        items = data_source.upload_controls(
-            PREFIX,
-            "Choose a CSV file: two feature columns and a label column with two "
-            f"to {csv_data.MAX_CLASSES} classes.",
-            multiclass=True,
-        )
-        name = data_source.UPLOAD
-    else:
-        name, items = data_source.generator_controls(
-            PREFIX,
-            default="blobs",
-            max_n=MAX_N,
-            n_help=f"Training points, at most {MAX_N}; the test error uses "
-            f"{N_TEST} fresh points.",
-            catalogue="multiclass",
-        )
-    st.header("Model (every method)")
-    kernels = list(KERNELS)
-    kernel = st.radio(
-        "Kernel",
-        kernels,
-        index=keyed.index(f"{PREFIX}_kernel", kernels),
-        format_func=KERNELS.get,
-        horizontal=True,
-        key=f"{PREFIX}_kernel",
+    model = model_block(
+        MULTICLASS_STATE,
+        ("kernel", "C", "sigma", "degree"),
+        heading="Model (every method)",
     )
-    C = keyed.log_slider("C", f"{PREFIX}_C", C_GRID[:-12], 1.0)
-    sigma = keyed.log_slider(
-        "σ (Gaussian width)",
-        f"{PREFIX}_sigma",
-        SIGMA_GRID,
-        1.0,
-        disabled=kernel != "gaussian",
-    )
-    degree = st.slider(
-        "Degree (polynomial)",
-        1,
-        6,
-        value=int(keyed.value(f"{PREFIX}_degree", 3)),
-        key=f"{PREFIX}_degree",
-        disabled=kernel != "polynomial",
-    )
-    st.header("Binary fits (one-vs-rest, one-vs-one)")
-    losses = [n for n in LOSS_TITLES if n in LOSSES]
-    loss = st.selectbox(
-        "Loss",
-        losses,
-        index=keyed.index(f"{PREFIX}_loss", losses),
-        format_func=LOSS_TITLES.get,
-        key=f"{PREFIX}_loss",
-        help="Crammer-Singer always uses its own multiclass hinge.",
-    )
-    biases = list(BIASES)
-    bias = st.selectbox(
-        "Bias",
-        biases,
-        index=keyed.index(f"{PREFIX}_bias", biases),
-        format_func=BIASES.get,
-        key=f"{PREFIX}_bias",
-        help="Crammer-Singer has no bias here, as in Sugiyama's dual.",
+    binary = model_block(
+        MULTICLASS_STATE,
+        ("loss", "bias"),
+        heading="Binary fits (one-vs-rest, one-vs-one)",
+        helps={
+            "loss": "Crammer-Singer always uses its own multiclass hinge.",
+            "bias": "Crammer-Singer has no bias here, as in Sugiyama's dual.",
+        },
     )
     if not items:
         return None
     return MulticlassRequest(
         source=name,
         data_items=items,
-        kernel=str(kernel),
-        C=C,
-        sigma=sigma,
-        degree=int(degree),
-        loss=str(loss),
-        bias=str(bias),
+        kernel=str(model["kernel"]),
+        C=model["C"],
+        sigma=model["sigma"],
+        degree=int(model["degree"]),
+        loss=str(binary["loss"]),
+        bias=str(binary["bias"]),
     )
 
 

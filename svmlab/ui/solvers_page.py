@@ -23,15 +23,13 @@ import streamlit as st
 from numpy.typing import NDArray
 
 from svmlab import figures
-from svmlab.estimator import BIASES
-from svmlab.losses import LOSSES
 from svmlab.solver_comparison import Comparison, ModelSpec, compare_solvers, warm_up
 from svmlab.solver_race import Frame, race_frames
 from svmlab.solver_scaling import SIZES, LeeRow, ScalingResult, lee_table, scaling
 from svmlab.solvers import SOLVERS
-from svmlab.ui import data_source, keyed, room
-from svmlab.ui.page_state import TOLS
-from svmlab.ui.settings import C_GRID, DELTA_GRID, SIGMA_GRID, nearest
+from svmlab.ui import data_source, room
+from svmlab.ui.model_block import model_block
+from svmlab.ui.page_state import SOLVERS_STATE
 from svmlab.ui.shared_results import SharedResults, with_progress
 from svmlab.ui.solvers_text import titles
 
@@ -57,7 +55,6 @@ PREFIX = "solvers"
 SCALING_KEY = "solvers_scaling"
 #: Largest training set of the comparison (every solver runs twice on it).
 MAX_N = 500
-KERNELS = {"gaussian": "Gaussian", "linear": "linear", "polynomial": "polynomial"}
 #: The whole scaling sweep's time budget, in seconds.
 SCALING_SECONDS = 60.0
 #: Each scaling fit's budget (the comparison's fits get room.fit_seconds()).
@@ -117,113 +114,35 @@ class SolversRequest:
 # -- widgets -----------------------------------------------------------------------
 
 
-def _select(label: str, key: str, grid: tuple[float, ...], fallback: float, **kw):
-    return float(
-        st.select_slider(
-            label,
-            options=grid,
-            value=nearest(grid, float(keyed.value(key, fallback))),
-            format_func=lambda v: f"{v:g}",
-            key=key,
-            **kw,
-        )
-    )
-
-
-def _radio(label: str, key: str, options: dict[str, str], **kw) -> str:
-    names = list(options)
-    return str(
-        st.radio(
-            label,
-            names,
-            index=keyed.index(key, names),
-            format_func=options.get,
-            key=key,
-            **kw,
-        )
-    )
-
-
 def controls() -> SolversRequest | None:
     """The sidebar: one data set, one model. None while an upload is missing."""
-    st.header("Data")
-    key = f"{PREFIX}_source"
-    sources = ["Generator", "Upload CSV"]
-    source = st.radio(
-        "Data source",
-        sources,
-        index=keyed.index(key, sources),
-        horizontal=True,
-        key=key,
-        label_visibility="collapsed",
+    name, items = data_source.source_block(
+        PREFIX,
+        empty_note="Choose a CSV file: every solver is fitted to it.",
+        default="two_circles",
+        max_n=MAX_N,
+        n_help=f"At most {MAX_N}: every solver runs twice (timed, recorded).",
     )
-    if source == "Upload CSV":
-        items = data_source.upload_controls(
-            PREFIX, "Choose a CSV file: every solver is fitted to it."
-        )
-        name = data_source.UPLOAD
-    else:
-        name, items = data_source.generator_controls(
-            PREFIX,
-            default="two_circles",
-            max_n=MAX_N,
-            n_help=f"At most {MAX_N}: every solver runs twice (timed, recorded).",
-        )
-    st.header("Model (every solver)")
-    kernel = _radio("Kernel", f"{PREFIX}_kernel", KERNELS, horizontal=True)
-    loss = str(
-        st.selectbox(
-            "Loss",
-            list(LOSSES),
-            index=keyed.index(f"{PREFIX}_loss", list(LOSSES)),
-            format_func=lambda k: LOSSES[k].title,
-            key=f"{PREFIX}_loss",
-        )
+    model = model_block(
+        SOLVERS_STATE,
+        ("kernel", "loss", "bias", "C", "hard", "sigma", "degree", "delta", "tol"),
+        heading="Model (every solver)",
+        labels={"hard": "Hard margin (C = ∞)", "tol": "tol (every solver)"},
+        helps={"hard": "Hinge loss only, exact QP only: the data must be separable."},
     )
-    bias = _radio("Bias", f"{PREFIX}_bias", BIASES)
-    C = _select("C", f"{PREFIX}_C", C_GRID[:-12], 10.0)
-    hard = st.checkbox(
-        "Hard margin (C = ∞)",
-        value=bool(keyed.value(f"{PREFIX}_hard", False)),
-        key=f"{PREFIX}_hard",
-        help="Hinge loss only, exact QP only: the data must be separable.",
-    )
-    sigma = _select(
-        "σ (Gaussian width)",
-        f"{PREFIX}_sigma",
-        SIGMA_GRID,
-        0.5,
-        disabled=kernel != "gaussian",
-    )
-    degree = st.slider(
-        "Polynomial degree p",
-        1,
-        6,
-        value=int(keyed.value(f"{PREFIX}_degree", 3)),
-        key=f"{PREFIX}_degree",
-        disabled=kernel != "polynomial",
-    )
-    delta = _select(
-        "δ of the modified hinge",
-        f"{PREFIX}_delta",
-        DELTA_GRID,
-        0.1,
-        disabled=loss != "modified_hinge",
-    )
-    tol = _select("tol (every solver)", f"{PREFIX}_tol", TOLS, 1e-3)
     if not items:
         return None
     return SolversRequest(
         source=name,
         data_items=items,
-        kernel=kernel,
-        loss=loss,
-        C=math.inf if hard else C,
-        sigma=sigma,
-        degree=int(degree),
-        bias=bias,
-        delta=delta,
-        tol=tol,
+        kernel=model["kernel"],
+        loss=model["loss"],
+        C=math.inf if model["hard"] else model["C"],
+        sigma=model["sigma"],
+        degree=int(model["degree"]),
+        bias=model["bias"],
+        delta=model["delta"],
+        tol=model["tol"],
     )
 
 
