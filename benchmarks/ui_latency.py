@@ -309,7 +309,7 @@ def warm_start_rows(sizes: list[int], steps: int = 10) -> list[dict]:
     import numpy as np
 
     from svmlab import SVC, datasets
-    from svmlab.ui.settings import C_GRID
+    from svmlab.ui.link_values import C_GRID
 
     rows = []
     start = C_GRID.index(10.0)

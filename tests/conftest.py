@@ -8,11 +8,16 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 # The app shows visitors a generic sentence for an uncaught exception
-# (.streamlit/config.toml); a failing test must show the real one.
+# (.streamlit/config.toml); a failing test must show the real one. (The
+# environment variable reaches the browser tests' server; AppTest reads the
+# option set here.)
 os.environ.setdefault("STREAMLIT_CLIENT_SHOW_ERROR_DETAILS", "full")
 
 import numpy as np
 import pytest
+from streamlit import config as _streamlit_config
+
+_streamlit_config.set_option("client.showErrorDetails", "full")
 
 
 def random_problem(

@@ -23,7 +23,8 @@ from svmlab.solvers.base import DualSolution, History, SolverSpec
 from svmlab.ui.cache import apply_edits, load_data, model_items
 from svmlab.ui.chart import COMPONENT
 from svmlab.ui.edit import inside_region
-from svmlab.ui.settings import C_GRID, SIGMA_GRID, ExploreSettings, nearest
+from svmlab.ui.link_values import C_GRID, SIGMA_GRID, nearest
+from svmlab.ui.settings import ExploreSettings
 from tests.pages import page_test
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_Explore.py")

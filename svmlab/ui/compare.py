@@ -21,14 +21,9 @@ from svmlab.errors import FitCancelled, SvmlabError
 from svmlab.ui import cache, keyed
 from svmlab.ui.cache import Data, Edits, FitRecord
 from svmlab.ui.controls import COMPARE_FIELD_KEY, COMPARE_PREFIX, publish
+from svmlab.ui.link_values import C_GRID, SIGMA_GRID, nearest
 from svmlab.ui.panels import number_cells
-from svmlab.ui.settings import (
-    C_GRID,
-    SIGMA_GRID,
-    ExploreSettings,
-    compare_text,
-    nearest,
-)
+from svmlab.ui.settings import ExploreSettings, compare_text
 
 __all__ = ["other_settings", "section"]
 

@@ -37,11 +37,9 @@ from svmlab import datasets, kernels, losses, solvers
 from svmlab.errors import SvmlabError
 from svmlab.estimator import BIASES
 from svmlab.ui import keyed, presets, upload  # noqa: F401 (presets: see EXPLORE_PRESETS)
+from svmlab.ui.link_values import C_GRID, DELTA_GRID, SIGMA_GRID
 from svmlab.ui.settings import (
-    C_GRID,
-    DELTA_GRID,
     RANGES,
-    SIGMA_GRID,
     ExploreSettings,
     compare_choice,
     compare_text,

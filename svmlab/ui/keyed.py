@@ -22,7 +22,7 @@ from typing import Any
 
 import streamlit as st
 
-from svmlab.ui.settings import nearest
+from svmlab.ui.link_values import nearest
 
 __all__ = ["index", "log_slider", "value"]
 

@@ -34,7 +34,16 @@ import numpy as np
 from svmlab import datasets, multiclass_data, selection
 from svmlab.estimator import BIASES
 from svmlab.losses import LOSSES
-from svmlab.ui.settings import C_GRID, DELTA_GRID, SIGMA_GRID, nearest, query_getter
+from svmlab.ui.link_values import (
+    C_GRID,
+    DELTA_GRID,
+    SIGMA_GRID,
+    nearest,
+    parse_number,
+    query_getter,
+    quoted,
+    shown,
+)
 
 __all__ = [
     "LOSSES_STATE",
@@ -54,30 +63,6 @@ GENERATOR, UPLOAD_CSV = "Generator", "Upload CSV"
 UPLOAD = "upload"
 
 
-def _show(value: Any) -> str:
-    if isinstance(value, float) and math.isinf(value):
-        return "∞" if value > 0 else "−∞"
-    return f"{value:g}" if isinstance(value, float) else str(value)
-
-
-def _quote(raw: str) -> str:
-    text = "".join(c if c.isprintable() else "?" for c in raw[:40])
-    return f"'{text}'" + ("…" if len(raw) > 40 else "")
-
-
-def _float(raw: str) -> float | None:
-    """A number, or None; a number written out too large for a float (a
-    5,000-digit C) is ±inf, which the field's range then clamps."""
-    try:
-        value = float(raw)
-    except (TypeError, ValueError):
-        return None
-    if math.isfinite(value):
-        return value
-    literal = raw.strip().lower().lstrip("+-") in ("inf", "infinity", "nan")
-    return None if literal or math.isnan(value) else value
-
-
 @dataclass(frozen=True)
 class Choice:
     """A radio or select box: one of ``options`` (compared as text in a URL)."""
@@ -93,8 +78,8 @@ class Choice:
             if str(option) == raw:
                 return option
         errors.append(
-            f"The link's {self.query} = {_quote(raw)} is not one of "
-            f"{', '.join(map(str, self.options))}; using {_show(self.default)}."
+            f"The link's {self.query} = {quoted(raw)} is not one of "
+            f"{', '.join(map(str, self.options))}; using {shown(self.default)}."
         )
         return self.default
 
@@ -116,28 +101,28 @@ class Number:
     integer: bool = False
 
     def parse(self, raw: str, errors: list[str], notes: list[str]) -> float | int:
-        value = _float(raw)
+        value = parse_number(raw, overflow=True)
         if value is None or (
             self.integer and math.isfinite(value) and value != int(value)
         ):
             kind = "a whole number" if self.integer else "a number"
             errors.append(
-                f"The link's {self.query} = {_quote(raw)} is not {kind}; "
-                f"using {_show(self.default)}."
+                f"The link's {self.query} = {quoted(raw)} is not {kind}; "
+                f"using {shown(self.default)}."
             )
             return self.default
         if not self.low <= value <= self.high:
             end = self.low if value < self.low else self.high
             notes.append(
-                f"{self.label} = {_show(value)} is outside the range "
-                f"{_show(self.low)} to {_show(self.high)} that this page offers; "
-                f"using {_show(end)}."
+                f"{self.label} = {shown(value)} is outside the range "
+                f"{shown(self.low)} to {shown(self.high)} that this page offers; "
+                f"using {shown(end)}."
             )
             value = end
         return int(value) if self.integer else float(value)
 
     def encode(self, value: Any) -> str:
-        return str(int(value)) if self.integer else _show(float(value))
+        return str(int(value)) if self.integer else shown(float(value))
 
 
 @dataclass(frozen=True)
@@ -156,30 +141,30 @@ class Grid:
         object.__setattr__(self, "default", nearest(self.grid, self.default))
 
     def parse(self, raw: str, errors: list[str], notes: list[str]) -> float:
-        value = _float(raw)
+        value = parse_number(raw, overflow=True)
         if value is None or value <= 0:
             errors.append(
-                f"The link's {self.query} = {_quote(raw)} is not a positive "
-                f"number; using {_show(self.default)}."
+                f"The link's {self.query} = {quoted(raw)} is not a positive "
+                f"number; using {shown(self.default)}."
             )
             return self.default
         stop = nearest(self.grid, value)
         low, high = min(self.grid), max(self.grid)  # tol's grid runs downwards
         if not low <= value <= high:
             notes.append(
-                f"{self.label} = {_show(value)} is outside the range "
-                f"{_show(low)} to {_show(high)} that this page offers; "
-                f"using {_show(stop)}."
+                f"{self.label} = {shown(value)} is outside the range "
+                f"{shown(low)} to {shown(high)} that this page offers; "
+                f"using {shown(stop)}."
             )
         elif stop != value:
             notes.append(
-                f"{self.label} = {_show(value)} is not on its slider; using the "
-                f"nearest value on it, {_show(stop)}."
+                f"{self.label} = {shown(value)} is not on its slider; using the "
+                f"nearest value on it, {shown(stop)}."
             )
         return stop
 
     def encode(self, value: Any) -> str:
-        return _show(float(value))
+        return shown(float(value))
 
 
 @dataclass(frozen=True)
@@ -195,7 +180,7 @@ class Flag:
         value = {"1": True, "true": True, "0": False, "false": False}.get(raw.lower())
         if value is None:
             errors.append(
-                f"The link's {self.query} = {_quote(raw)} is not 1 or 0; "
+                f"The link's {self.query} = {quoted(raw)} is not 1 or 0; "
                 f"using {'1' if self.default else '0'}."
             )
             return self.default
@@ -221,10 +206,10 @@ class Range:
         self, raw: str, errors: list[str], notes: list[str]
     ) -> tuple[float, float]:
         low, sep, high = raw.partition(":")
-        ends = (_float(low), _float(high))
+        ends = (parse_number(low, overflow=True), parse_number(high, overflow=True))
         if not sep or any(v is None or v <= 0 for v in ends):
             errors.append(
-                f"The link's {self.query} = {_quote(raw)} is not two positive "
+                f"The link's {self.query} = {quoted(raw)} is not two positive "
                 f"numbers as low:high; using {self.encode(self.default)}."
             )
             return self.default
@@ -241,7 +226,7 @@ class Range:
 
     def encode(self, value: Any) -> str:
         low, high = value
-        return f"{_show(float(low))}:{_show(float(high))}"
+        return f"{shown(float(low))}:{shown(float(high))}"
 
 
 @dataclass(frozen=True)
@@ -260,7 +245,7 @@ class Multi:
         unknown = [name for name in names if name not in self.options]
         if unknown:
             errors.append(
-                f"The link's {self.query} names {', '.join(map(_quote, unknown))}, "
+                f"The link's {self.query} names {', '.join(map(quoted, unknown))}, "
                 f"not among {', '.join(self.options)}; left out."
             )
         return [o for o in self.options if o in names]
@@ -426,7 +411,7 @@ class PageState:
                 out[self.dataset_key] = data
             else:
                 errors.append(
-                    f"The link's data set {_quote(data)} is not one of "
+                    f"The link's data set {quoted(data)} is not one of "
                     f"{', '.join(self.catalogue.GENERATORS)}; showing "
                     f"{self.dataset}."
                 )

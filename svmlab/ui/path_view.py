@@ -26,7 +26,8 @@ from svmlab.solvers.lane import long_fits_through
 from svmlab.ui import keyed, panels, room
 from svmlab.ui.cache import Edits, FitRecord, apply_edits, load_data, model_items
 from svmlab.ui.controls import KEYS
-from svmlab.ui.settings import C_GRID, SIGMA_GRID, ExploreSettings, nearest
+from svmlab.ui.link_values import C_GRID, SIGMA_GRID, nearest
+from svmlab.ui.settings import ExploreSettings
 from svmlab.ui.shared_results import SharedResults, with_progress
 
 __all__ = ["PATH_SECONDS", "clicked_value", "path_values", "section", "stored_record"]

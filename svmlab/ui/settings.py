@@ -19,58 +19,32 @@ from svmlab import datasets, kernels, losses, solvers
 from svmlab.errors import SvmlabError
 from svmlab.estimator import BIASES
 from svmlab.ui import room
+from svmlab.ui.link_values import (
+    C_GRID,
+    DELTA_GRID,
+    SIGMA_GRID,
+    encoded,
+    nearest,
+    parse_int,
+    parse_number,
+    query_getter,
+    quoted,
+    shown,
+)
 
 __all__ = [
     "COMPARE_GRIDS",
-    "C_GRID",
-    "DELTA_GRID",
     "FIT_SECONDS",
     "MODEL_DEFAULTS",
     "RANGES",
-    "SIGMA_GRID",
     "UPLOAD",
     "ExploreSettings",
     "compare_choice",
     "compare_text",
     "is_upload_key",
-    "log_grid",
-    "nearest",
     "solver_refusal",
 ]
 
-
-def log_grid(low_exp: int, high_exp: int) -> tuple[float, ...]:
-    """Log-spaced values from ``10**low_exp`` to ``10**high_exp``: the E12 series
-    (1, 1.2, 1.5, 1.8, 2.2, 2.7, 3.3, 3.9, 4.7, 5.6, 6.8, 8.2) in every decade.
-
-    Twelve steps a decade (about 21 % each) read like the numbers people type.
-    """
-    e12 = (1.0, 1.2, 1.5, 1.8, 2.2, 2.7, 3.3, 3.9, 4.7, 5.6, 6.8, 8.2)
-    values = [
-        float(f"{m * 10.0**e:.3g}") for e in range(low_exp, high_exp) for m in e12
-    ]
-    return (*values, float(10.0**high_exp))
-
-
-#: Values of the C slider (typed values may lie anywhere in (0, inf)).
-C_GRID: tuple[float, ...] = log_grid(-3, 5)
-#: Values of the sigma slider.
-SIGMA_GRID: tuple[float, ...] = log_grid(-2, 2)
-#: Values of the modified hinge's delta slider: 1-2-5 steps from Lee's 1e-4 (his
-#: experiments, and the Model selection page's default) to 0.1, then steps of 0.05,
-#: so that every delta the Model selection page offers is on it.
-DELTA_GRID: tuple[float, ...] = (
-    1e-4,
-    2e-4,
-    5e-4,
-    1e-3,
-    2e-3,
-    5e-3,
-    0.01,
-    0.02,
-    0.05,
-    *(round(0.05 * k, 2) for k in range(2, 20)),
-)
 
 #: What the Explore widgets accept. A value from a link or from another page
 #: outside its range is clamped to the nearest end with a message
@@ -120,17 +94,6 @@ def is_upload_key(value: object) -> bool:
     """Whether ``value`` looks like an upload key: 12 lowercase hex digits (the
     start of the SHA-256 of the uploaded data, see :mod:`svmlab.ui.upload`)."""
     return isinstance(value, str) and _UPLOAD_KEY.fullmatch(value) is not None
-
-
-def nearest(grid: tuple[float, ...], value: float) -> float:
-    """The grid value closest to ``value`` on a log scale (clamped to the ends;
-    +inf is the largest value, anything else not positive the first)."""
-    if isinstance(value, float) and value == math.inf:
-        return max(grid)
-    if not (isinstance(value, int | float) and math.isfinite(value) and value > 0):
-        return grid[0]
-    target = math.log(value)
-    return min(grid, key=lambda g: abs(math.log(g) - target))
 
 
 def _dataset_defaults(name: str) -> dict[str, float | int]:
@@ -297,7 +260,7 @@ class ExploreSettings:
                 continue
             value = getattr(self, field)
             if value != getattr(other, field):
-                out.append(f"{_LABELS.get(field, field)} = {_show(value)}")
+                out.append(f"{_LABELS.get(field, field)} = {shown(value)}")
         return out
 
     # -- URL ------------------------------------------------------------------
@@ -318,12 +281,12 @@ class ExploreSettings:
                 continue
             value = getattr(self, f.name)
             if value != getattr(base, f.name):
-                out[_QUERY_NAMES.get(f.name, f.name)] = _encode(value)
+                out[_QUERY_NAMES.get(f.name, f.name)] = encoded(value)
         for (name, value), (_, default) in zip(
             self.data_params, base.data_params, strict=True
         ):
             if value != default:
-                out[name] = _encode(value)
+                out[name] = encoded(value)
         return out
 
     @classmethod
@@ -342,7 +305,7 @@ class ExploreSettings:
         dataset = get("data")
         if dataset is not None and dataset not in datasets.GENERATORS:
             notes.append(
-                f"The link's data set {_quote(dataset)} is not one of "
+                f"The link's data set {quoted(dataset)} is not one of "
                 f"{', '.join(datasets.GENERATORS)}; showing {cls.dataset}."
             )
             dataset = None
@@ -368,8 +331,8 @@ class ExploreSettings:
             value = _FIELD_PARSERS[f.name](raw)
             if value is None:
                 notes.append(
-                    f"The link's {name} = {_quote(raw)} is not understood; "
-                    f"using {_show(default)}."
+                    f"The link's {name} = {quoted(raw)} is not understood; "
+                    f"using {shown(default)}."
                 )
                 value = default
             values[f.name] = value
@@ -401,9 +364,9 @@ class ExploreSettings:
                 changes[name] = end
                 continue
             notes.append(
-                f"{_LABELS.get(name, name)} = {_show(value)} is outside the range "
-                f"{_show(low)} to {_show(high)} that this page offers; "
-                f"using {_show(end)}."
+                f"{_LABELS.get(name, name)} = {shown(value)} is outside the range "
+                f"{shown(low)} to {shown(high)} that this page offers; "
+                f"using {shown(end)}."
             )
             changes[name] = end
         n_spec = next(p for p in datasets.PARAMS[self.dataset] if p.name == "n_samples")
@@ -417,8 +380,8 @@ class ExploreSettings:
             changes["delta"] = on_grid
         if delta not in DELTA_GRID and self.loss == "modified_hinge":
             notes.append(
-                f"δ = {_show(delta)} is not on the δ slider; using the nearest "
-                f"value on it, {_show(on_grid)}."
+                f"δ = {shown(delta)} is not on the δ slider; using the nearest "
+                f"value on it, {shown(on_grid)}."
             )
         choice = compare_choice(self.compare)
         if choice is not None and choice[0] in COMPARE_GRIDS:
@@ -426,8 +389,8 @@ class ExploreSettings:
             stop = nearest(COMPARE_GRIDS[field], value)
             if stop != value:
                 notes.append(
-                    f"B's {_LABELS.get(field, field)} = {_show(value)} is not on "
-                    f"its slider; using the nearest value on it, {_show(stop)}."
+                    f"B's {_LABELS.get(field, field)} = {shown(value)} is not on "
+                    f"its slider; using the nearest value on it, {shown(stop)}."
                 )
                 changes["compare"] = compare_text(field, stop)
         if self.solver != "auto":
@@ -459,7 +422,7 @@ COMPARE_GRIDS: dict[str, tuple[float, ...]] = {"C": C_GRID, "sigma": SIGMA_GRID}
 
 def compare_text(field: str, value: Any) -> str:
     """Compare mode's B as the ``compare`` field writes it."""
-    return f"{field}:{_encode(float(value)) if field in COMPARE_GRIDS else value}"
+    return f"{field}:{encoded(float(value)) if field in COMPARE_GRIDS else value}"
 
 
 def compare_choice(text: str) -> tuple[str, Any] | None:
@@ -468,7 +431,7 @@ def compare_choice(text: str) -> tuple[str, Any] | None:
     if not sep:
         return None
     if field in COMPARE_GRIDS:
-        value = _float(raw)
+        value = parse_number(raw)
         return (field, value) if value is not None and value > 0 else None
     if field == "loss":
         return (field, raw) if raw in losses.LOSSES else None
@@ -503,93 +466,10 @@ _LABELS = {"sigma": "σ", "delta": "δ", "test_fraction": "The test fraction"}
 
 def _room_note(label: str, value: Any, high: Any) -> str:
     return (
-        f"{label} = {_show(value)} is more than this server allows in room mode "
-        f"(at most {_show(high)}, so that a room of students shares it well); "
-        f"using {_show(high)}."
+        f"{label} = {shown(value)} is more than this server allows in room mode "
+        f"(at most {shown(high)}, so that a room of students shares it well); "
+        f"using {shown(high)}."
     )
-
-
-def _show(value: Any) -> str:
-    """A value in a sentence: numbers as ``%g``, never a numpy repr."""
-    if isinstance(value, bool) or value is None:
-        return str(value)
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float):
-        return ("∞" if value > 0 else "−∞") if math.isinf(value) else f"{value:g}"
-    return str(value)
-
-
-def _quote(raw: str) -> str:
-    """A raw query value in a sentence: short, printable, quoted."""
-    text = "".join(c if c.isprintable() else "?" for c in raw[:40])
-    return f"'{text}'" + ("…" if len(raw) > 40 else "")
-
-
-def _encode(value: Any) -> str:
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    if isinstance(value, float):
-        return (
-            repr(value) if value != int(value) or abs(value) >= 1e16 else f"{value:g}"
-        )
-    return str(value)
-
-
-def query_getter(params: Any, notes: list[str] | None = None):
-    """``name -> the link's last value for it as a string, or None`` (a missing,
-    empty or non-text parameter is None; never raises). A name the link gives
-    more than once with different values adds a sentence to ``notes``."""
-    said: set[str] = set()
-
-    def all_values(name: str) -> list[str]:
-        try:
-            if hasattr(params, "get_all"):
-                values = params.get_all(name)
-            else:
-                values = params.get(name)
-        except Exception:
-            return []
-        if isinstance(values, str):
-            return [values]
-        if isinstance(values, list | tuple):
-            return [v for v in values if isinstance(v, str)]
-        return []
-
-    def get(name: str) -> str | None:
-        values = all_values(name)
-        if not values:
-            return None
-        if notes is not None and len(set(values)) > 1 and name not in said:
-            said.add(name)
-            shown = ", ".join(_quote(v) for v in values)
-            notes.append(
-                f"The link gives {name} {len(values)} times ({shown}); "
-                f"using the last, {_quote(values[-1])}."
-            )
-        return values[-1]
-
-    return get
-
-
-def _float(raw: str | None, overflow: bool = False) -> float | None:
-    """A finite number, or None; with ``overflow`` a number written out too
-    large for a float (a 5,000-digit C) is ±inf, which the range then clamps."""
-    try:
-        value = float(raw)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return None
-    if math.isfinite(value):
-        return value
-    literal = str(raw).strip().lower().lstrip("+-") in ("inf", "infinity", "nan")
-    return value if overflow and not math.isnan(value) and not literal else None
-
-
-def _int(raw: str | None, overflow: bool = False) -> int | float | None:
-    value = _float(raw, overflow)
-    if value is None or (math.isfinite(value) and value != int(value)):
-        return None
-    return int(value) if math.isfinite(value) else value
 
 
 def _param(
@@ -598,11 +478,11 @@ def _param(
     """A generator parameter from the link: parsed, clamped to its slider."""
     if raw is None:
         return default
-    value = _int(raw, True) if spec.integer else _float(raw, True)
+    value = parse_int(raw, True) if spec.integer else parse_number(raw, True)
     if value is None:
         notes.append(
-            f"The link's {spec.name} = {_quote(raw)} is not understood; "
-            f"using {_show(default)}."
+            f"The link's {spec.name} = {quoted(raw)} is not understood; "
+            f"using {shown(default)}."
         )
         return default
     if value > spec.high and room.limits() and spec.name == "n_samples":
@@ -612,8 +492,8 @@ def _param(
         end = spec.low if value < spec.low else spec.high
         end = int(end) if spec.integer else float(end)
         notes.append(
-            f"{spec.label} = {_show(value)} is outside the range {_show(spec.low)} "
-            f"to {_show(spec.high)} of its slider; using {_show(end)}."
+            f"{spec.label} = {shown(value)} is outside the range {shown(spec.low)} "
+            f"to {shown(spec.high)} of its slider; using {shown(end)}."
         )
         return end
     return value
@@ -623,7 +503,7 @@ def _number(*, integer: bool = False, positive: bool = False):
     """A parser of a number (clamping to :data:`RANGES` happens afterwards)."""
 
     def parse(raw: str) -> float | int | None:
-        value = _int(raw, True) if integer else _float(raw, True)
+        value = parse_int(raw, True) if integer else parse_number(raw, True)
         if value is None or (positive and value <= 0):
             return None
         return value
@@ -644,7 +524,7 @@ def _solver(raw: str) -> str | None:
 
 
 def _delta(raw: str) -> float | None:
-    value = _float(raw)
+    value = parse_number(raw)
     return value if value is not None and 0.0 < value < 1.0 else None
 
 
