@@ -18,7 +18,7 @@ from svmlab.ui import frame, page_url, panels, refusals
 from svmlab.ui import losses_page as lp
 from svmlab.ui.model_block import engine_result
 from svmlab.ui.page_state import LOSSES_STATE
-from svmlab.ui.upload import escape_markdown
+from svmlab.user_text import for_markdown
 
 frame.guard()
 
@@ -60,7 +60,7 @@ def panel(name: str) -> None:
     bounded = make_loss(name, delta=request.delta).bounded
     st.markdown(f"**{TITLES[name]}** · {'bounded' if bounded else 'unbounded'}")
     if item.error:
-        st.error(escape_markdown(item.error))
+        st.error(for_markdown(item.error))
         return
     panels.plotly_chart(
         fig.loss_panel_figure(
@@ -115,7 +115,7 @@ if run:
     except FitCancelled:
         st.stop()
     except SvmlabError as error:
-        st.error(escape_markdown(error))
+        st.error(for_markdown(error))
 stored = lp.stored_sweep()
 if stored is None:
     st.info(
@@ -159,7 +159,7 @@ else:
             key="losses_sweep_shift",
         )
     for failure in sweep.failures[:3]:
-        st.warning(escape_markdown(failure))
+        st.warning(for_markdown(failure))
 
 # -- why ---------------------------------------------------------------------------
 st.header("Why: bounded losses stop listening")
@@ -209,7 +209,7 @@ try:
 except FitCancelled:
     st.stop()
 except SvmlabError as error:
-    st.error(escape_markdown(error))
+    st.error(for_markdown(error))
 else:
     left, right = st.columns([3, 2])
     with left:

@@ -19,7 +19,7 @@ from svmlab.ui import solvers_page as sp
 from svmlab.ui import solvers_text as text
 from svmlab.ui.model_block import engine_result
 from svmlab.ui.page_state import SOLVERS_STATE
-from svmlab.ui.upload import escape_markdown
+from svmlab.user_text import for_markdown
 
 frame.guard()
 
@@ -47,7 +47,7 @@ table, invalid = sp.table(result)
 classroom = page_url.classroom(SOLVERS_STATE)
 for row in result.rows:
     if row.error:
-        st.error(f"{row.title}: {escape_markdown(row.error)}")
+        st.error(f"{row.title}: {for_markdown(row.error)}")
 if not table.empty:
     st.dataframe(
         table,
@@ -65,12 +65,10 @@ def table_notes() -> None:
         + " · library: scikit-learn on the same problem, scored by the same formulas."
     )
     for row in [r for r in result.rows if r.note]:
-        st.caption(f"{TITLES.get(row.name, row.name)}: {escape_markdown(row.note)}")
+        st.caption(f"{TITLES.get(row.name, row.name)}: {for_markdown(row.note)}")
     if invalid:
         with st.expander(f"Not valid for this loss and bias ({len(invalid)})"):
-            st.markdown(
-                "\n".join(f"- **{t}**: {escape_markdown(r)}" for t, r in invalid)
-            )
+            st.markdown("\n".join(f"- **{t}**: {for_markdown(r)}" for t, r in invalid))
 
 
 def convergence() -> None:
@@ -172,7 +170,7 @@ if run:
     except FitCancelled:
         st.stop()
     except SvmlabError as error:
-        st.error(escape_markdown(error))
+        st.error(for_markdown(error))
 stored = sp.stored_scaling()
 if stored is None:
     st.info(
@@ -192,7 +190,7 @@ else:
         )
         st.markdown(text.scaling_sentence(scaled))
         for name, why in scaled.stopped.items():
-            st.caption(f"{TITLES.get(name, name)}: {escape_markdown(why)}.")
+            st.caption(f"{TITLES.get(name, name)}: {for_markdown(why)}.")
     with right:
         st.markdown(
             "**Lee (2006) Table 1 beside ours** (QP / IRWLS above 1: IRWLS faster)"

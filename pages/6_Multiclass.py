@@ -16,7 +16,7 @@ from svmlab.ui import frame, page_url, panels, refusals
 from svmlab.ui import multiclass_page as mp
 from svmlab.ui.model_block import engine_result
 from svmlab.ui.page_state import MULTICLASS_STATE
-from svmlab.ui.upload import escape_markdown
+from svmlab.user_text import for_markdown
 
 frame.guard()
 
@@ -59,7 +59,7 @@ for column, (method, title) in zip(columns, METHODS.items(), strict=True):
     with column:
         st.markdown(f"**{title}**")
         if result.error:
-            st.error(escape_markdown(result.error))
+            st.error(for_markdown(result.error))
             continue
         panels.plotly_chart(
             fig.multiclass_panel(
@@ -75,7 +75,7 @@ for column, (method, title) in zip(columns, METHODS.items(), strict=True):
         )
         st.markdown(mp.numbers_markdown(result))
         for note in result.notes[:2]:
-            st.caption(escape_markdown(note))
+            st.caption(for_markdown(note))
 st.markdown(mp.story(results))
 
 left, right = st.columns([3, 2])

@@ -24,8 +24,8 @@ from streamlit.testing.v1 import AppTest
 from svmlab import criterion_grid, datasets, selection
 from svmlab.errors import SvmlabError
 from svmlab.experiments import lee2006
+from svmlab.ui import data_source, shared_results
 from svmlab.ui import selection_page as sp
-from svmlab.ui import shared_results, upload
 from svmlab.ui.settings import ExploreSettings
 from tests.pages import page_test
 
@@ -337,9 +337,9 @@ def test_the_session_holds_a_few_uploads_not_all() -> None:
         assert not _errors(at), _errors(at)
         keys.append(at.session_state["selection_uploads"].copy())
     held = at.session_state["selection_uploads"]
-    assert len(held) == upload.MAX_SESSION_UPLOADS < 7
+    assert len(held) == data_source.MAX_SESSION_UPLOADS < 7
     # The newest are kept, the current one among them, in upload order.
-    assert list(held) == [list(k)[-1] for k in keys][-upload.MAX_SESSION_UPLOADS :]
+    assert list(held) == [list(k)[-1] for k in keys][-data_source.MAX_SESSION_UPLOADS :]
     at = _run(at)
     assert not _errors(at), _errors(at)
     assert at.session_state[sp.STATE_KEY].request.data_items[0][1] == list(held)[-1]

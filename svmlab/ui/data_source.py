@@ -6,7 +6,7 @@ default (:mod:`svmlab.ui.keyed`), so a widget the browser mounts afresh never
 sends a built-in default back. The data are described by primitives (the source
 name and ``data_items``), so they key the pages' caches; the arrays come from
 :func:`generated_data` (cached) or from the session's held uploads (at most
-:data:`svmlab.ui.upload.MAX_SESSION_UPLOADS` per page), read back by
+:data:`MAX_SESSION_UPLOADS` per page), read back by
 :func:`request_data`. Uploads are checked drawable
 (:func:`svmlab.csv_data.check_drawable`) and every user string is escaped
 before Streamlit renders it as markdown.
@@ -27,10 +27,15 @@ from svmlab.errors import DataError
 from svmlab.ui import keyed
 from svmlab.ui.page_state import csv_column_key
 from svmlab.ui.refusals import accept, refuse
-from svmlab.ui.upload import MAX_SESSION_UPLOADS, escape_markdown
+from svmlab.user_text import for_markdown
+
+#: Most uploaded data sets one session keeps per page (the current one is never
+#: dropped); Explore's upload keeps as many.
+MAX_SESSION_UPLOADS = 4
 
 __all__ = [
     "CATALOGUES",
+    "MAX_SESSION_UPLOADS",
     "UPLOAD",
     "DataItems",
     "generated_data",
@@ -70,7 +75,7 @@ def _uploads(prefix: str) -> dict[str, tuple[Array, Array]]:
 
 def hold(prefix: str, key: str, X: Array, y: Array) -> None:
     """Hold an upload in the session: newest last, at most
-    :data:`~svmlab.ui.upload.MAX_SESSION_UPLOADS` (Explore's cap), ``key`` kept."""
+    :data:`MAX_SESSION_UPLOADS` (Explore's cap too), ``key`` kept."""
     uploads = _uploads(prefix)
     uploads.pop(key, None)
     uploads[key] = (X, y)
@@ -145,17 +150,17 @@ def upload_controls(
         # Values near 1e308 are finite numbers, but their span overflows the axes.
         csv_data.check_drawable(X, advice=DRAWABLE_ADVICE)
     except DataError as error:
-        st.error(escape_markdown(error))
+        st.error(for_markdown(error))
         refuse(prefix, file.name, error)
         return None
     accept(prefix)
     key = hashlib.sha256(X.tobytes() + y.tobytes()).hexdigest()[:12]
     hold(prefix, key, X, y)
     if multiclass:
-        names = ", ".join(escape_markdown(repr(str(v))) for v in labels)
+        names = ", ".join(for_markdown(repr(str(v))) for v in labels)
         st.caption(f"{len(y)} points; {len(labels)} classes: {names}.")
     else:
-        negative, positive = (escape_markdown(repr(str(v))) for v in labels)
+        negative, positive = (for_markdown(repr(str(v))) for v in labels)
         st.caption(f"{len(y)} points; +1 is {positive}, −1 is {negative}.")
     # The file's own class names ride along (as text: they key the caches).
     return (("upload", key), ("labels", tuple(str(v) for v in labels)))

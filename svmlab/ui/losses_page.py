@@ -31,7 +31,7 @@ from svmlab.ui import data_source, keyed, room
 from svmlab.ui.model_block import model_block
 from svmlab.ui.page_state import LOSSES_STATE
 from svmlab.ui.shared_results import SharedResults, with_progress
-from svmlab.ui.upload import escape_markdown
+from svmlab.user_text import for_markdown
 
 __all__ = [
     "FIG_27_17",
@@ -157,7 +157,7 @@ def _class_names(items: tuple) -> tuple[str, str]:
     labels = dict(items).get("labels")
     if labels is None:
         return "−1", "+1"
-    return escape_markdown(labels[0]), escape_markdown(labels[1])
+    return for_markdown(labels[0]), for_markdown(labels[1])
 
 
 def controls() -> LossesRequest | None:
@@ -394,7 +394,7 @@ def numbers_markdown(result: robustness.LossResult, kernel: str) -> str:
     """The numbers under a panel as a two-column markdown table."""
     rows = panel_numbers(result, kernel)
     lines = ["| measured | |", "|:--|--:|"]
-    lines += [f"| {label} | {escape_markdown(value)} |" for label, value in rows]
+    lines += [f"| {label} | {for_markdown(value)} |" for label, value in rows]
     return "\n".join(lines)
 
 

@@ -52,7 +52,7 @@ from svmlab.ui.page_state import (
 )
 from svmlab.ui.settings import ExploreSettings
 from svmlab.ui.shared_results import SharedResults, with_progress
-from svmlab.ui.upload import escape_markdown
+from svmlab.user_text import for_markdown
 
 __all__ = [
     "DEFAULT_CRITERIA",
@@ -180,8 +180,8 @@ DRAWABLE_ADVICE = data_source.DRAWABLE_ADVICE
 PREFIX = "selection"
 
 #: User text shown where Streamlit renders markdown (labels, messages quoting
-#: cells): :func:`svmlab.ui.upload.escape_markdown`, the Explore page's.
-plain = escape_markdown
+#: cells): :func:`svmlab.user_text.for_markdown`, every page's.
+plain = for_markdown
 
 TWO_CIRCLES_NOTE = (
     "Lee (2006)'s two circles: x uniform on (−1, 1)², +1 inside the inner "

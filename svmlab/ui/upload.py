@@ -33,11 +33,11 @@ from svmlab import csv_data
 from svmlab.errors import DataError
 from svmlab.ui import keyed, refusals
 from svmlab.ui.cache import Edits, edit_parts, hold_upload, split_indices
+from svmlab.ui.data_source import MAX_SESSION_UPLOADS
 from svmlab.user_text import for_markdown
 
 __all__ = [
     "GENERATOR",
-    "MAX_SESSION_UPLOADS",
     "UPLOAD_CSV",
     "HeldUpload",
     "data_csv",
@@ -55,8 +55,6 @@ Array = NDArray[np.float64]
 
 #: The data source radio's options.
 GENERATOR, UPLOAD_CSV = "Generator", "Upload CSV"
-#: Most uploaded data sets one session keeps (the current one is never dropped).
-MAX_SESSION_UPLOADS = 4
 
 P = "explore_"
 #: Session keys: the upload key shown ("" = generated data), the last applied
