@@ -14,7 +14,7 @@ script state going ``running`` -> ``notRunning``, and the last DOM mutation
 (plus the next animation frame) inside the main chart's element, once the page
 has been quiet for 250 ms. The other charts (alpha histogram, loss panel) are
 timed too ("all charts"): the page draws them when the browser is idle after
-the main one (svmlab.ui.chart). A chart is a ``st.plotly_chart`` element or a
+the main one (svmlab.ui.explore.chart). A chart is a ``st.plotly_chart`` element or a
 Plotly div (``.js-plotly-plot``) inside one. Streamlit may skip showing
 ``running`` for a short rerun handled in one render; the server's messages
 since the key press then stand for it (and the last one for the script's end).
@@ -304,7 +304,7 @@ def warm_start_rows(sizes: list[int], steps: int = 10) -> list[dict]:
     """Fit time of C-slider steps, cold and warm-started from the previous alpha.
 
     The page passes the last ``alpha_`` as ``init`` when only C or sigma moved
-    (svmlab.ui.cache.fit_settings); this measures what that buys per solver.
+    (svmlab.ui.explore.cache.fit_settings); this measures what that buys per solver.
     """
     import numpy as np
 

@@ -1,8 +1,9 @@
 """Explore: the live SVM playground.
 
-Widgets (svmlab.ui.controls) -> settings -> cached data and fit (svmlab.ui.cache)
--> figure builders (svmlab.figures) -> svmlab.ui.chart (a Plotly chart the browser
-keeps across reruns and redraws in place). The sidebar holds the data
+Widgets (svmlab.ui.explore.controls) -> settings -> cached data and fit
+(svmlab.ui.explore.cache) -> figure builders (svmlab.figures) ->
+svmlab.ui.explore.chart (a Plotly chart the browser keeps across reruns and
+redraws in place). The sidebar holds the data
 and model choices; C, σ, the chart and everything computed from them sit in one
 fragment, so moving a slider or selecting on the chart reruns only that part.
 """
@@ -13,20 +14,19 @@ import streamlit as st
 
 from svmlab import SvmlabError, figures, losses, solvers
 from svmlab.errors import FitCancelled
-from svmlab.ui import (
+from svmlab.ui import frame, refusals
+from svmlab.ui.explore import (
     cache,
     compare,
     controls,
     edit,
-    frame,
     inspector,
     kernel_view,
     lecture,
     panels,
     path_view,
-    refusals,
 )
-from svmlab.ui import chart as ui_chart
+from svmlab.ui.explore import chart as ui_chart
 from svmlab.ui.presets import PRESETS
 
 frame.guard()
@@ -52,7 +52,7 @@ def chart(
     fit: tuple[int, int] | None = None,
 ) -> object:
     """Draw ``fig`` (a figure or a ``figures.*_spec`` dict) in a Plotly chart kept
-    alive across reruns (svmlab.ui.chart): the browser redraws it in place with
+    alive across reruns (svmlab.ui.explore.chart): the browser redraws it in place with
     ``Plotly.react``, once. A ``datarevision`` that changes with the inputs tells
     Plotly the data changed. Charts other than the main one are drawn when the
     browser is idle (``defer``). Returns the box or lasso selection of this run
@@ -138,7 +138,8 @@ def playground() -> None:
             highlight=inspected if snapshot is None else None,
         )
         last_spec[:] = [fig]
-        # A click while dragging selects is an event only (svmlab.ui.edit adds a point).
+        # A click while dragging selects is an event only (explore.edit adds a
+        # point).
         fig["layout"]["clickmode"] = (
             "event" if dragmode in ("select", "lasso") else "none"
         )

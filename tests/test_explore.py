@@ -20,11 +20,11 @@ from streamlit.testing.v1 import AppTest
 
 from svmlab import SVC, datasets, kernels, losses, solvers
 from svmlab.solvers.base import DualSolution, History, SolverSpec
-from svmlab.ui.cache import apply_edits, load_data, model_items
-from svmlab.ui.chart import COMPONENT
-from svmlab.ui.edit import inside_region
+from svmlab.ui.explore.cache import apply_edits, load_data, model_items
+from svmlab.ui.explore.chart import COMPONENT
+from svmlab.ui.explore.edit import inside_region
+from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.link_values import C_GRID, SIGMA_GRID, nearest
-from svmlab.ui.settings import ExploreSettings
 from tests.pages import page_test
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_Explore.py")
@@ -50,7 +50,8 @@ def _errors(at: AppTest) -> list[str]:
 
 
 def _charts(at: AppTest) -> list[dict]:
-    """What the page's Plotly charts (svmlab.ui.chart components) are sent, in order:
+    """What the page's Plotly charts (svmlab.ui.explore.chart components) are
+    sent, in order:
     ``{"data", "layout", "config", "select"}``."""
     return [
         json.loads(e.proto.bytes)
@@ -521,7 +522,7 @@ def test_theory_and_downloads() -> None:
 
 
 def test_model_json() -> None:
-    from svmlab.ui.cache import fit
+    from svmlab.ui.explore.cache import fit
     from svmlab.ui.panels import data_csv, model_json
 
     s = ExploreSettings(n=60)
@@ -538,11 +539,11 @@ def test_model_json() -> None:
 
 
 def test_chart_payload_is_plain_json() -> None:
-    """svmlab.ui.chart sends a figure (go.Figure or spec dicts) as JSON the
+    """svmlab.ui.explore.chart sends a figure (go.Figure or spec dicts) as JSON the
     browser can parse: numpy values as numbers, NaN as null, no fixed width."""
     import plotly.graph_objects as go
 
-    from svmlab.ui.chart import figure_payload
+    from svmlab.ui.explore.chart import figure_payload
 
     config = {"displaylogo": False}
     spec = {
@@ -568,7 +569,7 @@ def test_chart_payload_is_plain_json() -> None:
 
 def test_charts_are_plotly_components_kept_across_reruns() -> None:
     """The main chart, the alpha histogram and the loss panel go to the browser as
-    svmlab.ui.chart components: the whole figure with the modebar config, only
+    svmlab.ui.explore.chart components: the whole figure with the modebar config, only
     the main chart reports box/lasso selections, and the element ids do not
     change when C moves (the browser keeps each Plotly div and reacts in place)."""
     at = _app({"n": "60"})

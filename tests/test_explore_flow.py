@@ -12,8 +12,8 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from svmlab import datasets
-from svmlab.ui.chart import COMPONENT
-from svmlab.ui.settings import ExploreSettings
+from svmlab.ui.explore.chart import COMPONENT
+from svmlab.ui.explore.settings import ExploreSettings
 from tests.pages import page_test
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_Explore.py")

@@ -21,8 +21,9 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from svmlab.ui import shared_results, upload
-from svmlab.ui.chart import COMPONENT
+from svmlab.ui import shared_results
+from svmlab.ui.explore import upload
+from svmlab.ui.explore.chart import COMPONENT
 from svmlab.user_text import MAX_CHARS, for_html, for_markdown, for_plotly, plain
 from tests.pages import page_test
 

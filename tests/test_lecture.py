@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab.ui.chart import COMPONENT
+from svmlab.ui.explore.chart import COMPONENT
+from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.presets import query
-from svmlab.ui.settings import ExploreSettings
 from tests.pages import page_test
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_Explore.py")
@@ -104,7 +104,7 @@ def _path_chart(at: AppTest) -> dict:
 
 def test_inspector_reads_one_point_and_moves_and_deletes_it() -> None:
     from svmlab import SVC
-    from svmlab.ui.cache import load_data, model_items
+    from svmlab.ui.explore.cache import load_data, model_items
 
     at = _app({"preset": "hard_margin", "data": "linear", "n": "40", "test": "0"})
     at.radio(key="explore_tool").set_value("inspect").run()
@@ -179,7 +179,7 @@ def test_compare_mode_fits_b_and_shares_the_axes() -> None:
     from sklearn.svm import SVC as SkSVC
 
     from svmlab import kernels
-    from svmlab.ui.cache import load_data
+    from svmlab.ui.explore.cache import load_data
 
     at = _app({"data": "two_circles"})
     at.radio(key="explore_tool").set_value("compare").run()

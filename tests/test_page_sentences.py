@@ -14,9 +14,9 @@ from svmlab import datasets
 from svmlab.errors import counted
 from svmlab.multiclass_compare import MethodResult
 from svmlab.ui import losses_page, shared_results
+from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.multiclass_page import story
 from svmlab.ui.page_state import LOSSES_STATE
-from svmlab.ui.settings import ExploreSettings
 from tests.pages import page_test
 
 PAGES = Path(__file__).resolve().parents[1] / "pages"

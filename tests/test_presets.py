@@ -20,9 +20,9 @@ from sklearn.svm import SVC as SkSVC
 from streamlit.testing.v1 import AppTest
 
 from svmlab import kernels
-from svmlab.ui.cache import load_data
+from svmlab.ui.explore.cache import load_data
+from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.presets import EXPLORE, PRESETS, TOPICS, by_topic, query
-from svmlab.ui.settings import ExploreSettings
 from tests.pages import page_test
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -131,7 +131,7 @@ def test_preset_shows_the_number_it_promises(name: str) -> None:
 
 def test_irwls_objective_falls_at_every_step() -> None:
     from svmlab import SVC
-    from svmlab.ui.cache import model_items
+    from svmlab.ui.explore.cache import model_items
 
     s = PRESETS["irwls_lee"].settings
     data = _data(s)

@@ -11,8 +11,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svmlab.ui import room
-from svmlab.ui.cache import model_items
-from svmlab.ui.settings import ExploreSettings
+from svmlab.ui.explore.cache import model_items
+from svmlab.ui.explore.settings import ExploreSettings
 from tests.pages import page_test
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_Explore.py")
@@ -80,7 +80,7 @@ def test_settings_presets_and_room_caps_import_without_streamlit():
     import sys
 
     code = (
-        "import sys; import svmlab.ui.settings, svmlab.ui.page_state, "
+        "import sys; import svmlab.ui.explore.settings, svmlab.ui.page_state, "
         "svmlab.ui.presets, svmlab.ui.room; print('streamlit' in sys.modules)"
     )
     out = subprocess.run(

@@ -26,7 +26,7 @@ from svmlab.errors import SvmlabError
 from svmlab.experiments import lee2006
 from svmlab.ui import data_source, shared_results
 from svmlab.ui import selection_page as sp
-from svmlab.ui.settings import ExploreSettings
+from svmlab.ui.explore.settings import ExploreSettings
 from tests.pages import page_test
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "2_Model_selection.py")

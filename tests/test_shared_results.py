@@ -20,9 +20,10 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from svmlab import criterion_grid, path, robustness
-from svmlab.ui import losses_page, path_view, shared_results
+from svmlab.ui import losses_page, shared_results
 from svmlab.ui import selection_page as selection
 from svmlab.ui import solvers_page as solvers
+from svmlab.ui.explore import path_view
 from svmlab.ui.shared_results import SharedResults
 from tests.pages import page_test
 
@@ -231,7 +232,8 @@ def test_a_fit_cut_off_by_the_budget_is_not_served_to_another_session(
     monkeypatch,
 ) -> None:
     from svmlab.estimator import SVC
-    from svmlab.ui import cache, room
+    from svmlab.ui import room
+    from svmlab.ui.explore import cache
 
     monkeypatch.setattr(room, "FIT_SECONDS", 1e-4)
     fits = _counted(monkeypatch, SVC, "fit")
@@ -256,7 +258,7 @@ def test_a_fit_cut_off_by_the_budget_is_not_served_to_another_session(
 
 
 def test_only_answers_that_meet_tol_or_came_cold_are_shared() -> None:
-    from svmlab.ui.cache import shareable
+    from svmlab.ui.explore.cache import shareable
 
     assert shareable("converged", warm=True)
     assert shareable("max_iter", warm=False) and shareable("rule", warm=False)

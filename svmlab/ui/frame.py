@@ -148,7 +148,7 @@ def _state_hooks(prefix: str) -> tuple[Callable[[], None], str] | None:
     classroom toggle's. Imported here, when a page asks: each page's state
     module imports the page's widgets."""
     if prefix == "explore":
-        from svmlab.ui import controls, upload
+        from svmlab.ui.explore import controls, upload
 
         def load() -> None:
             controls.sync_state()

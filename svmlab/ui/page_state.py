@@ -1,6 +1,6 @@
 """The URL state of the Losses, Solvers and Multiclass pages: widget keys <-> query.
 
-Explore has one settings object (:class:`svmlab.ui.settings.ExploreSettings`);
+Explore has one settings object (:class:`svmlab.ui.explore.settings.ExploreSettings`);
 these pages keep their state in keyed widgets (``<prefix>_...``). A
 :class:`PageState` lists a page's widgets as fields (the query name, the widget
 key, the default and what the widget accepts), and converts both ways:

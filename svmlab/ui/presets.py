@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from svmlab.ui.settings import EXPLORE_PRESETS, ExploreSettings
+from svmlab.ui.explore.settings import EXPLORE_PRESETS, ExploreSettings
 
 __all__ = ["EXPLORE", "PRESETS", "TOPICS", "Preset", "by_topic", "page_query", "query"]
 
@@ -441,7 +441,7 @@ _TABLE: tuple[Preset, ...] = (
 
 #: Name -> preset, in the hub's order within each topic.
 PRESETS: dict[str, Preset] = {p.name: p for p in _TABLE}
-# A link's preset=<name> on Explore must name one of these (svmlab.ui.settings).
+# A link's preset=<name> on Explore must name one of these (svmlab.ui.explore.settings).
 EXPLORE_PRESETS.update(name for name, p in PRESETS.items() if p.page == EXPLORE)
 
 

@@ -15,7 +15,8 @@ button (:func:`recompute_lee`) runs once at a time per server process and
 replaces :data:`LEE_LOCAL_PATH` atomically; each session keeps showing its own
 recompute (:data:`LEE_SESSION_KEY`).
 
-Uploads are held per session (at most :data:`svmlab.ui.upload.MAX_SESSION_UPLOADS`),
+Uploads are held per session (at most
+:data:`svmlab.ui.data_source.MAX_SESSION_UPLOADS`),
 checked drawable like the Explore page's, and every user string this page shows
 in markdown goes through :func:`plain`.
 """
@@ -44,13 +45,13 @@ from svmlab.estimator import SVC
 from svmlab.executors import ENV_SCHEDULER, describe_executor
 from svmlab.kernels import lee_sigma2_from_sigma
 from svmlab.ui import data_source, keyed, room
+from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.page_state import (
     SELECTION_C,
     SELECTION_DELTAS,
     SELECTION_SIGMA,
     SELECTION_STATE,
 )
-from svmlab.ui.settings import ExploreSettings
 from svmlab.ui.shared_results import SharedResults, with_progress
 from svmlab.user_text import for_markdown
 

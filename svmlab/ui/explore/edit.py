@@ -8,7 +8,7 @@ re-dispatches a ``click`` event on its drag layer after a press without a drag,
 in every drag mode. The pixel is turned into data coordinates with the axes' own
 ``p2l`` and sent back as the component's ``click`` trigger value, which reruns
 the script once. Removing points uses Plotly's box and lasso selection, which
-the chart component (:mod:`svmlab.ui.chart`, ``select=True``) sends back in the
+the chart component (:mod:`svmlab.ui.explore.chart`, ``select=True``) sends back in the
 shape of ``st.plotly_chart``'s ``event.selection``; the removed region is read
 from the selection's geometry, so it does not depend on the figure's trace order.
 
@@ -25,7 +25,7 @@ import numpy as np
 import streamlit as st
 from numpy.typing import NDArray
 
-from svmlab.ui.cache import NO_EDITS, Edits
+from svmlab.ui.explore.cache import NO_EDITS, Edits
 
 __all__ = [
     "CHART_KEY",

@@ -92,7 +92,7 @@ _UPLOAD_KEY = re.compile(r"[0-9a-f]{12}")
 
 def is_upload_key(value: object) -> bool:
     """Whether ``value`` looks like an upload key: 12 lowercase hex digits (the
-    start of the SHA-256 of the uploaded data, see :mod:`svmlab.ui.upload`)."""
+    start of the SHA-256 of the uploaded data, see :mod:`svmlab.ui.explore.upload`)."""
     return isinstance(value, str) and _UPLOAD_KEY.fullmatch(value) is not None
 
 
@@ -130,7 +130,7 @@ class ExploreSettings:
     picture compare equal.
 
     ``upload`` is empty for generated data, else the key of uploaded data this
-    browser session holds (:mod:`svmlab.ui.upload`); the generator fields then
+    browser session holds (:mod:`svmlab.ui.explore.upload`); the generator fields then
     stay as they were, so going back to the generator restores them. A URL can
     name an upload but never carries its data.
 

@@ -17,7 +17,7 @@ preset) are clamped to the widgets' ranges first (``ExploreSettings.clamped``),
 and what was changed is said on the page (:func:`show_notes`).
 
 The data come from a generator or from an uploaded CSV file (the "Data source"
-radio; :mod:`svmlab.ui.upload` draws the upload widgets and keeps the uploaded
+radio; :mod:`svmlab.ui.explore.upload` draws the upload widgets and keeps the uploaded
 data and their key in the session state).
 
 The widget lists come from the engine's tables (STYLE rule 3): data sets from
@@ -36,9 +36,9 @@ import streamlit as st
 from svmlab import datasets, kernels, losses, solvers
 from svmlab.errors import SvmlabError
 from svmlab.estimator import BIASES
-from svmlab.ui import keyed, presets, upload  # noqa: F401 (presets: see EXPLORE_PRESETS)
-from svmlab.ui.link_values import C_GRID, DELTA_GRID, SIGMA_GRID
-from svmlab.ui.settings import (
+from svmlab.ui import keyed, presets  # noqa: F401 (presets: see EXPLORE_PRESETS)
+from svmlab.ui.explore import upload
+from svmlab.ui.explore.settings import (
     RANGES,
     ExploreSettings,
     compare_choice,
@@ -46,6 +46,7 @@ from svmlab.ui.settings import (
     ranges,
     room_param,
 )
+from svmlab.ui.link_values import C_GRID, DELTA_GRID, SIGMA_GRID
 
 __all__ = [
     "KEYS",

@@ -9,7 +9,7 @@ label column (the defaults are those of :func:`~svmlab.csv_data.to_dataset`).
 
 The key is all the settings carry (``ExploreSettings.upload``): the data live in
 ``st.session_state`` (at most :data:`MAX_SESSION_UPLOADS` per session) and, for
-the cached data functions, in :func:`svmlab.ui.cache.hold_upload`'s table. A URL
+the cached data functions, in :func:`svmlab.ui.explore.cache.hold_upload`'s table. A URL
 can name a key but never carries the data; a session that does not hold it falls
 back to the generator and says so (:func:`resolve`).
 
@@ -32,8 +32,8 @@ from numpy.typing import NDArray
 from svmlab import csv_data
 from svmlab.errors import DataError
 from svmlab.ui import keyed, refusals
-from svmlab.ui.cache import Edits, edit_parts, hold_upload, split_indices
 from svmlab.ui.data_source import MAX_SESSION_UPLOADS
+from svmlab.ui.explore.cache import Edits, edit_parts, hold_upload, split_indices
 from svmlab.user_text import for_markdown
 
 __all__ = [

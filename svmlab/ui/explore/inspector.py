@@ -17,10 +17,11 @@ import streamlit as st
 
 from svmlab import losses
 from svmlab.inspection import inspect_point
-from svmlab.ui import edit, keyed
-from svmlab.ui.cache import FitRecord
-from svmlab.ui.lecture import TOOL_KEY
-from svmlab.ui.settings import ExploreSettings
+from svmlab.ui import keyed
+from svmlab.ui.explore import edit
+from svmlab.ui.explore.cache import FitRecord
+from svmlab.ui.explore.lecture import TOOL_KEY
+from svmlab.ui.explore.settings import ExploreSettings
 
 __all__ = ["POINT_KEY", "current", "pick", "section"]
 

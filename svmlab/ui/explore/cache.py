@@ -14,11 +14,11 @@ Every cached function takes primitives or tuples of primitives only. Three cache
   to 200 dual vectors) on every hit; ``cache_resource`` hands back the object,
   which the page treats as read-only.
 
-Uploaded data (:mod:`svmlab.ui.upload`) go through the same functions under the
-data source name :data:`~svmlab.ui.settings.UPLOAD`, with ``("upload", key)`` among
-the data items: :func:`hold_upload` puts the arrays in a small process-wide table
-under their key (a hash of the arrays themselves), so a key always means the same
-data and the caches may key on it.
+Uploaded data (:mod:`svmlab.ui.explore.upload`) go through the same functions
+under the data source name :data:`~svmlab.ui.explore.settings.UPLOAD`, with
+``("upload", key)`` among the data items: :func:`hold_upload` puts the arrays
+in a small process-wide table under their key (a hash of the arrays
+themselves), so a key always means the same data and the caches may key on it.
 
 Warm start: :func:`fit_settings` keeps the last dual vector per "problem
 identity" (everything except C and sigma) in ``st.session_state`` and passes it as
@@ -45,7 +45,7 @@ from svmlab import SVC, datasets, kernels, solvers
 from svmlab.errors import DataError, IncompatibleLossError, counted
 from svmlab.figures import data_bounds
 from svmlab.ui import room
-from svmlab.ui.settings import UPLOAD, ExploreSettings
+from svmlab.ui.explore.settings import UPLOAD, ExploreSettings
 
 __all__ = [
     "NO_EDITS",

@@ -3,7 +3,7 @@ settings with one thing changed (B): the loss, the solver, C or σ.
 
 Both panels share the axes (the data's bounds) and the colour scale (the surface
 saturates at the same |f| in every figure), and each has its numbers. B is a
-cached fit (:func:`svmlab.ui.cache.fit`) of its own settings, and is in the URL
+cached fit (:func:`svmlab.ui.explore.cache.fit`) of its own settings, and is in the URL
 (the ``compare`` setting, ``compare=C:100``), so a compare link opens the tool
 with the same B.
 """
@@ -18,12 +18,13 @@ import streamlit as st
 
 from svmlab import figures, losses, solvers
 from svmlab.errors import FitCancelled, SvmlabError
-from svmlab.ui import cache, keyed
-from svmlab.ui.cache import Data, Edits, FitRecord
-from svmlab.ui.controls import COMPARE_FIELD_KEY, COMPARE_PREFIX, publish
+from svmlab.ui import keyed
+from svmlab.ui.explore import cache
+from svmlab.ui.explore.cache import Data, Edits, FitRecord
+from svmlab.ui.explore.controls import COMPARE_FIELD_KEY, COMPARE_PREFIX, publish
+from svmlab.ui.explore.panels import number_cells
+from svmlab.ui.explore.settings import ExploreSettings, compare_text
 from svmlab.ui.link_values import C_GRID, SIGMA_GRID, nearest
-from svmlab.ui.panels import number_cells
-from svmlab.ui.settings import ExploreSettings, compare_text
 
 __all__ = ["other_settings", "section"]
 

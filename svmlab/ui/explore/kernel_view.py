@@ -18,9 +18,10 @@ import streamlit as st
 
 from svmlab import figures
 from svmlab.kernel_views import bump, gram_order, is_poly2, lift
-from svmlab.ui import cache, keyed
-from svmlab.ui.cache import Data, Edits, FitRecord
-from svmlab.ui.settings import ExploreSettings
+from svmlab.ui import keyed
+from svmlab.ui.explore import cache
+from svmlab.ui.explore.cache import Data, Edits, FitRecord
+from svmlab.ui.explore.settings import ExploreSettings
 
 __all__ = ["MAX_HEATMAP", "section"]
 

@@ -18,9 +18,9 @@ from dataclasses import fields, replace
 import streamlit as st
 
 from svmlab.ui import keyed
-from svmlab.ui.controls import TOOL_KEY, apply_settings
+from svmlab.ui.explore.controls import TOOL_KEY, apply_settings
+from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.presets import PRESETS, Preset
-from svmlab.ui.settings import ExploreSettings
 
 __all__ = [
     "TOOLS",

@@ -23,11 +23,18 @@ import streamlit as st
 from svmlab import figures
 from svmlab.path import PathResult, regularization_path
 from svmlab.solvers.lane import long_fits_through
-from svmlab.ui import keyed, panels, room
-from svmlab.ui.cache import Edits, FitRecord, apply_edits, load_data, model_items
-from svmlab.ui.controls import KEYS
+from svmlab.ui import keyed, room
+from svmlab.ui.explore import panels
+from svmlab.ui.explore.cache import (
+    Edits,
+    FitRecord,
+    apply_edits,
+    load_data,
+    model_items,
+)
+from svmlab.ui.explore.controls import KEYS
+from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.link_values import C_GRID, SIGMA_GRID, nearest
-from svmlab.ui.settings import ExploreSettings
 from svmlab.ui.shared_results import SharedResults, with_progress
 
 __all__ = ["PATH_SECONDS", "clicked_value", "path_values", "section", "stored_record"]

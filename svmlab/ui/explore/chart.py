@@ -18,7 +18,7 @@ axis ranges, the modebar (``config``, e.g. PNG export). With ``select=True`` a b
 or lasso selection is sent back (one rerun, scoped to the fragment the chart is in)
 as ``{"box": [{"x": [x0, x1], "y": [y0, y1]}], "lasso": [{"x": [...], "y": [...]}]}``,
 the geometry ``st.plotly_chart`` reports in ``event.selection``. Clicks on empty
-space are left to :mod:`svmlab.ui.edit`'s listener, which finds the chart by its
+space are left to :mod:`svmlab.ui.explore.edit`'s listener, which finds the chart by its
 element key.
 
 The figure travels as JSON bytes; the browser skips a figure it already shows. The
