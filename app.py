@@ -10,4 +10,8 @@ from __future__ import annotations
 
 from svmlab.ui import frame
 
-frame.route()
+# Streamlit (and AppTest) run this script as "__main__". A process that a test's
+# Dask or joblib cluster spawns re-runs the parent's main script as
+# "__mp_main__": there, outside any Streamlit run, nothing must be routed.
+if __name__ == "__main__":
+    frame.route()

@@ -512,7 +512,7 @@ def test_theory_and_downloads() -> None:
     latex = [x.value for x in at.get("latex")]
     assert any(r"\max(0,\ 1 - m)" in x for x in latex)
     assert any(r"\sum_i \alpha_i y_i = 0" in x for x in latex)
-    from svmlab.ui.panels import model_json
+    from svmlab.ui.explore.panels import model_json
 
     record_model = at.session_state["explore_settings"]
     assert record_model.loss == "hinge"
@@ -523,7 +523,7 @@ def test_theory_and_downloads() -> None:
 
 def test_model_json() -> None:
     from svmlab.ui.explore.cache import fit
-    from svmlab.ui.panels import data_csv, model_json
+    from svmlab.ui.explore.panels import data_csv, model_json
 
     s = ExploreSettings(n=60)
     items = tuple(s.data_kwargs().items())
