@@ -174,7 +174,8 @@ def primal_objective(
 def dual_objective(
     problem: Problem, alpha: Array, *, Kc: Array | None = None
 ) -> float | None:
-    """The dual value ``1'a - 0.5 a' Y K_dual Y a`` for hinge-type losses, else None.
+    """The dual value ``1'a - 0.5 a' Y K_dual Y a`` for hinge-type losses, the
+    entropy dual for the modified hinge (:func:`_entropy_dual`), else None.
 
     With the box-QP dual (Sugiyama eq. 27.3, docs/corrections.md "Squared hinge dual")
     weak duality gives ``primal >= dual``; at the optimum they are equal.
@@ -182,6 +183,8 @@ def dual_objective(
     (no second n x n matrix); ``Kc`` is ``K (alpha * y)`` when the caller has it.
     """
     name = problem.loss.name
+    if name == "modified_hinge":
+        return _entropy_dual(problem, alpha, Kc)
     if name not in ("hinge", "squared_hinge"):
         return None
     coef = alpha * problem.y
@@ -191,6 +194,29 @@ def dual_objective(
     if name == "squared_hinge":
         quad += float(alpha @ alpha) / problem.C
     return float(alpha.sum() - 0.5 * quad)
+
+
+def _entropy_dual(problem: Problem, alpha: Array, Kc: Array | None) -> float | None:
+    """The modified hinge's dual value ``sum a - delta sum a log(a / C) - 0.5
+    (a y)' K (a y)`` (docs/modified_hinge_dual.md; C^1 form only), or None
+    where ``alpha`` is not dual feasible (outside ``[0, C]``, or ``y'a != 0``
+    with an unregularized bias, beyond rounding): only a feasible point gives
+    the lower bound that makes ``primal - dual`` a certificate."""
+    if getattr(problem.loss, "form", "c1") != "c1" or not math.isfinite(problem.C):
+        return None
+    C, y = float(problem.C), problem.y
+    slack = 1e-9 * C
+    if float(alpha.min(initial=0.0)) < -slack or float(alpha.max(initial=0.0)) > C:
+        return None
+    if problem.fit_intercept and abs(float(alpha @ y)) > slack * max(1.0, len(y)):
+        return None
+    a = np.clip(alpha, 0.0, C)
+    if Kc is None:
+        Kc = problem.kernel_times(alpha * y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        entropy = float(np.where(a > 0.0, a * np.log(a / C), 0.0).sum())
+    delta = float(problem.loss.delta)
+    return float(a.sum() - delta * entropy - 0.5 * float((alpha * y) @ Kc))
 
 
 def intercept_from_gradient(
