@@ -298,8 +298,7 @@ def kkt_violation(
       ``max_i |alpha_i + C loss'(m_i)| / C`` (docs/corrections.md "Lee (2006)" item 4),
       plus ``|sum alpha_i y_i| / C`` with an unregularized bias.
 
-    ``Kc`` is ``K (alpha * y)`` when the caller has it already (computed from
-    kernel values, never from a solver's running gradient).
+    ``Kc`` is ``K (alpha * y)`` when the caller has it already.
     """
     y, name = problem.y, problem.loss.name
     if Kc is None:
@@ -618,6 +617,10 @@ class DualSolution:
         One of :data:`STOP_REASONS`: ``"converged"`` (``kkt <= tol``),
         ``"max_iter"``, ``"max_seconds"`` (the time budget), or ``"rule"`` (a
         looser stopping rule of the solver's own, e.g. Lee's rule in IRWLS).
+    kernel_part
+        ``K (alpha * y)``, shape (n,): the training decision values without
+        ``b``, as :meth:`finish` scored the solution (the estimator reads its
+        margins here instead of forming the product again).
     """
 
     alpha: Array
@@ -631,6 +634,7 @@ class DualSolution:
     extras: dict[str, Any] = field(default_factory=dict)
     fit_time: float = 0.0
     stop_reason: str = "converged"
+    kernel_part: Array | None = field(default=None, repr=False)
 
     @classmethod
     def finish(
@@ -660,9 +664,11 @@ class DualSolution:
         names the rule ("IRWLS stopped by Lee's rule (...)"). Without ``tol``
         (solvers written before issue 14) ``converged`` is taken as given.
 
-        ``Kc = K (alpha * y)`` may be handed in by a solver that summed it from
-        kernel values (never from its running gradient); otherwise it is computed
-        here, once, for the KKT check, the primal and the dual.
+        ``Kc = K (alpha * y)`` may be handed in by a solver that has it: SMO
+        and the entropy dual read it off their gradient (``y (G + 1)`` and
+        ``y q``; issue 29, item 4: a fit then forms no kernel product after its
+        loop); otherwise it is computed here, once, for the KKT check, the
+        primal and the dual. It is kept as :attr:`kernel_part`.
         """
         alpha = np.asarray(alpha, dtype=np.float64)
         if Kc is None:
@@ -695,6 +701,7 @@ class DualSolution:
             history=history if history is not None else History(),
             extras=extras,
             stop_reason=stop_reason,
+            kernel_part=np.asarray(Kc, dtype=np.float64),
         )
 
     def duality_gap(self) -> float | None:

@@ -65,7 +65,6 @@ import time
 from typing import Any
 
 import numpy as np
-import scipy.linalg
 from numpy.typing import NDArray
 
 from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
@@ -108,16 +107,6 @@ def entropy_dual_value(alpha: Array, Kc: Array, y: Array, C: float, delta: float
     with np.errstate(divide="ignore", invalid="ignore"):
         ent = np.where(a > 0.0, a * np.log(a / C), 0.0)
     return float(a.sum() - delta * ent.sum() - 0.5 * float((a * y) @ Kc))
-
-
-def _gain(aF: Array, d: Array, s: float, lin: float, quad: float, delta: float):
-    """The dual's increase from ``a_F`` to ``a_F + s d`` (the rest fixed):
-    ``s (1 - q - delta la)'d - delta sum (a + s d) log1p(s d / a) - s^2 d'Hd / 2``
-    with ``lin = (1 - q - delta la)'d``: the entropy's change written so that
-    a tiny step does not vanish in the difference of two large sums."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ent = np.where(aF > 0.0, (aF + s * d) * np.log1p(s * d / aF), 0.0)
-    return s * lin - delta * float(ent.sum()) - 0.5 * s * s * quad
 
 
 def _start(problem: Problem, init: Array | None, C: float) -> Array:
@@ -171,6 +160,9 @@ class EntropyState:
         self.diag = np.ascontiguousarray(np.diagonal(K), dtype=np.float64)
         self.newton_steps = 0
         self.use_newton = True
+        self._work: tuple | None = None
+        #: Coordinate steps between Newton phases (None: max(n, 100)).
+        self.newton_after: int | None = None
         self.C, self.delta, self.pair = float(C), float(delta), bool(pair)
         self.tol = float(tol)
         self.shrinking = bool(shrinking)
@@ -204,7 +196,7 @@ class EntropyState:
         """Steps until the test holds, ``max_iter`` or the budget runs out:
         ``(steps so far, converged, out_of_time)``. Every ``max(n, 100)`` steps
         without convergence a Newton phase (:meth:`newton`) takes over."""
-        every = max(self.y.shape[0], 100)
+        every = self.newton_after or max(self.y.shape[0], 100)
         converged = out = False
         while self.it < max_iter:
             stop = min(int(max_iter), self.it + every)
@@ -225,74 +217,42 @@ class EntropyState:
         return bool(worst <= 0.0)
 
     def newton(self) -> bool:
-        """Newton iterations on the free, non-stiff multipliers (the others
-        fixed): maximise the dual's quadratic model, keep ``0 < a <= C`` (a
-        multiplier reaching C stops there), backtrack until the dual increases.
+        """Newton iterations on the free, non-stiff multipliers
+        (:func:`svmlab.solvers.entropy_steps.newton`); whether one was taken.
 
         The coordinate steps converge linearly, slowly where many free
         multipliers share an ill-conditioned block of ``H`` (large C, smooth
-        kernels); Newton's method converges quadratically there once the bound
-        set is right. Returns whether a step was taken.
+        kernels, and the tight margins a small delta asks for); Newton's method
+        converges quadratically there once the bound set is right.
         """
-        K, y, a, la, q = self.K, self.y, self.a, self.la, self.q
-        C, delta = self.C, self.delta
-        improved = False
-        for _ in range(NEWTON_ROUNDS):
-            G = 1.0 - delta - delta * la - q
-            b = self.intercept()
-            keep_bound = (a >= C) & ((G - b * y if self.pair else G) >= 0.0)
-            with np.errstate(divide="ignore"):
-                curvature = delta / a
-            stiff = curvature > STIFF * np.maximum(self.diag, 1e-12)
-            F = np.flatnonzero(self.eligible & ~keep_bound & ~stiff)
-            if F.size == 0:
-                break
-            yF = y[F]
-            HF = yF[:, None] * K[np.ix_(F, F)] * yF[None, :]
-            M = HF.copy()
-            M[np.diag_indices_from(M)] += curvature[F]
-            try:
-                factor = scipy.linalg.cho_factor(M, lower=True, check_finite=False)
-            except np.linalg.LinAlgError:
-                break
-            d = scipy.linalg.cho_solve(factor, G[F], check_finite=False)
-            if self.pair:
-                z = scipy.linalg.cho_solve(factor, yF, check_finite=False)
-                d = d - (yF @ d) / (yF @ z) * z
-            aF = a[F]
-            # Fraction to the boundary: a multiplier may shrink by at most 99 %
-            # in one step (the entropy keeps it positive), and one reaching C
-            # stops the step there and stays at C.
-            s, hit = 1.0, -1
-            down = d < 0.0
-            if down.any():
-                s = min(s, 0.99 * float((aF[down] / -d[down]).min()))
-            up = np.flatnonzero(d > 0.0)
-            if up.size:
-                room = (C - aF[up]) / d[up]
-                k = int(np.argmin(room))
-                if room[k] <= s:
-                    s, hit = float(room[k]), int(up[k])
-            lin = float(d.sum() - d @ q[F] - delta * (d @ la[F]))
-            quad = float(d @ (HF @ d))
-            for _halving in range(30):
-                if _gain(aF, d, s, lin, quad, delta) > 0.0:
-                    break
-                s, hit = 0.5 * s, -1
-            else:
-                break
-            new = np.minimum(aF + s * d, C)
-            if hit >= 0:
-                new[hit] = C
-            q += y * (K[:, F] @ (y[F] * (new - aF)))
-            a[F] = new
-            la[F] = np.where(new >= C, 0.0, np.log(new / C))
-            self._intervals(F.astype(np.int64))
-            improved = True
-            self.newton_steps += 1
-            if self.meets_test():
-                break
-        return improved
+        if self._work is None:
+            n = self.y.shape[0]
+            self._work = (
+                np.empty((n, n)),
+                np.empty((n, n)),
+                np.empty(n),
+                np.empty(n),
+                np.empty(n, dtype=np.int64),
+            )
+        taken = steps.newton(
+            self.K,
+            self.y,
+            self.a,
+            self.la,
+            self.q,
+            self.lo,
+            self.hi,
+            self.eligible,
+            self.C,
+            self.delta,
+            TOL_FRACTION * self.tol,
+            self.pair,
+            STIFF,
+            NEWTON_ROUNDS,
+            *self._work,
+        )
+        self.newton_steps += int(taken)
+        return bool(taken)
 
     def _steps(self, stop: int, budget: Budget, snapshot: Any) -> tuple[bool, bool]:
         args = (
@@ -407,7 +367,9 @@ def solve(
     -------
     DualSolution
         ``extras``: ``steps``, ``shrink_rounds``, ``unshrinks``,
-        ``dual_value`` (the entropy dual at ``alpha``), ``stalled``.
+        ``newton_steps``, ``dual_value`` (the entropy dual at ``alpha``),
+        ``stalled``, ``log_alpha`` (``log(alpha / C)``, exact where
+        ``alpha`` underflowed to 0).
     """
     if options:
         raise ParameterError(
@@ -488,6 +450,8 @@ def solve(
         **state.stats,
         "dual_value": entropy_dual_value(a, Kc, y, C, delta),
         "stalled": state.stalled,
+        # log(a / C) as kept (exact where a underflowed): refits start here.
+        "log_alpha": state.la.copy(),
     }
     return DualSolution.finish(
         problem,

@@ -40,9 +40,12 @@ from svmlab.solvers.entropy_dual import (
     EntropyState,
 )
 
-__all__ = ["Refitter", "remove_points"]
+__all__ = ["NEWTON_AFTER", "Refitter", "remove_points"]
 
 Array = NDArray[np.float64]
+
+#: Coordinate steps of a refit before its first Newton phase.
+NEWTON_AFTER = 10
 
 
 @njit(cache=True, nogil=True)
@@ -122,6 +125,9 @@ class Refitter:
     alpha
         The full solution (from :mod:`svmlab.solvers.entropy_dual`, or any
         feasible point: the refits only start there).
+    la
+        ``log(alpha / C)`` as the solver kept it (exact where ``alpha``
+        underflowed to 0); from ``alpha`` when None.
     redistribute
         Keep ``y'a = 0`` when points leave (always, except in the test that
         shows what dropping it breaks).
@@ -137,12 +143,20 @@ class Refitter:
         pair: bool,
         alpha: Array,
         *,
+        la: Array | None = None,
         redistribute: bool = True,
     ) -> None:
         self.K = np.ascontiguousarray(K, dtype=np.float64)
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         a = np.maximum(np.asarray(alpha, dtype=np.float64), 0.0)
-        self.state = EntropyState(self.K, self.y, C, delta, tol, pair, a)
+        if la is not None:
+            la = np.array(la, dtype=np.float64)
+        self.state = EntropyState(self.K, self.y, C, delta, tol, pair, a, la=la)
+        # A refit starts next to its optimum: Newton's method (quadratic there)
+        # after a few coordinate steps, rather than after n (measured on the
+        # Model selection page's default sweep: leave-one-out 1.6 s with n,
+        # 0.85 s with 10, 0.90 s with 20, under a load of 7).
+        self.state.newton_after = NEWTON_AFTER
         s = self.state
         self.saved = tuple(v.copy() for v in (s.a, s.la, s.q, s.lo, s.hi))
         self.redistribute = bool(redistribute)
