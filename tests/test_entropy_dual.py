@@ -85,7 +85,9 @@ def test_matches_the_dual_solved_by_an_exponential_cone_interior_point(
     assert sol.extras["dual_value"] == pytest.approx(reference, rel=1e-8)
     assert sol.duality_gap() == pytest.approx(0.0, abs=1e-8 * reference)
     np.testing.assert_allclose(sol.alpha, a_ref, atol=1e-5 * C)
-    assert np.all(sol.alpha > 0.0) and np.all(sol.alpha <= C)
+    # A point the steps never touched is still at the cold start, 0: its
+    # optimum is below tol C (far out on the tail), as the measure allows.
+    assert np.all(sol.alpha >= 0.0) and np.all(sol.alpha <= C)
     if p.fit_intercept:
         assert abs(sol.alpha @ p.y) <= 1e-10 * C
 

@@ -64,7 +64,11 @@ def _stationarity(problem: Problem, alpha, b) -> float:
 
 def _check_contract(problem: Problem, sol, tol: float) -> None:
     assert sol.stop_reason in REASONS
-    assert sol.kkt == kkt_violation(problem, sol.alpha, sol.b)
+    # SMO and the entropy dual score their result from their own gradient
+    # (issue 29: no kernel product after the loop): equal to rounding.
+    assert sol.kkt == pytest.approx(
+        kkt_violation(problem, sol.alpha, sol.b), rel=1e-9, abs=1e-13
+    )
     assert sol.converged == (sol.kkt <= tol), (sol.stop_reason, sol.kkt, tol)
     assert (sol.stop_reason == "converged") == sol.converged
     note = sol.extras.get("stop_note")

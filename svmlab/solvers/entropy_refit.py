@@ -34,7 +34,6 @@ from numpy.typing import NDArray
 from svmlab.solvers import entropy_steps as steps
 from svmlab.solvers.base import Budget
 from svmlab.solvers.entropy_dual import (
-    COLD_LOG,
     LOG_FLOOR,
     TOL_FRACTION,
     EntropyState,
@@ -82,7 +81,7 @@ def remove_points(K, y, a, la, q, lo, hi, eligible, group, C, tol, delta, pair,
         a[i] = 0.0
         la[i] = LOG_FLOOR
         lo[i], hi[i] = -np.inf, np.inf
-        if not (pair and redistribute) or amount <= 0.0:
+        if not redistribute or amount <= 0.0:
             continue
         order = np.argsort(-K[i])
         for r2 in range(n):
@@ -94,7 +93,7 @@ def remove_points(K, y, a, la, q, lo, hi, eligible, group, C, tol, delta, pair,
             amount -= take
             if amount <= 0.0:
                 break
-        for _ in range(64):
+        for _ in range(64 if pair else 0):
             if amount <= 0.0:
                 break
             for r2 in range(n):
@@ -169,20 +168,9 @@ class Refitter:
             for target, source in zip(targets, self.saved, strict=True):
                 np.copyto(target, source)
         else:  # the cold start of the remaining points, as a fresh fit's
-            keep = np.ones(n, dtype=bool)
-            keep[group] = False
-            a = np.where(keep, s.C * math.exp(COLD_LOG), 0.0)
-            if s.pair:
-                y = self.y
-                pos, neg = a[y > 0].sum(), a[y < 0].sum()
-                if pos > neg:
-                    a[y > 0] *= neg / pos
-                elif neg > pos:
-                    a[y < 0] *= pos / neg
-            np.copyto(s.a, a)
-            with np.errstate(divide="ignore"):
-                np.copyto(s.la, np.clip(np.log(a / s.C), LOG_FLOOR, 0.0))
-            np.copyto(s.q, self.y * (self.K @ (a * self.y)))
+            s.a[:] = 0.0
+            s.la[:] = LOG_FLOOR
+            s.q[:] = 0.0
             s._intervals(np.arange(n, dtype=np.int64))
         s.eligible[:] = True
         remove_points(
