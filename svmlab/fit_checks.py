@@ -164,6 +164,19 @@ def _gram_fingerprint(K: Array) -> tuple:
     )
 
 
+def _full_check(K: Array) -> None:
+    """Finite and symmetric, or a DataError (O(n^2))."""
+    if not np.all(np.isfinite(K)):
+        raise DataError("K contains NaN or infinite values; it must be finite.")
+    # A kernel matrix is symmetric; the solvers read only one triangle of it in
+    # places, so a non-symmetric K would give answers that depend on which.
+    if not np.allclose(K, K.T, rtol=1e-10, atol=1e-12 * float(np.abs(K).max())):
+        raise DataError(
+            "K is not symmetric (K[i, j] differs from K[j, i]); a Gram matrix "
+            "k(x_i, x_j) must be."
+        )
+
+
 def check_gram(K: ArrayLike, n: int, *, full: bool = False) -> Array:
     """A precomputed Gram matrix as float64 (n, n), or a DataError.
 
@@ -173,13 +186,17 @@ def check_gram(K: ArrayLike, n: int, *, full: bool = False) -> Array:
     checked again, so a C path, a grid row or a cross-validation that hands the
     same K to many fits pays once. ``full=True`` checks anyway.
     """
-    try:
-        K = np.asarray(K, dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise DataError(
-            f"K must be a numeric ({n}, {n}) Gram matrix of the training points: "
-            "numbers only, every row the same length."
-        ) from error
+    # An array that is float64 already is kept as the same object (asarray
+    # would make a new view when its dtype is an equal but distinct instance,
+    # as numba's are, and the cache below would never recognise it).
+    if not (type(K) is np.ndarray and K.dtype == np.float64):
+        try:
+            K = np.asarray(K, dtype=np.float64)
+        except (TypeError, ValueError) as error:
+            raise DataError(
+                f"K must be a numeric ({n}, {n}) Gram matrix of the training "
+                "points: numbers only, every row the same length."
+            ) from error
     if K.shape != (n, n):
         shape = ", ".join(str(int(k)) for k in K.shape)
         raise DataError(
@@ -190,15 +207,7 @@ def check_gram(K: ArrayLike, n: int, *, full: bool = False) -> Array:
     fingerprint = _gram_fingerprint(K) if n else ()
     if not full and seen is not None and seen[0]() is K and seen[1] == fingerprint:
         return K
-    if not np.all(np.isfinite(K)):
-        raise DataError("K contains NaN or infinite values; it must be finite.")
-    # A kernel matrix is symmetric; the solvers read only one triangle of it in
-    # places, so a non-symmetric K would give answers that depend on which.
-    if not np.allclose(K, K.T, rtol=1e-10, atol=1e-12 * float(np.abs(K).max())):
-        raise DataError(
-            "K is not symmetric (K[i, j] differs from K[j, i]); a Gram matrix "
-            "k(x_i, x_j) must be."
-        )
+    _full_check(K)
     while len(_CHECKED_GRAMS) >= GRAM_CHECKS_KEPT:
         _CHECKED_GRAMS.pop(next(iter(_CHECKED_GRAMS)))
     _CHECKED_GRAMS[id(K)] = (weakref.ref(K), fingerprint)
