@@ -642,6 +642,11 @@ def main() -> None:
     )
     parser.add_argument("--sweep-sizes", type=int, nargs="*", default=[400, 1000])
     parser.add_argument("--lee-repeats", type=int, default=5)
+    parser.add_argument(
+        "--name",
+        default="solvers",
+        help="results/<name>.json (the Model selection page reads solvers.json)",
+    )
     args = parser.parse_args()
     load_start = machine_load()
     warm_up()
@@ -775,7 +780,7 @@ def main() -> None:
         # The older tables take long; --quick keeps the last full run's (the Model
         # selection page reads table 3, Lee's Table 1) and says where they are from.
         payload.update(_previous_full_run())
-    path = write_json("solvers", payload)
+    path = write_json(args.name, payload)
     print(f"wrote {path}")
 
 

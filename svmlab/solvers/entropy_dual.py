@@ -23,7 +23,8 @@ kernel ``K + 1``) one coordinate moves at a time, to its exact maximiser (a
 Lambert-W equation solved by Newton); **with it** (``y'a = 0``) two move at once
 along ``(y_i, -y_j)``, SMO-style, to the exact maximiser on that line (a
 safeguarded Newton solve in the log of the smaller multiplier). Working set,
-KKT intervals, shrinking and the steps: :mod:`svmlab.solvers.entropy_steps`.
+KKT intervals, shrinking and the steps: :mod:`svmlab.solvers.entropy_steps`;
+the Newton phases: :mod:`svmlab.solvers.entropy_newton`.
 
 **Stopping** is the modified hinge's own KKT measure, the stationarity residual
 ``max_k |a_k / C - psi(m_k)|`` (``psi = -h'``) of
@@ -69,6 +70,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
+from svmlab.solvers import entropy_newton
 from svmlab.solvers import entropy_steps as steps
 from svmlab.solvers.base import (
     Budget,
@@ -242,7 +244,7 @@ class EntropyState:
                 np.empty(n),
                 np.empty(n, dtype=np.int64),
             )
-        taken = steps.newton(
+        taken = entropy_newton.newton(
             self.K,
             self.y,
             self.a,
