@@ -587,6 +587,6 @@ def test_the_speed_sentence_states_the_measured_numbers(tmp_path) -> None:
     before = {"setting": "page default, n=100, 7x7", "sweep_wall_s": 8.3}
     path.write_text(json.dumps({"after": [after], "before": [before]}))
     text = sp.speed_sentence(path)
-    for piece in ("load 1.5", "0.6 s", "8 s", "0.31 s", "3× less", "49/49", "3–6×"):
+    for piece in ("load 1.5", "0.61 s", "8 s", "0.31 s", "3× less", "49/49", "3–6×"):
         assert piece in text, (piece, text)
     assert "warm-started" in sp.speed_sentence(tmp_path / "missing.json")

@@ -511,6 +511,17 @@ def explore_query(stored: StoredSweep, C: float, sigma: float) -> str | None:
     return urlencode(settings.to_query())
 
 
+def _seconds(value: object) -> str:
+    v = float(value)  # type: ignore[arg-type]
+    return f"{v:.2g} s" if v < 1.0 else f"{v:.1f} s" if v < 10 else f"{v:.0f} s"
+
+
+def _span(values: list[float], fmt: str) -> str:
+    """``a–b``, or ``a`` when both ends print alike."""
+    low, high = format(min(values), fmt), format(max(values), fmt)
+    return low if low == high else f"{low}–{high}"
+
+
 def speed_sentence(path: Path | None = None) -> str:
     """What the default sweep costs, as benchmarks/model_selection.py last
     measured it (:data:`SPEED_JSON`): the whole sweep, exact leave-one-out
@@ -536,7 +547,7 @@ def speed_sentence(path: Path | None = None) -> str:
         text = (
             f"Measured on our 2-core machine (load {load:.1f}), the default 7 × 7 "
             f"grid on 100 points with every criterion takes "
-            f"{float(after['sweep_wall_s_median']):.1f} s"
+            f"{_seconds(after['sweep_wall_s_median'])}"
         )
         if before is not None:
             text += (
@@ -545,7 +556,7 @@ def speed_sentence(path: Path | None = None) -> str:
             )
         text += (
             f". Exact leave-one-out, every refit warm-started from the full "
-            f"solution and converged, is {float(after['loo_warm_s']):.2f} s of it"
+            f"solution and converged, is {_seconds(after['loo_warm_s'])} of it"
         )
         if "cold_over_warm" in after:
             text += (
@@ -554,10 +565,9 @@ def speed_sentence(path: Path | None = None) -> str:
                 f"{after['warm_equals_cold_cells']} cells)"
             )
         return text + (
-            f"; each approximation takes {min(seconds):.2f}–{max(seconds):.2f} s, "
-            f"{min(speedups):.0f}–{max(speedups):.0f}× less than that exact "
-            "leave-one-out: against a smart exact method the shortcut saves a "
-            "few times, not hundreds."
+            f"; each approximation takes {_span(seconds, '.2f')} s, "
+            f"{_span(speedups, '.0f')}× less than that exact leave-one-out: against "
+            "a smart exact method the shortcut saves a few times, not hundreds."
         )
     except (OSError, ValueError, KeyError, StopIteration, TypeError, IndexError):
         return plain_text
