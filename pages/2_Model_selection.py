@@ -34,11 +34,14 @@ st.title("Model selection")
 st.markdown(
     "Choosing C and σ by leave-one-out cross-validation costs up to n refits per "
     "grid cell. Lee (2006) proposed the **ACV** function: an approximation of "
-    "leave-one-out from one IRWLS fit of the modified hinge loss. Its printed "
-    "eq. (11) has sign errors; svmlab computes the corrected formula, three better "
-    "first-order approximations (plug-in, ALO, span rule) and exact "
+    "leave-one-out from one fit of the modified hinge loss (his by IRWLS). Its "
+    "printed eq. (11) has sign errors; svmlab computes the corrected formula, three "
+    "better first-order approximations (plug-in, ALO, span rule) and exact "
     "leave-one-out, so you can see where the shortcut tracks the real thing, what "
-    "it saves, and whether it picks the same model."
+    "it saves, and whether it picks the same model. Every fit and refit here meets "
+    "the loss's optimality conditions (its dual, solved exactly: Notes on the "
+    "sources), so exact leave-one-out is exact; Lee's looser stop rule is an option "
+    "under **Fits**, with what it changes."
 )
 st.caption(
     "Kernel convention: svmlab's σ means k(x, z) = exp(−‖x − z‖² / 2σ²). Lee writes "
