@@ -1,7 +1,12 @@
 """An exact-LOO sweep on a Dask LocalCluster against one local process (issue 20).
 
     python -m benchmarks.dask_sweep [--n 200] [--axis 10] [--workers 2]
-        [--overhead-tasks 200]
+        [--overhead-tasks 200] [--fits lee|converged] [--name dask_sweep]
+
+``--fits converged`` sweeps the Model selection page's default since issue 29
+(every fit and refit converged by the entropy dual at a KKT residual of 1e-6)
+instead of Lee's IRWLS under his rule; issue 29's row is
+``--n 400 --axis 20 --fits converged --name dask_sweep_converged``.
 
 The sweep: Lee's SVC_irwls (the model-selection benchmark's estimator) on two
 circles (n points, seed 0), exact leave-one-out and the approximations over an
@@ -31,7 +36,7 @@ from distributed import Client, LocalCluster
 from sklearn.exceptions import ConvergenceWarning
 
 from benchmarks.common import machine_load, print_table, write_json
-from benchmarks.model_selection import CS, SIGMAS, estimator, sub_axis
+from benchmarks.model_selection import CS, SIGMAS, STOP, estimator, sub_axis
 from svmlab.criterion_grid import grid_sweep
 from svmlab.datasets import make_two_circles
 from svmlab.executors import run_tasks
@@ -49,12 +54,16 @@ def main() -> None:
     parser.add_argument("--axis", type=int, default=10)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--overhead-tasks", type=int, default=200)
+    parser.add_argument("--fits", choices=["lee", "converged"], default="lee")
+    parser.add_argument("--name", default="dask_sweep")
     parser.add_argument(
         "--dask-default-env",
         action="store_true",
         help="keep Dask's MALLOC_TRIM_THRESHOLD_=65536 for the workers",
     )
     args = parser.parse_args()
+    if args.fits == "converged":
+        STOP.update(stop="converged")
     warnings.simplefilter("ignore", ConvergenceWarning)
     X, y = make_two_circles(args.n, random_state=0)
     ai, aj = sub_axis(len(SIGMAS), args.axis), sub_axis(len(CS), args.axis)
@@ -104,6 +113,7 @@ def main() -> None:
     rows = [
         {
             "n": args.n,
+            "fits": args.fits,
             "grid": f"{sigmas.size}x{Cs.size}",
             "tasks (sigma rows)": sigmas.size,
             "one process s": t_here,
@@ -115,7 +125,7 @@ def main() -> None:
     ]
     print_table(rows, list(rows[0]))
     path = write_json(
-        "dask_sweep",
+        args.name,
         {
             "description": __doc__,
             "load_at_start": load_start,

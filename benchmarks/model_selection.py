@@ -1,8 +1,18 @@
 """Approximate leave-one-out against exact leave-one-out over a 20 x 20 (C, sigma) grid.
 
-    python -m benchmarks.model_selection [--sizes 100 200 400] [--loo-axis 20 7 4]
-    python -m benchmarks.model_selection --sizes 100 --seeds 0 1 2 ... --name NAME
-    python -m benchmarks.model_selection ... --scheduler tcp://HOST:8786
+    python -m benchmarks.model_selection [--settings page n200 n400] [--before-budget S]
+
+prints issue 29's before/after tables
+(:mod:`benchmarks.model_selection_before_after`: exact LOO cold and warm, every
+approximation, speed-ups over warm exact LOO, and the Spearman / argmin / regret
+table on converged fits, against Lee's IRWLS as the page ran it before). The
+older study of the approximations under Lee's rule:
+
+    python -m benchmarks.model_selection --study [--sizes 100 200 400]
+        [--loo-axis 20 7 4]
+    python -m benchmarks.model_selection --study --sizes 100 --seeds 0 1 ...
+        --name NAME
+    python -m benchmarks.model_selection --study ... --scheduler tcp://HOST:8786
 
 Two circles (Lee 2006 section 4, radii 0.5 / 0.75, seed 0), Lee's SVC_irwls: the
 modified hinge with delta = 1e-4 by IRWLS, no bias, his stop rule (mean squared
@@ -42,6 +52,11 @@ from __future__ import annotations
 
 import argparse
 import os
+
+# One BLAS thread, whatever the shell says (before NumPy loads it): the page
+# runs so (svmlab.ui), and small multi-threaded solves thrash on two cores.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import time
 import warnings
 
@@ -49,6 +64,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from benchmarks.common import print_table, write_json
+from benchmarks.model_selection_before_after import converged_estimator, main
 from svmlab import SVC
 from svmlab.criterion_grid import SweepResult, grid_sweep
 from svmlab.datasets import make_two_circles
@@ -69,7 +85,11 @@ STOP = {"stop": "change", "tol": 1e-3}
 
 
 def estimator() -> SVC:
-    """Lee's SVC_irwls (C and sigma are set per cell by the sweep)."""
+    """Lee's SVC_irwls (C and sigma are set per cell by the sweep); with
+    ``STOP["stop"] == "converged"`` the same model solved to its KKT measure at
+    1e-6 by the entropy dual (the Model selection page's default since issue 29)."""
+    if STOP["stop"] == "converged":
+        return converged_estimator()
     lee = STOP["stop"] == "change"
     return SVC(
         loss="modified_hinge",
@@ -302,7 +322,7 @@ def per_size(values: list[int], sizes: list[int], name: str) -> list[int]:
     return values
 
 
-def main() -> None:
+def study_main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 200, 400])
     parser.add_argument(
@@ -328,9 +348,10 @@ def main() -> None:
     )
     parser.add_argument(
         "--stop",
-        choices=["change", "kkt"],
+        choices=["change", "kkt", "converged"],
         default="change",
-        help="IRWLS stop rule: Lee's change of the multipliers, or the KKT residual",
+        help="IRWLS stop rule: Lee's change of the multipliers, or the KKT "
+        "residual; converged: the entropy dual at tol 1e-6 (the page's default)",
     )
     parser.add_argument("--tol", type=float, default=1e-3, help="its tolerance")
     parser.add_argument(
@@ -351,7 +372,7 @@ def main() -> None:
         help="a Dask scheduler's address (tcp://HOST:8786): exact LOO's rows run "
         f"on its workers (default: ${ENV_SCHEDULER}, else row by row here)",
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     STOP.update(stop=args.stop, tol=args.tol)
     loo_axis = per_size(args.loo_axis, args.sizes, "loo-axis")
     approx_axis = per_size(args.approx_axis, args.sizes, "approx-axis")
@@ -476,4 +497,9 @@ def over_seeds(rows: list[dict]) -> list[dict]:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    if "--study" in sys.argv:
+        study_main([a for a in sys.argv[1:] if a != "--study"])
+    else:
+        main()

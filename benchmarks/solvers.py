@@ -364,6 +364,7 @@ PANEL: dict[str, tuple[Any, float, float]] = {
 FAMILY = (
     ("retargeted_ls", "squared_hinge", True),
     ("irwls", "modified_hinge", True),
+    ("entropy_dual", "modified_hinge", True),
     ("coordinate", "hinge", False),
     ("cccp", "ramp", True),
     ("qp", "hinge", True),
@@ -388,6 +389,12 @@ def _sklearn(X, y, C, sigma, tol=1e-3):
     return LibSVC(C=C, gamma=gamma_from_sigma(sigma), tol=tol).fit(X, y)
 
 
+def _svc_fit(X, y, C, sigma, tol=1e-3):
+    """svmlab.SVC.fit as a user calls it (issue 29: end to end, beside the
+    solver alone): validation, kernel rows on demand, SMO, the model's numbers."""
+    return SVC(C=C, sigma=sigma, tol=tol).fit(X, y)
+
+
 def table_panel(sizes: list[int], repeats: int) -> list[dict]:
     rows = []
     for n in sizes:
@@ -398,6 +405,7 @@ def table_panel(sizes: list[int], repeats: int) -> list[dict]:
                 {
                     "sklearn": lambda: _sklearn(X, y, C, sigma),
                     "smo": lambda: _smo_lazy(X, y, C, sigma),
+                    "svc_fit": lambda: _svc_fit(X, y, C, sigma),
                     "smo_gram": lambda: _smo_dense(X, y, C, sigma),
                 },
                 reps,
@@ -412,6 +420,8 @@ def table_panel(sizes: list[int], repeats: int) -> list[dict]:
                     "sklearn_ms": 1e3 * times["sklearn"],
                     "smo_ms": 1e3 * times["smo"],
                     "ratio": times["smo"] / times["sklearn"],
+                    "svc_fit_ms": 1e3 * times["svc_fit"],
+                    "ratio_svc_fit": times["svc_fit"] / times["sklearn"],
                     "smo_gram_ms": 1e3 * times["smo_gram"],
                     "ratio_gram": times["smo_gram"] / times["sklearn"],
                     "smo_iter": int(sol.n_iter),
@@ -499,6 +509,7 @@ PATH_SOLVERS = (
     ("coordinate", "coordinate", "hinge", False, {}),
     ("retargeted_ls", "retargeted_ls", "squared_hinge", True, {}),
     ("irwls", "irwls", "modified_hinge", True, {}),
+    ("entropy_dual", "entropy_dual", "modified_hinge", True, {}),
     ("cccp (hinge start)", "cccp", "ramp", True, {"start": "hinge"}),
     # CCCP's own default with init: start from the previous alpha (cold: hinge).
     ("cccp (start from init)", "cccp", "ramp", True, {}),
@@ -566,6 +577,49 @@ def table_paths(n: int) -> list[dict]:
     return rows
 
 
+def table_svc_path(n: int, repeats: int = 3) -> list[dict]:
+    """The 21-value C path through ``SVC.fit`` with the Gram matrix handed in
+    (issue 29, item 4): warm (``init`` = the previous ``alpha_``) against 21
+    cold scikit-learn fits, medians of ``repeats`` interleaved rounds. The
+    Gram matrix is computed once per path and counted in ``with_gram``."""
+    X, y = _circles(n)
+    sigma = 0.5
+    Cs = [float(c) for c in np.logspace(0, 3, 21)]
+
+    def sklearn_path() -> None:
+        for C in Cs:
+            _sklearn(X, y, C, sigma)
+
+    def svc_path(K: np.ndarray | None) -> None:
+        K = gram(X, sigma=sigma) if K is None else K
+        alpha = None
+        for C in Cs:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                alpha = SVC(C=C, sigma=sigma).fit(X, y, init=alpha, K=K).alpha_
+
+    K = gram(X, sigma=sigma)
+    times, _ = interleaved_medians(
+        {
+            "sklearn_21_cold": sklearn_path,
+            "svc_warm_K_given": lambda: svc_path(K),
+            "svc_warm_with_gram": lambda: svc_path(None),
+        },
+        repeats,
+    )
+    return [
+        {
+            "n": n,
+            "sklearn_21_cold_s": times["sklearn_21_cold"],
+            "svc_warm_K_given_s": times["svc_warm_K_given"],
+            "ratio_K_given": times["svc_warm_K_given"] / times["sklearn_21_cold"],
+            "svc_warm_with_gram_s": times["svc_warm_with_gram"],
+            "ratio_with_gram": times["svc_warm_with_gram"] / times["sklearn_21_cold"],
+            "load_1min": os.getloadavg()[0],
+        }
+    ]
+
+
 def _median(rows: list[dict], key: str, **where: Any) -> float:
     vals = [
         r[key]
@@ -588,6 +642,11 @@ def main() -> None:
     )
     parser.add_argument("--sweep-sizes", type=int, nargs="*", default=[400, 1000])
     parser.add_argument("--lee-repeats", type=int, default=5)
+    parser.add_argument(
+        "--name",
+        default="solvers",
+        help="results/<name>.json (the Model selection page reads solvers.json)",
+    )
     args = parser.parse_args()
     load_start = machine_load()
     warm_up()
@@ -600,6 +659,7 @@ def main() -> None:
     family = table_family(args.panel_sizes, panel)
     agreement = table_agreement([n for n in args.panel_sizes if n <= 2000])
     paths = table_paths(args.path_n)
+    svc_path = table_svc_path(args.path_n)
     page = table_page(args.page_n)
     load_end = machine_load()
 
@@ -610,8 +670,8 @@ def main() -> None:
     )
     cols = [
         "problem", "n", "C", "sigma", "sklearn_ms", "smo_ms", "ratio",
-        "smo_gram_ms", "ratio_gram", "smo_iter", "sklearn_iter", "n_sv",
-        "converged", "load_1min",
+        "svc_fit_ms", "ratio_svc_fit", "smo_gram_ms", "ratio_gram", "smo_iter",
+        "sklearn_iter", "n_sv", "converged", "load_1min",
     ]  # fmt: skip
     print_table(panel, cols)
     summary = []
@@ -623,9 +683,16 @@ def main() -> None:
                 "median_ratio": float(np.median(ratios)),
                 "max_ratio": float(np.max(ratios)),
                 "median_ratio_gram": _median(panel, "ratio_gram", n=n),
+                "median_ratio_svc_fit": _median(panel, "ratio_svc_fit", n=n),
+                "max_ratio_svc_fit": max(
+                    r["ratio_svc_fit"] for r in panel if r["n"] == n
+                ),
             }
         )
-    print("\nSMO / scikit-learn over the panel (target: median <= 1.0, max <= 1.5)")
+    print(
+        "\nSMO alone and SVC.fit end to end / scikit-learn over the panel "
+        "(target: median <= 1.0, max <= 1.5)"
+    )
     print_table(summary, list(summary[0]))
     print("\nB. the solver family (Gram included), x_smo = time / SMO's (table A)")
     cols = ["problem", "n", "solver", "loss", "time_ms", "x_smo", "n_iter"]
@@ -659,6 +726,11 @@ def main() -> None:
     )
     print_table(paths, list(paths[0]))
     print(
+        "\nD'. the same path through SVC.fit with K handed in, warm, against 21 "
+        "cold scikit-learn fits (target: <= 0.5)"
+    )
+    print_table(svc_path, list(svc_path[0]))
+    print(
         f"\nE. the Solvers page's table (compare_solvers), two circles n = "
         f"{args.page_n}, hinge, C = {C_MAIN}, sigma = {SIGMA_MAIN}, tol 1e-3"
     )
@@ -678,6 +750,7 @@ def main() -> None:
                 "rows": paths,
             },
         },
+        "issue29": {"svc_fit_c_path_K_given": svc_path},
         "issue17": {"page_table": page},
     }
     if not args.quick:
@@ -707,7 +780,7 @@ def main() -> None:
         # The older tables take long; --quick keeps the last full run's (the Model
         # selection page reads table 3, Lee's Table 1) and says where they are from.
         payload.update(_previous_full_run())
-    path = write_json("solvers", payload)
+    path = write_json(args.name, payload)
     print(f"wrote {path}")
 
 

@@ -1,6 +1,7 @@
 """Notes on the sources: the project's own account of the formulas it takes from
 Sugiyama, Lee, Zhu and Rifkin, and of its corrections (``docs/corrections.md``,
-rendered as it is in the repository, so the page and the file never disagree)."""
+then the derivation of the modified hinge's dual, ``docs/modified_hinge_dual.md``,
+rendered as they are in the repository, so the page and the files never disagree)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,12 @@ from svmlab.ui.page_state import NOTES_STATE
 frame.guard()
 
 
-NOTES = Path(__file__).resolve().parents[1] / "docs" / "corrections.md"
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+NOTES = DOCS / "corrections.md"
+#: The derivation of the modified hinge's dual, which the notes refer to.
+DUAL = DOCS / "modified_hinge_dual.md"
 
 page_url.publish(NOTES_STATE)  # classroom=1 stays in the link
 st.markdown(NOTES.read_text(encoding="utf-8"))
+st.divider()
+st.markdown(DUAL.read_text(encoding="utf-8"))

@@ -31,7 +31,7 @@ from svmlab.selection import (
     check_approximable,
     check_data,
     fit_quietly,
-    kfold_cv_score,
+    kfold_from_fit,
     loo_from_fit,
 )
 
@@ -120,7 +120,7 @@ def _sweep_row(
             if c == "loo":
                 result = loo_from_fit(model, est, X, y, K, t0)
             elif c == "kfold":
-                result = kfold_cv_score(est, X, y)
+                result = kfold_from_fit(model, est, X, y, K, t0)
             else:
                 result = approximation_from_fit(c, model, K, t0)
             row[c].append(result)

@@ -23,10 +23,15 @@ from svmlab.errors import (
     DataError,
     IncompatibleLossError,
     ParameterError,
-    ProblemError,
     UnknownNameError,
-    counted,
     plain_value,
+)
+from svmlab.fit_checks import (
+    check_finite_solution,
+    check_gram,
+    convergence_message,
+    kernel_part,
+    numerical_notes,
 )
 from svmlab.kernels import KernelRows, check_kernel_params, gram
 from svmlab.losses import LOSSES, Loss, make_loss
@@ -60,122 +65,8 @@ def _plain(value: object) -> object:
     return value.item() if isinstance(value, np.generic) else value
 
 
-#: Rounding of f, in margin units, above which a fit gets a note: f sums terms
-#: alpha_j y_j k(x_j, x) whose size grows with C, and float64 keeps about 16
-#: digits of the largest (at alpha = 1e15 that is 0.2 of a margin).
-ROUNDING_NOTE = 1e-3
-#: From this C on, a failed KKT check is put down to the scale of the problem.
-LARGE_C = 1e6
 #: ``max_iter=None``: the cap of every solver whose cap does not scale with n.
 ITERATION_CAP = 100_000
-
-
-def _numerical_notes(problem: Problem, solution: Any, tol: float) -> tuple[str, ...]:
-    """Plain sentences for a fit whose numbers cannot be trusted (issue 14, item 3).
-
-    Rounding: ``f_i = sum_j alpha_j y_j K_ij`` is computed with an error of about
-    ``eps * sum_j |alpha_j K_ij|`` (Higham, *Accuracy and Stability of Numerical
-    Algorithms*, 2002, section 3.1; the worst case is n times that). KKT: the
-    solution's own optimality check (margin units) above ``tol`` at a large C,
-    where rounding and the slow growth of alpha towards C are the usual cause.
-    """
-    notes: list[str] = []
-    alpha = solution.alpha
-    C = problem.C
-    c_text = "∞ (hard margin)" if math.isinf(C) else f"{C:g}"
-    with np.errstate(over="ignore", invalid="ignore"):
-        size = float(
-            problem.kernel_times(np.abs(alpha), absolute=True).max(initial=0.0)
-        )
-    rounding = np.finfo(np.float64).eps * size
-    if not math.isfinite(rounding) or rounding > ROUNDING_NOTE:
-        amax = float(np.abs(alpha).max(initial=0.0))
-        how = (
-            f"can reach about {rounding:.1g}"
-            if math.isfinite(rounding)
-            else "is unbounded"
-        )
-        notes.append(
-            f"With C = {c_text} the coefficients αᵢ reach {amax:.3g}, so the "
-            f"rounding error of f(x) {how} (a margin is 1): the margins, the "
-            "objective and the picture may be inaccurate. A smaller C avoids this."
-        )
-    kkt = float(solution.kkt)
-    if C >= LARGE_C and not kkt <= tol:
-        other = "" if solution.extras.get("solver") == "qp" else ", or the qp solver,"
-        notes.append(
-            f"The fit fails its optimality (KKT) check by {kkt:.2g} margin units "
-            f"(tol {tol:g}): at C = {c_text} the coefficients may have to grow "
-            "very large, which solvers reach slowly and round inexactly. A smaller "
-            f"C{other} gives a reliable fit."
-        )
-    return tuple(notes)
-
-
-def _check_finite_solution(problem: Problem, solution: Any, name: str) -> None:
-    """A ProblemError instead of a model whose numbers are NaN or infinite."""
-    coef = solution.alpha * problem.y
-    with np.errstate(over="ignore", invalid="ignore"):
-        f = problem.kernel_times(coef) + solution.b
-    if (
-        np.all(np.isfinite(coef))
-        and math.isfinite(solution.b)
-        and np.all(np.isfinite(f))
-    ):
-        return
-    C = "∞" if math.isinf(problem.C) else f"{problem.C:g}"
-    raise ProblemError(
-        f"The {name} solver's answer is not a finite number (an overflow in "
-        f"floating point at C = {C}); use a smaller C or scale the data."
-    )
-
-
-def _convergence_message(name: str, solution: Any, tol: float) -> str:
-    """The ConvergenceWarning's sentence: which limit or rule stopped the solver."""
-    reason = solution.stop_reason
-    kkt = f"(KKT violation {solution.kkt:.2e})"
-    if reason == "max_seconds":
-        return (
-            f"The {name} solver stopped after {solution.fit_time:.1f} s, its time "
-            f"budget, without meeting tol={tol} {kkt}. Raise max_seconds or tol."
-        )
-    if reason == "rule" and solution.extras.get("stop_note"):
-        return (
-            f"The {name} solver stopped without meeting tol={tol}: "
-            f"{solution.extras['stop_note']}"
-        )
-    return (
-        f"The {name} solver stopped after {counted(solution.n_iter, 'iteration')} "
-        "(max_iter) "
-        f"without meeting tol={tol} {kkt}. Raise max_iter or tol."
-    )
-
-
-def _check_gram(K: ArrayLike, n: int) -> Array:
-    """A precomputed Gram matrix as float64 (n, n), or a DataError."""
-    try:
-        K = np.asarray(K, dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise DataError(
-            f"K must be a numeric ({n}, {n}) Gram matrix of the training points: "
-            "numbers only, every row the same length."
-        ) from error
-    if K.shape != (n, n):
-        shape = ", ".join(str(int(k)) for k in K.shape)
-        raise DataError(
-            f"K must be the ({n}, {n}) Gram matrix of the {n} training points; "
-            f"got shape ({shape})."
-        )
-    if not np.all(np.isfinite(K)):
-        raise DataError("K contains NaN or infinite values; it must be finite.")
-    # A kernel matrix is symmetric; the solvers read only one triangle of it in
-    # places, so a non-symmetric K would give answers that depend on which.
-    if not np.allclose(K, K.T, rtol=1e-10, atol=1e-12 * float(np.abs(K).max())):
-        raise DataError(
-            "K is not symmetric (K[i, j] differs from K[j, i]); a Gram matrix "
-            "k(x_i, x_j) must be."
-        )
-    return K
 
 
 class SVC(ClassifierMixin, BaseEstimator):
@@ -386,7 +277,8 @@ class SVC(ClassifierMixin, BaseEstimator):
         the ``+ 1`` of ``bias="regularized"`` (the estimator adds it). Passing it
         skips the kernel computation (the Explore page caches ``K`` so that moving
         C does not recompute it). It is trusted to match ``X`` and the kernel
-        parameters; only its shape and finiteness are checked.
+        parameters; its shape, finiteness and symmetry are checked, once per
+        matrix (a K handed in again unchanged is not checked again).
         """
         start = time.perf_counter()
         loss = self._check_params()
@@ -443,7 +335,7 @@ class SVC(ClassifierMixin, BaseEstimator):
                 shift=shift,
             )
         else:
-            K = self._gram(X) if K is None else _check_gram(K, X.shape[0])
+            K = self._gram(X) if K is None else check_gram(K, X.shape[0])
             if shift:
                 K = K + shift
         problem = Problem(
@@ -466,12 +358,12 @@ class SVC(ClassifierMixin, BaseEstimator):
             max_seconds=check_max_seconds(self.max_seconds),
             **(self.solver_options or {}),
         )
-        _check_finite_solution(problem, solution, name)
+        check_finite_solution(problem, solution, name)
         self._store(X, y_pm, problem, solution, name)
         self.fit_time_ = time.perf_counter() - start
         if not solution.converged:
             warnings.warn(
-                _convergence_message(name, solution, self.tol),
+                convergence_message(name, solution, self.tol),
                 ConvergenceWarning,
                 stacklevel=2,
             )
@@ -496,7 +388,8 @@ class SVC(ClassifierMixin, BaseEstimator):
             [np.sum(y_pm[self.support_] < 0), np.sum(y_pm[self.support_] > 0)],
             dtype=np.int32,
         )
-        f = problem.kernel_times(alpha * y_pm) + solution.b
+        # The solver's own K (alpha y) (issue 29, item 4): no kernel product here.
+        f = kernel_part(problem, solution) + solution.b
         self.margins_ = y_pm * f
         self.objective_ = solution.objective
         self.dual_objective_ = solution.dual_objective
@@ -506,7 +399,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.converged_ = solution.converged
         self.history_ = solution.history
         # Sentences the page shows under the fit (other notes may be added).
-        self.fit_notes_ = _numerical_notes(problem, solution, float(self.tol))
+        self.fit_notes_ = numerical_notes(problem, solution, float(self.tol))
         self.stop_reason_ = solution.stop_reason
         if solution.extras.get("stop_note"):
             self.fit_notes_ = (solution.extras["stop_note"], *self.fit_notes_)

@@ -533,10 +533,11 @@ class KernelRows:
         return out
 
     def diagonal(self) -> Array:
-        """``K_ii``, shape (n,)."""
-        out = np.empty(self.n)
-        _diagonal_into(self.X, self.kind, self.params, out)
-        return out
+        """``K_ii``, shape (n,) (computed once, then a copy of it)."""
+        if getattr(self, "_diagonal", None) is None:
+            self._diagonal = np.empty(self.n)
+            _diagonal_into(self.X, self.kind, self.params, self._diagonal)
+        return self._diagonal.copy()
 
     def matvec(self, v: Array, *, absolute: bool = False) -> Array:
         """``K @ v`` from the rows of the nonzero entries of ``v`` only, shape (n,);

@@ -78,6 +78,8 @@ from sklearn.model_selection import StratifiedKFold
 from svmlab.errors import DataError, IncompatibleLossError, ParameterError
 from svmlab.estimator import SVC
 from svmlab.losses import Loss, make_loss
+from svmlab.solvers.base import Budget
+from svmlab.solvers.entropy_refit import Refitter
 from svmlab.solvers.irwls import irwls_weights
 from svmlab.validation import check_points
 
@@ -93,6 +95,7 @@ __all__ = [
     "evaluate",
     "fit_quietly",
     "kfold_cv_score",
+    "kfold_from_fit",
     "leverage",
     "loo_cv_score",
     "loo_from_fit",
@@ -428,15 +431,64 @@ def _points_that_matter(model: SVC) -> NDArray[np.intp]:
     return np.flatnonzero(model.alpha_ > limit)
 
 
+def _fast_refits(model: SVC) -> bool:
+    """Whether the refits can run on the entropy dual's own state
+    (:class:`svmlab.solvers.entropy_refit.Refitter`): the full fit was made
+    by it."""
+    return getattr(model, "solver_", None) == "entropy_dual"
+
+
+def _refitter(model: SVC, estimator: SVC, K: Array) -> Refitter:
+    """Leave-out refits of ``model``'s problem, warm-started from its solution,
+    at the estimator's tol (redistributing left-out multipliers with the bias)."""
+    return Refitter(
+        _effective_gram(model, K),
+        model.y_fit_,
+        float(model.C),
+        float(model.delta),
+        float(estimator.tol),
+        model.bias == "unregularized",
+        model.alpha_,
+        la=model.solution_.extras.get("log_alpha"),
+    )
+
+
+def _lee_rule(estimator: SVC) -> bool:
+    """Whether ``estimator`` is IRWLS stopped by Lee's rule (the change of the
+    multipliers), whose answer depends on where it starts: its refits and folds
+    are not seeded from the full fit (a loose stop would carry the start into
+    the held-out numbers)."""
+    options = estimator.solver_options or {}
+    return estimator.solver == "irwls" and options.get("stop", "change") == "change"
+
+
 def loo_from_fit(
     model: SVC, estimator: SVC, X: Array, y: NDArray, K: Array, start: float
 ) -> CriterionResult:
-    """Exact leave-one-out from a full fit ``model`` of (X, y) with Gram ``K``."""
+    """Exact leave-one-out from a full fit ``model`` of (X, y) with Gram ``K``.
+
+    With the entropy dual (the modified hinge's default solver) every refit
+    runs on the full Gram matrix with the left-out point's multiplier fixed at
+    0, warm-started from the full solution (its mass redistributed when
+    ``y'a = 0`` needs it; :mod:`svmlab.solvers.entropy_refit`), to the
+    estimator's tol by the modified hinge's KKT measure. Otherwise each refit
+    is an :class:`SVC` fit of the other points, warm-started from the full
+    solution.
+    """
     n = X.shape[0]
     margins = model.margins_.copy()
     n_fits, converged = 1, _finished(model)
     refit = _points_that_matter(model)
     y_pm = model.y_fit_
+    if _fast_refits(model):
+        refitter = _refitter(model, estimator, K)
+        budget = Budget()
+        for i in refit:
+            f_i, ok = refitter.refit(np.array([i]), budget=budget)
+            margins[i] = y_pm[i] * float(f_i[0])
+            converged = converged and ok
+            budget.check()  # a superseded page run stops here
+        return _loo_result(model, margins, start, n_fits + refit.size, converged)
     keep = np.ones(n, dtype=bool)
     for i in refit:
         keep[i] = False
@@ -452,6 +504,12 @@ def loo_from_fit(
         margins[i] = y_pm[i] * f_i
         n_fits += 1
         converged = converged and _finished(sub)
+    return _loo_result(model, margins, start, n_fits, converged)
+
+
+def _loo_result(
+    model: SVC, margins: Array, start: float, n_fits: int, converged: bool
+) -> CriterionResult:
     return CriterionResult(
         criterion="loo",
         score=float(np.mean(_loss(model).value(margins))),
@@ -478,6 +536,15 @@ def loo_cv_score(estimator: SVC, X: ArrayLike, y: ArrayLike) -> CriterionResult:
     return loo_from_fit(model, estimator, X, y, K, start)
 
 
+def _check_splits(y: NDArray, n_splits: int) -> None:
+    counts = np.unique(y, return_counts=True)[1]
+    if not 2 <= n_splits <= counts.min():
+        raise DataError(
+            f"{n_splits}-fold cross-validation needs at least {n_splits} points of "
+            f"each class; the smaller class has {counts.min()}."
+        )
+
+
 def kfold_cv_score(
     estimator: SVC,
     X: ArrayLike,
@@ -485,25 +552,67 @@ def kfold_cv_score(
     n_splits: int = 5,
     random_state: int = 0,
 ) -> CriterionResult:
-    """Stratified k-fold cross-validation: held-out margins of every fold."""
+    """Stratified k-fold cross-validation: held-out margins of every fold.
+
+    The folds are seeded from a full fit (:func:`kfold_from_fit`), except for
+    IRWLS stopped by Lee's rule, whose folds are fitted from scratch (its loose
+    stop would carry the start into the held-out margins).
+    """
     X, y = check_data(X, y)
-    counts = np.unique(y, return_counts=True)[1]
-    if not 2 <= n_splits <= counts.min():
-        raise DataError(
-            f"{n_splits}-fold cross-validation needs at least {n_splits} points of "
-            f"each class; the smaller class has {counts.min()}."
-        )
+    _check_splits(y, n_splits)
     start = time.perf_counter()
     K = clone(estimator)._gram(X)
+    if _lee_rule(estimator):
+        return _kfold(None, estimator, X, y, K, start, n_splits, random_state)
+    model = fit_quietly(estimator, X, y, K=K)
+    return kfold_from_fit(model, estimator, X, y, K, start, n_splits, random_state)
+
+
+def kfold_from_fit(
+    model: SVC,
+    estimator: SVC,
+    X: Array,
+    y: NDArray,
+    K: Array,
+    start: float,
+    n_splits: int = 5,
+    random_state: int = 0,
+) -> CriterionResult:
+    """Stratified k-fold cross-validation with every fold seeded from the full
+    fit ``model`` (DeCoste & Wagstaff 2000): the fold's training points start at
+    their full-solution multipliers (on the entropy dual: the full state with
+    the fold left out, :mod:`svmlab.solvers.entropy_refit`; otherwise ``init``
+    of an :class:`SVC` fit), and every fold is solved to the estimator's tol,
+    so the answer is a cold fold's to that tol. IRWLS stopped by Lee's rule
+    gets cold folds (:func:`kfold_cv_score`)."""
+    _check_splits(y, n_splits)
+    if _lee_rule(estimator):
+        model = None
+    return _kfold(model, estimator, X, y, K, start, n_splits, random_state)
+
+
+def _kfold(model, estimator, X, y, K, start, n_splits, random_state):
     margins = np.empty(X.shape[0])
-    converged, n_fits = True, 0
+    converged = True if model is None else _finished(model)
+    n_fits = 0 if model is None else 1
     splits = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
     loss = _loss(estimator)
+    refitter = None
+    if model is not None and _fast_refits(model):
+        refitter = _refitter(model, estimator, K)
     for train, test in splits.split(X, y):
-        model = fit_quietly(estimator, X[train], y[train], K=K[np.ix_(train, train)])
-        y_pm = np.where(y[test] == model.classes_[1], 1.0, -1.0)
-        margins[test] = y_pm * model.decision_function(X[test])
-        converged = converged and _finished(model)
+        if refitter is not None:
+            f, ok = refitter.refit(test.astype(np.int64))
+            margins[test] = model.y_fit_[test] * f
+        else:
+            init = None if model is None else model.alpha_[train]
+            fold = fit_quietly(
+                estimator, X[train], y[train], K=K[np.ix_(train, train)], init=init
+            )
+            y_pm = np.where(y[test] == fold.classes_[1], 1.0, -1.0)
+            margins[test] = y_pm * fold.decision_function(X[test])
+            ok = _finished(fold)
+        converged = converged and ok
         n_fits += 1
     return CriterionResult(
         criterion="kfold",

@@ -587,3 +587,61 @@ def test_the_page_keeps_its_settings_in_the_url_and_says_what_it_could_not_use()
     at.slider(key="selection_n_sigma").set_value(4).run()
     assert at.query_params["nsigma"] in ("4", ["4"])
     assert at.query_params["C"] in ("0.1:100", ["0.1:100"])
+
+
+# -- issue 29: converged fits by default, Lee's rule as an option ----------------------
+
+
+def test_lees_rule_is_an_option_compared_with_converged_fits(calls) -> None:
+    at = _app()
+    assert at.radio(key="selection_stop").value == "kkt"
+    at.radio(key="selection_stop").set_value("lee").run()
+    at = _run(at)
+    assert not _errors(at), _errors(at)
+    stored = at.session_state[sp.STATE_KEY]
+    assert stored.request.stop == "lee" and stored.request.solver == "irwls"
+    # The Lee sweep and its converged twin: two engine calls.
+    assert len(calls) == 2
+    assert stored.converged is not None
+    (table,) = [d.value for d in at.dataframe if "largest change" in d.value.columns]
+    assert len(table) == len(stored.request.criteria)
+    rows = table.to_dict("records")
+    for row, name in zip(rows, stored.request.criteria, strict=True):
+        diff = np.abs(stored.result.scores[name] - stored.converged.scores[name])
+        assert row["largest change"] == pytest.approx(float(np.nanmax(diff)))
+    # With converged fits (the default) there is no such table.
+    at.radio(key="selection_stop").set_value("kkt").run()
+    at = _run(at)
+    assert at.session_state[sp.STATE_KEY].converged is None
+    assert not [d for d in at.dataframe if "largest change" in d.value.columns]
+
+
+def test_the_default_fits_are_converged_by_the_entropy_dual() -> None:
+    request = _expected_request()
+    model = request.estimator()
+    assert model.solver == "entropy_dual" and model.tol == sp.KKT_TOL
+    lee = dataclasses.replace(request, stop="lee").estimator()
+    assert lee.solver == "irwls" and lee.tol == sp.LEE_TOL
+
+
+def test_the_speed_sentence_states_the_measured_numbers(tmp_path) -> None:
+    path = tmp_path / "speed.json"
+    after = {
+        "setting": "page default, n=100, 7x7",
+        "sweep_wall_s_median": 0.61,
+        "loo_warm_s": 0.31,
+        "cold_over_warm": 3.0,
+        "warm_equals_cold_cells": "49/49",
+        "load_start": [1.5, 1.0, 1.0],
+        **{f"{c}_s": 0.08 for c in ("lee", "plugin", "alo", "span")},
+        **{
+            f"{c}_speedup_over_warm_loo": v
+            for c, v in zip(("lee", "plugin", "alo", "span"), (3, 4, 5, 6), strict=True)
+        },
+    }
+    before = {"setting": "page default, n=100, 7x7", "sweep_wall_s": 8.3}
+    path.write_text(json.dumps({"after": [after], "before": [before]}))
+    text = sp.speed_sentence(path)
+    for piece in ("load 1.5", "0.61 s", "8 s", "0.31 s", "3× less", "49/49", "3–6×"):
+        assert piece in text, (piece, text)
+    assert "warm-started" in sp.speed_sentence(tmp_path / "missing.json")

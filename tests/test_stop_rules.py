@@ -64,7 +64,11 @@ def _stationarity(problem: Problem, alpha, b) -> float:
 
 def _check_contract(problem: Problem, sol, tol: float) -> None:
     assert sol.stop_reason in REASONS
-    assert sol.kkt == kkt_violation(problem, sol.alpha, sol.b)
+    # SMO and the entropy dual score their result from their own gradient
+    # (issue 29: no kernel product after the loop): equal to rounding.
+    assert sol.kkt == pytest.approx(
+        kkt_violation(problem, sol.alpha, sol.b), rel=1e-9, abs=1e-13
+    )
     assert sol.converged == (sol.kkt <= tol), (sol.stop_reason, sol.kkt, tol)
     assert (sol.stop_reason == "converged") == sol.converged
     note = sol.extras.get("stop_note")
@@ -135,7 +139,7 @@ def test_lees_rule_is_named_with_its_residual(fit_intercept):
 
 def test_estimator_collects_the_note_and_warns_with_it():
     X, y = datasets.make("two_circles", n_samples=200, random_state=0)[:2]
-    model = SVC(loss="modified_hinge", sigma=0.5, C=1.0)
+    model = SVC(loss="modified_hinge", solver="irwls", sigma=0.5, C=1.0)
     with pytest.warns(ConvergenceWarning) as caught:
         model.fit(X, y)
     note = model.solution_.extras["stop_note"]

@@ -17,6 +17,7 @@ SOLVER_STYLE: dict[str, tuple[str, str, str]] = {
     "qp": ("#000000", "solid", "square"),
     "coordinate": ("#D55E00", "dash", "diamond"),
     "irwls": ("#009E73", "solid", "triangle-up"),
+    "entropy_dual": ("#009E73", "dash", "triangle-right"),
     "retargeted_ls": ("#CC79A7", "dashdot", "x"),
     "cccp": ("#E69F00", "dash", "star"),
     "libsvm": ("#56B4E9", "dot", "cross"),

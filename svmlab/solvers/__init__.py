@@ -19,7 +19,16 @@ from typing import Any
 from numpy.typing import NDArray
 
 from svmlab.errors import IncompatibleLossError, UnknownNameError
-from svmlab.solvers import base, cccp, coordinate, irwls, qp, retargeted_ls, smo
+from svmlab.solvers import (
+    base,
+    cccp,
+    coordinate,
+    entropy_dual,
+    irwls,
+    qp,
+    retargeted_ls,
+    smo,
+)
 from svmlab.solvers.base import (
     STOP_REASONS,
     DualSolution,
@@ -57,6 +66,7 @@ SOLVERS: dict[str, SolverSpec] = {
         qp.SPEC,
         coordinate.SPEC,
         irwls.SPEC,
+        entropy_dual.SPEC,
         retargeted_ls.SPEC,
         cccp.SPEC,
     )
@@ -71,14 +81,14 @@ AUTO: dict[str, tuple[str, ...]] = {
     "squared_hinge": ("smo", "qp"),
     "ramp": ("cccp",),
     "squared_ramp": ("retargeted_ls", "cccp"),
-    "modified_hinge": ("irwls",),
+    "modified_hinge": ("entropy_dual", "irwls"),
 }
 
 
 #: The iteration cap :func:`solve` passes when given none, except to
 #: :data:`SCALED_CAP` solvers, which get None and choose a cap that grows with n.
 DEFAULT_MAX_ITER = 10_000
-SCALED_CAP: frozenset[str] = frozenset({"smo"})
+SCALED_CAP: frozenset[str] = frozenset({"smo", "entropy_dual"})
 
 #: Solvers that work from kernel rows on demand (``Problem.kernel``, no ``K``);
 #: the others get the full Gram matrix, formed once by :func:`solve`.

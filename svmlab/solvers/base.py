@@ -191,7 +191,8 @@ def primal_objective(
 def dual_objective(
     problem: Problem, alpha: Array, *, Kc: Array | None = None
 ) -> float | None:
-    """The dual value ``1'a - 0.5 a' Y K_dual Y a`` for hinge-type losses, else None.
+    """The dual value ``1'a - 0.5 a' Y K_dual Y a`` for hinge-type losses, the
+    entropy dual for the modified hinge (:func:`_entropy_dual`), else None.
 
     With the box-QP dual (Sugiyama eq. 27.3, docs/corrections.md "Squared hinge dual")
     weak duality gives ``primal >= dual``; at the optimum they are equal.
@@ -199,6 +200,8 @@ def dual_objective(
     (no second n x n matrix); ``Kc`` is ``K (alpha * y)`` when the caller has it.
     """
     name = problem.loss.name
+    if name == "modified_hinge":
+        return _entropy_dual(problem, alpha, Kc)
     if name not in ("hinge", "squared_hinge"):
         return None
     coef = alpha * problem.y
@@ -208,6 +211,29 @@ def dual_objective(
     if name == "squared_hinge":
         quad += float(alpha @ (alpha / problem.costs))
     return float(alpha.sum() - 0.5 * quad)
+
+
+def _entropy_dual(problem: Problem, alpha: Array, Kc: Array | None) -> float | None:
+    """The modified hinge's dual value ``sum a - delta sum a log(a / C) - 0.5
+    (a y)' K (a y)`` (docs/modified_hinge_dual.md; C^1 form only), or None
+    where ``alpha`` is not dual feasible (outside ``[0, C]``, or ``y'a != 0``
+    with an unregularized bias, beyond rounding): only a feasible point gives
+    the lower bound that makes ``primal - dual`` a certificate."""
+    if getattr(problem.loss, "form", "c1") != "c1" or not math.isfinite(problem.C):
+        return None
+    C, y = float(problem.C), problem.y
+    slack = 1e-9 * C
+    if float(alpha.min(initial=0.0)) < -slack or float(alpha.max(initial=0.0)) > C:
+        return None
+    if problem.fit_intercept and abs(float(alpha @ y)) > slack * max(1.0, len(y)):
+        return None
+    a = np.clip(alpha, 0.0, C)
+    if Kc is None:
+        Kc = problem.kernel_times(alpha * y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        entropy = float(np.where(a > 0.0, a * np.log(a / C), 0.0).sum())
+    delta = float(problem.loss.delta)
+    return float(a.sum() - delta * entropy - 0.5 * float((alpha * y) @ Kc))
 
 
 def intercept_from_gradient(
@@ -289,8 +315,7 @@ def kkt_violation(
       ``max_i |alpha_i + C loss'(m_i)| / C`` (docs/corrections.md "Lee (2006)" item 4),
       plus ``|sum alpha_i y_i| / C`` with an unregularized bias.
 
-    ``Kc`` is ``K (alpha * y)`` when the caller has it already (computed from
-    kernel values, never from a solver's running gradient).
+    ``Kc`` is ``K (alpha * y)`` when the caller has it already.
     """
     y, name = problem.y, problem.loss.name
     if Kc is None:
@@ -625,6 +650,10 @@ class DualSolution:
         One of :data:`STOP_REASONS`: ``"converged"`` (``kkt <= tol``),
         ``"max_iter"``, ``"max_seconds"`` (the time budget), or ``"rule"`` (a
         looser stopping rule of the solver's own, e.g. Lee's rule in IRWLS).
+    kernel_part
+        ``K (alpha * y)``, shape (n,): the training decision values without
+        ``b``, as :meth:`finish` scored the solution (the estimator reads its
+        margins here instead of forming the product again).
     """
 
     alpha: Array
@@ -638,6 +667,7 @@ class DualSolution:
     extras: dict[str, Any] = field(default_factory=dict)
     fit_time: float = 0.0
     stop_reason: str = "converged"
+    kernel_part: Array | None = field(default=None, repr=False)
 
     @classmethod
     def finish(
@@ -667,9 +697,11 @@ class DualSolution:
         names the rule ("IRWLS stopped by Lee's rule (...)"). Without ``tol``
         (solvers written before issue 14) ``converged`` is taken as given.
 
-        ``Kc = K (alpha * y)`` may be handed in by a solver that summed it from
-        kernel values (never from its running gradient); otherwise it is computed
-        here, once, for the KKT check, the primal and the dual.
+        ``Kc = K (alpha * y)`` may be handed in by a solver that has it: SMO
+        and the entropy dual read it off their gradient (``y (G + 1)`` and
+        ``y q``; issue 29, item 4: a fit then forms no kernel product after its
+        loop); otherwise it is computed here, once, for the KKT check, the
+        primal and the dual. It is kept as :attr:`kernel_part`.
         """
         alpha = np.asarray(alpha, dtype=np.float64)
         if Kc is None:
@@ -702,6 +734,7 @@ class DualSolution:
             history=history if history is not None else History(),
             extras=extras,
             stop_reason=stop_reason,
+            kernel_part=np.asarray(Kc, dtype=np.float64),
         )
 
     def duality_gap(self) -> float | None:

@@ -32,9 +32,10 @@ Stopping rule: LIBSVM's ``m(a) - M(a) <= tol`` (with the bias; without it the
 largest projected gradient), which is :func:`~svmlab.solvers.base.kkt_violation`
 in margin units; or ``max_iter`` updates, or ``max_seconds`` (then
 ``converged=False``). ``converged`` is finally decided by
-:func:`~svmlab.solvers.base.kkt_violation` recomputed from scratch at the
-returned point (``DualSolution.finish``); the loop's incrementally updated
-``G`` agrees with it to round-off.
+:func:`~svmlab.solvers.base.kkt_violation` at the returned point
+(``DualSolution.finish``), with ``K (a y)`` read off the rebuilt gradient
+(issue 29: a fit forms no kernel product after its loop; the incrementally
+updated ``G`` agrees with a product formed afresh to round-off).
 
 The loop is LIBSVM's ``Solver::Solve`` (:mod:`svmlab.solvers.shrinking`,
 compiled with numba, ``cache=True``): **shrinking** (every ``min(n, 1000)``
@@ -479,10 +480,10 @@ def solve(
         reason = "converged"
     else:
         reason = "max_seconds" if out_of_time else "max_iter"
-    # Without K, K (a y) is summed afresh from kernel values (the cached rows of
-    # the support vectors), not read off the running gradient, so the check stays
-    # independent without recomputing those rows; with K, finish uses K itself.
-    Kc = state.kernel_times(a * y) if problem.K is None else None
+    # K (a y) from the whole (reconstructed) gradient, G + 1 = Y K_d Y a
+    # (issue 29, item 4): no kernel product after the loop. It agrees with a
+    # product formed afresh to rounding (the tests check it).
+    Kc = y * (G + 1.0 - ridge * a)
     return DualSolution.finish(
         problem,
         a,

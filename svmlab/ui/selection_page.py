@@ -23,6 +23,7 @@ in markdown goes through :func:`plain`.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -63,6 +64,7 @@ __all__ = [
     "PAPER_TABLE1",
     "SOLVERS_JSON",
     "STATE_KEY",
+    "STOP_RULES",
     "RecomputeRunning",
     "StoredSweep",
     "SweepRequest",
@@ -81,6 +83,8 @@ __all__ = [
     "recompute_lee",
     "recompute_refusal",
     "run_sweep",
+    "speed_sentence",
+    "stop_rule_frame",
     "summary_frame",
     "sweep_controls",
     "sweep_location",
@@ -111,6 +115,9 @@ LEE_PATH = ROOT / "svmlab" / "experiments" / "results" / "lee2006.json"
 #: few seeds never replaces the shipped many-seed results.
 LEE_LOCAL_PATH = LEE_PATH.with_name("lee2006_local.json")
 SOLVERS_JSON = ROOT / "benchmarks" / "results" / "solvers.json"
+#: What benchmarks/model_selection.py measured (issue 29): the speed-ups the
+#: page states come from this file, never from numbers typed into the text.
+SPEED_JSON = ROOT / "benchmarks" / "results" / "model_selection_issue29.json"
 #: Session key of this session's own recomputed Lee result (shown before the
 #: file, which the last recompute of any session wrote).
 LEE_SESSION_KEY = "selection_lee_local"
@@ -124,6 +131,19 @@ PAPER_TABLE1: dict[int, tuple[float, float]] = {
 }
 
 UPLOAD = data_source.UPLOAD
+
+#: How the page's fits stop: by their own KKT measure (the default: the entropy
+#: dual, the modified hinge's exact solver), or by Lee's rule (IRWLS, as in his
+#: paper), which the page then compares with converged fits.
+STOP_RULES: dict[str, str] = {
+    "kkt": "converged (KKT residual ≤ 1e-6)",
+    "lee": "Lee's rule (IRWLS, mean squared change of α < 1e-3)",
+}
+#: The KKT tolerance of converged fits and refits (the stationarity residual
+#: max |αᵢ/C + h'(mᵢ)|): measured as fast as 1e-3 on the default sweep.
+KKT_TOL = 1e-6
+#: Lee's tolerance for his rule (section 4).
+LEE_TOL = 1e-3
 
 
 @dataclass(frozen=True)
@@ -141,16 +161,30 @@ class SweepRequest:
     criteria: tuple[str, ...]
     delta: float
     bias: str
+    stop: str = "kkt"
+
+    @property
+    def solver(self) -> str:
+        return "irwls" if self.stop == "lee" else "entropy_dual"
 
     def model_items(self) -> tuple[tuple[str, Any], ...]:
-        """Keyword arguments of the (unfitted) estimator the sweep clones."""
+        """Keyword arguments of the (unfitted) estimator the sweep clones:
+        converged fits by the entropy dual, or IRWLS stopped by Lee's rule."""
+        lee = self.stop == "lee"
         return (
             ("kernel", "gaussian"),
             ("loss", "modified_hinge"),
-            ("solver", "irwls"),
+            ("solver", self.solver),
             ("delta", float(self.delta)),
             ("bias", self.bias),
+            ("tol", LEE_TOL if lee else KKT_TOL),
+            ("max_iter", 1000 if lee else None),
         )
+
+    def converged(self) -> SweepRequest:
+        """The same request with converged fits (what Lee's rule is compared
+        with)."""
+        return dataclasses.replace(self, stop="kkt")
 
     def estimator(self, **extra: Any) -> SVC:
         return SVC(**dict(self.model_items()), **extra)
@@ -164,6 +198,8 @@ class StoredSweep:
     result: criterion_grid.SweepResult
     X: Array
     y: Array
+    #: With Lee's rule: the same sweep with converged fits (None otherwise).
+    converged: criterion_grid.SweepResult | None = None
 
 
 def grid(low: float, high: float, count: int) -> tuple[float, ...]:
@@ -287,6 +323,16 @@ def sweep_controls() -> SweepRequest | None:
         help="The approximations are derived for Lee's model, which has no "
         "unregularized bias.",
     )
+    stop = st.radio(
+        "Fits",
+        list(STOP_RULES),
+        format_func=STOP_RULES.get,
+        key="selection_stop",
+        help="Converged: every fit and refit meets the modified hinge's KKT "
+        "measure (exact leave-one-out is then exact). Lee's rule: IRWLS stopped "
+        "as in his paper, loosely; the page then also runs the converged sweep "
+        "and shows where the numbers differ.",
+    )
     if data_items is None:
         return None
     order = [c for c in selection.CRITERIA if c in picked or c == "loo"]
@@ -298,6 +344,7 @@ def sweep_controls() -> SweepRequest | None:
         criteria=tuple(order),
         delta=float(delta),
         bias=str(bias),
+        stop=str(stop),
     )
 
 
@@ -378,6 +425,10 @@ def run_sweep(request: SweepRequest) -> StoredSweep:
     except ClusterError as error:
         st.warning(f"{plain(error)} The sweep runs on this machine instead.")
         result = _sweep(request, X, y, None)
+    converged = None
+    if request.stop == "lee":
+        # What Lee's rule does to the numbers: the same sweep, converged.
+        converged = _sweep(request.converged(), X, y, None)
     if result.missing_rows:
         # Never drawn as zeros: the rows stay blank and the page says why.
         rows = ", ".join(
@@ -385,7 +436,7 @@ def run_sweep(request: SweepRequest) -> StoredSweep:
             for i, why in sorted(result.missing_rows.items())
         )
         st.warning(f"Some rows of the grid have no result: {rows}.")
-    return StoredSweep(request, result, X, y)
+    return StoredSweep(request, result, X, y, converged)
 
 
 # -- chosen models and fresh test sets ----------------------------------------------
@@ -483,7 +534,7 @@ def explore_query(stored: StoredSweep, C: float, sigma: float) -> str | None:
         kernel="gaussian",
         loss="modified_hinge",
         delta=float(request.delta),
-        solver="irwls",
+        solver=request.solver,
         bias=request.bias,
         C=float(C),
         sigma=float(sigma),
@@ -491,6 +542,95 @@ def explore_query(stored: StoredSweep, C: float, sigma: float) -> str | None:
     from urllib.parse import urlencode
 
     return urlencode(settings.to_query())
+
+
+def _seconds(value: object) -> str:
+    v = float(value)  # type: ignore[arg-type]
+    return f"{v:.2g} s" if v < 1.0 else f"{v:.1f} s" if v < 10 else f"{v:.0f} s"
+
+
+def _span(values: list[float], fmt: str) -> str:
+    """``a–b``, or ``a`` when both ends print alike."""
+    low, high = format(min(values), fmt), format(max(values), fmt)
+    return low if low == high else f"{low}–{high}"
+
+
+def speed_sentence(path: Path | None = None) -> str:
+    """What the default sweep costs, as benchmarks/model_selection.py last
+    measured it (:data:`SPEED_JSON`): the whole sweep, exact leave-one-out
+    warm against cold, the approximations and their speed-up over the warm
+    exact leave-one-out, and the sweep before (Lee's IRWLS). A plain sentence
+    without numbers when the file is missing or unreadable."""
+    plain_text = (
+        "Exact leave-one-out refits every point with a non-zero multiplier, each "
+        "refit warm-started from the full solution; the approximations need one "
+        "fit per cell."
+    )
+    try:
+        data = json.loads((path or SPEED_JSON).read_text(encoding="utf-8"))
+        after = next(r for r in data["after"] if r["setting"].startswith("page"))
+        before = next(
+            (r for r in data.get("before", []) if r["setting"].startswith("page")),
+            None,
+        )
+        names = ("lee", "plugin", "alo", "span")
+        seconds = [float(after[f"{c}_s"]) for c in names]
+        speedups = [float(after[f"{c}_speedup_over_warm_loo"]) for c in names]
+        load = float(after["load_start"][0])
+        text = (
+            f"Measured on our 2-core machine (load {load:.1f}), the default 7 × 7 "
+            f"grid on 100 points with every criterion takes "
+            f"{_seconds(after['sweep_wall_s_median'])}"
+        )
+        if before is not None:
+            text += (
+                f" (Lee's IRWLS stopped by his rule, as this page swept before: "
+                f"{float(before['sweep_wall_s']):.0f} s)"
+            )
+        text += (
+            f". Exact leave-one-out, every refit warm-started from the full "
+            f"solution and converged, is {_seconds(after['loo_warm_s'])} of it"
+        )
+        if "cold_over_warm" in after:
+            text += (
+                f", {float(after['cold_over_warm']):.0f}× less than refitting every "
+                "point from scratch (the same leave-one-out error in "
+                f"{after['warm_equals_cold_cells']} cells)"
+            )
+        return text + (
+            f"; each approximation takes {_span(seconds, '.2f')} s, "
+            f"{_span(speedups, '.0f')}× less than that exact leave-one-out: against "
+            "a smart exact method the shortcut saves a few times, not hundreds."
+        )
+    except (OSError, ValueError, KeyError, StopIteration, TypeError, IndexError):
+        return plain_text
+
+
+def stop_rule_frame(stored: StoredSweep) -> pd.DataFrame | None:
+    """Lee's rule against converged fits, one row per criterion: the largest
+    change of the criterion value over the grid, the cells whose held-out
+    misclassification changes, and the cell each picks. None unless the sweep
+    ran with Lee's rule (and its converged twin)."""
+    lee, exact = stored.result, stored.converged
+    if stored.request.stop != "lee" or exact is None:
+        return None
+    rows = []
+    for name in lee.criteria:
+        diff = np.abs(lee.scores[name] - exact.scores[name])
+        changed = np.abs(lee.errors[name] - exact.errors[name]) > 1e-12
+        C_lee, s_lee = lee.best(name)
+        C_ok, s_ok = exact.best(name)
+        rows.append(
+            {
+                "criterion": selection.CRITERIA[name].title,
+                "largest change": float(np.nanmax(diff)),
+                "cells with another error": int(np.sum(changed)),
+                "choice, Lee's rule": f"C = {C_lee:.4g}, σ = {s_lee:.4g}",
+                "choice, converged": f"C = {C_ok:.4g}, σ = {s_ok:.4g}",
+                "same choice": (C_lee, s_lee) == (C_ok, s_ok),
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def non_converged_message(stored: StoredSweep) -> str | None:

@@ -47,6 +47,15 @@ HOW: dict[str, tuple[str, str]] = {
         "one iteration = one weighted least-squares solve, O(n³): few "
         "iterations, each costly.",
     ),
+    "entropy_dual": (
+        "Solves the modified hinge's dual: the hinge dual plus δ Σ αᵢ log(αᵢ/C), "
+        "an entropy term (see Notes on the sources). Each step moves one αᵢ (no "
+        "bias) or a pair along (yᵢ, −yⱼ) (the bias) to the exact maximum on that "
+        "line, a one-dimensional Newton solve; where many αᵢ are free it takes "
+        "Newton steps on all of them at once.",
+        "one iteration = one coordinate or pair step, O(n) like SMO's; it stops "
+        "when the stationarity residual meets tol.",
+    ),
     "retargeted_ls": (
         "Writes the squared hinge as a least-squares loss with moving targets: "
         "points beyond the margin (mᵢ ≥ 1) get their own current output as target "
@@ -103,6 +112,7 @@ def titles() -> dict[str, str]:
         "qp": "QP",
         "coordinate": "coordinate ascent",
         "irwls": "IRWLS",
+        "entropy_dual": "entropy dual",
         "retargeted_ls": "retargeted LS",
         "cccp": "CCCP",
         "libsvm": "LIBSVM (SVC)",

@@ -1,0 +1,194 @@
+"""svmlab.solvers.entropy_dual: the modified hinge's entropy dual, checked against
+an independent exponential-cone interior point (Clarabel), the written-out
+conjugate, and IRWLS run tight."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import clarabel
+import numpy as np
+import pytest
+import scipy.optimize
+import scipy.sparse as sp
+
+from svmlab import SVC
+from svmlab.datasets import make_two_circles
+from svmlab.errors import ProblemError
+from svmlab.kernels import gram
+from svmlab.losses import ModifiedHinge, make_loss
+from svmlab.solvers import AUTO, Problem, resolve_solver, solve
+from svmlab.solvers.base import kkt_violation
+
+
+def clarabel_dual(K, y, C, delta, bias):
+    """The dual written out for Clarabel: minimise ``0.5 a'Ha - sum a -
+    delta sum t`` with ``(t_k, a_k, C)`` in the exponential cone (``t_k <=
+    a_k log(C / a_k)``), ``a <= C`` and, with the bias, ``y'a = 0``. Returns
+    the maximum of the dual and its maximiser."""
+    n = len(y)
+    H = (y[:, None] * y[None, :]) * K
+    P = sp.block_diag([sp.csc_matrix(np.triu(H)), sp.csc_matrix((n, n))]).tocsc()
+    q = np.concatenate([-np.ones(n), -delta * np.ones(n)])
+    rows, rhs, cones = [], [], []
+    if bias:
+        rows.append(sp.csc_matrix(np.concatenate([y, np.zeros(n)])[None, :]))
+        rhs.append([0.0])
+        cones.append(clarabel.ZeroConeT(1))
+    rows.append(sp.hstack([sp.eye(n), sp.csc_matrix((n, n))]))
+    rhs.append(C * np.ones(n))
+    cones.append(clarabel.NonnegativeConeT(n))
+    for k in range(n):
+        A = sp.lil_matrix((3, 2 * n))
+        A[0, n + k] = -1.0
+        A[1, k] = -1.0
+        rows.append(A.tocsc())
+        rhs.append([0.0, 0.0, C])
+        cones.append(clarabel.ExponentialConeT())
+    A = sp.vstack(rows).tocsc()
+    b = np.concatenate([np.asarray(v, dtype=float) for v in rhs])
+    settings = clarabel.DefaultSettings()
+    settings.verbose = False
+    settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = 1e-12
+    result = clarabel.DefaultSolver(P, q, A, b, cones, settings).solve()
+    assert str(result.status) == "Solved"
+    return -result.obj_val, np.array(result.x[:n])
+
+
+@pytest.fixture(scope="module")
+def circles():
+    X, y = make_two_circles(30, random_state=1)
+    return X, y.astype(float)
+
+
+def problem(X, y, C, delta, bias, sigma=0.7):
+    K = gram(X, sigma=sigma)
+    if bias == "regularized":
+        K = K + 1.0
+    return Problem(K, y, make_loss("modified_hinge", delta=delta), C, bias == "unreg")
+
+
+@pytest.mark.parametrize("delta", [0.5, 0.1, 0.01])
+@pytest.mark.parametrize("C", [1.0, 10.0])
+@pytest.mark.parametrize("bias", ["none", "regularized", "unreg"])
+def test_matches_the_dual_solved_by_an_exponential_cone_interior_point(
+    circles, delta, C, bias
+):
+    p = problem(*circles, C, delta, bias)
+    reference, a_ref = clarabel_dual(p.K, p.y, C, delta, p.fit_intercept)
+    sol = solve(p, method="entropy_dual", tol=1e-11)
+    assert sol.converged and sol.stop_reason == "converged"
+    # Strong duality: the primal at our point, our dual value and Clarabel's
+    # maximum agree to 1e-8 (we see 5e-13).
+    assert sol.objective == pytest.approx(reference, rel=1e-8)
+    assert sol.extras["dual_value"] == pytest.approx(reference, rel=1e-8)
+    assert sol.duality_gap() == pytest.approx(0.0, abs=1e-8 * reference)
+    np.testing.assert_allclose(sol.alpha, a_ref, atol=1e-5 * C)
+    # A point the steps never touched is still at the cold start, 0: its
+    # optimum is below tol C (far out on the tail), as the measure allows.
+    assert np.all(sol.alpha >= 0.0) and np.all(sol.alpha <= C)
+    if p.fit_intercept:
+        assert abs(sol.alpha @ p.y) <= 1e-10 * C
+
+
+@pytest.mark.parametrize("delta", [0.5, 0.1, 1e-4])
+def test_conjugate_is_minus_v_plus_delta_v_log_v(delta):
+    """``h*(-v) = sup_m (-v m - h(m)) = -v + delta v log v`` on (0, 1]: the
+    entropy term of the dual (docs/modified_hinge_dual.md)."""
+    loss = ModifiedHinge(delta=delta)
+    for v in (1.0, 0.7, 0.2, 1e-3, 1e-8):
+        # The sup is attained at m = 1 - delta - delta log v (h'(m) = -v).
+        m_star = 1.0 - delta - delta * math.log(v)
+        result = scipy.optimize.minimize_scalar(
+            lambda m, v=v: v * m + float(loss.value(m)),
+            bracket=(m_star - 1.0, m_star + 1.0),
+            tol=1e-12,
+        )
+        numeric = -float(result.fun)
+        assert numeric == pytest.approx(-v + delta * v * math.log(v), abs=1e-9)
+
+
+@pytest.mark.parametrize("bias", ["none", "unreg"])
+@pytest.mark.parametrize("delta", [0.1, 1e-4])
+@pytest.mark.parametrize("C", [1.0, 50.0])
+def test_agrees_with_irwls_run_tight(circles, bias, delta, C):
+    p = problem(*circles, C, delta, bias)
+    sol = solve(p, method="entropy_dual", tol=1e-10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = solve(p, method="irwls", tol=1e-10, max_iter=20_000, stop="kkt")
+    f = p.K @ (sol.alpha * p.y) + sol.b
+    f_ref = p.K @ (ref.alpha * p.y) + ref.b
+    np.testing.assert_allclose(f, f_ref, atol=1e-7)
+    assert sol.objective == pytest.approx(ref.objective, rel=1e-10)
+    assert sol.kkt <= 1e-10
+
+
+def test_result_is_scored_from_its_own_margins_and_checks_against_k(circles):
+    """The margins, objective and KKT measure come from the solver's running
+    margins (no kernel product after the loop); recomputed from K they agree."""
+    p = problem(*circles, 5.0, 0.1, "unreg")
+    sol = solve(p, method="entropy_dual", tol=1e-6)
+    assert kkt_violation(p, sol.alpha, sol.b) <= 1e-6
+    assert kkt_violation(p, sol.alpha, sol.b) == pytest.approx(sol.kkt, abs=1e-9)
+
+
+def test_warm_start_from_another_C_lands_on_the_same_optimum():
+    X, y = make_two_circles(80, random_state=2)
+    y = y.astype(float)
+    p1 = problem(X, y, 10.0, 1e-4, "unreg", sigma=0.5)
+    p2 = problem(X, y, 30.0, 1e-4, "unreg", sigma=0.5)
+    first = solve(p1, method="entropy_dual", tol=1e-8)
+    cold = solve(p2, method="entropy_dual", tol=1e-8)
+    warm = solve(p2, method="entropy_dual", tol=1e-8, init=first.alpha)
+    assert warm.converged and cold.converged
+    np.testing.assert_allclose(
+        p2.K @ (warm.alpha * y) + warm.b, p2.K @ (cold.alpha * y) + cold.b, atol=1e-6
+    )
+    assert warm.extras["solver"] == "entropy_dual"
+
+
+def test_time_budget_stops_at_a_feasible_point():
+    X, y = make_two_circles(300, random_state=0)
+    y = y.astype(float)
+    p = problem(X, y, 5000.0, 1e-4, "unreg", sigma=0.3)
+    sol = solve(p, method="entropy_dual", tol=1e-12, max_seconds=0.005)
+    assert sol.stop_reason in ("max_seconds", "converged", "rule")
+    assert np.all(sol.alpha >= 0.0) and np.all(sol.alpha <= 5000.0)
+    assert abs(sol.alpha @ y) <= 1e-8 * 5000.0
+
+
+def test_an_unreachable_tol_stops_with_a_reason_instead_of_looping():
+    X, y = make_two_circles(60, random_state=3)
+    y = y.astype(float)
+    p = problem(X, y, 1e4, 1e-4, "none", sigma=0.5)
+    sol = solve(p, method="entropy_dual", tol=1e-15)
+    assert not sol.converged
+    assert sol.stop_reason == "rule"
+    assert "float64" in sol.extras["stop_note"]
+
+
+def test_registry_and_refusals(circles):
+    assert AUTO["modified_hinge"][0] == "entropy_dual"
+    for fit_intercept in (True, False):
+        assert (
+            resolve_solver(
+                "auto", "modified_hinge", fit_intercept=fit_intercept, hard_margin=False
+            )
+            == "entropy_dual"
+        )
+    X, y = circles
+    printed = Problem(gram(X), y, ModifiedHinge(delta=0.1, form="printed"), 1.0, True)
+    with pytest.raises(ProblemError, match="irwls"):
+        solve(printed, method="entropy_dual")
+
+
+def test_estimator_fits_with_it_by_default(circles):
+    X, y = circles
+    model = SVC(C=5.0, loss="modified_hinge", delta=0.1, tol=1e-8).fit(X, y)
+    assert model.solver_ == "entropy_dual"
+    assert model.converged_ and model.kkt_violation_ <= 1e-8
+    np.testing.assert_allclose(
+        model.decision_function(X), model.margins_ * model.y_fit_, atol=1e-9
+    )
