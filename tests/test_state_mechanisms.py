@@ -58,3 +58,24 @@ def test_persist_state_keeps_a_hidden_widgets_value(tmp_path) -> None:
     at.toggle(key="hide").set_value(True).run()
     at.toggle(key="hide").set_value(False).run()
     assert at.slider(key="w").value == 8
+
+
+def test_the_pages_settings_survive_a_hidden_widget_and_a_page_switch() -> None:
+    """svmlab's state widgets are persist_state="session" (the model block, the
+    data block, the page's own): a slider hidden under an upload, and every
+    setting across a visit to another page, come back as they were."""
+    from tests.pages import page_test
+
+    at = page_test("pages/4_Losses.py", default_timeout=180).run()
+    at.slider(key="losses_outlier_blobs_n_samples").set_value(40).run()
+    at.slider(key="losses_count").set_value(9).run()
+    at.select_slider(key="losses_C").set_value(10.0).run()
+    at.radio(key="losses_source").set_value("Upload CSV").run()  # sliders hidden
+    at.radio(key="losses_source").set_value("Generator").run()
+    assert at.slider(key="losses_outlier_blobs_n_samples").value == 40
+    at.switch_page("pages/hub.py").run()
+    at.switch_page("pages/4_Losses.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.slider(key="losses_count").value == 9
+    assert at.select_slider(key="losses_C").value == 10.0
+    assert at.slider(key="losses_outlier_blobs_n_samples").value == 40

@@ -193,6 +193,7 @@ def generator_controls(
         index=keyed.index(key, names, names.index(default)),
         format_func=tables.TITLES.__getitem__,
         key=key,
+        persist_state="session",
     )
     if notes and name in notes:
         st.caption(notes[name])
@@ -211,6 +212,7 @@ def generator_controls(
                 value=keyed.value(key, min(int(p.default), max_n)),
                 step=10,
                 key=key,
+                persist_state="session",
                 help=n_help,
             )
         else:
@@ -223,6 +225,7 @@ def generator_controls(
                 value=keyed.value(key, kind(p.default)),
                 step=kind(p.step),
                 key=key,
+                persist_state="session",
                 help=p.help or None,
             )
         items.append((p.name, value))
@@ -234,6 +237,7 @@ def generator_controls(
         value=keyed.value(key, 0),
         step=1,
         key=key,
+        persist_state="session",
     )
     items.append(("random_state", int(seed)))
     return name, tuple(items)
@@ -263,6 +267,7 @@ def source_block(
         index=keyed.index(key, sources),
         horizontal=True,
         key=key,
+        persist_state="session",
         label_visibility="collapsed",
     )
     if source == "Upload CSV":

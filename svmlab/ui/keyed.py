@@ -53,6 +53,7 @@ def log_slider(
             value=nearest(grid, float(value(key, fallback))),
             format_func=lambda v: f"{v:g}",
             key=key,
+            persist_state="session",
             **kw,
         )
     )

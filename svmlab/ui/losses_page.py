@@ -189,6 +189,7 @@ def controls() -> LossesRequest | None:
         MAX_OUTLIERS,
         value=int(keyed.value(f"{PREFIX}_count", 5)),
         key=f"{PREFIX}_count",
+        persist_state="session",
         help="Added to the clean points; at most as many as there are clean points.",
     )
     distance = st.slider(
@@ -198,6 +199,7 @@ def controls() -> LossesRequest | None:
         value=float(keyed.value(f"{PREFIX}_distance", 6.0)),
         step=0.5,
         key=f"{PREFIX}_distance",
+        persist_state="session",
         help="Along the line through the two class means, from its midpoint.",
     )
     negative, positive = _class_names(items or ())
@@ -213,6 +215,7 @@ def controls() -> LossesRequest | None:
         ).get,
         horizontal=True,
         key=f"{PREFIX}_label",
+        persist_state="session",
     )
     sides = list(robustness.SIDES)
     side = st.radio(
@@ -221,6 +224,7 @@ def controls() -> LossesRequest | None:
         index=keyed.index(f"{PREFIX}_side", sides),
         format_func={"other": "beyond the other class", "own": "beyond their own"}.get,
         key=f"{PREFIX}_side",
+        persist_state="session",
         help=" ".join(f"{k}: {v}." for k, v in robustness.SIDES.items()),
     )
     model = model_block(

@@ -60,6 +60,7 @@ def _draw(field: Any, label: str, disabled: bool, help: str | None) -> Any:
                 format_func=fmt,
                 horizontal=True,
                 key=key,
+                persist_state="session",
                 disabled=disabled,
                 help=help,
             )
@@ -69,6 +70,7 @@ def _draw(field: Any, label: str, disabled: bool, help: str | None) -> Any:
             index=keyed.index(key, options),
             format_func=fmt,
             key=key,
+            persist_state="session",
             disabled=disabled,
             help=help,
         )
@@ -92,6 +94,7 @@ def _draw(field: Any, label: str, disabled: bool, help: str | None) -> Any:
                 kind(field.high),
                 value=kind(keyed.value(key, field.default)),
                 key=key,
+                persist_state="session",
                 disabled=disabled,
                 help=help,
             )
@@ -102,6 +105,7 @@ def _draw(field: Any, label: str, disabled: bool, help: str | None) -> Any:
                 label,
                 value=bool(keyed.value(key, field.default)),
                 key=key,
+                persist_state="session",
                 disabled=disabled,
                 help=help,
             )

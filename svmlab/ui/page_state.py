@@ -556,6 +556,8 @@ SELECTION_STATE = PageState(
         # Lee's own δ by default: the page asks whether *his* ACV tracks LOO.
         Grid("delta", "selection_delta", SELECTION_DELTAS, 1e-4, "δ"),
         Choice("bias", "selection_bias", ("none", "regularized"), "none", "Bias"),
+        # Converged fits by default; Lee's stop rule as an option.
+        Choice("fits", "selection_stop", ("kkt", "lee"), "kkt", "Fits"),
         Flag("classroom", "selection_classroom", False, "Classroom mode"),
     ),
 )

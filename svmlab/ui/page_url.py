@@ -6,7 +6,8 @@ and :func:`messages` and :func:`preset_box` where it shows them:
 - :func:`load` fills the widget keys from the URL on the session's first run on
   the page, and whenever the URL is a preset's link other than the one the page
   wrote last (a preset followed from the lecture hub wins over the session's
-  state, as on Explore); otherwise the widgets keep their session values;
+  state, as on Explore); otherwise the widgets keep their session values (those
+  not drawn in the last run too: every state widget has persist_state="session");
 - :func:`publish` writes the widgets' values to the URL (and the page's preset,
   while it is on), so the address bar is always a link to what the page shows;
 - :func:`messages` shows, once, a link's malformed values (``st.error``) and its
@@ -73,11 +74,9 @@ def load(state: PageState) -> None:
     if written is None or followed:
         _apply(state, params)
         st.session_state[_slot(state, "written")] = params
-        return
-    # Widgets hidden in the last run lose their keys: refill them from the URL
-    # the page wrote, so they come back as they were.
-    for key, value in state.values(written).items():
-        st.session_state.setdefault(key, value)
+    # A widget the page hides (another generator's sliders, the generator's
+    # under an upload), or that another page replaced, keeps its value by
+    # Streamlit's own persist_state="session" (tests/test_state_mechanisms.py).
 
 
 def publish(state: PageState) -> dict[str, str]:

@@ -243,6 +243,7 @@ def sweep_controls() -> SweepRequest | None:
         index=keyed.index("selection_source", sources),
         horizontal=True,
         key="selection_source",
+        persist_state="session",
         label_visibility="collapsed",
     )
     if source == "Upload CSV":
@@ -268,9 +269,15 @@ def sweep_controls() -> SweepRequest | None:
         value=tuple(keyed.value("selection_C_range", fields["C"].default)),
         format_func=lambda v: f"{v:g}",
         key="selection_C_range",
+        persist_state="session",
     )
     n_C = st.slider(
-        "C values", 2, 15, int(keyed.value("selection_n_C", 7)), key="selection_n_C"
+        "C values",
+        2,
+        15,
+        int(keyed.value("selection_n_C", 7)),
+        key="selection_n_C",
+        persist_state="session",
     )
     s_low, s_high = st.select_slider(
         "σ range (svmlab: exp(−‖x − z‖² / 2σ²))",
@@ -278,6 +285,7 @@ def sweep_controls() -> SweepRequest | None:
         value=tuple(keyed.value("selection_sigma_range", fields["sigma"].default)),
         format_func=lambda v: f"{v:g}",
         key="selection_sigma_range",
+        persist_state="session",
     )
     st.caption(
         f"Lee's σ² = 2σ²: here {lee_sigma2_from_sigma(s_low):.3g} to "
@@ -289,6 +297,7 @@ def sweep_controls() -> SweepRequest | None:
         15,
         int(keyed.value("selection_n_sigma", 7)),
         key="selection_n_sigma",
+        persist_state="session",
     )
     st.header("Criteria")
     picked = st.multiselect(
@@ -297,6 +306,7 @@ def sweep_controls() -> SweepRequest | None:
         default=list(keyed.value("selection_criteria", fields["criteria"].default)),
         format_func=lambda c: selection.CRITERIA[c].title,
         key="selection_criteria",
+        persist_state="session",
         help="Exact leave-one-out is always computed: it is the reference.",
     )
     st.header("Model")
@@ -309,6 +319,7 @@ def sweep_controls() -> SweepRequest | None:
         value=keyed.value("selection_delta", fields["delta"].default),
         format_func=lambda v: f"{v:g}",
         key="selection_delta",
+        persist_state="session",
         help="Lee's experiment uses δ = 1e-4, the default (smaller δ: closer to "
         "the hinge; larger δ: a smoother loss, easier for the approximations).",
     )
@@ -320,14 +331,17 @@ def sweep_controls() -> SweepRequest | None:
         format_func={"none": "none (Lee)", "regularized": "regularized (k + 1)"}.get,
         horizontal=True,
         key="selection_bias",
+        persist_state="session",
         help="The approximations are derived for Lee's model, which has no "
         "unregularized bias.",
     )
     stop = st.radio(
         "Fits",
         list(STOP_RULES),
+        index=keyed.index("selection_stop", list(STOP_RULES)),
         format_func=STOP_RULES.get,
         key="selection_stop",
+        persist_state="session",
         help="Converged: every fit and refit meets the modified hinge's KKT "
         "measure (exact leave-one-out is then exact). Lee's rule: IRWLS stopped "
         "as in his paper, loosely; the page then also runs the converged sweep "
