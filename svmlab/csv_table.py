@@ -286,7 +286,11 @@ def _long_cell(line: int) -> str:
     )
 
 
-def _find_delimiter(text: str) -> str:
+#: What each line of a classification file holds (the one-column message).
+CLASSIFICATION_LINE = "two feature values and a label"
+
+
+def _find_delimiter(text: str, needs: str = CLASSIFICATION_LINE) -> str:
     """The delimiter that splits the first lines into the same number (> 1) of cells.
 
     ``csv.Sniffer`` is unreliable on decimal commas, so each candidate is scored by
@@ -318,8 +322,8 @@ def _find_delimiter(text: str) -> str:
             best, best_score = delimiter, score
     if best is None:
         raise error or DataError(
-            "The file has only one column. Each line needs two feature values and a "
-            "label, separated by commas, semicolons or tabs."
+            f"The file has only one column. Each line needs {needs}, separated by "
+            "commas, semicolons or tabs."
         )
     return best
 
@@ -439,7 +443,11 @@ def _has_header(records: list[list[str]], comma: bool) -> bool:
 
 
 def read_table(
-    data: bytes, *, max_rows: int = MAX_ROWS, max_bytes: int = MAX_BYTES
+    data: bytes,
+    *,
+    max_rows: int = MAX_ROWS,
+    max_bytes: int = MAX_BYTES,
+    needs: str = CLASSIFICATION_LINE,
 ) -> CsvTable:
     """Read an uploaded CSV file into a table of strings.
 
@@ -454,6 +462,8 @@ def read_table(
         Most data rows accepted.
     max_bytes
         Largest file accepted, in bytes.
+    needs
+        What each line holds, for the sentence refusing a one-column file.
 
     Returns
     -------
@@ -495,7 +505,7 @@ def read_table(
         raise DataError(
             "Every line of the file is empty or holds only delimiters: no data."
         )
-    delimiter = _find_delimiter(text)
+    delimiter = _find_delimiter(text, needs)
     lines, records = _read_records(text, delimiter, max_rows)
     comma = delimiter != ","
     cells = list(chain.from_iterable(records))

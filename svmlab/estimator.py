@@ -33,7 +33,8 @@ from svmlab.fit_checks import (
     kernel_part,
     numerical_notes,
 )
-from svmlab.kernels import KernelRows, check_kernel_params, gram
+from svmlab.kernel_psd import check_bounded_dual
+from svmlab.kernels import PSD_KERNELS, KernelRows, check_kernel_params, gram
 from svmlab.losses import LOSSES, Loss, make_loss
 from svmlab.solvers.base import Problem, check_max_seconds, sv_states
 from svmlab.validation import check_init, check_labels, plain_data_error
@@ -338,6 +339,15 @@ class SVC(ClassifierMixin, BaseEstimator):
             K = self._gram(X) if K is None else check_gram(K, X.shape[0])
             if shift:
                 K = K + shift
+        if self.loss == "squared_hinge" and self.kernel not in PSD_KERNELS:
+            # No box on α: an indefinite K + I/C leaves the dual unbounded.
+            check_bounded_dual(
+                rows.full() if K is None else K,
+                float(self.C),
+                loss="squared hinge",
+                boxed="hinge",
+                weights=weights,
+            )
         problem = Problem(
             K=K,
             y=y_pm,

@@ -33,9 +33,11 @@ from svmlab.estimator import SVC
 __all__ = [
     "PATH_PARAMS",
     "PathResult",
+    "TubePath",
     "log_values",
     "margin_width",
     "regularization_path",
+    "tube_path",
 ]
 
 Array = NDArray[np.float64]
@@ -186,4 +188,68 @@ def regularization_path(
         warm=warm,
         elapsed=time.perf_counter() - start,
         **out,
+    )
+
+
+@dataclass(frozen=True)
+class TubePath:
+    """ε-SVR along ε: per value, the fraction of support vectors and of points
+    outside the tube, and the test RMSE; ``models`` may be shorter than
+    ``epsilons`` when the time budget ran out (``complete`` is then False)."""
+
+    epsilons: Array
+    support_fraction: Array
+    outside_fraction: Array
+    test_rmse: Array
+    models: tuple[Any, ...] = field(repr=False)
+    elapsed: float = 0.0
+
+    @property
+    def complete(self) -> bool:
+        return len(self.models) == self.epsilons.size
+
+
+def tube_path(
+    X: ArrayLike,
+    t: ArrayLike,
+    epsilons: Sequence[float],
+    *,
+    params: dict[str, Any],
+    X_test: ArrayLike | None = None,
+    t_test: ArrayLike | None = None,
+    max_seconds: float | None = None,
+) -> TubePath:
+    """:class:`svmlab.EpsilonSVR` (``params``: C, kernel, σ, ...) at every ε of
+    ``epsilons``: the support vectors thin out as the tube widens (the sparsity
+    the ε-insensitive loss buys). Values the budget did not reach are NaN."""
+    from svmlab.regression import EpsilonSVR
+
+    values = np.asarray([float(e) for e in epsilons], dtype=np.float64)
+    if values.size < 2 or not np.all(np.isfinite(values)) or np.any(values < 0):
+        raise ParameterError(
+            "An ε path needs at least two finite values of ε >= 0; got "
+            f"{values.size} value(s)."
+        )
+    n = values.size
+    out = {k: np.full(n, np.nan) for k in ("support", "outside", "rmse")}
+    models: list[Any] = []
+    start = time.perf_counter()
+    t_test_arr = None if t_test is None else np.asarray(t_test, dtype=np.float64)
+    for i, eps in enumerate(values):
+        if max_seconds is not None and time.perf_counter() - start > max_seconds:
+            break
+        model = EpsilonSVR(**{**params, "epsilon": float(eps)}).fit(X, t)
+        models.append(model)
+        out["support"][i] = model.support_fraction_
+        out["outside"][i] = model.outside_fraction_
+        if X_test is not None and t_test_arr is not None and t_test_arr.size:
+            err = model.predict(X_test) - t_test_arr
+            out["rmse"][i] = float(np.sqrt(np.mean(err**2)))
+    return TubePath(
+        epsilons=values,
+        support_fraction=out["support"],
+        outside_fraction=out["outside"],
+        test_rmse=out["rmse"],
+        models=tuple(models),
+        elapsed=time.perf_counter() - start,
     )

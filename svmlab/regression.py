@@ -37,6 +37,8 @@ from svmlab.errors import (
     plain_value,
 )
 from svmlab.kernel_machine import KernelMachine, check_nu, check_positive, is_number
+from svmlab.kernel_psd import check_bounded_dual
+from svmlab.kernels import PSD_KERNELS
 from svmlab.solvers.family import FamilySolution, solve_epsilon_svr, solve_nu_svr
 from svmlab.solvers.row_cache import CACHE_MB
 
@@ -212,13 +214,17 @@ class EpsilonSVR(_SVR):
         options = self._check_common()
         X, y = self._validate(X, y, y_numeric=True)
         _check_targets(y)
+        squared = self.loss == "squared_epsilon_insensitive"
+        rows = self._rows(X)
+        if squared and self.kernel not in PSD_KERNELS:
+            check_bounded_dual(
+                rows.full(),
+                C,
+                loss="squared ε-insensitive loss",
+                boxed="ε-insensitive loss",
+            )
         solution = solve_epsilon_svr(
-            y,
-            C,
-            float(eps),
-            kernel=self._rows(X),
-            squared=self.loss == "squared_epsilon_insensitive",
-            **options,
+            y, C, float(eps), kernel=rows, squared=squared, **options
         )
         self._fit_solution(X, y, solution, start)
         return self

@@ -606,7 +606,7 @@ def test_charts_are_plotly_components_kept_across_reruns() -> None:
 def test_a_pending_click_adds_a_point_and_reset_removes_it() -> None:
     at = _app({"n": "60"})
     n0 = len(_train(at))
-    at.session_state["explore_pending_click"] = (0.0, 0.0)
+    at.session_state["explore_chart_pending_click"] = (0.0, 0.0)
     at.radio(key="explore_add_class").set_value(-1.0).run()
     assert not _errors(at)
     assert _metrics(at)["support vectors"].endswith(f"/ {n0 + 1}")

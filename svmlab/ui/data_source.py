@@ -22,8 +22,9 @@ import numpy as np
 import streamlit as st
 from numpy.typing import NDArray
 
-from svmlab import csv_data, datasets, multiclass_data
+from svmlab import csv_data, datasets, multiclass_data, regression_data
 from svmlab.errors import DataError
+from svmlab.regression_csv import REGRESSION_LINE, to_regression_dataset
 from svmlab.ui import keyed
 from svmlab.ui.page_state import csv_column_key
 from svmlab.ui.refusals import accept, refuse
@@ -58,7 +59,11 @@ DRAWABLE_ADVICE = "Rescale the columns (for example to mean 0 and sd 1)."
 
 #: The generator tables a page can draw from: the binary ones (every page but
 #: Multiclass) and the multiclass ones (:mod:`svmlab.multiclass_data`).
-CATALOGUES = {"binary": datasets, "multiclass": multiclass_data}
+CATALOGUES = {
+    "binary": datasets,
+    "multiclass": multiclass_data,
+    "regression": regression_data,
+}
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -98,14 +103,18 @@ def request_data(
 
 
 def upload_controls(
-    prefix: str, empty_note: str, *, multiclass: bool = False
+    prefix: str, empty_note: str, *, multiclass: bool = False, regression: bool = False
 ) -> DataItems | None:
     """The file uploader and, for a wide table, the column choices; the upload's
     data items, or None (with ``empty_note`` or the reader's sentence shown).
 
     ``multiclass``: the label column may hold several classes
     (:func:`svmlab.csv_data.to_multiclass_dataset`; ``y`` holds class numbers
-    and the ``labels`` item every class's text); otherwise exactly two."""
+    and the ``labels`` item every class's text); otherwise exactly two.
+    ``regression``: an input column x and a target column t
+    (:func:`svmlab.regression_csv.to_regression_dataset`)."""
+    if regression:
+        return _regression_upload(prefix, empty_note)
     file = st.file_uploader(
         "CSV file: two feature columns and a label column",
         type=["csv", "txt"],
@@ -164,6 +173,52 @@ def upload_controls(
         st.caption(f"{len(y)} points; +1 is {positive}, −1 is {negative}.")
     # The file's own class names ride along (as text: they key the caches).
     return (("upload", key), ("labels", tuple(str(v) for v in labels)))
+
+
+def _regression_upload(prefix: str, empty_note: str) -> DataItems | None:
+    """The uploader of the Regression page: x and t, chosen when there are more
+    columns; the upload's data items, or None."""
+    file = st.file_uploader(
+        "CSV file: an input column x and a target column t",
+        type=["csv", "txt"],
+        key=f"{prefix}_file",
+        help="Comma, semicolon or tab separated, with or without a header row.",
+    )
+    drop = st.checkbox(
+        "drop those rows (missing, NaN or infinite values)",
+        value=bool(keyed.value(f"{prefix}_drop", False)),
+        key=f"{prefix}_drop",
+    )
+    if file is None:
+        accept(prefix)
+        st.info(empty_note)
+        return None
+    try:
+        table = csv_data.read_table(file.getvalue(), needs=REGRESSION_LINE)
+        chosen: dict[str, Any] = {}
+        if len(table.columns) > 2:
+            names = list(table.columns)
+            for field, label, fallback in (("x1", "x", 0), ("label", "t", 1)):
+                key = csv_column_key(prefix, field)
+                chosen["x_column" if field == "x1" else "t_column"] = st.selectbox(
+                    label, names, index=keyed.index(key, names, fallback), key=key
+                )
+        X, t, (x_name, t_name) = to_regression_dataset(
+            table, **chosen, drop_nonfinite=drop
+        )
+        csv_data.check_drawable(np.c_[X, t], advice=DRAWABLE_ADVICE)
+    except DataError as error:
+        st.error(for_markdown(error))
+        refuse(prefix, file.name, error)
+        return None
+    accept(prefix)
+    key = hashlib.sha256(X.tobytes() + t.tobytes()).hexdigest()[:12]
+    hold(prefix, key, X, t)
+    st.caption(
+        f"{len(t)} points; x is {for_markdown(repr(x_name))}, t is "
+        f"{for_markdown(repr(t_name))}."
+    )
+    return (("upload", key), ("labels", (str(x_name), str(t_name))))
 
 
 def generator_controls(
@@ -272,7 +327,10 @@ def source_block(
     )
     if source == "Upload CSV":
         items = upload_controls(
-            prefix, empty_note, multiclass=catalogue == "multiclass"
+            prefix,
+            empty_note,
+            multiclass=catalogue == "multiclass",
+            regression=catalogue == "regression",
         )
         return UPLOAD, items
     return generator_controls(

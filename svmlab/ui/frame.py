@@ -108,6 +108,17 @@ PAGES: tuple[Page, ...] = (
         "multiclass",
     ),
     Page(
+        "pages/7_Regression.py",
+        "Regression",
+        ":material/show_chart:",
+        "support vector regression: ε-SVR and ν-SVR on one input, the ε-tube, "
+        "the points inside, on and outside it, the multipliers, the loss and "
+        "the ε path; click to add a point.",
+        "6 · Regression",
+        "Regression",
+        "regression",
+    ),
+    Page(
         "pages/3_Notes.py",
         "Notes on the sources",
         ":material/menu_book:",

@@ -69,7 +69,9 @@ def nearest(grid: tuple[float, ...], value: float) -> float:
     if not (isinstance(value, int | float) and math.isfinite(value) and value > 0):
         return grid[0]
     target = math.log(value)
-    return min(grid, key=lambda g: abs(math.log(g) - target))
+    # A grid may start at 0 (the Regression page's ε): never nearest to a
+    # positive value on a log scale.
+    return min(grid, key=lambda g: abs(math.log(g) - target) if g > 0 else math.inf)
 
 
 def shown(value: Any) -> str:

@@ -38,6 +38,9 @@ LABELS = {
     "delta": "δ of the modified hinge",
     "loss": "Loss",
     "bias": "Bias",
+    "machine": "Machine",
+    "epsilon": "ε (the tube's half-width)",
+    "nu": "ν",
 }
 _FORMATS: dict[str, Callable[[Any], str]] = {
     "kernel": lambda k: KERNEL_TITLES.get(k, str(k)),
@@ -46,12 +49,18 @@ _FORMATS: dict[str, Callable[[Any], str]] = {
 }
 
 
-def _draw(field: Any, label: str, disabled: bool, help: str | None) -> Any:
+def _draw(
+    field: Any,
+    label: str,
+    disabled: bool,
+    help: str | None,
+    fmt: Callable[[Any], str] | None = None,
+) -> Any:
     """One widget for ``field`` (its kind decides the widget)."""
     key = field.key
     if isinstance(field, Choice):
         options = list(field.options)
-        fmt = _FORMATS.get(field.query, str)
+        fmt = fmt or _FORMATS.get(field.query, str)
         if len(options) <= 3:
             return st.radio(
                 label,
@@ -120,12 +129,16 @@ def model_block(
     heading: str,
     labels: Mapping[str, str] | None = None,
     helps: Mapping[str, str] | None = None,
+    formats: Mapping[str, Callable[[Any], str]] | None = None,
 ) -> dict[str, Any]:
-    """The page's model fields ``names`` under ``heading``, in that order; their
-    values by field name. σ is disabled unless the kernel is Gaussian, the degree
-    unless it is polynomial (each keeps its value for when it comes back)."""
+    """The page's model fields ``names`` under ``heading`` (none when empty), in
+    that order; their values by field name. A choice's options read as
+    ``formats[name]`` says (else the shared names). σ is disabled unless the
+    kernel is Gaussian, the degree unless it is polynomial (each keeps its value
+    for when it comes back)."""
     fields = {f.query: f for f in state.fields}
-    st.header(heading)
+    if heading:
+        st.header(heading)
     values: dict[str, Any] = {}
     for name in names:
         kernel = values.get("kernel")
@@ -134,7 +147,8 @@ def model_block(
         )
         label = (labels or {}).get(name, LABELS.get(name, name))
         help = (helps or {}).get(name)
-        values[name] = _draw(fields[name], label, disabled, help)
+        fmt = (formats or {}).get(name)
+        values[name] = _draw(fields[name], label, disabled, help, fmt)
     return values
 
 

@@ -31,13 +31,14 @@ from typing import Any
 
 import numpy as np
 
-from svmlab import datasets, multiclass_data, selection
+from svmlab import datasets, multiclass_data, regression_data, selection
 from svmlab.estimator import BIASES
 from svmlab.losses import LOSSES
 from svmlab.ui.link_values import (
     C_GRID,
     DELTA_GRID,
     SIGMA_GRID,
+    log_grid,
     nearest,
     parse_number,
     query_getter,
@@ -142,7 +143,7 @@ class Grid:
 
     def parse(self, raw: str, errors: list[str], notes: list[str]) -> float:
         value = parse_number(raw, overflow=True)
-        if value is None or value <= 0:
+        if value is None or (value <= 0 and value not in self.grid):
             errors.append(
                 f"The link's {self.query} = {quoted(raw)} is not a positive "
                 f"number; using {shown(self.default)}."
@@ -562,6 +563,54 @@ SELECTION_STATE = PageState(
     ),
 )
 
+#: The Regression page's ε stops (0 and a log grid) and ν stops.
+EPSILON_GRID: tuple[float, ...] = (0.0, *log_grid(-3, 1))
+NU_GRID: tuple[float, ...] = (
+    0.02,
+    0.05,
+    0.1,
+    0.2,
+    0.3,
+    0.4,
+    0.5,
+    0.6,
+    0.7,
+    0.8,
+    0.9,
+    1.0,
+)
+
+REGRESSION_STATE = PageState(
+    page="pages/7_Regression.py",
+    prefix="regression",
+    catalogue=regression_data,
+    dataset="sinc",
+    max_n=500,
+    fields=(
+        Choice("machine", "regression_machine", ("epsilon", "nu"), "epsilon", "SVR"),
+        Choice(
+            "kernel",
+            "regression_kernel",
+            ("gaussian", "polynomial", "linear", "sigmoid"),
+            "gaussian",
+            "Kernel",
+        ),
+        Grid("C", "regression_C", PAGE_C_GRID, 10.0, "C"),
+        Grid("epsilon", "regression_epsilon", EPSILON_GRID, 0.1, "ε"),
+        Grid("nu", "regression_nu", NU_GRID, 0.5, "ν"),
+        Grid("sigma", "regression_sigma", SIGMA_GRID, 0.5, "σ"),
+        Number("degree", "regression_degree", 3, 1, 6, "The degree", True),
+        Choice(
+            "loss",
+            "regression_loss",
+            ("epsilon_insensitive", "squared_epsilon_insensitive"),
+            "epsilon_insensitive",
+            "Loss",
+        ),
+        Flag("classroom", "regression_classroom", False, "Classroom mode"),
+    ),
+)
+
 NOTES_STATE = PageState(
     page="pages/3_Notes.py",
     prefix="notes",
@@ -577,5 +626,6 @@ PAGE_STATES: dict[str, PageState] = {
     "solvers": SOLVERS_STATE,
     "selection": SELECTION_STATE,
     "multiclass": MULTICLASS_STATE,
+    "regression": REGRESSION_STATE,
     "notes": NOTES_STATE,
 }

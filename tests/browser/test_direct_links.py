@@ -20,6 +20,7 @@ LINKS = {
     "Solvers": "?C=100",
     "Model_selection": "",
     "Multiclass": "?C=10",
+    "Regression": "?C=22",
     "Notes": "",
 }
 

@@ -1,13 +1,8 @@
 """Editing the training points on the chart: click to add, box or lasso to remove.
 
-Streamlit's ``st.plotly_chart`` selection events report no click on empty space,
-so adding points uses a small ``st.components.v2`` component with no iframe and no
-visible body. Its JavaScript listens (once per browser tab) for clicks on the
-plot area of the chart whose element key starts with ``explore_chart``: Plotly
-re-dispatches a ``click`` event on its drag layer after a press without a drag,
-in every drag mode. The pixel is turned into data coordinates with the axes' own
-``p2l`` and sent back as the component's ``click`` trigger value, which reruns
-the script once. Removing points uses Plotly's box and lasso selection, which
+A click on the chart's empty plot area adds a point there
+(:mod:`svmlab.ui.chart_click`, the listener every page with clickable charts
+shares). Removing points uses Plotly's box and lasso selection, which
 the chart component (:mod:`svmlab.ui.explore.chart`, ``select=True``) sends back in the
 shape of ``st.plotly_chart``'s ``event.selection``; the removed region is read
 from the selection's geometry, so it does not depend on the figure's trace order.
@@ -25,6 +20,7 @@ import numpy as np
 import streamlit as st
 from numpy.typing import NDArray
 
+from svmlab.ui import chart_click
 from svmlab.ui.explore.cache import NO_EDITS, Edits
 
 __all__ = [
@@ -46,80 +42,16 @@ __all__ = [
 CHART_KEY = "explore_chart"
 EDITS_KEY = "explore_edits"
 
-_JS = r"""
-export default function (component) {
-  const { setTriggerValue, data } = component;
-  const hub = (window.__svmlabClick = window.__svmlabClick || {});
-  hub.send = setTriggerValue;
-  hub.prefix = (data && data.prefix) || "explore_chart";
-  if (hub.installed) return;
-  hub.installed = true;
-  hub.last = { x: NaN, y: NaN, t: 0 };
-  document.addEventListener(
-    "click",
-    (event) => {
-      const target = event.target;
-      if (!target || !target.classList || !target.classList.contains("nsewdrag")) {
-        return;
-      }
-      if (!target.closest('[class*="st-key-' + hub.prefix + '"]')) return;
-      const plot = target.closest(".js-plotly-plot");
-      const layout = plot && plot._fullLayout;
-      if (!layout || !layout.xaxis || !layout.yaxis) return;
-      // The browser's own click and Plotly's re-dispatched one: count one.
-      const now = Date.now();
-      const { last } = hub;
-      if (event.clientX === last.x && event.clientY === last.y && now - last.t < 400) {
-        return;
-      }
-      hub.last = { x: event.clientX, y: event.clientY, t: now };
-      const box = target.getBoundingClientRect();
-      const x = layout.xaxis.p2l(event.clientX - box.left);
-      const y = layout.yaxis.p2l(event.clientY - box.top);
-      if (Number.isFinite(x) && Number.isFinite(y)) {
-        hub.send("click", { x: x, y: y, t: now });
-      }
-    },
-    true,
-  );
-}
-"""
-
-_listener = st.components.v2.component(
-    "svmlab_chart_click", js=_JS, isolate_styles=False
-)
-
-
-PENDING_KEY = "explore_pending_click"
-
 
 def click_listener() -> tuple[float, float] | None:
-    """Mount the (invisible) click listener; the clicked point of this rerun, if any.
-
-    The point is also kept in ``st.session_state`` until
-    :func:`apply_pending_click` consumes it, so the listener can live outside
-    the fragment that draws the chart (a click reruns the whole page once).
-    """
-    result = _listener(
-        key="explore_click",
-        data={"prefix": CHART_KEY},
-        on_click_change=lambda: None,
-        height=0,
-    )
-    click = getattr(result, "click", None)
-    if isinstance(click, dict):
-        try:
-            point = float(click["x"]), float(click["y"])
-        except (KeyError, TypeError, ValueError):
-            return None
-        st.session_state[PENDING_KEY] = point
-        return point
-    return None
+    """Mount the (invisible) click listener of Explore's chart; the clicked
+    point of this rerun, if any (kept until taken: :func:`pending_click`)."""
+    return chart_click.click_listener(CHART_KEY)
 
 
 def apply_pending_click(identity: Any, label: float) -> bool:
     """Add the point of a click not yet applied, if any; True if one was added."""
-    point = st.session_state.pop(PENDING_KEY, None)
+    point = chart_click.take_click(CHART_KEY)
     if point is None:
         return False
     apply_click(identity, point, label)
@@ -233,7 +165,7 @@ def added_mask(n_points: int, edits: Edits = NO_EDITS) -> NDArray[np.bool_]:
 
 def pending_click() -> tuple[float, float] | None:
     """Take the click not yet applied (the inspector uses it to pick a point)."""
-    return st.session_state.pop(PENDING_KEY, None)
+    return chart_click.take_click(CHART_KEY)
 
 
 def _locate(edits: dict[str, Any], n_generated: int, index: int) -> tuple[str, int]:

@@ -1,0 +1,377 @@
+"""The Regression page's pictures: the ε-tube, the multipliers as stems, the
+ε-insensitive loss with the residuals, and SVR's ε path.
+
+Points are coloured by their state in the tube (inside: α = α* = 0, grey; on its
+edge: 0 < |α − α*| < C, black rings; outside: |α − α*| = C, reddish purple), the
+same three colours as the support vectors of the classification pages. Every
+builder returns a plain :class:`plotly.graph_objects.Figure`; none fits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from svmlab.figures.style import (
+    PALETTE,
+    _axis,
+    _base_layout,
+    _figure,
+    _legend_below,
+    _short,
+    _title,
+    tint,
+)
+
+__all__ = [
+    "STATE_NAMES",
+    "epsilon_path_figure",
+    "residual_loss_figure",
+    "stem_figure",
+    "tube_figure",
+]
+
+#: ``sv_state_`` -> (legend name, colour).
+STATE_NAMES = {
+    0: ("inside (α = α* = 0)", PALETTE["non_sv"]),
+    1: ("on the edge (0 < |α − α*| < C)", PALETTE["free"]),
+    2: ("outside (|α − α*| = C)", PALETTE["bound"]),
+}
+
+
+def _grid(X: np.ndarray, extra: float = 0.15, n: int = 300) -> np.ndarray:
+    low, high = float(X.min()), float(X.max())
+    pad = extra * max(high - low, 1e-9)
+    return np.linspace(low - pad, high + pad, n)
+
+
+def tube_figure(
+    model: Any,
+    X: ArrayLike,
+    t: ArrayLike,
+    *,
+    epsilon: float,
+    test: tuple[ArrayLike, ArrayLike] | None = None,
+    added: ArrayLike | None = None,
+    scale: float = 1.0,
+    height: int = 460,
+) -> Any:
+    """The fitted f, the tube f ± ε (shaded), and the training points by their
+    state; test points hollow (hidden until their legend entry is clicked);
+    ``added`` marks the points clicked in."""
+    X = np.asarray(X, dtype=float).reshape(-1, 1)
+    t = np.asarray(t, dtype=float)
+    xs = _grid(X)
+    f = np.asarray(model.predict(xs.reshape(-1, 1)), dtype=float)
+    line = 3.0 * scale
+    edge = {"color": PALETTE["positive"], "width": 1.2 * scale, "dash": "dash"}
+    traces: list[dict[str, Any]] = [
+        {
+            "type": "scatter",
+            "x": _short(xs),
+            "y": _short(f + epsilon),
+            "mode": "lines",
+            "line": edge,
+            "name": f"f ± ε (ε = {epsilon:.3g})",
+            "hoverinfo": "skip",
+            "legendgroup": "tube",
+        },
+        {
+            "type": "scatter",
+            "x": _short(xs),
+            "y": _short(f - epsilon),
+            "mode": "lines",
+            "fill": "tonexty",
+            "fillcolor": tint(PALETTE["sky"], 0.25),
+            "line": edge,
+            "name": "the tube",
+            "showlegend": False,
+            "hoverinfo": "skip",
+            "legendgroup": "tube",
+        },
+        {
+            "type": "scatter",
+            "x": _short(xs),
+            "y": _short(f),
+            "mode": "lines",
+            "line": {"color": PALETTE["boundary"], "width": line},
+            "name": "f(x)",
+            "hovertemplate": "x = %{x:.3g}<br>f = %{y:.3g}<extra></extra>",
+        },
+    ]
+    states = np.asarray(model.sv_state_)
+    for state, (name, colour) in STATE_NAMES.items():
+        idx = np.flatnonzero(states == state)
+        size = 8 * scale if state == 0 else 10 * scale
+        marker: dict[str, Any] = {"color": colour, "size": size}
+        if state == 1:
+            marker = {
+                "color": "rgba(0,0,0,0)",
+                "size": size + 3,
+                "line": {"color": colour, "width": 2.2 * scale},
+            }
+        traces.append(
+            {
+                "type": "scatter",
+                "x": _short(X[idx, 0]),
+                "y": _short(t[idx]),
+                "mode": "markers",
+                "marker": marker,
+                "name": f"{name}: {idx.size}",
+                "hovertemplate": "x = %{x:.3g}<br>t = %{y:.3g}<extra>"
+                + name
+                + "</extra>",
+            }
+        )
+    if added is not None and np.any(added):
+        mask = np.asarray(added, dtype=bool)
+        traces.append(
+            {
+                "type": "scatter",
+                "x": _short(X[mask, 0]),
+                "y": _short(t[mask]),
+                "mode": "markers",
+                "marker": {
+                    "symbol": "x-thin-open",
+                    "size": 12 * scale,
+                    "line": {"color": PALETTE["orange"], "width": 2.5 * scale},
+                },
+                "name": "clicked in",
+                "hoverinfo": "skip",
+            }
+        )
+    if test is not None and np.asarray(test[1]).size:
+        Xt = np.asarray(test[0], dtype=float).reshape(-1, 1)
+        traces.append(
+            {
+                "type": "scatter",
+                "x": _short(Xt[:, 0]),
+                "y": _short(np.asarray(test[1], dtype=float)),
+                "mode": "markers",
+                "marker": {
+                    "color": "rgba(0,0,0,0)",
+                    "size": 7 * scale,
+                    "line": {"color": PALETTE["accent"], "width": 1.5},
+                },
+                "name": "test points (click to show)",
+                "hoverinfo": "skip",
+                # Hidden until asked for: 400 rings would bury the training
+                # points and the tube; the legend entry shows them.
+                "visible": "legendonly",
+            }
+        )
+    layout = _base_layout(
+        height=height,
+        margin={"l": 70, "r": 20, "t": 20, "b": 150},
+        legend=_legend_below(),
+        font={"size": round(16 * scale)},
+        xaxis=_axis("x", range=[float(xs[0]), float(xs[-1])]),
+        yaxis=_axis("t (the target)"),
+        dragmode="zoom",  # a drag zooms, a click adds a point
+    )
+    return _figure(traces, layout)
+
+
+def stem_figure(model: Any, X: ArrayLike, *, C: float | None, height: int = 300) -> Any:
+    """α − α* of every training point as a stem at its x; ±C dotted (the
+    box), so a point at the box is outside the tube."""
+    X = np.asarray(X, dtype=float).reshape(-1)
+    coef = np.asarray(model.alpha_, dtype=float)
+    states = np.asarray(model.sv_state_)
+    xs, ys = [], []
+    for x, c in zip(X, coef, strict=True):
+        xs += [float(x), float(x), None]
+        ys += [0.0, float(c), None]
+    traces: list[dict[str, Any]] = [
+        {
+            "type": "scatter",
+            "x": xs,
+            "y": ys,
+            "mode": "lines",
+            "line": {"color": PALETTE["reference"], "width": 1.5},
+            "name": "α − α*",
+            "hoverinfo": "skip",
+            "showlegend": False,
+        }
+    ]
+    for state, (name, colour) in STATE_NAMES.items():
+        idx = np.flatnonzero(states == state)
+        if not idx.size:
+            continue
+        traces.append(
+            {
+                "type": "scatter",
+                "x": _short(X[idx]),
+                "y": _short(coef[idx]),
+                "mode": "markers",
+                "marker": {"color": colour, "size": 7},
+                "name": name.split(" (")[0],
+                "hovertemplate": "x = %{x:.3g}<br>α − α* = %{y:.3g}<extra></extra>",
+            }
+        )
+    shapes = []
+    if C is not None and np.isfinite(C):
+        for level in (C, -C):
+            shapes.append(
+                {
+                    "type": "line",
+                    "xref": "paper",
+                    "x0": 0,
+                    "x1": 1,
+                    "y0": level,
+                    "y1": level,
+                    "line": {"color": PALETTE["bound"], "dash": "dot", "width": 1.5},
+                }
+            )
+    layout = _base_layout(
+        height=height,
+        title=_title("the multipliers α − α*", "±C dotted: the box"),
+        margin={"l": 70, "r": 20, "t": 76, "b": 110},
+        legend=_legend_below(),
+        xaxis=_axis("x"),
+        yaxis=_axis("α − α*", zeroline=True),
+        shapes=shapes,
+    )
+    return _figure(traces, layout)
+
+
+def residual_loss_figure(
+    residuals: ArrayLike,
+    *,
+    epsilon: float,
+    squared: bool = False,
+    C: float | None = None,
+    height: int = 300,
+) -> Any:
+    """The ε-insensitive loss max(0, |r| − ε) (squared: its half square) against
+    the residual r = t − f(x), with the training residuals as a rug."""
+    r = np.asarray(residuals, dtype=float)
+    span = max(float(np.abs(r).max(initial=0.0)) * 1.15, 2.5 * epsilon, 0.5)
+    rs = np.linspace(-span, span, 241)
+    excess = np.maximum(np.abs(rs) - epsilon, 0.0)
+    loss = 0.5 * excess**2 if squared else excess
+    top = float(loss.max(initial=1.0)) or 1.0
+    paid = np.maximum(np.abs(r) - epsilon, 0.0)
+    paid = 0.5 * paid**2 if squared else paid
+    pays = paid > 0
+    name = "½ max(0, |r| − ε)²" if squared else "max(0, |r| − ε)"
+    traces: list[dict[str, Any]] = [
+        {
+            "type": "scatter",
+            "x": _short(rs),
+            "y": _short(loss),
+            "mode": "lines",
+            "line": {"color": PALETTE["positive"], "width": 3.5},
+            "name": name,
+            "hovertemplate": "r = %{x:.3g}<br>loss = %{y:.3g}<extra></extra>",
+        }
+    ]
+    for mask, label, colour in (
+        (pays, f"pays: {int(pays.sum())}", PALETTE["bound"]),
+        (~pays, f"in the tube: {int((~pays).sum())}", PALETTE["non_sv"]),
+    ):
+        traces.append(
+            {
+                "type": "scatter",
+                "x": _short(r[mask]),
+                "y": [-0.06 * top] * int(mask.sum()),
+                "mode": "markers",
+                "marker": {
+                    "symbol": "line-ns-open",
+                    "size": 14,
+                    "color": colour,
+                    "line": {"width": 2, "color": colour},
+                },
+                "name": label,
+                "hovertemplate": "r = %{x:.3g}<extra></extra>",
+            }
+        )
+    total = float(paid.sum()) * (1.0 if C is None else float(C))
+    subtitle = f"{'C ' if C is not None else ''}Σ loss(rᵢ) = {total:.4g}"
+    layout = _base_layout(
+        height=height,
+        title=_title("the ε-insensitive loss", subtitle),
+        margin={"l": 70, "r": 20, "t": 76, "b": 110},
+        legend=_legend_below(),
+        xaxis=_axis("residual r = t − f(x)", range=[-span, span]),
+        yaxis=_axis("loss", range=[-0.12 * top, 1.05 * top]),
+    )
+    return _figure(traces, layout)
+
+
+def epsilon_path_figure(
+    epsilons: Sequence[float],
+    support: Sequence[float],
+    outside: Sequence[float],
+    rmse: Sequence[float],
+    *,
+    cursor: float | None = None,
+    height: int = 340,
+) -> Any:
+    """Against ε (a log axis: the path spans decades): the fraction of support
+    vectors and of points outside the tube (left axis) and the test RMSE
+    (right axis); the current ε dotted when it is on the axis (> 0)."""
+    eps = [float(e) for e in epsilons]
+    traces = [
+        {
+            "type": "scatter",
+            "x": eps,
+            "y": [100.0 * s for s in support],
+            "mode": "lines+markers",
+            "line": {"color": PALETTE["free"], "width": 3},
+            "name": "support vectors (%)",
+        },
+        {
+            "type": "scatter",
+            "x": eps,
+            "y": [100.0 * s for s in outside],
+            "mode": "lines+markers",
+            "line": {"color": PALETTE["bound"], "width": 3, "dash": "dash"},
+            "name": "outside the tube (%)",
+        },
+        {
+            "type": "scatter",
+            "x": eps,
+            "y": list(map(float, rmse)),
+            "mode": "lines+markers",
+            "line": {"color": PALETTE["accent"], "width": 2.5, "dash": "dot"},
+            "name": "test RMSE (right)",
+            "yaxis": "y2",
+        },
+    ]
+    shapes = []
+    if cursor is not None and cursor > 0:
+        shapes.append(
+            {
+                "type": "line",
+                "xref": "x",
+                "yref": "paper",
+                "x0": cursor,
+                "x1": cursor,
+                "y0": 0,
+                "y1": 1,
+                "line": {"color": PALETTE["reference"], "dash": "dot", "width": 2},
+            }
+        )
+    layout = _base_layout(
+        height=height,
+        margin={"l": 70, "r": 70, "t": 20, "b": 120},
+        legend=_legend_below(),
+        xaxis=_axis("ε (the tube's half-width, log scale)", type="log"),
+        yaxis=_axis("% of the training points", rangemode="tozero"),
+        # Its own ticks (an overlaying axis syncs to the left one's by default:
+        # 0.085, 0.17, ...).
+        yaxis2=_axis(
+            "test RMSE",
+            overlaying="y",
+            side="right",
+            rangemode="tozero",
+            tickmode="auto",
+            mirror=False,
+        ),
+        shapes=shapes,
+    )
+    return _figure(traces, layout)
