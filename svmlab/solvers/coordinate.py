@@ -83,6 +83,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from svmlab.compiled_args import read_only
 from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
 from svmlab.solvers.base import (
     Budget,
@@ -348,8 +349,9 @@ def solve(
     squared = problem.loss.name == "squared_hinge"
     upper = math.inf if squared else float(problem.C)
     ridge = 1.0 / problem.C if squared else 0.0
-    y = np.ascontiguousarray(problem.y, dtype=np.float64)
-    K = np.ascontiguousarray(problem.K, dtype=np.float64)
+    # Read-only whatever the caller's (svmlab.compiled_args): one compiled loop.
+    y = read_only(np.ascontiguousarray(problem.y, dtype=np.float64))
+    K = read_only(np.ascontiguousarray(problem.K, dtype=np.float64))
     if not np.all(np.isfinite(K)):
         raise ProblemError("The kernel matrix has NaN or infinite entries.")
     QD = np.diagonal(K) + ridge

@@ -57,6 +57,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from svmlab.compiled_args import read_only
 from svmlab.kernels import ROW_DENSE, KernelRows
 from svmlab.solvers.base import Budget
 from svmlab.solvers.chunked import run_chunked
@@ -444,13 +445,15 @@ class BoxSMO:
         self.n, self.upper, self.ridge = n, float(upper), float(ridge)
         self.pair, self.shrinking = bool(fit_intercept), bool(shrinking)
         self.perm = np.arange(n, dtype=np.int64)
+        # K read-only whatever the caller's (svmlab.compiled_args): one
+        # compiled loop for the Explore page's cached K and a fresh one.
         if K is not None:
-            K = np.ascontiguousarray(K, dtype=np.float64)
+            K = read_only(np.ascontiguousarray(K, dtype=np.float64))
             X, kind, kp = np.zeros((1, 1)), ROW_DENSE, np.zeros(6)
             diag = np.diagonal(K).copy()
         else:
             assert kernel is not None
-            K = np.zeros((1, 1))
+            K = read_only(np.zeros((1, 1)))
             X, kind, kp = kernel.X.copy(), kernel.kind, kernel.params
             diag = kernel.diagonal()
         self.src = (K, X, self.perm, np.int64(kind), kp)

@@ -96,6 +96,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from svmlab.compiled_args import read_only
 from svmlab.errors import ParameterError, ProblemError
 from svmlab.solvers.base import (
     Budget,
@@ -397,7 +398,8 @@ def solve(
             "SMO needs a finite C; the hard margin is solved by the qp solver."
         )
     start = time.perf_counter()
-    y = np.ascontiguousarray(problem.y, dtype=np.float64)
+    # Read-only whatever the caller's (svmlab.compiled_args): one compiled check.
+    y = read_only(np.ascontiguousarray(problem.y, dtype=np.float64))
     squared = problem.loss.name == "squared_hinge"
     ridge = 1.0 / problem.C if squared else 0.0
     upper = math.inf if squared else float(problem.C)
