@@ -34,14 +34,18 @@ the script state ``notRunning`` after ``running`` (or, when Streamlit skips
 showing ``running`` for a short rerun, the server's messages since the action),
 every chart container (svmlab's kept-alive chart, ``st.plotly_chart``) holding a
 drawn plot (``.main-svg``), no element still a skeleton (Streamlit loads an
-element's code on first use: the Plotly element in a new session) and every
-component mounted (svmlab's chart loads its script, then plotly.js), and no
-change inside any chart for 400 ms (its last change, plus the next animation
-frame, is the end; the quiet window is not counted). ``script_s`` is when the
-script's last message came, ``kb`` the bytes the server sent over the websocket
-since the action, ``server_cpu_s`` and ``browser_cpu_s`` the CPU the Streamlit
-process and this run's Chromium processes spent meanwhile. Each wait row has
-the load average beside it; the JSON goes to ``benchmarks/results/<name>.json``.
+element's code on first use: the Plotly element in a new session), every
+component mounted (svmlab's chart loads its script, then plotly.js), no request
+in flight (React may keep the old screen, with no skeleton, while such code
+loads), and all of it unchanged between two polls at least 400 ms apart (a main
+thread busy parsing a script holds the polls up too, so it is never taken for
+quiet). The wait ends at the last change in the main pane (plus the next
+animation frame) or the script's last message, whichever is later; the quiet
+window is not counted. ``script_s`` is when the script's last message came,
+``kb`` the bytes the server sent over the websocket since the action,
+``server_cpu_s`` and ``browser_cpu_s`` the CPU the Streamlit process and this
+run's Chromium processes spent meanwhile. Each wait row has the load average
+beside it; the JSON goes to ``benchmarks/results/<name>.json``.
 """
 
 from __future__ import annotations
@@ -184,18 +188,12 @@ STATE_JS = r"""
       + unmounted.length,
     script, lastChart: L.lastChart, lastMain: L.lastMain, bytes: L.bytes,
     lastState: after.length ? after[after.length - 1][0] : 0,
+    containers: main ? main.querySelectorAll('[data-testid="stElementContainer"]')
+      .length : 0,
+    resources: performance.getEntriesByType('resource').length,
   };
 }
 """
-
-DONE_JS = (
-    "([quiet, grace]) => { const s = (" + STATE_JS + ")();"
-    """
-  if (s.t0 === null || !s.connected || s.state !== 'notRunning' || !s.ran) return false;
-  const quietFor = s.now - Math.max(s.script, s.lastChart, s.lastState);
-  return quietFor >= quiet && (s.pending === 0 || quietFor >= grace);
-}"""
-)
 
 NUMBERS_JS = r"""
 () => Object.fromEntries([...document.querySelectorAll('[data-svmlab-number]')]
@@ -301,6 +299,12 @@ def _chromium_cpu_s() -> float:
     return total
 
 
+def _signature(s: dict[str, Any]) -> tuple:
+    """What must not change between two polls for the page to count as settled."""
+    keys = ("script", "lastMain", "lastChart", "lastState", "charts", "pending")
+    return (*(s[k] for k in keys), s["containers"], s["resources"])
+
+
 # -- one wait -----------------------------------------------------------------------
 
 
@@ -311,6 +315,7 @@ class Lecture:
         self.browser = browser
         self.rows: list[dict[str, Any]] = []
         self.contexts: list[Any] = []
+        self.in_flight: dict[Any, list[int]] = {}
         self.server: Server | None = None
 
     def new_page(self) -> Any:
@@ -321,6 +326,16 @@ class Lecture:
         self.contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(120_000)
+        # Requests in flight (scripts, styles, plotly.js): while Streamlit loads
+        # an element's code, React may keep the old screen without a skeleton.
+        flight = self.in_flight[page] = [0]
+
+        def done(_request: Any) -> None:
+            flight[0] -= 1
+
+        page.on("request", lambda _request: flight.__setitem__(0, flight[0] + 1))
+        page.on("requestfinished", done)
+        page.on("requestfailed", done)
         return page
 
     def close_pages(self) -> None:
@@ -337,12 +352,9 @@ class Lecture:
         browser0 = _chromium_cpu_s()
         began = time.perf_counter()
         action()
-        page.wait_for_function(
-            DONE_JS, arg=[QUIET_MS, GRACE_MS], timeout=timeout_s * 1000, polling=50
-        )
+        s = self.settle(page, began + timeout_s)
         wall = time.perf_counter() - began
-        s = page.evaluate("(" + STATE_JS + ")()")
-        end = max(s["script"], s["lastChart"])
+        end = max(s["script"], s["lastMain"])
         row = {
             "step": step,
             "wait_s": round((end - s["t0"]) / 1000, 3),
@@ -363,6 +375,39 @@ class Lecture:
             flush=True,
         )
         return row
+
+    def settle(self, page: Any, deadline: float) -> dict[str, Any]:
+        """Poll the page until it is idle with every chart drawn (module
+        docstring): the conditions must hold at two polls at least QUIET_MS
+        apart with nothing changed in between, so a main thread busy parsing a
+        script (which also holds the polls up) is never mistaken for quiet."""
+        flight = self.in_flight.get(page, [0])
+        first: dict[str, Any] | None = None
+        while True:
+            if time.perf_counter() > deadline:
+                raise TimeoutError("the page did not settle")
+            try:
+                s = page.evaluate("(" + STATE_JS + ")()")
+            except Exception:  # a navigation replaced the document: poll again
+                first = None
+                time.sleep(0.05)
+                continue
+            idle = (
+                s["t0"] is not None
+                and s["connected"]
+                and s["state"] == "notRunning"
+                and s["ran"]
+                and flight[0] <= 0
+            )
+            if not idle:
+                first = None
+            elif first is None or _signature(first) != _signature(s):
+                first = s
+            else:
+                quiet = s["now"] - first["now"]
+                if quiet >= QUIET_MS and (s["pending"] == 0 or quiet >= GRACE_MS):
+                    return s
+            time.sleep(0.05)
 
     def load(self, step: str, url: str, timeout_s: float = 120.0, **extra: Any) -> Any:
         """Open ``url`` in a new browser session; the wait starts at navigation."""
