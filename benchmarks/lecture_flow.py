@@ -16,8 +16,9 @@ The lecture:
 1. **precompile**: ``python -m svmlab.precompile`` with an empty numba cache, then
    again with the filled one (skipped when ``--app-dir`` has no such module);
 2. **fresh clone, first visit**: a server whose numba cache (``SVMLAB_CACHE_DIR``)
-   is an empty directory; ``/Explore`` opened first. Then another such server
-   with the hub opened first and a preset clicked at once; then that server
+   is an empty directory; ``/Explore`` opened first. Then two more such servers
+   with the hub opened first and a preset clicked on it, at once and after
+   ``--pause`` seconds (20: the lecturer's introduction); then the last
    restarted with the cache it filled (**second start**), ``/Explore`` first;
 3. on that server: the hub, a preset clicked on it (Explore), back to the hub by
    the sidebar, a second preset (Losses); ``/Explore`` in a new session, C moves
@@ -42,7 +43,9 @@ thread busy parsing a script holds the polls up too, so it is never taken for
 quiet). The wait ends at the last change in the main pane (plus the next
 animation frame) or the script's last message, whichever is later; the quiet
 window is not counted. ``script_s`` is when the script's last message came,
-``kb`` the bytes the server sent over the websocket since the action,
+``first_msg_s`` when its first came (for a new session: the page and
+Streamlit's scripts loaded, the websocket open), ``kb`` the bytes the server
+sent over the websocket since the action,
 ``server_cpu_s`` and ``browser_cpu_s`` the CPU the Streamlit process and this
 run's Chromium processes spent meanwhile. Each wait row has the load average
 beside it; the JSON goes to ``benchmarks/results/<name>.json``.
@@ -187,6 +190,7 @@ STATE_JS = r"""
     pending: charts.filter((c) => !c.querySelector('.main-svg')).length
       + unmounted.length,
     script, lastChart: L.lastChart, lastMain: L.lastMain, bytes: L.bytes,
+    firstMsg: L.firstMsg,
     lastState: after.length ? after[after.length - 1][0] : 0,
     containers: main ? main.querySelectorAll('[data-testid="stElementContainer"]')
       .length : 0,
@@ -359,6 +363,13 @@ class Lecture:
             "step": step,
             "wait_s": round((end - s["t0"]) / 1000, 3),
             "script_s": round((s["script"] - s["t0"]) / 1000, 3),
+            # The first server message: a new session's page and Streamlit's
+            # bundle loaded and the websocket open (a rerun: the request sent).
+            "first_msg_s": (
+                round((s["firstMsg"] - s["t0"]) / 1000, 3)
+                if s["firstMsg"] is not None
+                else None
+            ),
             "charts": s["charts"],
             "pending": s["pending"],
             "kb": round(s["bytes"] / 1024, 1),
@@ -539,9 +550,13 @@ def floors(lecture: Lecture, count: int, warmup: int, label: str) -> dict:
     return out
 
 
-def fresh_clone(lecture: Lecture, app_dir: Path, cache: Path) -> dict[str, Any]:
+def fresh_clone(
+    lecture: Lecture, app_dir: Path, cache: Path, pause: float
+) -> dict[str, Any]:
     """First visits with an empty numba cache: /Explore first; the hub first and a
-    preset at once; the second start with the cache the first filled."""
+    preset clicked at once; the hub first and a preset after ``pause`` seconds
+    (the lecturer's introduction), whose server fills ``cache`` for the second
+    start."""
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="svmlab_cold_") as cold:
         server = Server("app.py", app_dir, {"SVMLAB_CACHE_DIR": cold})
@@ -557,25 +572,38 @@ def fresh_clone(lecture: Lecture, app_dir: Path, cache: Path) -> dict[str, Any]:
         finally:
             lecture.close_pages()
             server.stop()
-    server = Server("app.py", app_dir, {"SVMLAB_CACHE_DIR": str(cache)})
-    lecture.server = server
-    try:
-        page = lecture.load(
-            "fresh clone: the hub first (empty numba cache)", server.url, timeout_s=600
-        )
-        out["hub_first"] = lecture.rows[-1]
-        link = page.locator('[data-testid="stMain"] a[href*="preset=c_too_large"]')
-        lecture.act(
-            "fresh clone: a preset clicked at once on the hub",
-            page,
-            lambda: link.first.click(),
-            timeout_s=600,
-        )
-        out["preset_after_hub"] = lecture.rows[-1]
-        out["preset_after_hub"]["numbers"] = page.evaluate(NUMBERS_JS)
-    finally:
-        lecture.close_pages()
-        server.stop()
+    for key, wait_s, directory in (
+        ("preset_at_once", 0.0, None),
+        ("preset_after_pause", pause, cache),
+    ):
+        with tempfile.TemporaryDirectory(prefix="svmlab_cold_") as cold:
+            server = Server(
+                "app.py", app_dir, {"SVMLAB_CACHE_DIR": str(directory or cold)}
+            )
+            lecture.server = server
+            try:
+                when = "at once" if not wait_s else f"{wait_s:g} s later"
+                page = lecture.load(
+                    f"fresh clone: the hub first (empty numba cache), preset {when}",
+                    server.url,
+                    timeout_s=600,
+                )
+                out[f"hub_{key}"] = lecture.rows[-1]
+                time.sleep(wait_s)
+                link = page.locator(
+                    '[data-testid="stMain"] a[href*="preset=c_too_large"]'
+                )
+                lecture.act(
+                    f"fresh clone: a preset clicked on the hub {when}",
+                    page,
+                    lambda link=link: link.first.click(),
+                    timeout_s=600,
+                )
+                out[key] = lecture.rows[-1]
+                out[key]["numbers"] = page.evaluate(NUMBERS_JS)
+            finally:
+                lecture.close_pages()
+                server.stop()
     return out
 
 
@@ -672,34 +700,35 @@ def report(result: dict[str, Any]) -> None:
     def floor(name: str, part: str) -> float:
         return statistics.median([f0[name][part]["wait_s"], f1[name][part]["wait_s"]])
 
-    bare_load, plotly_load = (
-        floor("bare", "warm_load"),
-        floor("plotly_chart", "warm_load"),
-    )
     rows = []
     for row in result["waits"]:
-        move = "move" in row["step"]
+        step = row["step"]
+        # A key press against the floors' slider moves, a first visit against
+        # their first load, any other load or switch against their warm load.
+        part = (
+            "move"
+            if "move" in step
+            else "first_load"
+            if "first" in step or "fresh clone" in step
+            else "warm_load"
+        )
         rows.append(
             {
-                "what the lecturer does": row["step"],
+                "what the lecturer does": step,
                 "wait_s": row["wait_s"],
                 "p90_s": row.get("p90_s", ""),
+                "first_msg_s": row.get("first_msg_s", ""),
                 "script_s": row["script_s"],
                 "charts": row["charts"],
                 "KB": row["kb"],
                 "server_cpu_s": row["server_cpu_s"],
                 "browser_cpu_s": row["browser_cpu_s"],
                 "load1": row["load1"],
-                "floor_bare_s": floor("bare", "move") if move else bare_load,
-                "floor_plotly_s": floor("plotly_chart", "move")
-                if move
-                else plotly_load,
-                "x_plotly": round(
-                    row["wait_s"]
-                    / (floor("plotly_chart", "move") if move else plotly_load),
-                    2,
-                ),
-                "naive_svc_s": floor("naive_svc", "move") if move else "",
+                "floor": part,
+                "floor_bare_s": floor("bare", part),
+                "floor_plotly_s": floor("plotly_chart", part),
+                "x_plotly": round(row["wait_s"] / floor("plotly_chart", part), 2),
+                "naive_svc_s": floor("naive_svc", part),
             }
         )
     print()
@@ -721,7 +750,7 @@ def report(result: dict[str, Any]) -> None:
             )
     print_table(floor_rows, list(floor_rows[0]))
     fresh = result["fresh_clone"]
-    for key in ("explore_first", "preset_after_hub"):
+    for key in ("explore_first", "preset_at_once", "preset_after_pause"):
         numbers = fresh[key].get("numbers", {})
         print(f"{fresh[key]['step']}: the page's fit time {numbers.get('fit time')}")
     numbers = result["lecture"].get("explore_second_start_numbers", {})
@@ -739,6 +768,12 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--skip-scaling", action="store_true")
+    parser.add_argument(
+        "--pause",
+        type=float,
+        default=20.0,
+        help="seconds on the hub before the preset, fresh clone (the introduction)",
+    )
     parser.add_argument("--app-dir", type=Path, default=ROOT)
     parser.add_argument("--name", default="lecture_flow")
     args = parser.parse_args()
@@ -748,7 +783,12 @@ def main() -> None:
     result: dict[str, Any] = {
         "app_dir": str(args.app_dir),
         "load_start": machine_load(),
-        "settings": {"moves": args.moves, "warmup": args.warmup, "quiet_ms": QUIET_MS},
+        "settings": {
+            "moves": args.moves,
+            "warmup": args.warmup,
+            "quiet_ms": QUIET_MS,
+            "pause_s": args.pause,
+        },
     }
     print(f"load at start: {result['load_start']}", flush=True)
     print("precompile:", flush=True)
@@ -762,7 +802,7 @@ def main() -> None:
         result["floors_before"] = floors(lecture, args.moves, args.warmup, "before")
         lecture.rows.clear()
         print("fresh clone:", flush=True)
-        result["fresh_clone"] = fresh_clone(lecture, args.app_dir, Path(c))
+        result["fresh_clone"] = fresh_clone(lecture, args.app_dir, Path(c), args.pause)
         print("lecture:", flush=True)
         result["lecture"] = lecture_on(lecture, args.app_dir, Path(c), args)
         waits = list(lecture.rows)

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
 import sys
 import threading
 import time
@@ -298,10 +299,13 @@ def ready() -> bool:
     return _report is not None
 
 
-def start_in_background() -> threading.Thread:
+def start_in_background() -> threading.Thread | None:
     """Start :func:`warm_up` in a daemon thread, once per process (later calls
-    return the same thread). Returns at once."""
+    return the same thread). Returns at once; None when ``SVMLAB_PRECOMPILE=0``
+    (functions are then compiled on first use, as before)."""
     global _thread
+    if os.environ.get("SVMLAB_PRECOMPILE", "1") == "0":
+        return None
     with _thread_lock:
         if _thread is None:
             _thread = threading.Thread(
