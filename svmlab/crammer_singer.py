@@ -72,6 +72,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from svmlab.compiled_args import read_only
 from svmlab.errors import ProblemError, short_reason
 from svmlab.solvers.base import Budget
 
@@ -268,7 +269,8 @@ def solve_blocks(
     say); by default all zeros, which is.
     """
     n = K.shape[0]
-    K = np.ascontiguousarray(K, dtype=np.float64)
+    # Read-only whatever the caller's (svmlab.compiled_args): one compiled sweep.
+    K = read_only(np.ascontiguousarray(K, dtype=np.float64))
     alpha = np.zeros((n, k)) if init is None else np.array(init, dtype=np.float64)
     F = K @ alpha
     rng = np.random.default_rng(random_state)

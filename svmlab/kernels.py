@@ -22,6 +22,7 @@ from numba import njit
 from numpy.typing import NDArray
 from sklearn.metrics.pairwise import euclidean_distances
 
+from svmlab.compiled_args import read_only
 from svmlab.errors import DataError, ParameterError, UnknownNameError, plain_value
 
 __all__ = [
@@ -232,7 +233,10 @@ def gaussian(X: Array, Z: Array, *, sigma: float = 1.0) -> Array:
         if K is not None:
             return K
     D = _neg_half_scaled_sqdist(
-        np.ascontiguousarray(X), np.ascontiguousarray(Z), sigma, same
+        read_only(np.ascontiguousarray(X)),
+        read_only(np.ascontiguousarray(Z)),
+        sigma,
+        same,
     )
     return np.exp(D, out=D)
 
@@ -529,14 +533,14 @@ class KernelRows:
         """Rows ``K[index]``, shape (len(index), n)."""
         index = np.asarray(index, dtype=np.int64).ravel()
         out = np.empty((index.shape[0], self.n))
-        _rows_into(self.X, self.kind, self.params, index, out)
+        _rows_into(read_only(self.X), self.kind, self.params, index, out)
         return out
 
     def diagonal(self) -> Array:
         """``K_ii``, shape (n,) (computed once, then a copy of it)."""
         if getattr(self, "_diagonal", None) is None:
             self._diagonal = np.empty(self.n)
-            _diagonal_into(self.X, self.kind, self.params, self._diagonal)
+            _diagonal_into(read_only(self.X), self.kind, self.params, self._diagonal)
         return self._diagonal.copy()
 
     def matvec(self, v: Array, *, absolute: bool = False) -> Array:

@@ -242,16 +242,14 @@ def timed_solve(
 
 
 def warm_up() -> None:
-    """Run every solver once on a tiny problem, with and without a history, for
-    every loss and bias, so that no timed fit pays for compiling (numba) or
-    importing (CVXOPT, scikit-learn). Seconds, once per process."""
-    from svmlab.datasets import make_two_circles
+    """Every solver run once with every loss and bias, with and without a
+    history, and the library references once, so that no timed fit pays for
+    compiling (numba) or importing (CVXOPT, scikit-learn): the one warm-up of
+    :func:`svmlab.precompile.warm_up`, once per process (waits for it if the
+    server's background thread is running it)."""
+    from svmlab import precompile
 
-    X, y = make_two_circles(40, random_state=0)
-    for loss in ("hinge", "squared_hinge", "modified_hinge", "ramp", "squared_ramp"):
-        for bias in ("unregularized", "none"):
-            model = ModelSpec(loss=loss, bias=bias, max_seconds=None)
-            compare_solvers(X, y, model, resolution=4)
+    precompile.warm_up()
 
 
 def reference_solution(

@@ -19,6 +19,8 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from svmlab.compiled_args import read_only
+
 __all__ = ["factor", "solve"]
 
 Array = NDArray[np.float64]
@@ -31,7 +33,7 @@ def factor(M: Array) -> Array:
     M = np.ascontiguousarray(M, dtype=np.float64)
     if not np.isfinite(M).all():
         raise np.linalg.LinAlgError("the matrix has NaN or infinite entries")
-    return _cholesky(M)
+    return _cholesky(read_only(M))
 
 
 @njit(cache=True, nogil=True)

@@ -83,6 +83,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from svmlab.compiled_args import read_only
 from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
 from svmlab.solvers.base import (
     Budget,
@@ -353,8 +354,9 @@ def solve(
     costs = np.broadcast_to(np.asarray(problem.costs, dtype=np.float64), (problem.n,))
     upper = np.full(problem.n, math.inf) if squared else costs.copy()
     ridge = 1.0 / costs if squared else np.zeros(problem.n)
-    y = np.ascontiguousarray(problem.y, dtype=np.float64)
-    K = np.ascontiguousarray(problem.K, dtype=np.float64)
+    # Read-only whatever the caller's (svmlab.compiled_args): one compiled loop.
+    y = read_only(np.ascontiguousarray(problem.y, dtype=np.float64))
+    K = read_only(np.ascontiguousarray(problem.K, dtype=np.float64))
     if not np.all(np.isfinite(K)):
         raise ProblemError("The kernel matrix has NaN or infinite entries.")
     QD = np.diagonal(K) + ridge

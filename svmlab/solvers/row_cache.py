@@ -32,7 +32,6 @@ __all__ = [
     "CACHE_MB",
     "cache_arrays",
     "cached_row",
-    "kernel_times_from_rows",
     "swap_positions",
 ]
 
@@ -129,17 +128,3 @@ def swap_positions(i, j, vec, src, cache, ist):  # pragma: no cover - compiled
                 cdata[s, lo], cdata[s, hi] = cdata[s, hi], cdata[s, lo]
             else:  # holds lo but not hi: keep the part still valid
                 clen[s] = lo
-
-
-@njit(cache=True, nogil=True)
-def kernel_times_from_rows(v, src, cache, ist):  # pragma: no cover - compiled
-    """``K v`` (position order) summed from the rows where ``v != 0``."""
-    n = v.shape[0]
-    out = np.zeros(n)
-    for j in range(n):
-        if v[j] != 0.0:
-            R = cached_row(j, n, src, cache, ist)
-            c = v[j]
-            for t in range(n):
-                out[t] += c * R[t]
-    return out

@@ -64,6 +64,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from svmlab.compiled_args import read_only
 from svmlab.kernels import ROW_DENSE, ROW_PARAMS, KernelRows
 from svmlab.solvers.base import Budget
 from svmlab.solvers.chunked import run_chunked
@@ -82,7 +83,6 @@ from svmlab.solvers.row_cache import (
     UNSHRINK,
     cache_arrays,
     cached_row,
-    kernel_times_from_rows,
     swap_positions,
 )
 from svmlab.solvers.working_set import TAU, select_nu, select_pair, select_single
@@ -411,13 +411,15 @@ class BoxSMO:
         self.mode = (NU if nu else PAIR) if fit_intercept else SINGLE
         self.shrinking = bool(shrinking)
         self.perm = np.arange(n, dtype=np.int64)
+        # K read-only whatever the caller's (svmlab.compiled_args): one
+        # compiled loop for the Explore page's cached K and a fresh one.
         if K is not None:
-            K = np.ascontiguousarray(K, dtype=np.float64)
+            K = read_only(np.ascontiguousarray(K, dtype=np.float64))
             X, kind, kp = np.zeros((1, 1)), ROW_DENSE, np.zeros(ROW_PARAMS)
             diag = np.diagonal(K)[np.arange(n) % K.shape[0]].copy()
         else:
             assert kernel is not None
-            K = np.zeros((1, 1))
+            K = read_only(np.zeros((1, 1)))
             X, kind, kp = kernel.X.copy(), kernel.kind, kernel.params
             diag = kernel.diagonal()
         self.src = (K, X, self.perm, np.int64(kind), kp)
@@ -486,11 +488,6 @@ class BoxSMO:
         """Rebuild the gradient and make every point active (LIBSVM does this
         before it reports a solution cut off by its iteration cap)."""
         _unshrink(self.vec, self.src, self.cache, self.ist)
-
-    def kernel_times(self, v: Array) -> Array:
-        """``K v`` (original order) from kernel rows, where ``v != 0``."""
-        out = kernel_times_from_rows(v[self.perm], self.src, self.cache, self.ist)
-        return self._original(out)
 
     @property
     def stats(self) -> dict[str, int]:

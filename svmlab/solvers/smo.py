@@ -97,6 +97,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from svmlab.compiled_args import read_only
 from svmlab.errors import ParameterError, ProblemError
 from svmlab.solvers.base import (
     Budget,
@@ -400,7 +401,8 @@ def solve(
             "SMO needs a finite C; the hard margin is solved by the qp solver."
         )
     start = time.perf_counter()
-    y = np.ascontiguousarray(problem.y, dtype=np.float64)
+    # Read-only whatever the caller's (svmlab.compiled_args): one compiled check.
+    y = read_only(np.ascontiguousarray(problem.y, dtype=np.float64))
     squared = problem.loss.name == "squared_hinge"
     # One C per point with class weights (LIBSVM's Cp, Cn): a box bound per
     # variable for the hinge, a ridge 1/C_i per variable for the squared hinge.

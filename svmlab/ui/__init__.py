@@ -20,3 +20,14 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", BLAS_THREADS)
 os.environ.setdefault("OMP_NUM_THREADS", BLAS_THREADS)
 
 threadpool_limits(limits=int(BLAS_THREADS), user_api="blas")
+
+# Issue 28: compile the solvers in the background from the server's first script
+# run, whichever page it is (svmlab/precompile.py); only in a running server, not
+# under AppTest or in a test that imports a ui module. Re-place these lines
+# wherever the app's start-up code lives after a reorganisation of svmlab/ui.
+from streamlit import runtime as _runtime  # noqa: E402
+
+from svmlab import precompile  # noqa: E402
+
+if _runtime.exists():
+    precompile.start_in_background()
