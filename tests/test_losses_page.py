@@ -220,21 +220,17 @@ def test_a_wide_csv_chooses_its_columns_beside_the_outliers_class() -> None:
 def test_a_page_field_cannot_take_a_data_source_key() -> None:
     from svmlab.ui.page_state import LOSSES_STATE, Choice, PageState
 
+    def state(*fields) -> PageState:
+        return PageState(
+            page="x",
+            prefix="losses",
+            catalogue=datasets,
+            dataset="outlier_blobs",
+            max_n=400,
+            fields=fields,
+        )
+
     with pytest.raises(ValueError, match="losses_csv_label"):
-        PageState(
-            page="x",
-            prefix="losses",
-            catalogue=datasets,
-            dataset="outlier_blobs",
-            max_n=400,
-            fields=(Choice("c", "losses_csv_label", (1, -1), 1, "Class"),),
-        )
+        state(Choice("c", "losses_csv_label", (1, -1), 1, "Class"))
     with pytest.raises(ValueError, match="losses_C"):
-        PageState(
-            page="x",
-            prefix="losses",
-            catalogue=datasets,
-            dataset="outlier_blobs",
-            max_n=400,
-            fields=(LOSSES_STATE.fields[5], LOSSES_STATE.fields[5]),
-        )
+        state(LOSSES_STATE.fields[5], LOSSES_STATE.fields[5])

@@ -13,7 +13,7 @@ from svmlab.ui import losses_page
 from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.multiclass_page import story
 from svmlab.ui.page_state import LOSSES_STATE
-from tests.pages import PAGES, page_test, problems
+from tests.pages import EXPLORE, PAGES, open_page, page_test, problems
 
 pytestmark = pytest.mark.usefixtures("fresh_caches")
 
@@ -71,19 +71,14 @@ def test_an_explore_link_says_what_it_could_not_use() -> None:
 
 
 def test_explore_says_the_link_notes_on_the_page() -> None:
-    at = page_test(str(PAGES / "1_Explore.py"), default_timeout=60)
-    at.query_params["solver"] = "coordinate"
-    at.query_params["n"] = "60"
-    at.run()
+    at = open_page(EXPLORE, {"solver": "coordinate", "n": "60"})
     assert not problems(at)
     assert any("'coordinate' cannot handle" in i.value for i in at.info)
 
 
 def test_solvers_page_says_why_nothing_was_recorded() -> None:
-    at = page_test(str(PAGES / "5_Solvers.py"), default_timeout=120)
-    at.query_params["hard"] = "1"
-    at.query_params["loss"] = "ramp"
-    at.run()
+    link = {"hard": "1", "loss": "ramp"}
+    at = open_page(PAGES / "5_Solvers.py", link, default_timeout=120)
     assert not problems(at)
     (note, *_) = [i.value for i in at.info if "Nothing was recorded" in i.value]
     assert "'cccp' cannot handle the hard margin" in note

@@ -25,7 +25,7 @@ from svmlab.experiments import lee2006
 from svmlab.ui import data_source
 from svmlab.ui import selection_page as sp
 from svmlab.ui.explore.settings import ExploreSettings
-from tests.pages import PAGES, page_test, problems
+from tests.pages import PAGES, open_page, page_test, problems
 
 PAGE = str(PAGES / "2_Model_selection.py")
 # No cache hits from another test; no test reads or writes the real Lee results file.
@@ -547,17 +547,15 @@ def test_the_page_keeps_its_settings_in_the_url_and_says_what_it_could_not_use()
     """Issue 30: Model selection has URL state like every page (one schema,
     svmlab.ui.page_state.SELECTION_STATE): a link sets the widgets, a malformed
     value is said and keeps its default, and a change goes back to the URL."""
-    at = page_test(PAGE, default_timeout=120)
-    for key, value in {
+    link = {
         "C": "0.1:100",
         "nC": "9",
         "criteria": "lee,nonsense",
         "delta": "0.01",
         "bias": "sideways",
         "classroom": "1",
-    }.items():
-        at.query_params[key] = value
-    at.run()
+    }
+    at = open_page(PAGE, link, default_timeout=120)
     assert not at.exception
     assert at.select_slider(key="selection_C_range").value == (0.1, 100.0)
     assert at.slider(key="selection_n_C").value == 9

@@ -23,7 +23,7 @@ from svmlab.ui import selection_page as selection
 from svmlab.ui import solvers_page as solvers
 from svmlab.ui.explore import path_view
 from svmlab.ui.shared_results import SharedResults
-from tests.pages import PAGES, page_test, problems
+from tests.pages import EXPLORE, PAGES, open_page, page_test, problems
 
 
 @pytest.fixture(autouse=True)
@@ -120,7 +120,7 @@ def test_the_path_computed_in_two_sessions(monkeypatch) -> None:
     runs = _counted(monkeypatch, path_view, "regularization_path")
     results = []
     for _ in range(2):
-        at = page_test(str(PAGES / "1_Explore.py"), default_timeout=120)
+        at = page_test(EXPLORE, default_timeout=120)
         at.query_params["data"] = "moons"
         at.query_params["seed"] = "11"
         at.run()
@@ -159,7 +159,7 @@ def test_a_path_cut_off_by_its_budget_is_not_shared(monkeypatch) -> None:
 
     monkeypatch.setattr(path_view, "regularization_path", cut_off)
     for _ in range(2):
-        at = page_test(str(PAGES / "1_Explore.py"), default_timeout=120)
+        at = page_test(EXPLORE, default_timeout=120)
         at.query_params["data"] = "moons"
         at.run()
         at.radio(key="explore_tool").set_value("path").run()
@@ -224,15 +224,8 @@ def test_a_fit_cut_off_by_the_budget_is_not_served_to_another_session(
     monkeypatch.setattr(room, "FIT_SECONDS", 1e-4)
     fits = _counted(monkeypatch, SVC, "fit")
     for _ in range(2):
-        at = page_test(str(PAGES / "1_Explore.py"), default_timeout=120)
-        for key, value in {
-            "data": "spiral",
-            "n_samples": "1000",
-            "C": "1000000",
-            "tol": "1e-08",
-        }.items():
-            at.query_params[key] = value
-        at.run()
+        link = {"data": "spiral", "n_samples": "1000", "C": "1000000", "tol": "1e-08"}
+        at = open_page(EXPLORE, link, default_timeout=120)
         assert not at.exception
         warnings = [w.value for w in at.warning]
         assert any("time budget" in w for w in warnings), warnings
