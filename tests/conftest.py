@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -70,6 +71,16 @@ def relative_difference(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.max(np.abs(a - b)) / max(1.0, np.max(np.abs(b))))
 
 
+def gaussian_by_pairs(A: np.ndarray, B: np.ndarray, s: float) -> np.ndarray:
+    """Sugiyama's exp(-||x - z||^2 / (2 s^2)), one pair at a time in plain
+    numpy: the reference the Gaussian kernel matrices are checked against."""
+    K = np.empty((A.shape[0], B.shape[0]))
+    for i, x in enumerate(A):
+        for j, z in enumerate(B):
+            K[i, j] = math.exp(-float(np.sum((x - z) ** 2)) / (2.0 * s * s))
+    return K
+
+
 def cold_margins(est, X: np.ndarray, y: np.ndarray, folds=None) -> np.ndarray:
     """Held-out margins of fits from scratch with ``est``'s settings: for each
     ``(train, test)`` pair of indices in ``folds`` (leave-one-out when None), a
@@ -85,6 +96,20 @@ def cold_margins(est, X: np.ndarray, y: np.ndarray, folds=None) -> np.ndarray:
         sign = np.where(y[test] == model.classes_[1], 1.0, -1.0)
         margins[test] = sign * model.decision_function(X[test])
     return margins
+
+
+def estimator_checks(estimator) -> list[dict]:
+    """scikit-learn's ``check_estimator`` on ``estimator``, asserted: no check
+    fails and none is skipped but ``check_array_api_input`` (it needs an
+    array-API namespace; svmlab computes in NumPy by design). The results."""
+    from sklearn.utils.estimator_checks import check_estimator
+
+    results = check_estimator(estimator, on_fail=None)
+    failed = [r["check_name"] for r in results if r["status"] == "failed"]
+    skipped = {r["check_name"] for r in results if r["status"] == "skipped"}
+    assert failed == []
+    assert skipped <= {"check_array_api_input"}
+    return results
 
 
 @pytest.fixture(scope="module")
