@@ -29,11 +29,7 @@ import argparse
 import asyncio
 import os
 import random
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -135,17 +131,25 @@ def move(
     return fragment
 
 
+def connect(url: str):
+    """A websocket to the Streamlit server at base ``url``, as a browser tab
+    opens one (``async with connect(url) as ws``)."""
+    import websockets
+
+    host = urlparse(url).netloc
+    return websockets.connect(
+        f"ws://{host}/_stcore/stream", subprotocols=["streamlit"], max_size=None
+    )
+
+
 async def _session(
     url: str, query: str, slow: bool, until: float, rng: random.Random
 ) -> SessionLog:
     import websockets
 
     log = SessionLog(slow=slow)
-    host = urlparse(url).netloc
     try:
-        async with websockets.connect(
-            f"ws://{host}/_stcore/stream", subprotocols=["streamlit"], max_size=None
-        ) as ws:
+        async with connect(url) as ws:
             log.first_load_s, sliders, _ = await _rerun(ws, query, {}, log)
             if "C" not in sliders or "σ" not in sliders:
                 log.errors.append("the C and σ sliders were not drawn")
@@ -307,55 +311,8 @@ async def run_room(
     }
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(room: bool = False) -> tuple[subprocess.Popen, str]:
-    """``streamlit run app.py`` on a free loopback port, healthy; ``room``:
-    in room mode (``SVMLAB_ROOM=1``, :mod:`svmlab.ui.room`)."""
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--server.headless",
-            "true",
-            "--server.fileWatcherType",
-            "none",
-        ],
-        cwd=ROOT,
-        env={
-            **os.environ,
-            "OPENBLAS_NUM_THREADS": "1",
-            "SVMLAB_ROOM": "1" if room else "0",
-        },
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    return proc, url
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise SystemExit("the server did not become healthy in 60 s")
-
-
 def main() -> None:
+    from benchmarks.app_server import start_server, stop
     from benchmarks.common import machine_load, print_table, write_json
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -373,7 +330,9 @@ def main() -> None:
     proc = None
     url, pid = args.url, args.server_pid
     if url is None:
-        proc, url = start_server(room=args.room)
+        proc, url = start_server(
+            env={"OPENBLAS_NUM_THREADS": "1", "SVMLAB_ROOM": "1" if args.room else "0"}
+        )
         pid = proc.pid
     rows = []
     load_start = machine_load()
@@ -397,8 +356,7 @@ def main() -> None:
             )
     finally:
         if proc is not None:
-            proc.terminate()
-            proc.wait(timeout=30)
+            stop(proc)
     columns = [
         "sessions",
         "slow_sessions",

@@ -29,21 +29,14 @@ from svmlab.datasets import make_two_circles
 from svmlab.experiments.lee2006 import (
     DEFAULT_CS,
     DEFAULT_LEE_SIGMA2S,
+    exact_loo_estimator,
     irwls_estimator,
 )
-from svmlab.kernels import sigma_from_lee_sigma2
 
 
 def reference(C: float, s2: float) -> SVC:
-    return SVC(
-        C=C,
-        sigma=sigma_from_lee_sigma2(s2),
-        loss="modified_hinge",
-        delta=1e-4,
-        solver="entropy_dual",
-        bias="none",
-        tol=1e-9,
-    )
+    """Lee's model solved by the entropy dual to a KKT residual of 1e-9."""
+    return exact_loo_estimator(C, s2).set_params(tol=1e-9)
 
 
 def main() -> None:

@@ -64,11 +64,16 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from benchmarks.common import print_table, write_json
-from benchmarks.model_selection_before_after import converged_estimator, main
+from benchmarks.model_selection_before_after import (
+    CHOICE_COLUMNS,
+    converged_estimator,
+    main,
+)
 from svmlab import SVC
 from svmlab.criterion_grid import SweepResult, grid_sweep
 from svmlab.datasets import make_two_circles
 from svmlab.executors import ENV_SCHEDULER
+from svmlab.experiments.lee2006 import irwls_estimator
 from svmlab.kernels import sigma_from_lee_sigma2
 from svmlab.selection import APPROXIMATIONS, misclassification
 
@@ -91,11 +96,7 @@ def estimator() -> SVC:
     if STOP["stop"] == "converged":
         return converged_estimator()
     lee = STOP["stop"] == "change"
-    return SVC(
-        loss="modified_hinge",
-        delta=1e-4,
-        solver="irwls",
-        bias="none",
+    return irwls_estimator().set_params(
         tol=STOP["tol"],
         max_iter=1000 if lee else 100_000,
         solver_options=None if lee else {"stop": STOP["stop"]},
@@ -307,12 +308,7 @@ COLUMNS = [
     "median_cell_s",
     "total_s",
     "speedup",
-    "spearman",
-    "argmin_dist",
-    "loo_regret",
-    "test_error",
-    "C",
-    "lee_sigma2",
+    *CHOICE_COLUMNS,
 ]
 
 

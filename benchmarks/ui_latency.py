@@ -4,7 +4,7 @@
 
 Starts ``streamlit run app.py`` on a free 127.0.0.1 port (one BLAS thread, no
 file watcher), opens ``/Explore?n=<n>&loss=<loss>`` in headless Debian Chromium
-(Playwright, ``/usr/bin/chromium``, the flags of ``tests/browser/conftest.py``)
+(Playwright, ``/usr/bin/chromium``, the flags of ``benchmarks/app_server.py``)
 for every loss whose default ("auto") solver is registered, and presses
 ArrowRight on the C slider ``--moves`` times, always in the same direction (a
 value seen before may come back as a cached reference and flatter the numbers).
@@ -26,33 +26,19 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.app_server import CHROMIUM, CHROMIUM_ARGS, start_server, stop  # noqa: E402
 from benchmarks.common import print_table, write_json  # noqa: E402
 from svmlab import losses, solvers  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 QUIET_MS = 250
 
 INIT_JS = r"""
@@ -145,70 +131,6 @@ LOADED_JS = """() => {
   const main = document.querySelector('[class*="st-key-explore_chart"] .main-svg');
   return !!main;
 }"""
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(
-    app_dir: Path = ROOT, blas_threads: int = 1
-) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
-    cmd = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        "app.py",
-        "--server.port",
-        str(port),
-        "--server.address",
-        "127.0.0.1",
-        "--server.headless",
-        "true",
-        "--server.fileWatcherType",
-        "none",
-    ]
-    threads = str(blas_threads)
-    env = {
-        **os.environ,
-        "OPENBLAS_NUM_THREADS": threads,
-        "OMP_NUM_THREADS": threads,
-        "SVMLAB_BLAS_THREADS": threads,
-    }
-    proc = subprocess.Popen(
-        cmd,
-        cwd=app_dir,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    return proc, url
-        except OSError:
-            time.sleep(0.2)
-    stop_server(proc)
-    raise RuntimeError("streamlit did not start")
-
-
-def stop_server(proc: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=10)
-    except (ProcessLookupError, subprocess.TimeoutExpired):
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -387,7 +309,15 @@ def main() -> None:
     rows, raw = [], []
     load_start = os.getloadavg()
     print(f"load average at start: {load_start}")
-    proc, base = start_server(args.app_dir, args.blas_threads)
+    threads = str(args.blas_threads)
+    proc, base = start_server(
+        args.app_dir,
+        env={
+            "OPENBLAS_NUM_THREADS": threads,
+            "OMP_NUM_THREADS": threads,
+            "SVMLAB_BLAS_THREADS": threads,
+        },
+    )
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(
@@ -433,7 +363,7 @@ def main() -> None:
                     print_table([row], list(row))
             browser.close()
     finally:
-        stop_server(proc)
+        stop(proc)
     print()
     print_table(rows, list(rows[0]) if rows else ["n"])
     path = write_json(

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 # One BLAS thread: the machine has two cores and pytest runs the browser too.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -18,6 +23,28 @@ import pytest
 from streamlit import config as _streamlit_config
 
 _streamlit_config.set_option("client.showErrorDetails", "full")
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def python_output(
+    code: str,
+    *,
+    env: dict[str, str] | None = None,
+    cwd: Path = ROOT,
+    timeout: float = 300,
+) -> str:
+    """What ``python -c code`` prints in a fresh process (``env``: its whole
+    environment, this process's by default); a non-zero exit fails."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=True,
+    ).stdout
 
 
 def random_problem(
@@ -44,9 +71,73 @@ def relative_difference(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.max(np.abs(a - b)) / max(1.0, np.max(np.abs(b))))
 
 
+def gaussian_by_pairs(A: np.ndarray, B: np.ndarray, s: float) -> np.ndarray:
+    """Sugiyama's exp(-||x - z||^2 / (2 s^2)), one pair at a time in plain
+    numpy: the reference the Gaussian kernel matrices are checked against."""
+    K = np.empty((A.shape[0], B.shape[0]))
+    for i, x in enumerate(A):
+        for j, z in enumerate(B):
+            K[i, j] = math.exp(-float(np.sum((x - z) ** 2)) / (2.0 * s * s))
+    return K
+
+
+def cold_margins(est, X: np.ndarray, y: np.ndarray, folds=None) -> np.ndarray:
+    """Held-out margins of fits from scratch with ``est``'s settings: for each
+    ``(train, test)`` pair of indices in ``folds`` (leave-one-out when None), a
+    fit on ``train`` gives ``test`` its signed decision values."""
+    from svmlab import SVC
+
+    n = len(y)
+    if folds is None:
+        folds = ((np.arange(n) != i, np.array([i])) for i in range(n))
+    margins = np.empty(n)
+    for train, test in folds:
+        model = SVC(**est.get_params()).fit(X[train], y[train])
+        sign = np.where(y[test] == model.classes_[1], 1.0, -1.0)
+        margins[test] = sign * model.decision_function(X[test])
+    return margins
+
+
+def estimator_checks(estimator) -> list[dict]:
+    """scikit-learn's ``check_estimator`` on ``estimator``, asserted: no check
+    fails and none is skipped but ``check_array_api_input`` (it needs an
+    array-API namespace; svmlab computes in NumPy by design). The results."""
+    from sklearn.utils.estimator_checks import check_estimator
+
+    results = check_estimator(estimator, on_fail=None)
+    failed = [r["check_name"] for r in results if r["status"] == "failed"]
+    skipped = {r["check_name"] for r in results if r["status"] == "skipped"}
+    assert failed == []
+    assert skipped <= {"check_array_api_input"}
+    return results
+
+
 @pytest.fixture(scope="module")
 def grid() -> np.ndarray:
     """A 25 x 25 evaluation grid over [-3, 3]^2."""
     g = np.linspace(-3.0, 3.0, 25)
     xx, yy = np.meshgrid(g, g)
     return np.c_[xx.ravel(), yy.ravel()]
+
+
+@pytest.fixture
+def fresh_caches() -> Iterator[None]:
+    """No cache hits from another test: Streamlit's data cache and the shared
+    results emptied before the test and after it (page tests use it)."""
+    from tests.pages import clear_caches
+
+    clear_caches()
+    yield
+    clear_caches()
+
+
+@pytest.fixture
+def no_lee_files(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The Model selection page reads and writes no real Lee (2006) results
+    file: both of its paths point at missing files under ``tmp_path``."""
+    from svmlab.ui import selection_page
+
+    monkeypatch.setattr(selection_page, "LEE_PATH", tmp_path / "missing_lee2006.json")
+    monkeypatch.setattr(
+        selection_page, "LEE_LOCAL_PATH", tmp_path / "missing_local.json"
+    )

@@ -1,14 +1,20 @@
 """AppTests of svmlab's pages, each run as a visitor meets it: through the app's
-router (``app.py``: the navigation and the frame), switched to the page."""
+router (``app.py``: the navigation and the frame), switched to the page; and
+what the page tests read back from one (its error boxes, its numbers panel)."""
 
 from __future__ import annotations
 
+import html
+import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
+PAGES = ROOT / "pages"
+EXPLORE = str(PAGES / "1_Explore.py")
 
 
 def page_test(script: str | Path, default_timeout: float = 60) -> AppTest:
@@ -22,3 +28,38 @@ def page_test(script: str | Path, default_timeout: float = 60) -> AppTest:
     if path.as_posix() != "app.py":
         at.switch_page(path.as_posix())
     return at
+
+
+def open_page(
+    script: str | Path,
+    query: Mapping[str, str] | None = None,
+    default_timeout: float = 60,
+) -> AppTest:
+    """:func:`page_test` opened with the link's ``query`` parameters, run once."""
+    at = page_test(script, default_timeout=default_timeout)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def problems(at: AppTest) -> list[str]:
+    """The text of every exception box and ``st.error`` box on the page."""
+    return [e.value for e in at.exception] + [e.value for e in at.error]
+
+
+def numbers(at: AppTest) -> dict[str, str]:
+    """Explore's numbers panel: label -> text."""
+    body = "".join(h.proto.body for h in at.get("html"))
+    found = re.findall(r'data-svmlab-number="([^"]+)"[^>]*>([^<]*)<', body)
+    return {html.unescape(k): html.unescape(v) for k, v in found}
+
+
+def clear_caches() -> None:
+    """Forget Streamlit's data cache and the results every visitor shares, so
+    that no test gets another's cache hits."""
+    import streamlit as st
+
+    from svmlab.ui import shared_results
+
+    st.cache_data.clear()
+    shared_results.clear_all()

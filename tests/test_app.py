@@ -133,24 +133,15 @@ def test_an_uncaught_exception_shows_no_details_in_the_browser() -> None:
     loader from .streamlit/config.toml) shows an exception no page caught as a
     generic sentence: no traceback, no type, no library message."""
     import os
-    import subprocess
-    import sys
+
+    from tests.conftest import python_output
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "from streamlit import config; config.get_config_options("
-            "force_reparse=True); print(config.get_option('client.showErrorDetails'))",
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
+    code = (
+        "from streamlit import config; config.get_config_options("
+        "force_reparse=True); print(config.get_option('client.showErrorDetails'))"
     )
-    assert out.stdout.strip() == "none"
+    assert python_output(code, env=env).strip() == "none"
 
 
 def test_the_notes_render_as_written() -> None:

@@ -13,8 +13,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 import textwrap
 import time
 from pathlib import Path
@@ -22,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from svmlab import compiled_cache
+from tests.conftest import python_output
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,19 +52,18 @@ def _copy_package(tmp_path: Path) -> Path:
     return root
 
 
-def _run(root: Path, cache_base: Path) -> dict:
-    env = {**os.environ, "PYTHONPATH": str(root), "SVMLAB_CACHE_DIR": str(cache_base)}
+def _env(cache_base: Path, **extra: str) -> dict[str, str]:
+    """This process's environment with the compiled cache under ``cache_base``
+    (and no NUMBA_CACHE_DIR of its own)."""
+    env = {**os.environ, "SVMLAB_CACHE_DIR": str(cache_base), **extra}
     env.pop("NUMBA_CACHE_DIR", None)
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return env
+
+
+def _run(root: Path, cache_base: Path) -> dict:
+    env = _env(cache_base, PYTHONPATH=str(root))
+    out = python_output(SCRIPT, env=env, cwd=root)
+    return json.loads(out.strip().splitlines()[-1])
 
 
 def _entries(directory: Path) -> dict[str, int]:
@@ -101,44 +99,24 @@ def test_an_edit_to_a_called_helper_in_another_module_is_seen(tmp_path):
 
 
 def test_numba_points_at_the_directory_of_this_source(tmp_path):
-    env = {**os.environ, "SVMLAB_CACHE_DIR": str(tmp_path)}
-    env.pop("NUMBA_CACHE_DIR", None)
     code = (
         "import os, numba, svmlab; from svmlab import compiled_cache as c; "
         "print(numba.config.CACHE_DIR); print(os.environ['NUMBA_CACHE_DIR']); "
         "print(c.source_hash())"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    ).stdout.split()
+    out = python_output(code, env=_env(tmp_path)).split()
     expected = str(tmp_path / "numba" / out[2])
     assert out[:2] == [expected, expected]
     assert Path(expected).is_dir()
 
 
 def test_numba_imported_first_still_points_there(tmp_path):
-    env = {**os.environ, "SVMLAB_CACHE_DIR": str(tmp_path)}
-    env.pop("NUMBA_CACHE_DIR", None)
     code = (
         "import numba; before = numba.config.CACHE_DIR; import svmlab; "
         "from svmlab import compiled_cache as c; "
         "print(repr(before), numba.config.CACHE_DIR == str(c.CACHE_DIR))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    ).stdout.split()
+    out = python_output(code, env=_env(tmp_path)).split()
     assert out == ["''", "True"]
 
 

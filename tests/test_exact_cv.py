@@ -15,6 +15,7 @@ from svmlab.datasets import make_two_circles
 from svmlab.kernels import gram
 from svmlab.solvers import entropy_refit
 from svmlab.solvers.entropy_refit import Refitter
+from tests.conftest import cold_margins
 
 BIASES = ("none", "regularized", "unregularized")
 
@@ -37,20 +38,9 @@ def estimator(bias: str, delta: float = 1e-4, C: float = 10.0, **kw) -> SVC:
     )
 
 
-def cold_loo_margins(est: SVC, X, y) -> np.ndarray:
-    """Held-out margins of a fit from scratch without each point in turn."""
-    margins = np.empty(len(y))
-    for i in range(len(y)):
-        keep = np.arange(len(y)) != i
-        model = SVC(**est.get_params()).fit(X[keep], y[keep])
-        sign = 1.0 if y[i] == model.classes_[1] else -1.0
-        margins[i] = sign * model.decision_function(X[i : i + 1])[0]
-    return margins
-
-
 def check_warm_loo_equals_cold(est: SVC, X, y) -> None:
     result = selection.loo_cv_score(est, X, y)
-    cold = cold_loo_margins(est, X, y)
+    cold = cold_margins(est, X, y)
     np.testing.assert_allclose(result.margins, cold, atol=1e-6)
     assert result.error == selection.misclassification(cold)
     assert result.converged
@@ -87,11 +77,8 @@ def test_seeded_folds_equal_cold_folds(circles, bias):
     X, y = circles
     est = estimator(bias, delta=0.01)
     result = selection.kfold_cv_score(est, X, y, n_splits=4, random_state=1)
-    margins = np.empty(len(y))
-    for train, test in StratifiedKFold(4, shuffle=True, random_state=1).split(X, y):
-        model = SVC(**est.get_params()).fit(X[train], y[train])
-        sign = np.where(y[test] == model.classes_[1], 1.0, -1.0)
-        margins[test] = sign * model.decision_function(X[test])
+    folds = StratifiedKFold(4, shuffle=True, random_state=1).split(X, y)
+    margins = cold_margins(est, X, y, folds)
     np.testing.assert_allclose(result.margins, margins, atol=1e-6)
     assert result.n_fits == 5  # the full fit that seeds the folds, and 4 folds
     assert result.converged
@@ -101,11 +88,8 @@ def test_hinge_folds_are_seeded_too_and_equal_cold_folds(circles):
     X, y = circles
     est = SVC(C=5.0, sigma=0.6, loss="hinge", solver="smo", tol=1e-10)
     result = selection.kfold_cv_score(est, X, y, n_splits=4, random_state=2)
-    margins = np.empty(len(y))
-    for train, test in StratifiedKFold(4, shuffle=True, random_state=2).split(X, y):
-        model = SVC(**est.get_params()).fit(X[train], y[train])
-        sign = np.where(y[test] == model.classes_[1], 1.0, -1.0)
-        margins[test] = sign * model.decision_function(X[test])
+    folds = StratifiedKFold(4, shuffle=True, random_state=2).split(X, y)
+    margins = cold_margins(est, X, y, folds)
     np.testing.assert_allclose(result.margins, margins, atol=1e-6)
 
 
@@ -153,4 +137,4 @@ def test_lee_experiment_exact_column_is_converged_exact_loo(circles):
     assert exact.solver == "entropy_dual" and exact.bias == "none"
     result = selection.loo_cv_score(exact, X, y)
     assert result.converged
-    np.testing.assert_allclose(result.margins, cold_loo_margins(exact, X, y), atol=1e-6)
+    np.testing.assert_allclose(result.margins, cold_margins(exact, X, y), atol=1e-6)

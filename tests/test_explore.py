@@ -12,7 +12,6 @@ import json
 import math
 import re
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,28 +24,13 @@ from svmlab.ui.explore.chart import COMPONENT
 from svmlab.ui.explore.edit import inside_region
 from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.link_values import C_GRID, SIGMA_GRID, nearest
-from tests.pages import page_test
+from tests.pages import EXPLORE, numbers, open_page, problems
 
-PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_Explore.py")
 SMALL_N = 40
 
 
 def _app(query: dict[str, str] | None = None) -> AppTest:
-    at = page_test(PAGE, default_timeout=30)
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    return at.run()
-
-
-def _metrics(at: AppTest) -> dict[str, str]:
-    """The numbers panel: label -> text."""
-    body = "".join(h.proto.body for h in at.get("html"))
-    found = re.findall(r'data-svmlab-number="([^"]+)"[^>]*>([^<]*)<', body)
-    return {html.unescape(k): html.unescape(v) for k, v in found}
-
-
-def _errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.exception] + [e.value for e in at.error]
+    return open_page(EXPLORE, query, default_timeout=30)
 
 
 def _charts(at: AppTest) -> list[dict]:
@@ -273,7 +257,7 @@ def test_every_combination_runs(dataset, kernel, loss, solver, bias) -> None:
     assert at.selectbox(key="explore_solver").value == solver
     if solvers.valid_solvers(loss, fit_intercept=bias == "unregularized"):
         assert _charts(at), "no chart"
-        assert _metrics(at)["support vectors"].endswith(f"/ {len(_train(at))}")
+        assert numbers(at)["support vectors"].endswith(f"/ {len(_train(at))}")
     else:
         # No registered solver for this loss yet: a plain note, no crash.
         assert any("No solver" in i.value for i in at.info), [i.value for i in at.info]
@@ -287,7 +271,7 @@ def _train(at: AppTest) -> np.ndarray:
 
 def test_numbers_panel_matches_the_engine() -> None:
     at = _app({"data": "two_circles", "C": "4.7", "sigma": "0.39", "test": "0.3"})
-    assert not _errors(at)
+    assert not problems(at)
     s = at.session_state["explore_settings"]
     assert (s.dataset, s.C, s.sigma, s.test_fraction) == ("two_circles", 4.7, 0.39, 0.3)
     data = load_data(s.dataset, tuple(s.data_kwargs().items()), s.test_fraction)
@@ -296,7 +280,7 @@ def test_numbers_panel_matches_the_engine() -> None:
     n_bound = int(np.sum(model.sv_state_ == 2))
     train_error = np.mean(model.predict(data.X_train) != data.y_train)
     test_error = np.mean(model.predict(data.X_test) != data.y_test)
-    shown = _metrics(at)
+    shown = numbers(at)
     assert shown["support vectors"] == f"{n_free + n_bound} / {data.y_train.size}"
     assert shown["free SVs"] == str(n_free)
     assert shown["bound SVs"] == str(n_bound)
@@ -325,7 +309,7 @@ def test_sliders_and_typed_values_stay_in_step() -> None:
     assert at.select_slider(key="explore_C_slider").value == 150.0
     at.select_slider(key="explore_sigma_slider").set_value(1.5).run()
     assert at.number_input(key="explore_sigma").value == 1.5
-    assert not _errors(at)
+    assert not problems(at)
 
 
 def test_typed_values_outside_the_range_are_clamped_said_and_keep_settings() -> None:
@@ -335,7 +319,7 @@ def test_typed_values_outside_the_range_are_clamped_said_and_keep_settings() -> 
     at = _app({"data": "moons", "n": "60", "sigma": "0.82"})
     at.select_slider(key="explore_C_slider").set_value(47.0).run()
     at.number_input(key="explore_C").set_value(1e12).run()
-    assert not _errors(at)
+    assert not problems(at)
     assert at.number_input(key="explore_C").value == 1e10
     assert at.session_state["explore_settings"].C == 1e10
     (note,) = [w.value for w in at.warning if "outside the range" in w.value]
@@ -353,12 +337,12 @@ def test_typed_values_outside_the_range_are_clamped_said_and_keep_settings() -> 
     assert at.session_state["explore_settings"].max_iter == 1_000_000
     at.run()  # the sentences are said once
     assert not [w for w in at.warning if "outside the range" in w.value]
-    assert not _errors(at) and _charts(at)
+    assert not problems(at) and _charts(at)
 
 
 def test_a_link_beyond_the_widgets_is_clamped_with_a_message() -> None:
     at = _app({"n": "60", "C": "1e300", "max_iter": "10000000", "tol": "1e-300"})
-    assert not _errors(at)
+    assert not problems(at)
     (note,) = at.info
     for text in ("C = 1e+300", "max_iter = 10,000,000", "tol = 1e-300"):
         assert text in note.value
@@ -378,7 +362,7 @@ def test_lee_delta_reaches_explore() -> None:
             "bias": "none",
         }
     )
-    assert not _errors(at)
+    assert not problems(at)
     # No clamping note (the solver's own note on Lee's stop rule may show).
     assert not any("δ" in note.value for note in at.info)
     assert at.select_slider(key="explore_delta").value == 1e-4
@@ -389,7 +373,7 @@ def test_lee_delta_reaches_explore() -> None:
 def test_data_parameters_that_cannot_go_together_are_fixed_and_said() -> None:
     # Issue 27, item 3: this link used to leave the chart for a raw sentence.
     at = _app({"data": "outlier_blobs", "n": "10", "n_outliers": "20"})
-    assert not _errors(at)
+    assert not problems(at)
     assert any("Outliers lowered from 20 to 8" in i.value for i in at.info)
     assert at.slider(key="explore_dp_n_outliers").value == 8
     assert at.slider(key="explore_n").value == 10
@@ -402,13 +386,13 @@ def test_hard_margin_offers_only_solvers_that_take_it() -> None:
     options = at.selectbox(key="explore_solver").options
     assert not any(o.startswith("smo") for o in options) and len(options) > 1
     assert at.selectbox(key="explore_solver").value == "auto"
-    assert not _errors(at)
+    assert not problems(at)
 
 
 def test_hard_margin_needs_separable_data() -> None:
     at = _app({"data": "linear", "n": "60", "kernel": "linear", "hard": "1"})
-    assert not _errors(at)
-    assert _metrics(at)["bound SVs"] == "0"
+    assert not problems(at)
+    assert numbers(at)["bound SVs"] == "0"
     assert at.number_input(key="explore_C").disabled
     at.slider(key="explore_noise").set_value(0.3).run()  # label flips
     assert not at.exception
@@ -424,7 +408,7 @@ def test_dataset_switch_resets_its_shape_and_keeps_the_chosen_n() -> None:
     assert at.slider(key="explore_noise").value == 0.0
     assert at.slider(key="explore_dp_r_inner").value == 0.5
     assert at.query_params["data"] == "two_circles"
-    assert not _errors(at)
+    assert not problems(at)
 
 
 def test_url_reproduces_the_settings() -> None:
@@ -438,7 +422,7 @@ def test_url_reproduces_the_settings() -> None:
         log_count=True,
     )
     at = _app(settings.to_query())
-    assert not _errors(at)
+    assert not problems(at)
     assert at.session_state["explore_settings"] == settings
     assert at.select_slider(key="explore_C_slider").value == 0.47
     assert at.slider(key="explore_dp_separation").value == 2.0
@@ -487,13 +471,13 @@ def test_new_solver_appears_warns_when_not_converged_and_replays(monkeypatch) ->
     options = at.selectbox(key="explore_solver").options
     assert "stopper: Always stops early (test double)" in options
     at.selectbox(key="explore_solver").set_value("stopper").run()
-    assert not _errors(at)
+    assert not problems(at)
     assert any("before meeting tol" in w.value for w in at.warning)
     at.toggle(key="explore_playback").set_value(True).run()
-    assert not _errors(at)
+    assert not problems(at)
     assert at.slider(key="explore_step").value == 2
     at.slider(key="explore_step").set_value(0).run()
-    assert not _errors(at)
+    assert not problems(at)
     assert len(_charts(at)) >= 5
     at.button(key="explore_step_next").click().run()
     assert at.slider(key="explore_step").value == 1
@@ -502,7 +486,7 @@ def test_new_solver_appears_warns_when_not_converged_and_replays(monkeypatch) ->
 def test_no_solver_yet_is_a_note_not_a_crash(monkeypatch) -> None:
     monkeypatch.setattr(solvers, "SOLVERS", {"qp": solvers.SOLVERS["qp"]})
     at = _app({"n": "60", "loss": "ramp"})
-    assert not _errors(at)
+    assert not problems(at)
     assert any("No solver for the ramp loss" in i.value for i in at.info)
 
 
@@ -517,7 +501,7 @@ def test_theory_and_downloads() -> None:
     record_model = at.session_state["explore_settings"]
     assert record_model.loss == "hinge"
     assert any(b.label.startswith("Download") for b in at.get("download_button"))
-    assert math.isfinite(float(_metrics(at)["objective"]))
+    assert math.isfinite(float(numbers(at)["objective"]))
     assert model_json  # exercised in test_model_json below
 
 
@@ -573,7 +557,7 @@ def test_charts_are_plotly_components_kept_across_reruns() -> None:
     the main chart reports box/lasso selections, and the element ids do not
     change when C moves (the browser keeps each Plotly div and reacts in place)."""
     at = _app({"n": "60"})
-    assert not _errors(at)
+    assert not problems(at)
 
     def ids() -> list[str]:
         return [
@@ -597,7 +581,7 @@ def test_charts_are_plotly_components_kept_across_reruns() -> None:
     assert before[0].endswith("explore_chart_0")
 
     at.select_slider(key="explore_C_slider").set_value(100.0).run()
-    assert not _errors(at)
+    assert not problems(at)
     assert ids() == before
     assert _main_chart(at)["layout"]["datarevision"] != revision
     assert _main_chart(at)["layout"]["xaxis"]["range"] == x_axis["range"]
@@ -608,11 +592,11 @@ def test_a_pending_click_adds_a_point_and_reset_removes_it() -> None:
     n0 = len(_train(at))
     at.session_state["explore_chart_pending_click"] = (0.0, 0.0)
     at.radio(key="explore_add_class").set_value(-1.0).run()
-    assert not _errors(at)
-    assert _metrics(at)["support vectors"].endswith(f"/ {n0 + 1}")
+    assert not problems(at)
+    assert numbers(at)["support vectors"].endswith(f"/ {n0 + 1}")
     assert at.session_state["explore_edits"]["added"] == ((0.0, 0.0, -1.0),)
     at.button(key="explore_reset").click().run()
-    assert _metrics(at)["support vectors"].endswith(f"/ {n0}")
+    assert numbers(at)["support vectors"].endswith(f"/ {n0}")
 
 
 def test_an_engine_bug_is_a_message_not_a_traceback(monkeypatch) -> None:

@@ -6,7 +6,6 @@ leaves the last picture in place with every setting."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 from streamlit.testing.v1 import AppTest
@@ -14,20 +13,11 @@ from streamlit.testing.v1 import AppTest
 from svmlab import datasets
 from svmlab.ui.explore.chart import COMPONENT
 from svmlab.ui.explore.settings import ExploreSettings
-from tests.pages import page_test
-
-PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_Explore.py")
+from tests.pages import EXPLORE, open_page, problems
 
 
 def _app(query: dict[str, str] | None = None) -> AppTest:
-    at = page_test(PAGE, default_timeout=60)
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    return at.run()
-
-
-def _errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.exception] + [e.value for e in at.error]
+    return open_page(EXPLORE, query)
 
 
 def _main_chart(at: AppTest) -> dict | None:
@@ -77,13 +67,13 @@ def test_outliers_then_fewer_points_keeps_the_data_valid() -> None:
     at = _app({"data": "outlier_blobs", "n": "60"})
     at.slider(key="explore_dp_n_outliers").set_value(20).run()
     at.slider(key="explore_n").set_value(10).run()
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     assert at.slider(key="explore_dp_n_outliers").value == 8
     assert "Outliers lowered from 20 to 8" in _infos(at)
     assert _main_chart(at) is not None
     # Moving the outliers up again raises the number of points instead.
     at.slider(key="explore_dp_n_outliers").set_value(20).run()
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     assert at.slider(key="explore_n").value == 30
     assert "Number of points raised from 10 to 30" in _infos(at)
 
@@ -91,20 +81,20 @@ def test_outliers_then_fewer_points_keeps_the_data_valid() -> None:
 def test_radii_keep_each_other_valid_by_slider_and_by_link() -> None:
     at = _app({"data": "two_circles"})
     at.slider(key="explore_dp_r_inner").set_value(1.3).run()
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     assert at.slider(key="explore_dp_r_outer").value == 1.35
     assert "Outer radius raised from 0.75 to 1.35" in _infos(at)
     at.slider(key="explore_dp_r_outer").set_value(0.5).run()
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     assert at.slider(key="explore_dp_r_inner").value == 0.45
     at = _app({"data": "two_circles", "r_inner": "1.3", "r_outer": "0.75"})
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     assert "Outer radius raised from 0.75 to 1.35" in _infos(at)
     assert at.query_params["r_outer"] == ["1.35"] or at.query_params["r_outer"] == (
         "1.35"
     )
     at = _app({"data": "outlier_blobs", "n": "10", "n_outliers": "20"})
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     assert at.slider(key="explore_dp_n_outliers").value == 8
 
 
@@ -114,7 +104,7 @@ def test_radii_keep_each_other_valid_by_slider_and_by_link() -> None:
 def test_a_switch_keeps_the_lecturers_model_and_says_so() -> None:
     at = _app({"C": "100", "sigma": "2"})
     at.selectbox(key="explore_dataset").set_value("moons").run()
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     s = at.session_state["explore_settings"]
     assert (s.dataset, s.kernel, s.C, s.sigma) == ("moons", "gaussian", 100.0, 2.0)
     text = _infos(at)
@@ -154,7 +144,7 @@ def test_a_model_that_cannot_be_fitted_leaves_the_last_picture() -> None:
     before = _main_chart(at)
     assert before is not None
     at.checkbox(key="explore_hard_margin").check().run()
-    assert any("cannot be separated" in e.value for e in at.error), _errors(at)
+    assert any("cannot be separated" in e.value for e in at.error), problems(at)
     assert not at.exception
     assert _main_chart(at) is not None
     assert any("last one that could be drawn" in c.value for c in at.caption)

@@ -29,15 +29,20 @@ MAX_ITER = 2000
 #: examples per (loss, bias, solver) case: 31 cases x 50 = 1,550 fitting examples.
 #: ``SVMLAB_FUZZ_EXAMPLES=500`` runs a longer, randomised (not derandomized) search.
 DEEP = os.environ.get("SVMLAB_FUZZ_EXAMPLES")
-FIT_EXAMPLES = int(DEEP) if DEEP else 50
 
-FUZZ = settings(
-    max_examples=FIT_EXAMPLES,
-    deadline=None,
-    derandomize=not DEEP,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    print_blob=True,
-)
+
+def fuzz_settings(examples: int) -> settings:
+    """``examples`` derandomized examples a test (SVMLAB_FUZZ_EXAMPLES: random)."""
+    return settings(
+        max_examples=int(DEEP) if DEEP else examples,
+        deadline=None,
+        derandomize=not DEEP,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        print_blob=True,
+    )
+
+
+FUZZ = fuzz_settings(50)
 
 
 # -- strategies -----------------------------------------------------------------------
@@ -128,9 +133,9 @@ def assert_plain_message(error: svmlab.SvmlabError) -> None:
     assert message[-1] in ".!?)", f"message should end a sentence: {message!r}"
 
 
-def fit_or_typed_error(params: dict, X: np.ndarray, y: np.ndarray, extra: np.ndarray):
-    """Fit; on success check finiteness, on a typed error check its message."""
-    model = svmlab.SVC(max_iter=MAX_ITER, **params)
+def fit_or_error(model: svmlab.SVC, X: np.ndarray, y: np.ndarray):
+    """Fit ``model``, convergence warnings silenced: ``None``, or the typed
+    error it raised (its message checked to be a plain sentence)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         try:
@@ -138,7 +143,15 @@ def fit_or_typed_error(params: dict, X: np.ndarray, y: np.ndarray, extra: np.nda
         except svmlab.SvmlabError as error:
             assert_plain_message(error)
             event(f"outcome: {type(error).__name__}")
-            return None
+            return error
+    return None
+
+
+def fit_or_typed_error(params: dict, X: np.ndarray, y: np.ndarray, extra: np.ndarray):
+    """Fit; on success check finiteness, on a typed error check its message."""
+    model = svmlab.SVC(max_iter=MAX_ITER, **params)
+    if fit_or_error(model, X, y) is not None:
+        return None
     event("outcome: fitted" + ("" if model.converged_ else " (not converged)"))
     assert np.all(np.isfinite(model.alpha_)), f"alpha_ not finite: {model.alpha_}"
     assert np.all(np.isfinite(model.intercept_)), f"intercept_ {model.intercept_}"
@@ -260,13 +273,8 @@ def test_nan_or_inf_in_X_is_a_data_error(data, bad, where, loss, bias):
 def test_nan_in_decision_function_input_is_a_data_error(data, kernel, bad):
     X, y, _shape = data
     model = svmlab.SVC(max_iter=MAX_ITER, **kernel)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        try:
-            model.fit(X, y)
-        except svmlab.SvmlabError as error:
-            assert_plain_message(error)
-            return
+    if fit_or_error(model, X, y) is not None:
+        return
     Z = X[:1].copy()
     Z[0, 0] = bad
     with pytest.raises(svmlab.DataError) as caught:

@@ -14,20 +14,18 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from svmlab.ui import shared_results
 from svmlab.ui.explore import upload
 from svmlab.ui.explore.chart import COMPONENT
 from svmlab.user_text import MAX_CHARS, for_html, for_markdown, for_plotly, plain
-from tests.pages import page_test
+from tests.pages import PAGES, page_test
 
-PAGES = Path(__file__).resolve().parents[1] / "pages"
+pytestmark = pytest.mark.usefixtures("fresh_caches")
+
 RLO = "\u202e"
 IMAGE = "![i](http://example.com/p.png)"
 LINK = "[link](http://example.com/q)"
@@ -43,14 +41,6 @@ def _csv(classes: int) -> bytes:
         x = rng.normal(size=2) + 3 * np.array([np.cos(2 * c), np.sin(2 * c)])
         rows.append(f"{x[0]:.4f},{x[1]:.4f},{HOSTILE_LABELS[c]}")
     return "\n".join(rows).encode()
-
-
-@pytest.fixture(autouse=True)
-def _fresh():
-    st.cache_data.clear()
-    shared_results.clear_all()
-    yield
-    shared_results.clear_all()
 
 
 # -- the functions against the renderers' rules ----------------------------------

@@ -19,6 +19,7 @@ from sklearn.svm import SVC as LibSVC
 
 from svmlab import SVC, DataError, ParameterError, SvmlabError
 from svmlab.kernels import gamma_from_sigma, gram, sigma_from_gamma
+from tests.conftest import gaussian_by_pairs
 
 EXTREME_SIGMAS = [1e-300, 1e-200, 1e-160, 1e-20, 1e20, 1e160, 1e300]
 TINY = [s for s in EXTREME_SIGMAS if s < 1]
@@ -29,15 +30,6 @@ BAD_TYPES = (ZeroDivisionError, OverflowError, FloatingPointError)
 def _points(n: int, d: int, seed: int = 0) -> np.ndarray:
     """Distinct points (pairwise distances of order 1)."""
     return np.random.default_rng(seed).normal(size=(n, d))
-
-
-def _loop_gaussian(A: np.ndarray, B: np.ndarray, s: float) -> np.ndarray:
-    """exp(-||a - b||^2 / (2 s^2)), one pair at a time."""
-    K = np.empty((A.shape[0], B.shape[0]))
-    for i, a in enumerate(A):
-        for j, b in enumerate(B):
-            K[i, j] = math.exp(-float(np.sum((a - b) ** 2)) / (2.0 * s * s))
-    return K
 
 
 @pytest.mark.parametrize("s", EXTREME_SIGMAS)
@@ -87,7 +79,7 @@ def test_gaussian_agrees_with_independent_references(s, d):
         gram(A, B, sigma=s), rbf_kernel(A, B, gamma=gamma), rtol=1e-12, atol=1e-14
     )
     np.testing.assert_allclose(
-        gram(A, B, sigma=s), _loop_gaussian(A, B, s), rtol=1e-12, atol=1e-300
+        gram(A, B, sigma=s), gaussian_by_pairs(A, B, s), rtol=1e-12, atol=1e-300
     )
 
 

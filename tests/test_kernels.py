@@ -19,6 +19,7 @@ from svmlab.kernels import (
     sigma_from_gamma,
     sigma_from_lee_sigma2,
 )
+from tests.conftest import gaussian_by_pairs
 
 X = np.random.default_rng(0).normal(size=(7, 2))
 Z = np.random.default_rng(1).normal(size=(5, 2))
@@ -154,15 +155,6 @@ def test_bad_kernel_parameters(kwargs, error, words):
         gram(X, **kwargs)
 
 
-def _gaussian_double_loop(A: np.ndarray, B: np.ndarray, s: float) -> np.ndarray:
-    """Sugiyama's exp(-||x - z||^2 / (2 s^2)), one pair at a time in plain numpy."""
-    K = np.empty((A.shape[0], B.shape[0]))
-    for i, x in enumerate(A):
-        for j, z in enumerate(B):
-            K[i, j] = math.exp(-float(np.sum((x - z) ** 2)) / (2.0 * s * s))
-    return K
-
-
 @pytest.mark.parametrize("d", [1, 2, 5, 20])
 @pytest.mark.parametrize("s", [0.3, 1.0, 4.0])
 def test_gaussian_agrees_with_rbf_kernel(d, s):
@@ -174,7 +166,7 @@ def test_gaussian_agrees_with_rbf_kernel(d, s):
     rng = np.random.default_rng(d)
     A, B = rng.normal(size=(40, d)), rng.normal(size=(30, d))
     gamma = 1.0 / (2.0 * s**2)
-    loop_AB, loop_AA = _gaussian_double_loop(A, B, s), _gaussian_double_loop(A, A, s)
+    loop_AB, loop_AA = gaussian_by_pairs(A, B, s), gaussian_by_pairs(A, A, s)
     for ours_AB, ours_AA in (
         (gram(A, B, kernel="gaussian", sigma=s), gram(A, kernel="gaussian", sigma=s)),
         (gaussian(A, B, sigma=s), gaussian(A, A, sigma=s)),

@@ -3,10 +3,8 @@ point inspector, the kernel views and compare mode."""
 
 from __future__ import annotations
 
-import html
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,26 +13,11 @@ from streamlit.testing.v1 import AppTest
 from svmlab.ui.explore.chart import COMPONENT
 from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.presets import query
-from tests.pages import page_test
-
-PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_Explore.py")
+from tests.pages import EXPLORE, numbers, open_page, problems
 
 
 def _app(query: dict[str, str] | None = None) -> AppTest:
-    at = page_test(PAGE, default_timeout=60)
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    return at.run()
-
-
-def _errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.exception] + [e.value for e in at.error]
-
-
-def _numbers(at: AppTest) -> dict[str, str]:
-    body = "".join(h.proto.body for h in at.get("html"))
-    found = re.findall(r'data-svmlab-number="([^"]+)"[^>]*>([^<]*)<', body)
-    return {html.unescape(k): html.unescape(v) for k, v in found}
+    return open_page(EXPLORE, query)
 
 
 def _charts(at: AppTest) -> dict[str, dict]:
@@ -50,7 +33,7 @@ def test_path_scrub_draws_stored_models_and_fits_nothing(monkeypatch) -> None:
     at = _app({"data": "two_circles"})
     at.radio(key="explore_tool").set_value("path").run()
     at.button(key="explore_path_run").click().run()
-    assert not _errors(at)
+    assert not problems(at)
     held = at.session_state["explore_path"][1]
     assert held.complete and held.values.size == 30
     assert _path_chart(at)["data"]
@@ -63,9 +46,9 @@ def test_path_scrub_draws_stored_models_and_fits_nothing(monkeypatch) -> None:
     monkeypatch.setattr(SVC, "fit", no_fit)
     i = int(np.flatnonzero(held.values == 1.0)[0])
     at.select_slider(key="explore_path_scrub").set_value(1.0).run()
-    assert not _errors(at)
+    assert not problems(at)
     assert at.session_state["explore_settings"].C == 1.0
-    shown = _numbers(at)
+    shown = numbers(at)
     n_sv = int(held.n_free[i] + held.n_bound[i])
     assert shown["support vectors"].startswith(f"{n_sv} / ")
     assert shown["free SVs"] == str(int(held.n_free[i]))
@@ -74,7 +57,7 @@ def test_path_scrub_draws_stored_models_and_fits_nothing(monkeypatch) -> None:
     # A click on the curves (still no fit): the point's x, mapped to the
     # nearest path value, becomes C, the slider's value and the cursor.
     _click_path(at, 0.31)
-    assert not _errors(at)
+    assert not problems(at)
     assert at.session_state["explore_settings"].C == 0.33
     assert at.session_state["explore_path_scrub"] == 0.33
     assert _path_chart(at)["layout"]["shapes"][0]["x0"] == 0.33
@@ -117,7 +100,7 @@ def test_inspector_reads_one_point_and_moves_and_deletes_it() -> None:
     sk = SkSVC(kernel="linear", C=1e10, tol=1e-10).fit(X, y)
     sv = int(sk.support_[0])
     at.number_input(key="explore_inspect_point").set_value(sv).run()
-    assert not _errors(at)
+    assert not problems(at)
     table = "".join(h.proto.body for h in at.get("html") if "inspector" in h.proto.body)
     f = sk.decision_function(X[sv : sv + 1])[0]
     assert f"{f:.3f}".replace("-0.000", "0.000") in table or f"{f:.2f}" in table
@@ -133,7 +116,7 @@ def test_inspector_reads_one_point_and_moves_and_deletes_it() -> None:
     w = sk.coef_[0] / np.linalg.norm(sk.coef_[0])
     target = X[sv] + 0.3 * y[sv] * w
     at.slider(key="explore_inspect_x1").set_value(float(target[0])).run()
-    assert not _errors(at)
+    assert not problems(at)
     edits = at.session_state["explore_edits"]
     # Moved in place (issue 27, item 12): the point keeps its number #sv.
     assert edits["removed"] == () and edits["added"] == ()
@@ -150,10 +133,10 @@ def test_inspector_reads_one_point_and_moves_and_deletes_it() -> None:
         h.proto.body for h in at.get("html") if "inspector" in h.proto.body
     )
     at.button(key="explore_inspect_delete").click().run()
-    assert not _errors(at)
+    assert not problems(at)
     assert sv in at.session_state["explore_edits"]["removed"]
-    numbers = _numbers(at)
-    assert numbers["support vectors"].endswith(f" / {len(y) - 1}")
+    shown = numbers(at)
+    assert shown["support vectors"].endswith(f" / {len(y) - 1}")
 
 
 @pytest.mark.parametrize("view", ["gram", "bump", "lift"])
@@ -161,14 +144,14 @@ def test_kernel_views_draw(view: str) -> None:
     at = _app(query("bias_regularized"))
     at.radio(key="explore_tool").set_value("kernel").run()
     at.radio(key="explore_kernel_view").set_value(view).run()
-    assert not _errors(at)
+    assert not problems(at)
     fig = _charts(at)[f"explore_kernel_{view}"]
     kinds = {t["type"] for t in fig["data"]}
     assert kinds & {"heatmap", "scatter3d"}
     if view == "lift":
         s = at.session_state["explore_settings"]
-        n = int(_numbers(at)["support vectors"].split(" / ")[1])
-        wrong = round(float(_numbers(at)["training error"].split()[0]) * n / 100)
+        n = int(numbers(at)["support vectors"].split(" / ")[1])
+        wrong = round(float(numbers(at)["training error"].split()[0]) * n / 100)
         caption = " ".join(c.value for c in at.caption)
         assert f"classifies {n - wrong} correctly" in caption
         assert f"puts {n - wrong} of {n}" in caption
@@ -186,7 +169,7 @@ def test_compare_mode_fits_b_and_shares_the_axes() -> None:
     assert at.query_params["compare"] == "loss:squared_hinge"  # B's first value
     at.radio(key="explore_compare_field").set_value("C").run()
     at.select_slider(key="explore_compare_C").set_value(0.01).run()
-    assert not _errors(at)
+    assert not problems(at)
     charts = _charts(at)
     a, b = charts["explore_compare_A"], charts["explore_compare_B"]
     for axis in ("xaxis", "yaxis"):
@@ -205,7 +188,7 @@ def test_compare_mode_fits_b_and_shares_the_axes() -> None:
     link = dict(at.query_params)
     assert link == {"data": "two_circles", "compare": "C:0.01"}
     again = _app(link)
-    assert not _errors(again)
+    assert not problems(again)
     assert again.radio(key="explore_tool").value == "compare"
     assert again.select_slider(key="explore_compare_C").value == 0.01
     assert dict(again.query_params) == link
@@ -232,14 +215,14 @@ def test_classroom_mode_hides_advanced_controls_and_enlarges() -> None:
     assert at.selectbox(key="explore_solver") is not None
     main = next(v for k, v in _charts(at).items() if k.startswith("explore_chart"))
     at.toggle(key="explore_classroom").set_value(True).run()
-    assert not _errors(at)
+    assert not problems(at)
     s = at.session_state["explore_settings"]
     assert s.classroom and s.preset == "c_too_small"
     assert at.query_params["classroom"] in ("1", ["1"])
     keys = {w.key for w in at.sidebar.selectbox} | {w.key for w in at.sidebar.slider}
     assert "explore_solver" not in keys and "explore_bias" not in keys
     assert "explore_n" not in keys and "explore_dataset" in keys
-    shown = _numbers(at)
+    shown = numbers(at)
     assert set(shown) == {
         "support vectors",
         "training error",
@@ -278,7 +261,7 @@ def test_classroom_key_sits_beside_the_plot_not_under_the_numbers() -> None:
     assert _html_order(at) == ["svmlab-numbers", "svmlab-key"]
     assert "repeat(2," in _key_html(at)
     at.toggle(key="explore_classroom").set_value(True).run()
-    assert not _errors(at)
+    assert not problems(at)
     assert _html_order(at) == ["svmlab-key", "svmlab-numbers"]
     key = _key_html(at)
     assert "repeat(1," in key

@@ -8,29 +8,17 @@ The panels' numbers are checked against the engine called directly
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from svmlab import datasets, robustness
 from svmlab.losses import LOSSES
 from svmlab.ui import losses_page as lp
-from svmlab.ui import shared_results
-from tests.pages import page_test
+from tests.pages import PAGES, page_test, problems
 
-PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "4_Losses.py")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_caches():
-    st.cache_data.clear()
-    shared_results.clear_all()
-    yield
-    st.cache_data.clear()
-    shared_results.clear_all()
+PAGE = str(PAGES / "4_Losses.py")
+pytestmark = pytest.mark.usefixtures("fresh_caches")
 
 
 @pytest.fixture
@@ -56,17 +44,13 @@ def _app() -> AppTest:
     return page_test(PAGE, default_timeout=180).run()
 
 
-def _problems(at: AppTest) -> list[str]:
-    return [e.value for e in at.exception] + [e.value for e in at.error]
-
-
 def _text(at: AppTest) -> str:
     return "\n".join(m.value for m in at.markdown)
 
 
 def test_default_page_has_every_loss_and_the_engines_numbers() -> None:
     at = _app()
-    assert not _problems(at)
+    assert not problems(at)
     text = _text(at)
     for name in robustness.LOSS_ORDER:
         assert f"**{LOSSES[name].title}**" in text
@@ -95,7 +79,7 @@ def test_default_page_has_every_loss_and_the_engines_numbers() -> None:
 def test_gaussian_kernel_tells_both_shifts() -> None:
     at = _app()
     at.radio(key="losses_kernel").set_value("gaussian").run()
-    assert not _problems(at)
+    assert not problems(at)
     text = _text(at)
     assert "Labels changed where the clean data are" in text
     assert "Over the whole plane" in text
@@ -105,7 +89,7 @@ def test_gaussian_kernel_tells_both_shifts() -> None:
 def test_zero_outliers_say_so() -> None:
     at = _app()
     at.slider(key="losses_count").set_value(0).run()
-    assert not _problems(at)
+    assert not problems(at)
     assert "No outliers" in _text(at)
 
 
@@ -118,7 +102,7 @@ def test_more_outliers_than_points_is_a_sentence_and_keeps_the_rest() -> None:
     assert len(at.error) == 1 and "outnumber" in at.error[0].value
     assert at.select_slider(key="losses_C").value == 10.0
     at.slider(key="losses_count").set_value(10).run()
-    assert not _problems(at)
+    assert not problems(at)
     assert at.select_slider(key="losses_C").value == 10.0
 
 
@@ -126,7 +110,7 @@ def test_every_generator_renders() -> None:
     at = _app()
     for name in datasets.GENERATORS:
         at.selectbox(key="losses_dataset").set_value(name).run()
-        assert not _problems(at), name
+        assert not problems(at), name
 
 
 def _upload(at: AppTest, data: bytes) -> AppTest:
@@ -147,7 +131,7 @@ def _csv(seed: int = 0) -> bytes:
 def test_upload_gets_outliers_and_names_its_classes() -> None:
     at = _app()
     at = _upload(at, _csv())
-    assert not _problems(at)
+    assert not problems(at)
     options = [at.radio(key="losses_label").format_func(v) for v in (1, -1)]
     assert options == ["+1 (spam)", "−1 (ham)"]
     assert any("no fresh points" in c.value for c in at.caption)
@@ -164,7 +148,7 @@ def test_a_bad_upload_is_a_sentence() -> None:
 def test_sweep_then_display_controls_recompute_nothing(calls) -> None:
     at = _app()
     at.button(key="losses_run_sweep").click().run()
-    assert not _problems(at)
+    assert not problems(at)
     assert calls["sweep"] == 1
     _, sweep = at.session_state[lp.SWEEP_KEY]
     assert sweep.test_error.shape == (len(lp.DISTANCES), lp.N_SEEDS, 5)
@@ -172,7 +156,7 @@ def test_sweep_then_display_controls_recompute_nothing(calls) -> None:
     at.selectbox(key="losses_rug").set_value("squared_hinge").run()
     at.selectbox(key="losses_sweep_measure").set_value("shift_data").run()
     at.radio(key="losses_starts_loss").set_value("squared_ramp").run()
-    assert not _problems(at)
+    assert not problems(at)
     assert calls["compare"] == before["compare"] and calls["sweep"] == 1
     # The starts of a loss not yet shown are computed once, then cached.
     assert calls["starts"] == before["starts"] + 1
@@ -186,7 +170,7 @@ def test_count_sweep_stops_at_the_clean_points() -> None:
     at.slider(key="losses_outlier_blobs_n_samples").set_value(10).run()
     at.radio(key="losses_sweep_axis").set_value("count").run()
     at.button(key="losses_run_sweep").click().run()
-    assert not _problems(at)
+    assert not problems(at)
     _, sweep = at.session_state[lp.SWEEP_KEY]
     assert max(sweep.values) <= 10 and sweep.axis == "count"
 
@@ -196,7 +180,7 @@ def test_fig_27_17_setting_is_one_click() -> None:
     at.radio(key="losses_kernel").set_value("gaussian").run()
     at.slider(key="losses_count").set_value(30).run()
     at.button(key="losses_fig_27_17").click().run()
-    assert not _problems(at)
+    assert not problems(at)
     assert at.radio(key="losses_kernel").value == "linear"
     assert at.slider(key="losses_count").value == 3
     assert any("Sugiyama, Fig. 27.17" in i.value for i in at.info)
@@ -206,7 +190,7 @@ def test_starts_table_best_is_at_most_the_default() -> None:
     at = _app()
     at.slider(key="losses_count").set_value(20).run()
     at.slider(key="losses_distance").set_value(8.0).run()
-    assert not _problems(at)
+    assert not problems(at)
     frame = at.dataframe[0].value
     default = frame[frame["start"].str.startswith("default")]["objective"].iloc[0]
     assert frame["objective"].min() <= default
@@ -224,33 +208,29 @@ def test_a_wide_csv_chooses_its_columns_beside_the_outliers_class() -> None:
     ]
     at = _app()
     at = _upload(at, ("id,x1,x2,label\n" + "\n".join(rows)).encode())
-    assert not _problems(at), _problems(at)
+    assert not problems(at), problems(at)
     assert at.selectbox(key="losses_csv_label").value == "label"
     at.selectbox(key="losses_csv_x1").set_value("x1").run()
     at.selectbox(key="losses_csv_x2").set_value("x2").run()
-    assert not _problems(at), _problems(at)
+    assert not problems(at), problems(at)
     at.radio(key="losses_label").set_value(-1).run()
-    assert not _problems(at), _problems(at)
+    assert not problems(at), problems(at)
 
 
 def test_a_page_field_cannot_take_a_data_source_key() -> None:
     from svmlab.ui.page_state import LOSSES_STATE, Choice, PageState
 
+    def state(*fields) -> PageState:
+        return PageState(
+            page="x",
+            prefix="losses",
+            catalogue=datasets,
+            dataset="outlier_blobs",
+            max_n=400,
+            fields=fields,
+        )
+
     with pytest.raises(ValueError, match="losses_csv_label"):
-        PageState(
-            page="x",
-            prefix="losses",
-            catalogue=datasets,
-            dataset="outlier_blobs",
-            max_n=400,
-            fields=(Choice("c", "losses_csv_label", (1, -1), 1, "Class"),),
-        )
+        state(Choice("c", "losses_csv_label", (1, -1), 1, "Class"))
     with pytest.raises(ValueError, match="losses_C"):
-        PageState(
-            page="x",
-            prefix="losses",
-            catalogue=datasets,
-            dataset="outlier_blobs",
-            max_n=400,
-            fields=(LOSSES_STATE.fields[5], LOSSES_STATE.fields[5]),
-        )
+        state(LOSSES_STATE.fields[5], LOSSES_STATE.fields[5])

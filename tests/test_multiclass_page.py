@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -13,9 +11,9 @@ from svmlab.errors import DataError, ParameterError, UnknownNameError
 from svmlab.figures import data_bounds
 from svmlab.figures.multiclass import key_figure, multiclass_panel, region_map
 from svmlab.multiclass import METHODS, CrammerSingerSVC, OneVsOneSVC, OneVsRestSVC
-from tests.pages import page_test
+from tests.pages import PAGES, page_test, problems
 
-PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "6_Multiclass.py")
+PAGE = str(PAGES / "6_Multiclass.py")
 
 
 # -- generators --------------------------------------------------------------------
@@ -138,13 +136,9 @@ def _app() -> AppTest:
     return page_test(PAGE, default_timeout=120).run()
 
 
-def _problems(at: AppTest) -> list[str]:
-    return [e.value for e in at.exception] + [e.value for e in at.error]
-
-
 def test_page_draws_the_three_methods_and_the_dual() -> None:
     at = _app()
-    assert not _problems(at)
+    assert not problems(at)
     assert len(at.get("plotly_chart")) == len(METHODS) + 1  # and the key
     text = "\n".join(m.value for m in at.markdown)
     for title in METHODS.values():
@@ -170,7 +164,7 @@ def test_page_runs_across_data_kernels_and_binary_settings(key, value) -> None:
     radios = ("multiclass_kernel", "multiclass_bias")
     widget = at.radio(key=key) if key in radios else at.selectbox(key=key)
     widget.set_value(value).run()
-    assert not _problems(at), (key, value, _problems(at))
+    assert not problems(at), (key, value, problems(at))
     assert len(at.get("plotly_chart")) == len(METHODS) + 1
 
 
@@ -185,7 +179,7 @@ def test_upload_takes_several_labels_and_names_them() -> None:
     names = np.array(["ant", "bee", "cat"])[y]
     rows = [f"{a:.4f},{b:.4f},{c}" for (a, b), c in zip(X, names, strict=True)]
     at = _upload(_app(), ("x1,x2,label\n" + "\n".join(rows)).encode())
-    assert not _problems(at), _problems(at)
+    assert not problems(at), problems(at)
     assert any("3 classes" in c.value and "bee" in c.value for c in at.caption)
     assert len(at.get("plotly_chart")) == len(METHODS) + 1
 
@@ -202,5 +196,5 @@ def test_a_bad_upload_is_a_sentence_and_keeps_the_settings() -> None:
     assert at.select_slider(key="multiclass_C").value == 10.0
     # Back to a generator: the page draws again with the same model settings.
     at.radio(key="multiclass_source").set_value("Generator").run()
-    assert not _problems(at)
+    assert not problems(at)
     assert at.radio(key="multiclass_kernel").value == "linear"

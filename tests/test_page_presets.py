@@ -24,17 +24,14 @@ from svmlab import datasets, kernels, multiclass_data
 from svmlab.robustness import Outliers, add_outliers
 from svmlab.ui.page_state import LOSSES_STATE, PAGE_STATES, SOLVERS_STATE, PageState
 from svmlab.ui.presets import EXPLORE, PRESETS, query
-from tests.pages import page_test
+from tests.pages import open_page
 
 ROOT = Path(__file__).resolve().parents[1]
 ON_PAGES = [name for name, p in PRESETS.items() if p.page != EXPLORE]
 
 
 def _open(page: str, params: dict[str, str]) -> AppTest:
-    at = page_test(str(ROOT / page), default_timeout=120)
-    for key, value in params.items():
-        at.query_params[key] = value
-    return at.run()
+    return open_page(str(ROOT / page), params, default_timeout=120)
 
 
 def _measured(at: AppTest) -> str:

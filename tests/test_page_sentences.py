@@ -3,35 +3,19 @@ summary a page writes is true of that page and of the numbers it shows."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
-import streamlit as st
-from streamlit.testing.v1 import AppTest
 
 from svmlab import datasets
 from svmlab.errors import counted
 from svmlab.multiclass_compare import MethodResult
-from svmlab.ui import losses_page, shared_results
+from svmlab.ui import losses_page
 from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.multiclass_page import story
 from svmlab.ui.page_state import LOSSES_STATE
-from tests.pages import page_test
+from tests.pages import EXPLORE, PAGES, open_page, page_test, problems
 
-PAGES = Path(__file__).resolve().parents[1] / "pages"
-
-
-@pytest.fixture(autouse=True)
-def _fresh():
-    st.cache_data.clear()
-    shared_results.clear_all()
-    yield
-    shared_results.clear_all()
-
-
-def _errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.exception] + [e.value for e in at.error]
+pytestmark = pytest.mark.usefixtures("fresh_caches")
 
 
 def _nan_csv() -> bytes:
@@ -59,7 +43,7 @@ def test_the_nan_rows_hint_names_a_box_the_page_has(script: str, prefix: str):
     shown = [e.value.replace("\\", "") for e in at.error]  # markdown-escaped
     assert any("Tick 'drop those rows'" in e for e in shown), shown
     at.checkbox(key=f"{prefix}_drop").check().run()
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
 
 
 def test_an_explore_link_says_what_it_could_not_use() -> None:
@@ -87,20 +71,15 @@ def test_an_explore_link_says_what_it_could_not_use() -> None:
 
 
 def test_explore_says_the_link_notes_on_the_page() -> None:
-    at = page_test(str(PAGES / "1_Explore.py"), default_timeout=60)
-    at.query_params["solver"] = "coordinate"
-    at.query_params["n"] = "60"
-    at.run()
-    assert not _errors(at)
+    at = open_page(EXPLORE, {"solver": "coordinate", "n": "60"})
+    assert not problems(at)
     assert any("'coordinate' cannot handle" in i.value for i in at.info)
 
 
 def test_solvers_page_says_why_nothing_was_recorded() -> None:
-    at = page_test(str(PAGES / "5_Solvers.py"), default_timeout=120)
-    at.query_params["hard"] = "1"
-    at.query_params["loss"] = "ramp"
-    at.run()
-    assert not _errors(at)
+    link = {"hard": "1", "loss": "ramp"}
+    at = open_page(PAGES / "5_Solvers.py", link, default_timeout=120)
+    assert not problems(at)
     (note, *_) = [i.value for i in at.info if "Nothing was recorded" in i.value]
     assert "'cccp' cannot handle the hard margin" in note
 

@@ -10,8 +10,6 @@ the share of the +1 class when the fit can only call every point -1, Rifkin's
 
 from __future__ import annotations
 
-import html
-import re
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +21,7 @@ from svmlab import kernels
 from svmlab.ui.explore.cache import load_data
 from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.presets import EXPLORE, PRESETS, TOPICS, by_topic, query
-from tests.pages import page_test
+from tests.pages import numbers, open_page, page_test
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = str(ROOT / EXPLORE)
@@ -32,16 +30,7 @@ ON_EXPLORE = [name for name, p in PRESETS.items() if p.page == EXPLORE]
 
 
 def _open(name: str) -> AppTest:
-    at = page_test(PAGE, default_timeout=60)
-    for key, value in query(name).items():
-        at.query_params[key] = value
-    return at.run()
-
-
-def _numbers(at: AppTest) -> dict[str, str]:
-    body = "".join(h.proto.body for h in at.get("html"))
-    found = re.findall(r'data-svmlab-number="([^"]+)"[^>]*>([^<]*)<', body)
-    return {html.unescape(k): html.unescape(v) for k, v in found}
+    return open_page(PAGE, query(name))
 
 
 def _data(s: ExploreSettings):
@@ -63,7 +52,7 @@ def _independent(name: str, at: AppTest) -> None:
     s = at.session_state["explore_settings"]
     data = _data(s)
     X, y = data.X_train, data.y_train
-    shown = _numbers(at)
+    shown = numbers(at)
     if name == "hard_margin":
         sk = SkSVC(kernel="linear", C=1e10, tol=1e-8).fit(X, y)
         assert sk.support_.size == 3
@@ -120,7 +109,7 @@ def test_preset_shows_the_number_it_promises(name: str) -> None:
     assert not at.exception and not at.error, [e.value for e in at.error]
     s = at.session_state["explore_settings"]
     assert s == preset.url_settings  # nothing clamped, nothing lost
-    assert _numbers(at)[preset.number] == preset.promise
+    assert numbers(at)[preset.number] == preset.promise
     # The paragraph says the number it points at.
     first = preset.promise.split()[0].removesuffix(".0")
     assert first in preset.look + preset.title, (first, preset.look)

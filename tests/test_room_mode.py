@@ -5,7 +5,6 @@ without it the page offers its full range."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -13,17 +12,14 @@ from streamlit.testing.v1 import AppTest
 from svmlab.ui import room
 from svmlab.ui.explore.cache import model_items
 from svmlab.ui.explore.settings import ExploreSettings
-from tests.pages import page_test
+from tests.conftest import python_output
+from tests.pages import EXPLORE, open_page
 
-PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "1_Explore.py")
 SLOW_LINK = {"data": "two_circles", "n": "2000", "max_iter": "1000000"}
 
 
 def _open(query: dict[str, str]) -> AppTest:
-    at = page_test(PAGE, default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    return at.run()
+    return open_page(EXPLORE, query)
 
 
 def _slider(at: AppTest, label: str):
@@ -76,21 +72,11 @@ def test_settings_presets_and_room_caps_import_without_streamlit():
     """The settings, the page states and the preset table are plain data (a
     notebook or a benchmark reads them); reading room mode's caps must not pull
     Streamlit in."""
-    import subprocess
-    import sys
-
     code = (
         "import sys; import svmlab.ui.explore.settings, svmlab.ui.page_state, "
         "svmlab.ui.presets, svmlab.ui.room; print('streamlit' in sys.modules)"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=Path(__file__).resolve().parents[1],
-    )
-    assert out.stdout.strip() == "False"
+    assert python_output(code).strip() == "False"
 
 
 def test_the_default_iteration_cap_is_lowered_without_a_word(monkeypatch):

@@ -11,25 +11,17 @@ from sklearn.model_selection import StratifiedKFold
 from svmlab import SVC, criterion_grid, selection
 from svmlab.datasets import make_two_circles
 from svmlab.errors import DataError, IncompatibleLossError, ParameterError
+from svmlab.experiments.lee2006 import irwls_estimator
 from svmlab.kernels import sigma_from_lee_sigma2
 from svmlab.losses import make_loss
 from svmlab.solvers.irwls import irwls_weights
+from tests.conftest import cold_margins
 
 
 def lee_svc(C: float = 10.0, lee_sigma2: float = 0.7, **kw) -> SVC:
-    """Lee's setting: modified hinge (delta = 1e-4), IRWLS, no bias, his stop rule."""
-    params = dict(
-        C=C,
-        sigma=sigma_from_lee_sigma2(lee_sigma2),
-        loss="modified_hinge",
-        delta=1e-4,
-        solver="irwls",
-        bias="none",
-        tol=1e-3,
-        max_iter=500,
-    )
-    params.update(kw)
-    return SVC(**params)
+    """Lee's setting: modified hinge (delta = 1e-4), IRWLS, no bias, his stop
+    rule (at most 500 iterations); ``kw`` changes any of it."""
+    return irwls_estimator(C, lee_sigma2).set_params(**{"max_iter": 500, **kw})
 
 
 @pytest.fixture(scope="module")
@@ -181,17 +173,6 @@ def test_span_equals_alo_when_the_fit_is_tight(circles):
     assert span.converged
 
 
-def _plain_loo_margins(est, X, y):
-    """Held-out margins of cold refits of ``est`` without each point in turn."""
-    margins = np.empty(len(y))
-    for i in range(len(y)):
-        keep = np.arange(len(y)) != i
-        model = SVC(**est.get_params()).fit(X[keep], y[keep])
-        sign = 1.0 if y[i] == model.classes_[1] else -1.0
-        margins[i] = sign * model.decision_function(X[i : i + 1])[0]
-    return margins
-
-
 def test_loo_matches_plain_refits():
     X, y = make_two_circles(30, random_state=5)[:2]
     # A smooth loss and a tight stop rule, so that warm and cold starts land on
@@ -199,7 +180,7 @@ def test_loo_matches_plain_refits():
     est = lee_svc(C=3.0, delta=0.1, tol=1e-14, max_iter=2000)
     result = selection.loo_cv_score(est, X, y)
     loss = make_loss("modified_hinge", delta=0.1)
-    margins = _plain_loo_margins(est, X, y)
+    margins = cold_margins(est, X, y)
     np.testing.assert_allclose(result.margins, margins, atol=1e-4)
     assert result.score == pytest.approx(np.mean(loss.value(margins)), abs=1e-4)
     # delta = 0.1: every multiplier is above NEGLIGIBLE_ALPHA * C, all refitted.
@@ -224,7 +205,7 @@ def test_modified_hinge_loo_skips_negligible_multipliers_and_matches_every_refit
     matter = np.flatnonzero(full.alpha_ > selection.NEGLIGIBLE_ALPHA * full.C)
     assert 0 < matter.size < len(y) // 2  # most points are skipped here
     assert result.n_fits == 1 + matter.size
-    margins = _plain_loo_margins(est, X, y)
+    margins = cold_margins(est, X, y)
     np.testing.assert_allclose(result.margins, margins, atol=1e-6)
     assert result.converged
 
@@ -235,7 +216,7 @@ def test_hinge_loo_refits_only_support_vectors_and_matches_full_refits():
     result = selection.loo_cv_score(est, X, y)
     full = SVC(**est.get_params()).fit(X, y)
     assert result.n_fits == 1 + full.support_.size < 1 + len(y)
-    margins = _plain_loo_margins(est, X, y)
+    margins = cold_margins(est, X, y)
     np.testing.assert_allclose(result.margins, margins, atol=1e-5)
     assert result.error == pytest.approx(np.mean(margins < 0), abs=1e-12)
 
@@ -244,11 +225,8 @@ def test_kfold_matches_a_manual_loop(circles):
     X, y = circles
     est = lee_svc(C=20.0)
     result = selection.kfold_cv_score(est, X, y, n_splits=4, random_state=1)
-    margins = np.empty(len(y))
-    for train, test in StratifiedKFold(4, shuffle=True, random_state=1).split(X, y):
-        model = SVC(**est.get_params()).fit(X[train], y[train])
-        sign = np.where(y[test] == model.classes_[1], 1.0, -1.0)
-        margins[test] = sign * model.decision_function(X[test])
+    folds = StratifiedKFold(4, shuffle=True, random_state=1).split(X, y)
+    margins = cold_margins(est, X, y, folds)
     np.testing.assert_allclose(result.margins, margins, atol=1e-8)
     assert result.n_fits == 4
 

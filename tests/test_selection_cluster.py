@@ -6,26 +6,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import streamlit as st
 from distributed import LocalCluster
 
 from svmlab import criterion_grid, datasets, executors
 from svmlab.ui import selection_page as sp
-from svmlab.ui import shared_results
-from tests.test_selection_page import _app, _errors, _expected_request, _run
+from tests.pages import problems
+from tests.test_selection_page import _app, _expected_request, _run
 
-pytestmark = pytest.mark.timeout(240)
-
-
-@pytest.fixture(autouse=True)
-def _fresh(monkeypatch, tmp_path):
-    st.cache_data.clear()
-    shared_results.clear_all()
-    monkeypatch.setattr(sp, "LEE_PATH", tmp_path / "missing_lee2006.json")
-    monkeypatch.setattr(sp, "LEE_LOCAL_PATH", tmp_path / "missing_local.json")
-    yield
-    st.cache_data.clear()
-    shared_results.clear_all()
+pytestmark = [
+    pytest.mark.timeout(240),
+    pytest.mark.usefixtures("fresh_caches", "no_lee_files"),
+]
 
 
 @pytest.fixture
@@ -58,7 +49,7 @@ def test_page_sweeps_on_the_configured_cluster(monkeypatch, sweep_calls):
         at = _app()
         assert any(cluster.scheduler_address in c.value for c in at.caption)
         at = _run(at)
-        assert not _errors(at), _errors(at)
+        assert not problems(at), problems(at)
     assert sweep_calls[-1]["executor"] == cluster.scheduler_address
     assert sweep_calls[-1]["where"].startswith("the Dask cluster")
     stored, direct = _direct(at)
@@ -70,7 +61,7 @@ def test_unreachable_scheduler_warns_and_sweeps_here(monkeypatch, sweep_calls):
     monkeypatch.setattr(executors, "CONNECT_SECONDS", 0.5)
     monkeypatch.setenv(executors.ENV_SCHEDULER, "tcp://127.0.0.1:9")
     at = _run(_app())
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     warnings = [w.value for w in at.warning]
     assert any("Cannot reach a Dask scheduler" in w for w in warnings), warnings
     assert any("runs on this machine instead" in w for w in warnings)
@@ -85,6 +76,6 @@ def test_without_a_cluster_nothing_changes(monkeypatch, sweep_calls):
     at = _app()
     assert any("runs on this machine." in c.value for c in at.caption)
     at = _run(at)
-    assert not _errors(at) and not at.warning
+    assert not problems(at) and not at.warning
     assert sweep_calls[-1]["executor"] is None
     assert sweep_calls[-1]["where"] == "this process"

@@ -13,37 +13,24 @@ import functools
 import json
 import re
 import threading
-from pathlib import Path
 from urllib.parse import parse_qsl
 
 import numpy as np
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from svmlab import criterion_grid, datasets, selection
 from svmlab.errors import SvmlabError
 from svmlab.experiments import lee2006
-from svmlab.ui import data_source, shared_results
+from svmlab.ui import data_source
 from svmlab.ui import selection_page as sp
 from svmlab.ui.explore.settings import ExploreSettings
-from tests.pages import page_test
+from tests.pages import PAGES, open_page, page_test, problems
 
-PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "2_Model_selection.py")
+PAGE = str(PAGES / "2_Model_selection.py")
+# No cache hits from another test; no test reads or writes the real Lee results file.
+pytestmark = pytest.mark.usefixtures("fresh_caches", "no_lee_files")
 N = 40
-
-
-@pytest.fixture(autouse=True)
-def _fresh_caches(monkeypatch, tmp_path):
-    """No cache hits from another test; no test reads or writes the real Lee
-    results file."""
-    st.cache_data.clear()
-    shared_results.clear_all()
-    monkeypatch.setattr(sp, "LEE_PATH", tmp_path / "missing_lee2006.json")
-    monkeypatch.setattr(sp, "LEE_LOCAL_PATH", tmp_path / "missing_local.json")
-    yield
-    st.cache_data.clear()
-    shared_results.clear_all()
 
 
 @pytest.fixture
@@ -60,10 +47,6 @@ def calls(monkeypatch) -> list[tuple]:
     return log
 
 
-def _errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.exception] + [e.value for e in at.error]
-
-
 def _small(at: AppTest) -> AppTest:
     at.slider(key="selection_two_circles_n_samples").set_value(N)
     at.slider(key="selection_n_C").set_value(3)
@@ -74,7 +57,7 @@ def _small(at: AppTest) -> AppTest:
 def _app() -> AppTest:
     at = page_test(PAGE, default_timeout=120)
     at.run()
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     return _small(at)
 
 
@@ -114,7 +97,7 @@ def _summary(at: AppTest):
 
 def test_small_sweep_table_equals_the_engine(calls) -> None:
     at = _run(_app())
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     assert len(calls) == 1
     stored = at.session_state[sp.STATE_KEY]
     request = _expected_request()
@@ -171,7 +154,7 @@ def test_display_controls_never_rerun_the_sweep(calls) -> None:
     at.select_slider(key="selection_cell_sigma").set_value(0).run()
     at.toggle(key="selection_log_y").set_value(True).run()
     at.radio(key="selection_gap_criterion").set_value("alo").run()
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     assert len(calls) == 1
     assert at.session_state[sp.STATE_KEY] is stored
     # The controls did change the display: the slices now show errors at the
@@ -186,7 +169,7 @@ def test_display_controls_never_rerun_the_sweep(calls) -> None:
     # Pressing Run again with the same settings is a cache hit, not a sweep.
     at = _run(at)
     assert len(calls) == 1
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
 
 
 def test_explore_link_opens_the_chosen_cell() -> None:
@@ -234,7 +217,7 @@ def test_non_converged_cells_are_counted_in_a_warning(monkeypatch) -> None:
 
     monkeypatch.setattr(criterion_grid, "grid_sweep", one_cell_failed)
     at = _run(_app())
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     (warning,) = at.warning
     assert f"{selection.CRITERIA['loo'].title}: 1 of 9" in warning.value
     row = _summary(at).set_index("criterion").loc[selection.CRITERIA["loo"].title]
@@ -272,7 +255,7 @@ def test_undrawable_upload_is_refused_and_a_generator_works_after() -> None:
     assert sp.STATE_KEY not in at.session_state
     at.radio(key="selection_source").set_value("Generator").run()
     at = _run(at)
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     assert at.session_state[sp.STATE_KEY].request.source == "two_circles"
 
 
@@ -289,9 +272,9 @@ def test_a_stored_sweep_that_fails_to_draw_is_dropped_not_replayed() -> None:
     assert len(at.error) == 1 and "cannot be drawn" in at.error[0].value
     assert sp.STATE_KEY not in at.session_state
     at.run()
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     at = _run(at)
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     assert sp.STATE_KEY in at.session_state
 
 
@@ -312,7 +295,7 @@ def test_uploaded_labels_are_shown_as_text_not_markdown() -> None:
     browser would fetch) appear literally in the caption."""
     image, link = "![i](http://example.invalid/i.png)", "[x](http://example.invalid)"
     at = _upload(_app(), "md.csv", _circles_csv((f'"{image}"', f'"{link}"')))
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     (caption,) = [c.value for c in at.caption if "points; +1 is" in c.value]
     assert not UNESCAPED_LINK.search(caption), caption
     assert "$" not in caption.replace("\\$", "")
@@ -334,14 +317,14 @@ def test_the_session_holds_a_few_uploads_not_all() -> None:
     keys = []
     for seed in range(7):
         at = _upload(at, f"f{seed}.csv", _circles_csv(("a", "b"), seed=seed))
-        assert not _errors(at), _errors(at)
+        assert not problems(at), problems(at)
         keys.append(at.session_state["selection_uploads"].copy())
     held = at.session_state["selection_uploads"]
     assert len(held) == data_source.MAX_SESSION_UPLOADS < 7
     # The newest are kept, the current one among them, in upload order.
     assert list(held) == [list(k)[-1] for k in keys][-data_source.MAX_SESSION_UPLOADS :]
     at = _run(at)
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     assert at.session_state[sp.STATE_KEY].request.data_items[0][1] == list(held)[-1]
 
 
@@ -360,7 +343,7 @@ TINY = {
 def test_lee_section_without_results_says_so(monkeypatch, tmp_path) -> None:
     monkeypatch.setattr(sp, "SOLVERS_JSON", tmp_path / "no_solvers.json")
     at = page_test(PAGE, default_timeout=120).run()
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     assert any("No cached results yet" in i.value for i in at.info)
     table1 = at.dataframe[-1].value
     assert list(table1["n"]) == list(sp.PAPER_TABLE1)
@@ -373,7 +356,7 @@ def test_lee_section_shows_the_cached_result(monkeypatch, tmp_path) -> None:
     path = lee2006.save(result, tmp_path / "lee.json")
     monkeypatch.setattr(sp, "LEE_PATH", path)
     at = page_test(PAGE, default_timeout=120).run()
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     table = at.dataframe[0].value.set_index("selector")
     for name, title in sp.LEE_TITLES.items():
         s = result["summary"][name]
@@ -416,7 +399,7 @@ def test_recompute_writes_its_own_file_and_shows_it(monkeypatch, tmp_path) -> No
     assert any("No cached results yet" in i.value for i in at.info)
     at.slider(key="selection_lee_seeds").set_value(1).run()
     at.button(key="selection_lee_run").click().run()
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     assert path.is_file()
     written = json.loads(path.read_text())
     assert written["settings"]["seeds"] == [0]
@@ -439,7 +422,7 @@ def test_recompute_leaves_the_shipped_results_and_a_switch_shows_either(
     assert "selection_lee_source" not in [r.key for r in at.radio]
     at.slider(key="selection_lee_seeds").set_value(1).run()
     at.button(key="selection_lee_run").click().run()
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     assert shipped.read_text() == before
     radio = at.radio(key="selection_lee_source")
     assert radio.value == "recomputed"
@@ -526,7 +509,7 @@ def test_each_session_keeps_showing_its_own_recompute(monkeypatch, tmp_path) -> 
         at = page_test(PAGE, default_timeout=180).run()
         at.slider(key="selection_lee_seeds").set_value(seeds).run()
         at.button(key="selection_lee_run").click().run()
-        assert not _errors(at), _errors(at)
+        assert not problems(at), problems(at)
         return at
 
     def seeds_shown(at: AppTest) -> list[int]:
@@ -564,17 +547,15 @@ def test_the_page_keeps_its_settings_in_the_url_and_says_what_it_could_not_use()
     """Issue 30: Model selection has URL state like every page (one schema,
     svmlab.ui.page_state.SELECTION_STATE): a link sets the widgets, a malformed
     value is said and keeps its default, and a change goes back to the URL."""
-    at = page_test(PAGE, default_timeout=120)
-    for key, value in {
+    link = {
         "C": "0.1:100",
         "nC": "9",
         "criteria": "lee,nonsense",
         "delta": "0.01",
         "bias": "sideways",
         "classroom": "1",
-    }.items():
-        at.query_params[key] = value
-    at.run()
+    }
+    at = open_page(PAGE, link, default_timeout=120)
     assert not at.exception
     assert at.select_slider(key="selection_C_range").value == (0.1, 100.0)
     assert at.slider(key="selection_n_C").value == 9
@@ -597,7 +578,7 @@ def test_lees_rule_is_an_option_compared_with_converged_fits(calls) -> None:
     assert at.radio(key="selection_stop").value == "kkt"
     at.radio(key="selection_stop").set_value("lee").run()
     at = _run(at)
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     stored = at.session_state[sp.STATE_KEY]
     assert stored.request.stop == "lee" and stored.request.solver == "irwls"
     # The Lee sweep and its converged twin: two engine calls.

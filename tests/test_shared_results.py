@@ -12,37 +12,23 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import fields, replace
-from pathlib import Path
 
 import numpy as np
 import pytest
 import streamlit as st
-from streamlit.testing.v1 import AppTest
 
 from svmlab import criterion_grid, path, robustness
-from svmlab.ui import losses_page, shared_results
+from svmlab.ui import losses_page
 from svmlab.ui import selection_page as selection
 from svmlab.ui import solvers_page as solvers
 from svmlab.ui.explore import path_view
 from svmlab.ui.shared_results import SharedResults
-from tests.pages import page_test
-
-PAGES = Path(__file__).resolve().parents[1] / "pages"
+from tests.pages import EXPLORE, PAGES, open_page, page_test, problems
 
 
 @pytest.fixture(autouse=True)
-def _fresh(monkeypatch, tmp_path):
-    st.cache_data.clear()
+def _fresh(fresh_caches, no_lee_files):
     st.cache_resource.clear()
-    shared_results.clear_all()
-    monkeypatch.setattr(selection, "LEE_PATH", tmp_path / "missing.json")
-    monkeypatch.setattr(selection, "LEE_LOCAL_PATH", tmp_path / "missing_local.json")
-    yield
-    shared_results.clear_all()
-
-
-def _problems(at: AppTest) -> list[str]:
-    return [e.value for e in at.exception] + [e.value for e in at.error]
 
 
 def _counted(monkeypatch, module, name: str) -> list[int]:
@@ -134,13 +120,13 @@ def test_the_path_computed_in_two_sessions(monkeypatch) -> None:
     runs = _counted(monkeypatch, path_view, "regularization_path")
     results = []
     for _ in range(2):
-        at = page_test(str(PAGES / "1_Explore.py"), default_timeout=120)
+        at = page_test(EXPLORE, default_timeout=120)
         at.query_params["data"] = "moons"
         at.query_params["seed"] = "11"
         at.run()
         at.radio(key="explore_tool").set_value("path").run()
         at.button(key="explore_path_run").click().run()
-        assert not _problems(at), _problems(at)
+        assert not problems(at), problems(at)
         held = at.session_state[path_view.STATE_KEY][1]
         assert held.complete and held.values.size == path_view.N_VALUES
         assert [c for c in at.get("plotly_chart") if "path" in c.proto.id]
@@ -149,7 +135,7 @@ def test_the_path_computed_in_two_sessions(monkeypatch) -> None:
         at.radio(key="explore_tool").set_value("none").run()
         at.radio(key="explore_tool").set_value("path").run()
         at.button(key="explore_path_run").click().run()
-        assert not _problems(at), _problems(at)
+        assert not problems(at), problems(at)
     assert len(runs) == 1
     assert results[0] is results[1]
 
@@ -173,12 +159,12 @@ def test_a_path_cut_off_by_its_budget_is_not_shared(monkeypatch) -> None:
 
     monkeypatch.setattr(path_view, "regularization_path", cut_off)
     for _ in range(2):
-        at = page_test(str(PAGES / "1_Explore.py"), default_timeout=120)
+        at = page_test(EXPLORE, default_timeout=120)
         at.query_params["data"] = "moons"
         at.run()
         at.radio(key="explore_tool").set_value("path").run()
         at.button(key="explore_path_run").click().run()
-        assert not _problems(at), _problems(at)
+        assert not problems(at), problems(at)
         assert not at.session_state[path_view.STATE_KEY][1].complete
         assert any("stopped after 3 of 30" in w.value for w in at.warning)
     assert len(runs) == 2
@@ -191,7 +177,7 @@ def test_the_losses_sweep_in_two_sessions(monkeypatch) -> None:
         at = page_test(str(PAGES / "4_Losses.py"), default_timeout=180).run()
         at.slider(key="losses_outlier_blobs_n_samples").set_value(40).run()
         at.button(key="losses_run_sweep").click().run()
-        assert not _problems(at), _problems(at)
+        assert not problems(at), problems(at)
         held.append(at.session_state[losses_page.SWEEP_KEY][1])
     assert len(runs) == 1 and held[0] is held[1]
 
@@ -206,7 +192,7 @@ def test_the_model_selection_sweep_in_two_sessions(monkeypatch) -> None:
         at.slider(key="selection_n_sigma").set_value(3)
         at.run()
         at.button(key="selection_run").click().run()
-        assert not _problems(at), _problems(at)
+        assert not problems(at), problems(at)
         held.append(at.session_state[selection.STATE_KEY].result)
     assert len(runs) == 1 and held[0] is held[1]
 
@@ -220,7 +206,7 @@ def test_the_scaling_run_in_two_sessions(monkeypatch) -> None:
     for _ in range(2):
         at = page_test(str(PAGES / "5_Solvers.py"), default_timeout=180).run()
         at.button(key="solvers_run_scaling").click().run()
-        assert not _problems(at), _problems(at)
+        assert not problems(at), problems(at)
         held.append(at.session_state[solvers.SCALING_KEY][1])
     assert len(runs) == 1 and held[0] is held[1]
 
@@ -238,15 +224,8 @@ def test_a_fit_cut_off_by_the_budget_is_not_served_to_another_session(
     monkeypatch.setattr(room, "FIT_SECONDS", 1e-4)
     fits = _counted(monkeypatch, SVC, "fit")
     for _ in range(2):
-        at = page_test(str(PAGES / "1_Explore.py"), default_timeout=120)
-        for key, value in {
-            "data": "spiral",
-            "n_samples": "1000",
-            "C": "1000000",
-            "tol": "1e-08",
-        }.items():
-            at.query_params[key] = value
-        at.run()
+        link = {"data": "spiral", "n_samples": "1000", "C": "1000000", "tol": "1e-08"}
+        at = open_page(EXPLORE, link, default_timeout=120)
         assert not at.exception
         warnings = [w.value for w in at.warning]
         assert any("time budget" in w for w in warnings), warnings

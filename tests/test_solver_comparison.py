@@ -300,18 +300,14 @@ def test_the_benchmark_prints_the_pages_rows(monkeypatch):
 
 
 def test_the_engine_imports_neither_streamlit_nor_plotly():
-    import subprocess
-    import sys
+    from tests.conftest import python_output
 
     code = (
         "import sys, svmlab.solver_comparison, svmlab.solver_scaling, "
         "svmlab.solver_race; "
         "print('streamlit' in sys.modules or 'plotly' in sys.modules)"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == "False"
+    assert python_output(code).strip() == "False"
 
 
 def test_libsvm_reports_its_own_stop_not_an_iteration_cap(circles) -> None:

@@ -5,28 +5,16 @@ scaling button (with small sizes)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from svmlab import datasets
 from svmlab.solver_comparison import ModelSpec, compare_solvers
-from svmlab.ui import shared_results
 from svmlab.ui import solvers_page as sp
-from tests.pages import page_test
+from tests.pages import PAGES, page_test, problems
 
-PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "5_Solvers.py")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_caches():
-    st.cache_data.clear()
-    shared_results.clear_all()
-    yield
-    st.cache_data.clear()
-    shared_results.clear_all()
+PAGE = str(PAGES / "5_Solvers.py")
+pytestmark = pytest.mark.usefixtures("fresh_caches")
 
 
 @pytest.fixture
@@ -47,13 +35,9 @@ def _app() -> AppTest:
     return page_test(PAGE, default_timeout=120).run()
 
 
-def _problems(at: AppTest) -> list[str]:
-    return [e.value for e in at.exception] + [e.value for e in at.error]
-
-
 def test_default_table_is_the_engines() -> None:
     at = _app()
-    assert not _problems(at)
+    assert not problems(at)
     table = at.dataframe[0].value
     assert list(table["solver"]) == ["SMO", "QP", "LIBSVM (SVC) · library"]
     defaults = {p.name: p.default for p in datasets.PARAMS["two_circles"]}
@@ -86,7 +70,7 @@ def test_every_loss_bias_and_kernel_renders() -> None:
         at.selectbox(key="solvers_loss").set_value(loss)
         at.radio(key="solvers_bias").set_value(bias)
         at.radio(key="solvers_kernel").set_value(kernel).run()
-        assert not _problems(at), (loss, bias, kernel)
+        assert not problems(at), (loss, bias, kernel)
         table = at.dataframe[0].value
         assert len(table) >= 1
         if (loss, kernel) == ("squared_hinge", "linear"):
@@ -107,7 +91,7 @@ def test_hard_margin_error_keeps_every_other_setting() -> None:
     assert at.select_slider(key="solvers_C").value == 2.2
     assert at.selectbox(key="solvers_loss").value == "hinge"
     at.checkbox(key="solvers_hard").uncheck().run()
-    assert not _problems(at)
+    assert not problems(at)
     assert at.select_slider(key="solvers_C").value == 2.2
 
 
@@ -123,15 +107,15 @@ def test_a_bad_upload_is_a_sentence() -> None:
 def test_scrubbing_the_race_fits_nothing(fits) -> None:
     at = _app()
     at.radio(key="solvers_bias").set_value("none").run()
-    assert not _problems(at)
+    assert not problems(at)
     before = len(fits)
     keys = {c.key for c in at.get("plotly_chart") if c.key}
     assert {"solvers_race_smo", "solvers_race_coordinate"} <= keys
     for percent in (0, 10, 50, 100):
         at.slider(key="solvers_race").set_value(percent).run()
-        assert not _problems(at)
+        assert not problems(at)
     at.radio(key="solvers_clock").set_value("wall").run()
-    assert not _problems(at)
+    assert not problems(at)
     assert len(fits) == before
     captions = [m.value for m in at.markdown if m.value.startswith("**SMO**")]
     assert captions and "finished" in captions[0]
@@ -143,7 +127,7 @@ def test_scaling_button_draws_the_plot_and_lees_table(monkeypatch) -> None:
     monkeypatch.setattr(sp, "lee_table", lambda repeats: real((100,), repeats))
     at = _app()
     at.button(key="solvers_run_scaling").click().run()
-    assert not _problems(at)
+    assert not problems(at)
     _, result, lee = at.session_state[sp.SCALING_KEY]
     assert result.sizes == [40, 80] and set(result.times) == {"smo", "qp", "libsvm"}
     assert lee[0].n == 100

@@ -12,7 +12,6 @@ hold must fall back to the generator.
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from pathlib import Path
@@ -26,10 +25,9 @@ from svmlab.errors import DataError
 from svmlab.ui.explore import upload
 from svmlab.ui.explore.cache import load_data, split_indices
 from svmlab.ui.explore.chart import COMPONENT
-from tests.pages import page_test
+from tests.pages import EXPLORE, numbers, page_test, problems
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGE = str(ROOT / "pages" / "1_Explore.py")
 CSV = ROOT / "tests" / "data" / "csv"
 EXPECTED = json.loads((CSV / "EXPECTED.json").read_text())
 MALFORMED = EXPECTED["malformed"]
@@ -37,15 +35,9 @@ GOOD = EXPECTED["good"]
 C_BEFORE = 4.7
 
 
-def _metrics(at: AppTest) -> dict[str, str]:
-    body = "".join(h.proto.body for h in at.get("html"))
-    found = re.findall(r'data-svmlab-number="([^"]+)"[^>]*>([^<]*)<', body)
-    return {html.unescape(k): html.unescape(v) for k, v in found}
-
-
 def _stable_metrics(at: AppTest) -> dict[str, str]:
     """The numbers panel without the fit time (which a rerun may change)."""
-    return {k: v for k, v in _metrics(at).items() if k != "fit time"}
+    return {k: v for k, v in numbers(at).items() if k != "fit time"}
 
 
 def _has_chart(at: AppTest) -> bool:
@@ -80,17 +72,13 @@ def _table(name: str, **options):
     )
 
 
-def _errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.exception] + [e.value for e in at.error]
-
-
 def _upload_app(good: str = "good_comma_header.csv") -> AppTest:
     """The page with C typed to 4.7, then a good upload shown."""
-    at = page_test(PAGE, default_timeout=30).run()
+    at = page_test(EXPLORE, default_timeout=30).run()
     at.number_input(key="explore_C").set_value(C_BEFORE).run()
     at.radio(key=upload.SOURCE_KEY).set_value(upload.UPLOAD_CSV).run()
     _upload(at, good)
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     assert _settings(at).upload
     return at
 
@@ -160,7 +148,7 @@ def test_extreme_scales_are_refused_plainly_or_standardised(name: str) -> None:
 @pytest.mark.parametrize("standardise", [False, True])
 @pytest.mark.parametrize("name", EXTREME)
 def test_extreme_scales_on_the_page_never_raise(name: str, standardise: bool) -> None:
-    at = page_test(PAGE, default_timeout=30).run()
+    at = page_test(EXPLORE, default_timeout=30).run()
     at.radio(key=upload.SOURCE_KEY).set_value(upload.UPLOAD_CSV).run()
     at.checkbox(key=upload.STANDARDISE_KEY).set_value(standardise)
     _upload(at, f"{name}.csv", EXTREME[name].encode())
@@ -237,8 +225,8 @@ def test_a_malformed_file_shows_its_message_and_keeps_everything(
         # A column choice that fails: the file first gives data with the
         # columns chosen before (x1, x2, label), then the student picks others.
         _upload(at, case["file"])
-        assert not _errors(at), _errors(at)
-    before, numbers = _settings(at), _stable_metrics(at)
+        assert not problems(at), problems(at)
+    before, panel = _settings(at), _stable_metrics(at)
     name = at.session_state[upload.HELD_KEY][before.upload].name
     if "x_columns" in options:
         chosen = (*options["x_columns"], options["label_column"])
@@ -258,7 +246,7 @@ def test_a_malformed_file_shows_its_message_and_keeps_everything(
     assert any(f"still shows {name}" in c for c in _captions(at))
     assert _settings(at) == before
     assert at.number_input(key="explore_C").value == C_BEFORE
-    assert _stable_metrics(at) == numbers
+    assert _stable_metrics(at) == panel
     assert _has_chart(at)
     at.checkbox(key=upload.DROP_KEY).set_value(False)
     if name != "good_comma_header.csv":  # the next case starts from the first file
@@ -268,7 +256,7 @@ def test_a_malformed_file_shows_its_message_and_keeps_everything(
 def test_a_cell_quoted_in_an_error_is_shown_as_text() -> None:
     """A cell that is a markdown image (which the browser would fetch) or link,
     quoted in the message, stays text."""
-    at = page_test(PAGE, default_timeout=30).run()
+    at = page_test(EXPLORE, default_timeout=30).run()
     at.radio(key=upload.SOURCE_KEY).set_value(upload.UPLOAD_CSV).run()
     cell = "![i](http://example.invalid/i.png)"
     _upload(at, "md.csv", f"a,b,label\n1,2,x\n{cell},3,z\n4,5,x\n".encode())
@@ -286,21 +274,21 @@ def test_at_least_twenty_malformed_files() -> None:
 
 
 def test_a_bad_file_keeps_the_generated_data() -> None:
-    at = page_test(PAGE, default_timeout=30)
+    at = page_test(EXPLORE, default_timeout=30)
     at.query_params["data"] = "moons"
     at.query_params["n"] = "60"
     at.run()
     at.number_input(key="explore_C").set_value(C_BEFORE).run()
-    before, numbers = _settings(at), _stable_metrics(at)
+    before, panel = _settings(at), _stable_metrics(at)
     at.radio(key=upload.SOURCE_KEY).set_value(upload.UPLOAD_CSV).run()
     assert _settings(at) == before
     _upload(at, "one_class.csv")
     assert "Only one class" in _shown(at.sidebar.error[0].value)
-    assert _settings(at) == before and _stable_metrics(at) == numbers
+    assert _settings(at) == before and _stable_metrics(at) == panel
     assert any("still shows the generated data" in c for c in _captions(at))
     # Back to the generator: its widgets come back with their values.
     at.radio(key=upload.SOURCE_KEY).set_value(upload.GENERATOR).run()
-    assert not _errors(at)
+    assert not problems(at)
     assert at.slider(key="explore_n").value == 60
     assert at.selectbox(key="explore_dataset").value == "moons"
     assert _settings(at) == before
@@ -320,7 +308,7 @@ def test_a_good_file_is_fitted(case: dict) -> None:
     if options.get("drop_nonfinite"):
         at.checkbox(key=upload.DROP_KEY).set_value(True)
     _upload(at, case["file"])
-    assert not _errors(at), _errors(at)
+    assert not problems(at), problems(at)
     X, y, labels = _table(case["file"], **options)
     s = _settings(at)
     assert s.upload == upload.upload_key(X, y)
@@ -330,7 +318,7 @@ def test_a_good_file_is_fitted(case: dict) -> None:
     np.testing.assert_array_equal(data.X_train, X[train])
     np.testing.assert_array_equal(data.y_test, y[test])
     assert X[0].tolist() == case["first"]
-    assert _metrics(at)["support vectors"].endswith(f"/ {train.size}")
+    assert numbers(at)["support vectors"].endswith(f"/ {train.size}")
     assert _has_chart(at)
     note = " ".join(_captions(at))
     assert f"{labels[0]!r} → class −1, {labels[1]!r} → class +1" in note
@@ -353,16 +341,16 @@ def test_nan_rows_are_offered_for_dropping() -> None:
     assert "Tick 'drop those rows'" in _shown(at.sidebar.error[0].value)
     assert _settings(at).upload == key
     at.checkbox(key=upload.DROP_KEY).set_value(True).run()
-    assert not _errors(at)
+    assert not problems(at)
     assert _settings(at).upload != key
-    assert _metrics(at)["support vectors"].endswith("/ 4")  # 4 kept, none held out
+    assert numbers(at)["support vectors"].endswith("/ 4")  # 4 kept, none held out
     assert any("1 row with missing, NaN or infinite values" in c for c in _captions(at))
 
 
 def test_column_choice_on_a_five_column_file() -> None:
     at = _upload_app()
     _upload(at, "good_five_columns.csv")
-    assert not _errors(at)
+    assert not problems(at)
     x1, x2, label = (at.selectbox(key=k) for k in upload.COLUMN_KEYS)
     # The columns chosen for the last file (x1, x2, label) are kept.
     assert (x1.value, x2.value, label.value) == ("x1", "x2", "label")
@@ -373,7 +361,7 @@ def test_column_choice_on_a_five_column_file() -> None:
     default_key = _settings(at).upload
     x1.set_value("x2")
     x2.set_value("x1").run()
-    assert not _errors(at)
+    assert not problems(at)
     X, y, _ = _table(
         "good_five_columns.csv", x_columns=("x2", "x1"), label_column="label"
     )
@@ -394,7 +382,7 @@ def test_standardise_on_the_page_and_download_in_file_units() -> None:
     at = _upload_app("good_semicolon_decimal_comma.csv")
     plain = _settings(at).upload
     at.checkbox(key=upload.STANDARDISE_KEY).set_value(True).run()
-    assert not _errors(at)
+    assert not problems(at)
     s = _settings(at)
     assert s.upload != plain
     data = load_data(s.source, tuple(s.data_kwargs().items()), s.test_fraction)
@@ -414,28 +402,28 @@ def test_switching_source_keeps_both_data_sets() -> None:
     at = _upload_app()
     uploaded = _settings(at)
     at.radio(key=upload.SOURCE_KEY).set_value(upload.GENERATOR).run()
-    assert not _errors(at)
+    assert not problems(at)
     generated = _settings(at)
     assert generated.upload == "" and generated.C == C_BEFORE
     assert generated.dataset == uploaded.dataset and generated.n == uploaded.n
     assert "upload" not in at.query_params
     at.radio(key=upload.SOURCE_KEY).set_value(upload.UPLOAD_CSV).run()
-    assert not _errors(at)
+    assert not problems(at)
     assert _settings(at) == uploaded
     assert at.query_params["upload"] in (uploaded.upload, [uploaded.upload])
 
 
 def test_a_link_to_an_upload_falls_back_to_the_generator() -> None:
-    at = page_test(PAGE, default_timeout=30)
+    at = page_test(EXPLORE, default_timeout=30)
     at.query_params["upload"] = "0123456789ab"
     at.query_params["C"] = "47"
     at.query_params["n"] = "60"
     at.run()
-    assert not _errors(at)
+    assert not problems(at)
     notes = [i.value for i in at.info]
     assert any("0123456789ab" in n and "generated data" in n for n in notes), notes
     s = _settings(at)
     assert s.upload == "" and s.C == 47.0 and s.n == 60
     assert at.radio(key=upload.SOURCE_KEY).value == upload.GENERATOR
     assert "upload" not in at.query_params
-    assert _metrics(at)["support vectors"].endswith(f"/ {round(0.8 * 60)}")
+    assert numbers(at)["support vectors"].endswith(f"/ {round(0.8 * 60)}")

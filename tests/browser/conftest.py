@@ -10,20 +10,19 @@ Every test under ``tests/browser`` is marked ``browser`` (deselect them with
   not a skip: the README test command installs it.
 - ``page``: a fresh 1400 x 1000 browser context per test; ``browser_log``
   collects its console errors and uncaught page errors.
-- ``wait_for_rerun`` / ``assert_no_exception``: helpers, handed out as fixtures
-  so tests need not import this file.
+- ``open_page``: go to a path of the app on ``page`` and wait for its first
+  run; ``check_page``: no exception box, ``st.error`` box, page error or
+  console error that is not benign (``page_checks.py``).
+- ``wait_for_rerun`` / ``assert_no_exception`` / ``shown_errors`` /
+  ``full_screenshot``: helpers, handed out as fixtures so tests need not import
+  this file.
+
+The server is started by ``benchmarks/app_server.py``, which the benchmarks
+that drive the app use too (the browser flags live there as well).
 """
 
 from __future__ import annotations
 
-import ctypes
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -31,101 +30,14 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import app_server
+from benchmarks.app_server import CHROMIUM, CHROMIUM_ARGS
+from tests.browser import page_checks
+from tests.browser.script_state import RERUN_DONE_JS, STATE_LOG_JS
+
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
-HOST = "127.0.0.1"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 VIEWPORT = {"width": 1400, "height": 1000}
-STARTUP_TIMEOUT_S = 60.0
 RERUN_TIMEOUT_MS = 30_000
-
-# Test ids of Streamlit 1.67's frontend (checked in the bundled JS under
-# site-packages/streamlit/static): an uncaught exception renders
-# `stException`; `st.error` renders `stAlertContentError` (`stAlertContent`
-# + the capitalised alert kind).
-ERRORS_JS = r"""
-() => {
-  const text = (e) => (e.innerText || e.textContent || '').trim();
-  const exceptions = [...document.querySelectorAll('[data-testid="stException"]')];
-  // An exception box draws its own error alert inside: report it once.
-  const alerts = [...document.querySelectorAll('[data-testid="stAlertContentError"]')]
-    .filter((e) => !e.closest('[data-testid="stException"]'));
-  return [
-    ...exceptions.map((e) => 'stException:\n' + text(e)),
-    ...alerts.map((e) => 'stAlertContentError (st.error):\n' + text(e)),
-  ];
-}
-"""
-
-# Records every value of stApp's `data-test-script-state` attribute
-# (initial / running / notRunning / rerunRequested / compilationError).
-# `attributeOldValue` lets us rebuild the whole sequence even when several
-# changes land in one mutation batch, so a short `running` is never missed.
-# Streamlit's React front end may still never show `running`: a short rerun
-# whose first and last server messages are handled in one render (the page was
-# busy drawing a chart meanwhile) goes from `notRunning` to `notRunning`. So
-# each server message is logged too (`message`, its time in
-# `window.__svmlabLastMessage`): see RERUN_DONE_JS.
-STATE_LOG_JS = r"""
-(() => {
-  if (window.__svmlabStates) return;
-  const log = window.__svmlabStates = [];
-  const push = (s) => { if (s && log[log.length - 1] !== s) log.push(s); };
-  window.__svmlabLastMessage = 0;
-  const Socket = window.WebSocket;
-  window.WebSocket = class extends Socket {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener('message', () => {
-        window.__svmlabLastMessage = performance.now();
-        push('message');
-      });
-    }
-  };
-  new MutationObserver((records) => {
-    for (const r of records) {
-      if (r.type === 'attributes' && r.attributeName === 'data-test-script-state') {
-        push(r.oldValue);
-      }
-    }
-    const app = document.querySelector('[data-testid="stApp"]');
-    if (app) push(app.getAttribute('data-test-script-state'));
-  }).observe(document, {
-    subtree: true, childList: true, attributes: true, attributeOldValue: true,
-    attributeFilter: ['data-test-script-state'],
-  });
-})();
-"""
-
-# True once the app is connected and idle, and has been `running` at some
-# index >= `since` of the state log; or, when `running` never showed, once
-# server messages came since `since` and none for QUIET_MS (the rerun ended:
-# a script still running would have shown `running` by then).
-QUIET_MS = 250
-RERUN_DONE_JS = r"""
-(since) => {
-  const log = window.__svmlabStates || [];
-  const app = document.querySelector('[data-testid="stApp"]');
-  if (!app) return false;
-  if (app.getAttribute('data-test-connection-state') !== 'CONNECTED') return false;
-  const state = app.getAttribute('data-test-script-state');
-  if (state !== 'notRunning' && state !== 'compilationError') return false;
-  const seen = log.slice(since);
-  if (seen.includes('running')) return true;
-  return seen.includes('message')
-    && performance.now() - window.__svmlabLastMessage > QUIET_MS;
-}
-""".replace("QUIET_MS", str(QUIET_MS))
 
 SCROLL_HEIGHT_JS = r"""
 () => Math.max(document.documentElement.scrollHeight,
@@ -153,36 +65,6 @@ def pytest_collection_modifyitems(
 SERVER_PIDS: dict[str, int] = {}
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
-
-
-def _die_with_parent() -> None:
-    """In the child: get SIGTERM if pytest dies, even by SIGKILL (Linux)."""
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)
-    except OSError:
-        pass
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """Stop the server's whole process group (its own session: pgid == pid)."""
-    if proc.poll() is not None:
-        return
-    for sig, wait_s in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            return
-        try:
-            proc.wait(timeout=wait_s)
-            return
-        except subprocess.TimeoutExpired:
-            continue
-
-
 def _tail(path: Path, n: int = 40) -> str:
     try:
         return "\n".join(path.read_text(errors="replace").splitlines()[-n:])
@@ -194,60 +76,18 @@ def _tail(path: Path, n: int = 40) -> str:
 def serve_app(log_dir: Path) -> Iterator[tuple[str, int]]:
     """Start ``streamlit run app.py`` on a free port; yield ``(base URL, pid)``;
     stop the whole process group after."""
-    port = _free_port()
-    url = f"http://{HOST}:{port}"
+    port = app_server.free_port()
     log_path = log_dir / f"server-{port}.log"
-    cmd = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        "app.py",
-        "--server.port",
-        str(port),
-        "--server.address",
-        HOST,
-        "--server.headless",
-        "true",
-        # Other people edit the repository while tests run: no reruns on save.
-        "--server.fileWatcherType",
-        "none",
-    ]
-    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1"}
+    env = {"OPENBLAS_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1"}
     with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            cmd,
-            cwd=ROOT,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            preexec_fn=_die_with_parent,
-        )
+        proc, url = app_server.launch(port=port, env=env, output=log)
     try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(
-                    f"streamlit exited with code {proc.returncode} before it was "
-                    f"healthy; log {log_path}:\n{_tail(log_path)}"
-                )
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.status == 200 and r.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(
-                    f"streamlit not healthy at {url} after {STARTUP_TIMEOUT_S:.0f} s; "
-                    f"log {log_path}:\n{_tail(log_path)}"
-                )
-            time.sleep(0.1)
+        why = app_server.wait_healthy(proc, url)
+        if why is not None:
+            pytest.fail(f"{why}; log {log_path}:\n{_tail(log_path)}")
         yield url, proc.pid
     finally:
-        _stop(proc)
+        app_server.stop(proc)
 
 
 @pytest.fixture(scope="session")
@@ -314,28 +154,38 @@ def browser_log() -> BrowserLog:
     return BrowserLog()
 
 
-@pytest.fixture
-def page(browser, browser_log: BrowserLog) -> Iterator[object]:
-    """A fresh 1400 x 1000 page whose console and page errors go to browser_log."""
+def _new_page(browser, browser_log: BrowserLog, *, console: bool = True) -> object:
+    """A 1400 x 1000 page in a new browser context (close it with
+    ``page.context.close()``) that records the script states (STATE_LOG_JS);
+    its page errors go to ``browser_log``, and its console errors if
+    ``console``."""
     context = browser.new_context(
         viewport=VIEWPORT, device_scale_factor=1, reduced_motion="reduce"
     )
     context.add_init_script(STATE_LOG_JS)
     page = context.new_page()
     page.set_default_timeout(RERUN_TIMEOUT_MS)
-    page.on(
-        "console",
-        lambda msg: (
-            browser_log.console_errors.append(f"{msg.text} ({msg.location})")
-            if msg.type == "error"
-            else None
-        ),
-    )
+    if console:
+        page.on(
+            "console",
+            lambda msg: (
+                browser_log.console_errors.append(f"{msg.text} ({msg.location})")
+                if msg.type == "error"
+                else None
+            ),
+        )
     page.on("pageerror", lambda exc: browser_log.page_errors.append(str(exc)))
+    return page
+
+
+@pytest.fixture
+def page(browser, browser_log: BrowserLog) -> Iterator[object]:
+    """A fresh 1400 x 1000 page whose console and page errors go to browser_log."""
+    page = _new_page(browser, browser_log)
     try:
         yield page
     finally:
-        context.close()
+        page.context.close()
 
 
 # --------------------------------------------------------------------------
@@ -356,13 +206,6 @@ def _wait_for_rerun(page, timeout_ms: int = RERUN_TIMEOUT_MS) -> None:
     page.evaluate("() => { const l = window.__svmlabStates; l._cursor = l.length; }")
 
 
-def _assert_no_exception(page) -> None:
-    """Fail if an exception box or an ``st.error`` box is on the page."""
-    found = page.evaluate(ERRORS_JS)
-    if found:
-        pytest.fail("error shown on the page:\n\n" + "\n\n".join(found))
-
-
 def _full_screenshot(page, path: Path) -> None:
     """Screenshot the whole app: Streamlit scrolls inside its main pane, so
     grow the viewport to the content height first, then restore it."""
@@ -381,24 +224,17 @@ def fresh_page(browser, browser_log: BrowserLog) -> Iterator[Callable[[], object
     """A factory of pages each in a new browser context: an empty cache, as a
     student's first visit (the app's scripts load again, so the first render is
     as slow as it gets). Contexts are closed at the end of the test."""
-    contexts: list = []
+    pages: list = []
 
     def make() -> object:
-        context = browser.new_context(
-            viewport=VIEWPORT, device_scale_factor=1, reduced_motion="reduce"
-        )
-        contexts.append(context)
-        context.add_init_script(STATE_LOG_JS)
-        page = context.new_page()
-        page.set_default_timeout(RERUN_TIMEOUT_MS)
-        page.on("pageerror", lambda exc: browser_log.page_errors.append(str(exc)))
-        return page
+        pages.append(_new_page(browser, browser_log, console=False))
+        return pages[-1]
 
     try:
         yield make
     finally:
-        for context in contexts:
-            context.close()
+        for page in pages:
+            page.context.close()
 
 
 @pytest.fixture
@@ -408,13 +244,53 @@ def wait_for_rerun() -> Callable[..., None]:
 
 @pytest.fixture
 def assert_no_exception() -> Callable[[object], None]:
-    return _assert_no_exception
+    return page_checks.assert_no_exception
 
 
 @pytest.fixture
 def shown_errors() -> Callable[[object], list[str]]:
     """The exception boxes and ``st.error`` boxes on the page, as text."""
-    return lambda page: list(page.evaluate(ERRORS_JS))
+    return page_checks.shown_errors
+
+
+@pytest.fixture
+def check_page(page, browser_log: BrowserLog) -> Callable[..., None]:
+    """``check_page()`` (or ``check_page(other_page)``): fail on an exception
+    box, an ``st.error`` box, a page error or a console error that is not
+    benign (:func:`page_checks.no_errors`)."""
+    return lambda target=None: page_checks.no_errors(target or page, browser_log)
+
+
+@pytest.fixture
+def open_page(page, streamlit_url: str) -> Callable[..., object]:
+    """``open_page("/Losses")``: go to that path of the app (its root by
+    default), check the response and wait for the first run
+    (``timeout_ms``); return the page."""
+
+    def go(path: str = "", timeout_ms: int = RERUN_TIMEOUT_MS) -> object:
+        response = page.goto(f"{streamlit_url}{path}")
+        assert response is not None and response.ok, response
+        _wait_for_rerun(page, timeout_ms)
+        return page
+
+    return go
+
+
+@pytest.fixture
+def press_slider(page) -> Callable[[str, str, int], None]:
+    """``press_slider(slider_key, key, times)``: focus the slider of that
+    widget key and press ``key`` (``"ArrowLeft"``...) ``times`` times, waiting
+    for each rerun; then move the mouse off the charts."""
+
+    def press(slider_key: str, key: str, times: int) -> None:
+        slider = page.locator(f".st-key-{slider_key}").get_by_role("slider")
+        for _ in range(times):
+            slider.focus()
+            page.keyboard.press(key)
+            _wait_for_rerun(page)
+        page.mouse.move(2, 2)
+
+    return press
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from svmlab.ui.frame import PAGES
-from tests.browser.page_checks import no_errors
+from tests.browser.script_state import STATE_LOG_JS
 
 LINKS = {
     "Explore": "?C=100",
@@ -27,10 +27,8 @@ LINKS = {
 
 @pytest.mark.parametrize("page", PAGES[1:], ids=[p.url_path for p in PAGES[1:]])
 def test_a_direct_link_on_a_fresh_server_opens_the_page_in_the_frame(
-    page, fresh_server, browser, browser_log, wait_for_rerun, assert_no_exception
+    page, fresh_server, browser, browser_log, wait_for_rerun, check_page
 ) -> None:
-    from tests.browser.conftest import STATE_LOG_JS
-
     with fresh_server() as (url, _):
         context = browser.new_context(viewport={"width": 1280, "height": 720})
         context.add_init_script(STATE_LOG_JS)
@@ -51,6 +49,6 @@ def test_a_direct_link_on_a_fresh_server_opens_the_page_in_the_frame(
             assert page.url_path in tab.url
             if query:
                 assert query.lstrip("?") in tab.url  # the link's setting kept
-            no_errors(tab, browser_log, assert_no_exception)
+            check_page(tab)
         finally:
             context.close()

@@ -16,8 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.page_checks import no_errors as _no_errors
-
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 MAIN = '[class*="st-key-explore_chart"]'
 # Opening a sub-page URL directly logs two harmless 404s (shared tools notes).
@@ -50,10 +48,9 @@ MARK_JS = "(sel) => { document.querySelector(sel + ' .js-plotly-plot').__mark = 
 MARKED_JS = "(sel) => document.querySelector(sel + ' .js-plotly-plot').__mark === 7"
 
 
-def _open(page, url: str, wait_for_rerun) -> None:
-    response = page.goto(url)
-    assert response is not None and response.ok, response
-    wait_for_rerun(page)
+def _open(open_page, path: str) -> None:
+    """Open an Explore link; wait for its main chart; the mouse off the charts."""
+    page = open_page(path)
     page.locator(f"{MAIN} .main-svg").first.wait_for(state="visible")
     page.mouse.move(2, 2)
 
@@ -66,31 +63,17 @@ def _sv(page) -> tuple[int, int]:
     return sv, n
 
 
-def _press(page, key: str, slider_key: str, times: int, wait_for_rerun) -> None:
-    slider = page.locator(f".st-key-{slider_key}").get_by_role("slider")
-    for _ in range(times):
-        slider.focus()
-        page.keyboard.press(key)
-        wait_for_rerun(page)
-    page.mouse.move(2, 2)
-
-
 def _settle(page) -> None:
     page.wait_for_timeout(400)
 
 
 def test_sliders_click_and_box_select(
-    page,
-    browser_log,
-    streamlit_url,
-    wait_for_rerun,
-    assert_no_exception,
-    full_screenshot,
+    page, open_page, check_page, wait_for_rerun, press_slider, full_screenshot
 ):
-    _open(page, f"{streamlit_url}/Explore", wait_for_rerun)
+    _open(open_page, "/Explore")
     _settle(page)
     full_screenshot(page, ARTIFACTS / "explore_spiral.png")
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
     sv0, n0 = _sv(page)
     chart0 = page.evaluate(CHART_JS, MAIN)
 
@@ -105,7 +88,7 @@ def test_sliders_click_and_box_select(
     page.evaluate(MARK_JS, MAIN)
 
     # C: three steps up on the log slider (10 -> 12 -> 15 -> 18).
-    _press(page, "ArrowRight", "explore_C_slider", 3, wait_for_rerun)
+    press_slider("explore_C_slider", "ArrowRight", 3)
     _settle(page)
     assert page.locator(".st-key-explore_C input").input_value() == "18"
     sv1, n1 = _sv(page)
@@ -115,7 +98,7 @@ def test_sliders_click_and_box_select(
     assert page.evaluate(MARKED_JS, MAIN), "the main chart was mounted again"
 
     # sigma: four steps down (3.3 -> 2.7 -> 2.2 -> 1.8 -> 1.5): more SVs.
-    _press(page, "ArrowLeft", "explore_sigma_slider", 4, wait_for_rerun)
+    press_slider("explore_sigma_slider", "ArrowLeft", 4)
     _settle(page)
     assert page.locator(".st-key-explore_sigma input").input_value() == "1.5"
     sv2, _ = _sv(page)
@@ -153,7 +136,7 @@ def test_sliders_click_and_box_select(
     wait_for_rerun(page)
     _settle(page)
     assert _sv(page)[1] == n0
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
 
 
 @pytest.mark.parametrize(
@@ -161,19 +144,12 @@ def test_sliders_click_and_box_select(
     [("data=two_circles", "two_circles"), ("data=outlier_blobs", "outlier_blobs")],
 )
 def test_dataset_defaults_render(
-    page,
-    browser_log,
-    streamlit_url,
-    wait_for_rerun,
-    assert_no_exception,
-    full_screenshot,
-    query,
-    name,
+    page, open_page, check_page, full_screenshot, query, name
 ):
-    _open(page, f"{streamlit_url}/Explore?{query}", wait_for_rerun)
+    _open(open_page, f"/Explore?{query}")
     _settle(page)
     full_screenshot(page, ARTIFACTS / f"explore_{name}.png")
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
     sv, n = _sv(page)
     assert 0 < sv <= n
     assert page.locator(".js-plotly-plot").count() >= 3

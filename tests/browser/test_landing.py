@@ -8,16 +8,9 @@ ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
 
 def test_landing_page_renders_cleanly(
-    page,
-    browser_log,
-    streamlit_url,
-    wait_for_rerun,
-    assert_no_exception,
-    full_screenshot,
+    page, browser_log, open_page, assert_no_exception, full_screenshot
 ):
-    response = page.goto(streamlit_url)
-    assert response is not None and response.ok, response
-    wait_for_rerun(page)
+    open_page()
 
     full_screenshot(page, ARTIFACTS / "landing.png")
     # Exceptions first: their text says more than a missing element would.

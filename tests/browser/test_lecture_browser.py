@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.browser.page_checks import no_errors as _no_errors
-
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 MAIN = '[class*="st-key-explore_chart"]'
 
@@ -31,22 +29,11 @@ def _pick(page, key: str, label: str, wait_for_rerun) -> None:
     page.wait_for_timeout(300)
 
 
-def _press(page, slider_key: str, key: str, times: int, wait_for_rerun) -> None:
-    slider = page.locator(f".st-key-{slider_key}").get_by_role("slider")
-    for _ in range(times):
-        slider.focus()
-        page.keyboard.press(key)
-        wait_for_rerun(page)
-    page.mouse.move(2, 2)
-    page.wait_for_timeout(300)
-
-
 def test_a_lecture_walk_through_the_tools(
-    page, browser_log, streamlit_url, wait_for_rerun, assert_no_exception
+    page, open_page, check_page, wait_for_rerun, press_slider
 ) -> None:
     page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(streamlit_url)
-    wait_for_rerun(page)
+    open_page()
     # The hub: a preset is one click away.
     page.get_by_role(
         "link", name="C too large: the boundary chases label noise"
@@ -55,7 +42,7 @@ def test_a_lecture_walk_through_the_tools(
     page.locator(f"{MAIN} .main-svg").first.wait_for(state="visible")
     assert "preset=c_too_large" in page.url and "C=10000" in page.url
     assert page.evaluate(NUMBER_JS, "test error") == "22.5 %"
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
 
     # Classroom mode: in the URL, the advanced controls gone, the numbers bigger.
     small = page.evaluate(
@@ -73,7 +60,7 @@ def test_a_lecture_walk_through_the_tools(
     )
     assert big > 1.3 * small, (small, big)
     page.screenshot(path=str(ARTIFACTS / "lecture_classroom.png"))
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
 
     # The path: compute it, then scrub C with the keyboard (stored models).
     _pick(page, "explore_tool", "Regularisation path", wait_for_rerun)
@@ -81,23 +68,25 @@ def test_a_lecture_walk_through_the_tools(
     wait_for_rerun(page)
     page.locator(".st-key-explore_path_chart .main-svg").first.wait_for()
     before = page.locator(".st-key-explore_C input").input_value()
-    _press(page, "explore_path_scrub", "ArrowLeft", 3, wait_for_rerun)
+    press_slider("explore_path_scrub", "ArrowLeft", 3)
+    page.wait_for_timeout(300)
     after = page.locator(".st-key-explore_C input").input_value()
     assert float(after) < float(before), (before, after)
     assert f"C={after}" in page.url
     page.screenshot(path=str(ARTIFACTS / "lecture_path.png"), full_page=True)
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
 
     # The inspector: pick a point, then move it with its slider.
     _pick(page, "explore_tool", "Point inspector", wait_for_rerun)
     table = page.locator("[data-svmlab-inspector]")
     table.wait_for()
     first = table.inner_text()
-    _press(page, "explore_inspect_x1", "ArrowRight", 5, wait_for_rerun)
+    press_slider("explore_inspect_x1", "ArrowRight", 5)
+    page.wait_for_timeout(300)
     moved = page.locator("[data-svmlab-inspector]").inner_text()
     assert moved != first
     assert page.locator(f"{MAIN} .main-svg").count() >= 1
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
 
     # Kernel views: the Gram heatmap, then the 3-D lift (a Plotly scene).
     _pick(page, "explore_tool", "Kernel views", wait_for_rerun)
@@ -115,10 +104,10 @@ def test_a_lecture_walk_through_the_tools(
     _pick(page, "explore_kernel_view", "degree-2 lift (3-D)", wait_for_rerun)
     page.wait_for_function(SCENE_JS, arg=".st-key-explore_kernel_lift")
     page.screenshot(path=str(ARTIFACTS / "lecture_lift.png"), full_page=True)
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
 
     # Compare: two panels.
     _pick(page, "explore_tool", "Compare", wait_for_rerun)
     page.locator(".st-key-explore_compare_B .main-svg").first.wait_for()
     assert page.locator(".st-key-explore_compare_A .main-svg").count() >= 1
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()

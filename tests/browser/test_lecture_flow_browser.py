@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.browser.page_checks import no_errors
-
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 SCREEN = {"width": 1280, "height": 720}
 PRESET = "/Explore?data=two_circles&n=200&noise=0.1&C=0.01&preset=c_too_small"
@@ -74,16 +72,16 @@ def test_a_lecture_flow_at_1280x720(
     fresh_page,
     browser_log,
     wait_for_rerun,
-    assert_no_exception,
+    check_page,
     shown_errors,
 ) -> None:
     page.set_viewport_size(SCREEN)
     _open(page, streamlit_url, wait_for_rerun)
-    no_errors(page, browser_log, assert_no_exception)
+    check_page()
 
     # A preset in classroom mode by link ...
     _open(page, streamlit_url + PRESET + "&classroom=1", wait_for_rerun)
-    no_errors(page, browser_log, assert_no_exception)
+    check_page()
     by_link = page.evaluate(LAYOUT_JS)
     _layout_ok(by_link)
     page.screenshot(path=str(ARTIFACTS / "flow_classroom_link.png"))
@@ -95,7 +93,7 @@ def test_a_lecture_flow_at_1280x720(
     wait_for_rerun(toggled)
     toggled.locator(MAIN_CHART).first.wait_for(state="visible")
     toggled.wait_for_timeout(800)
-    no_errors(toggled, browser_log, assert_no_exception)
+    check_page(toggled)
     by_toggle = toggled.evaluate(LAYOUT_JS)
     _layout_ok(by_toggle)
     toggled.screenshot(path=str(ARTIFACTS / "flow_classroom_toggle.png"))
@@ -116,7 +114,7 @@ def test_a_lecture_flow_at_1280x720(
         session.locator(
             '[class*="st-key-explore_path_chart"] .main-svg'
         ).first.wait_for(state="visible")
-        no_errors(session, browser_log, assert_no_exception)
+        check_page(session)
 
     # A data set switch keeps the lecturer's C and σ, and says so.
     _open(page, streamlit_url + "/Explore?C=100&sigma=2", wait_for_rerun)
@@ -125,7 +123,7 @@ def test_a_lecture_flow_at_1280x720(
     page.get_by_role("option").filter(has_text="Two moons").first.click()
     wait_for_rerun(page)
     page.wait_for_timeout(500)
-    no_errors(page, browser_log, assert_no_exception)
+    check_page()
     assert "C=100" in page.url and "sigma=2" in page.url and "data=moons" in page.url
     info = page.locator('[data-testid="stAlertContentInfo"]').all_inner_texts()
     assert any("Kept your C = 100, σ = 2" in text for text in info), info
@@ -159,7 +157,7 @@ def test_a_lecture_flow_at_1280x720(
     ):
         _open(page, streamlit_url + url + "&classroom=1", wait_for_rerun)
         page.locator(f"{panel} .main-svg").first.wait_for(state="visible")
-        no_errors(page, browser_log, assert_no_exception)
+        check_page()
         bottom = page.evaluate(BOTTOM_JS, panel)
         assert bottom is not None and bottom <= SCREEN["height"], (url, bottom)
         name = url.split("?")[0].strip("/").lower()

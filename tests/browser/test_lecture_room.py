@@ -7,10 +7,8 @@ from __future__ import annotations
 import asyncio
 import math
 from concurrent.futures import ThreadPoolExecutor
-from urllib.parse import urlparse
 
 import pytest
-import websockets
 
 from benchmarks import lecture_room
 
@@ -44,11 +42,8 @@ def test_a_small_room_gets_every_answer(streamlit_url, server_pid):
 
 def test_a_move_in_the_protocol_reaches_the_page(streamlit_url):
     async def move() -> tuple[float, float, str]:
-        host = urlparse(streamlit_url).netloc
         log = lecture_room.SessionLog(slow=False)
-        async with websockets.connect(
-            f"ws://{host}/_stcore/stream", subprotocols=["streamlit"], max_size=None
-        ) as ws:
+        async with lecture_room.connect(streamlit_url) as ws:
             _, sliders, before = await lecture_room._rerun(ws, "", {}, log)
             _, options, at, _ = sliders["C"]
             target = options[min(at + 7, len(options) - 1)]
@@ -90,11 +85,8 @@ def test_the_generator_moves_c_as_the_browser_does(streamlit_url, page, wait_for
     assert len(reruns) == 1 and reruns[0].fragment_id
 
     async def generator_move() -> tuple[dict[str, list[str]], str]:
-        host = urlparse(streamlit_url).netloc
         log = lecture_room.SessionLog(slow=False)
-        async with websockets.connect(
-            f"ws://{host}/_stcore/stream", subprotocols=["streamlit"], max_size=None
-        ) as ws:
+        async with lecture_room.connect(streamlit_url) as ws:
             _, sliders, _ = await lecture_room._rerun(ws, "data=two_circles", {}, log)
         states: dict[str, list[str]] = {}
         at = sliders["C"][2]

@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from svmlab.robustness import LOSS_ORDER
-from tests.browser.page_checks import no_errors as _no_errors
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 # Opening a sub-page URL directly logs two harmless 404s (shared tools notes).
@@ -18,19 +17,12 @@ def _charts(page, key: str):
 
 
 def test_losses_page_panels_sweep_and_controls(
-    page,
-    browser_log,
-    streamlit_url,
-    wait_for_rerun,
-    assert_no_exception,
-    full_screenshot,
+    page, open_page, check_page, wait_for_rerun, full_screenshot
 ):
-    response = page.goto(f"{streamlit_url}/Losses")
-    assert response is not None and response.ok, response
-    wait_for_rerun(page)
+    open_page("/Losses")
     for loss in LOSS_ORDER:
         _charts(page, f"losses_panel_{loss}").first.wait_for(state="visible")
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
     text = page.locator("body").inner_text()
     assert "Angle by which w turned" in text
     assert "bounded losses moved less than every unbounded" in text
@@ -39,7 +31,7 @@ def test_losses_page_panels_sweep_and_controls(
     wait_for_rerun(page, timeout_ms=120_000)
     for key in ("losses_sweep_error", "losses_sweep_shift"):
         _charts(page, key).first.wait_for(state="visible")
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
     page.get_by_text("Where each loss breaks").scroll_into_view_if_needed()
     full_screenshot(page, ARTIFACTS / "losses_sweep.png")
 
@@ -51,7 +43,7 @@ def test_losses_page_panels_sweep_and_controls(
     page.keyboard.press("Enter")
     wait_for_rerun(page)
     _charts(page, "losses_sweep_error").first.wait_for(state="visible")
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
 
     # The kernel, for every panel: the Gaussian story and its two shift measures.
     page.locator(".st-key-losses_kernel").get_by_text("Gaussian").click()
@@ -60,10 +52,10 @@ def test_losses_page_panels_sweep_and_controls(
         _charts(page, f"losses_panel_{loss}").first.wait_for(state="visible")
     text = page.locator("body").inner_text()
     assert "Labels changed where the clean data are" in text
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
 
     page.get_by_role("button", name="Sugiyama's Fig. 27.17 setting").click()
     wait_for_rerun(page)
     page.get_by_text("Sugiyama, Fig. 27.17").first.wait_for(state="visible")
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
     full_screenshot(page, ARTIFACTS / "losses_fig_27_17.png")

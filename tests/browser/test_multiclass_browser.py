@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from svmlab.multiclass import METHODS
-from tests.browser.page_checks import no_errors as _no_errors
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 # Opening a sub-page URL directly logs two harmless 404s (shared tools notes).
@@ -20,18 +19,11 @@ def _panels_drawn(page) -> None:
 
 
 def test_multiclass_page_draws_three_panels_and_follows_controls(
-    page,
-    browser_log,
-    streamlit_url,
-    wait_for_rerun,
-    assert_no_exception,
-    full_screenshot,
+    page, open_page, check_page, wait_for_rerun, full_screenshot
 ):
-    response = page.goto(f"{streamlit_url}/Multiclass")
-    assert response is not None and response.ok, response
-    wait_for_rerun(page)
+    open_page("/Multiclass")
     _panels_drawn(page)
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
     text = page.locator("body").inner_text()
     assert "The Crammer-Singer dual" in text
     assert "test error" in text
@@ -43,13 +35,13 @@ def test_multiclass_page_draws_three_panels_and_follows_controls(
     page.keyboard.press("Enter")
     wait_for_rerun(page, timeout_ms=120_000)
     _panels_drawn(page)
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
 
     # Another kernel, for every method.
     page.locator(".st-key-multiclass_kernel").get_by_text("linear").click()
     wait_for_rerun(page, timeout_ms=120_000)
     _panels_drawn(page)
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
     # The spiral's sliders (no separation: that is the blobs').
     sidebar = page.locator("[data-testid='stSidebar']").inner_text()
     assert "Separation" not in sidebar and "Classes" in sidebar

@@ -7,8 +7,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.browser.page_checks import no_errors as _no_errors
-
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 CHART = ".st-key-regression_chart"
 
@@ -26,17 +24,14 @@ def _chart_drawn(page) -> None:
 
 def test_regression_page_tube_click_and_path(
     page,
-    browser_log,
-    streamlit_url,
+    open_page,
+    check_page,
     wait_for_rerun,
-    assert_no_exception,
     full_screenshot,
 ):
-    response = page.goto(f"{streamlit_url}/Regression?epsilon=0.1")
-    assert response is not None and response.ok, response
-    wait_for_rerun(page)
+    open_page("/Regression?epsilon=0.1")
     _chart_drawn(page)
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
     assert _n_points(page) == 100
 
     # ε one step up with the keyboard: the URL and the tube follow.
@@ -71,5 +66,5 @@ def test_regression_page_tube_click_and_path(
     wait_for_rerun(page, timeout_ms=120_000)
     page.locator(".st-key-regression_path_chart .main-svg").first.wait_for()
     assert "15 fits in" in page.locator("[data-testid='stMain']").inner_text()
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
     full_screenshot(page, ARTIFACTS / "regression_path.png")

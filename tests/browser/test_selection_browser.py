@@ -11,7 +11,6 @@ import re
 from pathlib import Path
 
 from svmlab.ui.selection_page import DEFAULT_CRITERIA
-from tests.browser.page_checks import no_errors as _no_errors
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 # Opening a sub-page URL directly logs two harmless 404s (shared tools notes).
@@ -46,37 +45,36 @@ def _slide_to(page, slider_key: str, target: str, expect: str) -> None:
     page.mouse.move(2, 2)
 
 
+def _run_sweep(page, wait_for_rerun) -> None:
+    """Click Run sweep and wait for the heatmaps (the mouse then off them)."""
+    # The slides' reruns were waited for by their text: start the log from here.
+    page.evaluate("() => { const l = window.__svmlabStates; l._cursor = l.length; }")
+    page.get_by_role("button", name="Run sweep").click()
+    wait_for_rerun(page, timeout_ms=120_000)
+    page.locator(f"{HEAT} .main-svg").first.wait_for(state="visible")
+    page.mouse.move(2, 2)
+
+
 def _link_text(page) -> str:
     link = page.get_by_role("link", name=re.compile(r"in Explore"))
     return link.inner_text()
 
 
 def test_small_sweep_heatmaps_table_and_click(
-    page,
-    browser_log,
-    streamlit_url,
-    wait_for_rerun,
-    assert_no_exception,
-    full_screenshot,
+    page, open_page, check_page, wait_for_rerun, full_screenshot
 ):
-    response = page.goto(f"{streamlit_url}/Model_selection")
-    assert response is not None and response.ok, response
-    wait_for_rerun(page)
+    open_page("/Model_selection")
     page.get_by_role("button", name="Run sweep").wait_for(state="visible")
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
 
     # A small grid: n 100 -> 40, 7 -> 3 values of C and of sigma.
     _slide_to(page, "selection_two_circles_n_samples", "40", "n = 40 points")
     _slide_to(page, "selection_n_C", "3", "n = 40 points, 3 C × 7 σ")
     _slide_to(page, "selection_n_sigma", "3", "n = 40 points, 3 C × 3 σ = 9 cells")
 
-    page.evaluate("() => { const l = window.__svmlabStates; l._cursor = l.length; }")
-    page.get_by_role("button", name="Run sweep").click()
-    wait_for_rerun(page, timeout_ms=120_000)
-    page.locator(f"{HEAT} .main-svg").first.wait_for(state="visible")
-    page.mouse.move(2, 2)
+    _run_sweep(page, wait_for_rerun)
     page.wait_for_timeout(600)
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
 
     heatmaps = page.locator(HEAT)
     # one heatmap per criterion ticked by default (every approximation and LOO).
@@ -112,7 +110,7 @@ def test_small_sweep_heatmaps_table_and_click(
     )
     assert href is not None and href.startswith("Explore?")
     assert "C=1000" in href and "sigma=1.78" in href
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
 
     # The Lee section is on the page (results or the plain note), and Table 1.
     text = page.locator("body").inner_text()
@@ -120,16 +118,11 @@ def test_small_sweep_heatmaps_table_and_click(
     assert "Lee's Table 1" in text
     page.get_by_text("Lee (2006) reproduced").scroll_into_view_if_needed()
     full_screenshot(page, ARTIFACTS / "selection_full.png")
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
 
 
 def test_uploaded_csv_sweep_and_a_bad_file(
-    page,
-    browser_log,
-    streamlit_url,
-    wait_for_rerun,
-    assert_no_exception,
-    tmp_path,
+    page, open_page, check_page, wait_for_rerun, tmp_path
 ):
     from svmlab import csv_data, datasets
     from svmlab.errors import DataError
@@ -152,9 +145,7 @@ def test_uploaded_csv_sweep_and_a_bad_file(
     else:  # pragma: no cover - the file is built to be refused
         raise AssertionError("a one-class file was accepted")
 
-    response = page.goto(f"{streamlit_url}/Model_selection")
-    assert response is not None and response.ok, response
-    wait_for_rerun(page)
+    open_page("/Model_selection")
     page.get_by_text("Upload CSV").click()
     wait_for_rerun(page)
     assert page.get_by_role("button", name="Run sweep").is_disabled()
@@ -175,12 +166,8 @@ def test_uploaded_csv_sweep_and_a_bad_file(
     page.wait_for_function(IDLE_WITH_TEXT_JS, arg="30 points", timeout=60_000)
     _slide_to(page, "selection_n_C", "3", "3 C × 7 σ")
     _slide_to(page, "selection_n_sigma", "3", "3 C × 3 σ = 9 cells")
-    page.evaluate("() => { const l = window.__svmlabStates; l._cursor = l.length; }")
-    page.get_by_role("button", name="Run sweep").click()
-    wait_for_rerun(page, timeout_ms=120_000)
-    page.locator(f"{HEAT} .main-svg").first.wait_for(state="visible")
-    page.mouse.move(2, 2)
-    _no_errors(page, browser_log, assert_no_exception)
+    _run_sweep(page, wait_for_rerun)
+    check_page()
     assert page.locator(HEAT).count() == len(DEFAULT_CRITERIA)
     text = page.locator("body").inner_text()
     assert "Uploaded data never travel in a link" in text

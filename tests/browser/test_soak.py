@@ -52,6 +52,7 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
+from tests.browser.script_state import IDLE_SINCE_JS
 from tests.browser.soak_plan import (
     CSV,
     MOVE_KINDS,
@@ -97,20 +98,16 @@ WIDGETS = {
 # Resolves once the app is idle and either a rerun ran since `since` (the script
 # state showed `running`, or server messages came and then none for `quietMs`),
 # or nothing started within `startMs` of `t0` (a move that changes nothing).
-SETTLED_JS = r"""
-({since, t0, startMs, quietMs}) => {
-  const log = window.__svmlabStates || [];
-  const app = document.querySelector('[data-testid="stApp"]');
-  if (!app) return false;
-  if (app.getAttribute('data-test-connection-state') !== 'CONNECTED') return false;
-  const state = app.getAttribute('data-test-script-state');
-  if (state !== 'notRunning' && state !== 'compilationError') return false;
-  const seen = log.slice(since);
+SETTLED_JS = (
+    "({since, t0, startMs, quietMs}) => {"
+    + IDLE_SINCE_JS
+    + r"""
   const now = performance.now();
   if (seen.includes('message')) return now - window.__svmlabLastMessage > quietMs;
   return seen.includes('running') || now - t0 > startMs;
 }
 """
+)
 
 
 def page_urls(base: str) -> list[str]:

@@ -8,8 +8,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.browser.page_checks import no_errors as _no_errors
-
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 # Opening a sub-page URL directly logs two harmless 404s (shared tools notes).
 
@@ -19,27 +17,20 @@ def _chart(page, key: str):
 
 
 def test_solvers_page_table_control_and_race(
-    page,
-    browser_log,
-    streamlit_url,
-    wait_for_rerun,
-    assert_no_exception,
-    full_screenshot,
+    page, open_page, check_page, wait_for_rerun, full_screenshot
 ):
-    response = page.goto(f"{streamlit_url}/Solvers")
-    assert response is not None and response.ok, response
-    wait_for_rerun(page, timeout_ms=120_000)
+    open_page("/Solvers", timeout_ms=120_000)
     for key in ("solvers_traces", "solvers_race_smo"):
         _chart(page, key).wait_for(state="visible")
     page.locator('[data-testid="stDataFrame"]').first.wait_for(state="visible")
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
 
     # A control: no bias, so coordinate ascent joins SMO in the race.
     page.locator(".st-key-solvers_bias").get_by_text("no bias").click()
     wait_for_rerun(page)
     for key in ("solvers_race_smo", "solvers_race_coordinate"):
         _chart(page, key).wait_for(state="visible")
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
 
     # Scrub the race to its end: every solver has finished there.
     thumb = page.locator('.st-key-solvers_race input[type="range"]').first
@@ -52,5 +43,5 @@ def test_solvers_page_table_control_and_race(
         state="visible"
     )
     assert "· running ·" not in page.locator("body").inner_text()
-    _no_errors(page, browser_log, assert_no_exception)
+    check_page()
     full_screenshot(page, ARTIFACTS / "solvers_race.png")

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.page_checks import no_errors
-
 #: What is cut, as sentences; empty when everything fits.
 CUT_JS = r"""
 () => {
@@ -80,7 +78,7 @@ def _open(page, url: str, wait_for_rerun) -> None:
 
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["1280", "1920"])
 def test_no_formula_title_or_code_is_cut(
-    streamlit_url, page, browser_log, wait_for_rerun, assert_no_exception, size
+    streamlit_url, page, wait_for_rerun, check_page, size
 ) -> None:
     width, height = size
     cut: dict[str, list[str]] = {}
@@ -90,7 +88,7 @@ def test_no_formula_title_or_code_is_cut(
         if path in ("/Model_selection", "/Losses"):  # and the figures of a sweep
             page.get_by_role("button", name="Run sweep").first.click()
             wait_for_rerun(page, timeout_ms=240_000)
-        no_errors(page, browser_log, assert_no_exception)
+        check_page()
         # Every chart drawn: the main pane at its full height, then settle.
         full = page.evaluate(
             "() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight"

@@ -62,74 +62,70 @@ def png_junk() -> bytes:
     return head + bytes((i * 37 + 11) % 256 for i in range(300))
 
 
+def read_error(name: str, contents: bytes, phrase: str) -> tuple:
+    """A file that ``read_table`` refuses with a message containing ``phrase``."""
+    return (name, contents, "read", phrase, {})
+
+
+def dataset_error(name: str, contents: bytes, phrase: str, **options) -> tuple:
+    """A file that ``to_dataset(table, **options)`` refuses."""
+    return (name, contents, "dataset", phrase, options)
+
+
+#: GOOD_ROWS with an id column and a four-way group before the label.
+FIVE_COLUMNS = table(
+    [(str(i), a, b, "nsew"[i % 4], c) for i, (a, b, c) in enumerate(GOOD_ROWS)],
+    header="id,x1,x2,group,label",
+)
+
 # (file, contents, stage, phrase, to_dataset options)
 MALFORMED = [
-    ("empty.csv", b"", "read", "The file is empty", {}),
-    ("whitespace_only.csv", b"  \n\t\n   \r\n\n", "read", "only blank lines", {}),
-    (
-        "only_delimiters.csv",
-        b",,\n;;;\n , ,\n",
-        "read",
-        "Every line of the file is empty",
-        {},
+    read_error("empty.csv", b"", "The file is empty"),
+    read_error("whitespace_only.csv", b"  \n\t\n   \r\n\n", "only blank lines"),
+    read_error(
+        "only_delimiters.csv", b",,\n;;;\n , ,\n", "Every line of the file is empty"
     ),
-    ("header_only.csv", lines("x1,x2,label"), "read", "only a header row", {}),
-    ("binary_junk.csv", png_junk(), "read", "looks like a binary file", {}),
-    (
+    read_error("header_only.csv", lines("x1,x2,label"), "only a header row"),
+    read_error("binary_junk.csv", png_junk(), "looks like a binary file"),
+    read_error(
         "latin1.csv",
         "x;y;étiquette\n1,5;2;café\n2;1,5;thé\n".encode("latin-1"),
-        "read",
         "not UTF-8 text: line 1 has the byte 0xE9",
-        {},
     ),
-    (
+    read_error(
         "utf16.csv",
         "x1,x2,label\n0.5,1.2,1\n-0.6,-1.1,-1\n".encode("utf-16"),
-        "read",
         "it is UTF-16",
-        {},
     ),
-    ("excel_renamed.csv", excel_zip(), "read", "Excel workbook", {}),
-    (
+    read_error("excel_renamed.csv", excel_zip(), "Excel workbook"),
+    read_error(
         "nul_byte.csv",
         lines("x1,x2,label", "0.5,1.2,1", "1.1,0.\x007,1", "-0.6,-1.1,-1"),
-        "read",
         "Line 3 contains a NUL character",
-        {},
     ),
-    (
-        "lone_label_column.csv",
-        lines("label", "a", "b", "a", "b"),
-        "read",
-        "only one column",
-        {},
+    read_error(
+        "lone_label_column.csv", lines("label", "a", "b", "a", "b"), "only one column"
     ),
-    (
+    read_error(
         "ragged_row.csv",
         lines(
             "x1,x2,label", "0.5,1.2,1", "1.1,0.7,1", "-0.6,-1.1,-1", "-1.2,-0.4,-1,7"
         ),
-        "read",
         "Line 5 has 4 values, but line 1 has 3",
-        {},
     ),
-    (
+    read_error(
         "too_many_rows.csv",
         lines(
             "x1,x2,label", *(f"{i % 7},{i % 5},{1 - 2 * (i % 2)}" for i in range(5001))
         ),
-        "read",
         "more than 5,000 data rows",
-        {},
     ),
-    (
+    read_error(
         "too_many_lines.csv",
         lines("x1,x2,label", "0.5,1.2,1", "-0.6,-1.1,-1") + b"\n" * 21_000,
-        "read",
         "has 21,003 lines; the limit is 5,000 data rows",
-        {},
     ),
-    (
+    read_error(
         "too_many_columns.csv",
         lines(
             *(
@@ -137,81 +133,59 @@ MALFORMED = [
                 for r in range(3)
             )
         ),
-        "read",
         "1,001 columns; the limit is 1,000",
-        {},
     ),
-    (
+    read_error(
         "long_cell.csv",
         lines("x1,x2,label", "0.5,1.2,1", "-0.6,-1.1," + "b" * 5000),
-        "read",
         "Line 3 has a value of more than 1,000 characters",
-        {},
     ),
-    (
+    read_error(
         "duplicated_header.csv",
         table(GOOD_ROWS, header="x,x,label"),
-        "read",
         "more than one column named 'x'",
-        {},
     ),
-    (
+    read_error(
         "unclosed_quote.csv",
         lines("x1,x2,label", "0.5,1.2,1", '1.1,0.7,"1', "-0.6,-1.1,-1"),
-        "read",
         'A quote (") opened on line 3 is never closed',
-        {},
     ),
-    (
+    read_error(
         "stray_quote.csv",
         lines("x1,x2,label", "0.5,1.2,1", "1.1,0.7,1", '-0.6,-1.1,"a"b'),
-        "read",
         "Line 4 is not valid CSV",
-        {},
     ),
-    (
+    dataset_error(
         "two_columns.csv",
         lines("x,y", "1,2", "3,4", "5,6"),
-        "dataset",
         "has 2 columns; it needs three",
-        {},
     ),
-    (
+    dataset_error(
         "no_numeric_columns.csv",
         lines("name,colour,label", "foo,red,a", "bar,blue,b", "baz,green,a"),
-        "dataset",
         "no numeric columns",
-        {},
     ),
-    (
+    dataset_error(
         "one_numeric_column.csv",
         lines("x,name,label", "1.0,foo,a", "2.5,bar,b", "0.3,baz,a"),
-        "dataset",
         "only one numeric column ('x')",
-        {},
     ),
-    (
+    dataset_error(
         "non_numeric_feature_numeric_label.csv",
         lines("x,y,label", "1,abc,1", "2,def,-1", "3,ghi,1"),
-        "dataset",
         "The column 'y' is not numeric",
-        {},
     ),
-    (
+    dataset_error(
         "formula_in_feature.csv",
         lines("x1,x2,label", "0.5,1.2,1", "=cmd|' /C calc'!A0,0.7,1", "-0.6,-1.1,-1"),
-        "dataset",
         "formulas are not evaluated",
-        {},
     ),
-    (
+    dataset_error(
         "decimal_comma_mixed.csv",
         lines("x;y;label", "1,5;2,25;a", "1.5;2.0;b", "0,5;1;a"),
-        "dataset",
         "mixes decimal commas and decimal points",
-        {},
     ),
-    (
+    dataset_error(
         "nan_feature.csv",
         lines(
             "x1,x2,label",
@@ -221,70 +195,49 @@ MALFORMED = [
             "-0.6,-1.1,-1",
             "-1.2,-0.4,-1",
         ),
-        "dataset",
         "line 4, column 'x2': 'NaN'",
-        {},
     ),
-    (
+    dataset_error(
         "inf_feature.csv",
         lines("x1,x2,label", "0.5,1.2,1", "inf,0.7,1", "-0.6,-1.1,-1", "-1.2,-0.4,-1"),
-        "dataset",
         "line 3, column 'x1': 'inf'",
-        {},
     ),
-    (
+    dataset_error(
         "empty_cell.csv",
         lines("x1,x2,label", "0.5,1.2,1", "1.1,0.7,1", "-0.6,-1.1,-1", "-1.2,,-1"),
-        "dataset",
         "line 5, column 'x2': empty",
-        {},
     ),
-    (
+    dataset_error(
         "empty_label.csv",
         lines("x1,x2,label", "0.5,1.2,1", "1.1,0.7,", "-0.6,-1.1,-1", "-1.2,-0.4,-1"),
-        "dataset",
         "line 3, column 'label': empty",
-        {},
     ),
-    (
+    dataset_error(
         "all_rows_nonfinite.csv",
         lines("x1,x2,label", "nan,1.2,1", "1.1,inf,1", "-0.6,,-1"),
-        "dataset",
         "No rows are left after dropping",
-        {"drop_nonfinite": True},
+        drop_nonfinite=True,
     ),
-    (
-        "one_data_row.csv",
-        lines("x1,x2,label", "0.5,1.2,1"),
-        "dataset",
-        "only 1 row",
-        {},
-    ),
-    (
+    dataset_error("one_data_row.csv", lines("x1,x2,label", "0.5,1.2,1"), "only 1 row"),
+    dataset_error(
         "one_class.csv",
         table([(a, b, "a") for a, b, _ in GOOD_ROWS]),
-        "dataset",
         "Only one class ('a')",
-        {},
     ),
-    (
+    dataset_error(
         "three_classes.csv",
         table([(a, b, "abc"[i % 3]) for i, (a, b, _) in enumerate(GOOD_ROWS)]),
-        "dataset",
         "3 classes (a, b, c); this page is binary",
-        {},
     ),
-    (
+    dataset_error(
         "continuous_label.csv",
         table(
             [(a, b, f"{i * 0.37:.2f}") for i, (a, b, _) in enumerate(GOOD_ROWS)],
             header="x,y,z",
         ),
-        "dataset",
         "10 classes (0.00, 0.37, 0.74, 1.11, 1.48, ... and 5 more)",
-        {},
     ),
-    (
+    dataset_error(
         "thousands_separators.csv",
         lines(
             "x,y,label",
@@ -293,85 +246,78 @@ MALFORMED = [
             "-0.6,-1.1,-1",
             "-1.2,-0.4,-1",
         ),
-        "dataset",
         "Line 2, column 'x': '1,234.5' has a thousands separator; numbers with "
         "thousands separators such as 1,234.5 are not supported: remove the "
         "separators (write 1234.5)",
-        {},
     ),
-    (
+    dataset_error(
         "thousands_separators_no_header.csv",
         lines('"1,234.5","2,500.0",a', '"3,456.5","1,000.0",b', '"12,000","1,500",a'),
-        "dataset",
         "Line 1, column 'column 1': '1,234.5' has a thousands separator",
-        {},
     ),
-    (
+    dataset_error(
         "thousands_separators_decimal_comma.csv",
         lines("x;y;label", "1.234,5;2,5;a", "3,5;4;b", "0,5;1;a"),
-        "dataset",
         "'1.234,5' has a thousands separator; numbers with thousands separators "
         "such as 1.234,5 are not supported: remove the separators (write 1234,5)",
-        {},
     ),
-    (
+    read_error(
         "mixed_delimiters.csv",
         lines("x,y,label", "1,2,a", "3,4,b", "5;6;a", "7;8;b", "9;1;a"),
-        "read",
         "The file mixes delimiters: lines 1-3 are separated by commas and lines "
         "4-6 by semicolons; use one delimiter in the whole file",
-        {},
     ),
-    (
+    read_error(
         "mixed_delimiters_tab.csv",
         lines("x;y;label", "1;2;a", "3\t4\tb", "5;6;a", "7\t8\tb"),
-        "read",
         "lines 1-2 and 4 are separated by semicolons and lines 3 and 5 by tabs",
-        {},
     ),
-    (
+    dataset_error(
         "five_columns_four_groups.csv",
-        table(
-            [(str(i), a, b, "nsew"[i % 4], c) for i, (a, b, c) in enumerate(GOOD_ROWS)],
-            header="id,x1,x2,group,label",
-        ),
-        "dataset",
+        FIVE_COLUMNS,
         "4 classes (e, n, s, w)",
-        {"x_columns": ["x1", "x2"], "label_column": "group"},
+        x_columns=["x1", "x2"],
+        label_column="group",
     ),
 ]
 
+NUMBERED = ["column 1", "column 2", "column 3"]
+
+
+def parses_to(
+    delimiter: str = ",",
+    has_header: bool = True,
+    decimal_comma: bool = False,
+    columns: list[str] | None = None,
+    labels: tuple[str, str] = ("-1", "1"),
+    first: tuple[float, float] = (0.5, 1.2),
+    rows: int = 10,
+    positives: int = 5,
+    **more,
+) -> dict:
+    """What ``read_table`` and ``to_dataset`` give for a good file: by default
+    the ten GOOD_ROWS, five of them positive, under the header x1,x2,label."""
+    return {
+        "delimiter": delimiter,
+        "has_header": has_header,
+        "decimal_comma": decimal_comma,
+        "rows": rows,
+        "columns": columns or ["x1", "x2", "label"],
+        "labels": list(labels),
+        "positives": positives,
+        "first": list(first),
+        **more,
+    }
+
+
 # (file, contents or None to reuse a malformed file, to_dataset options, expectations)
 GOOD = [
-    (
-        "good_comma_header.csv",
-        table(GOOD_ROWS),
-        {},
-        {
-            "delimiter": ",",
-            "has_header": True,
-            "decimal_comma": False,
-            "rows": 10,
-            "columns": ["x1", "x2", "label"],
-            "labels": ["-1", "1"],
-            "positives": 5,
-            "first": [0.5, 1.2],
-        },
-    ),
+    ("good_comma_header.csv", table(GOOD_ROWS), {}, parses_to()),
     (
         "good_semicolon_no_header.csv",
         table(GOOD_ROWS, sep=";", header=None),
         {},
-        {
-            "delimiter": ";",
-            "has_header": False,
-            "decimal_comma": False,
-            "rows": 10,
-            "columns": ["column 1", "column 2", "column 3"],
-            "labels": ["-1", "1"],
-            "positives": 5,
-            "first": [0.5, 1.2],
-        },
+        parses_to(";", has_header=False, columns=NUMBERED),
     ),
     (
         "good_semicolon_decimal_comma.csv",
@@ -384,16 +330,12 @@ GOOD = [
             header="Länge;Breite;Klasse",
         ),
         {},
-        {
-            "delimiter": ";",
-            "has_header": True,
-            "decimal_comma": True,
-            "rows": 10,
-            "columns": ["Länge", "Breite", "Klasse"],
-            "labels": ["ja", "nein"],
-            "positives": 5,
-            "first": [0.5, 1.2],
-        },
+        parses_to(
+            ";",
+            decimal_comma=True,
+            columns=["Länge", "Breite", "Klasse"],
+            labels=("ja", "nein"),
+        ),
     ),
     (
         "good_string_labels.csv",
@@ -402,46 +344,19 @@ GOOD = [
             header="weight,height,animal",
         ),
         {},
-        {
-            "delimiter": ",",
-            "has_header": True,
-            "decimal_comma": False,
-            "rows": 10,
-            "columns": ["weight", "height", "animal"],
-            "labels": ["cat", "dog"],
-            "positives": 5,
-            "first": [0.5, 1.2],
-        },
+        parses_to(columns=["weight", "height", "animal"], labels=("cat", "dog")),
     ),
     (
         "good_zero_one_labels.csv",
         table([(a, b, "1" if c == "1" else "0") for a, b, c in GOOD_ROWS], header=None),
         {},
-        {
-            "delimiter": ",",
-            "has_header": False,
-            "decimal_comma": False,
-            "rows": 10,
-            "columns": ["column 1", "column 2", "column 3"],
-            "labels": ["0", "1"],
-            "positives": 5,
-            "first": [0.5, 1.2],
-        },
+        parses_to(has_header=False, columns=NUMBERED, labels=("0", "1")),
     ),
     (
         "good_tab.csv",
         table(GOOD_ROWS, sep="\t", header="x1\tx2\tlabel"),
         {},
-        {
-            "delimiter": "\t",
-            "has_header": True,
-            "decimal_comma": False,
-            "rows": 10,
-            "columns": ["x1", "x2", "label"],
-            "labels": ["-1", "1"],
-            "positives": 5,
-            "first": [0.5, 1.2],
-        },
+        parses_to("\t"),
     ),
     (
         "good_excel_bom_crlf.csv",
@@ -457,50 +372,19 @@ GOOD = [
             end="\r\n",
         ),
         {},
-        {
-            "delimiter": ";",
-            "has_header": True,
-            "decimal_comma": True,
-            "rows": 10,
-            "columns": ["x", "y", "label"],
-            "labels": ["-1", "1"],
-            "positives": 5,
-            "first": [0.5, 1.2],
-        },
+        parses_to(";", decimal_comma=True, columns=["x", "y", "label"]),
     ),
     (
         "good_five_columns.csv",
-        table(
-            [(str(i), a, b, "nsew"[i % 4], c) for i, (a, b, c) in enumerate(GOOD_ROWS)],
-            header="id,x1,x2,group,label",
-        ),
+        FIVE_COLUMNS,
         {"x_columns": ["x2", "x1"], "label_column": "label"},
-        {
-            "delimiter": ",",
-            "has_header": True,
-            "decimal_comma": False,
-            "rows": 10,
-            "columns": ["id", "x1", "x2", "group", "label"],
-            "labels": ["-1", "1"],
-            "positives": 5,
-            "first": [1.2, 0.5],
-        },
+        parses_to(columns=["id", "x1", "x2", "group", "label"], first=(1.2, 0.5)),
     ),
     (
         "nan_feature.csv",
         None,
         {"drop_nonfinite": True},
-        {
-            "delimiter": ",",
-            "has_header": True,
-            "decimal_comma": False,
-            "rows": 5,
-            "columns": ["x1", "x2", "label"],
-            "labels": ["-1", "1"],
-            "positives": 2,
-            "first": [0.5, 1.2],
-            "kept": 4,
-        },
+        parses_to(rows=5, positives=2, kept=4),
     ),
 ]
 
