@@ -59,11 +59,11 @@ PATH_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
-class RegressionRequest:
+class RegressionRequest(data_source.DataRequest):
     """Everything the page's fit depends on, as primitives (the cache key)."""
 
-    source: str
-    data_items: tuple[tuple[str, Any], ...]
+    prefix = PREFIX
+    catalogue = "regression"
     machine: str
     kernel: str
     C: float
@@ -73,32 +73,12 @@ class RegressionRequest:
     degree: int
     loss: str
 
-    @property
-    def generated(self) -> bool:
-        return self.source != data_source.UPLOAD
-
-    @property
-    def identity(self) -> tuple:
-        """What the points depend on (a click adds to these points)."""
-        return (self.source, self.data_items)
-
-    def data(self) -> tuple[Array, Array]:
-        """The generator's (or the upload's) points."""
-        if not self.generated:
-            return data_source.request_data(PREFIX, self.source, self.data_items)
-        return data_source.generated_data(self.source, self.data_items, "regression")
-
     def test_data(self) -> tuple[Array, Array] | None:
         """:data:`N_TEST` fresh points from the generator (another seed); an
         upload has none."""
         if not self.generated:
             return None
-        items = dict(self.data_items)
-        items["n_samples"] = N_TEST
-        items["random_state"] = int(items.get("random_state", 0)) + 10_000
-        return data_source.generated_data(
-            self.source, tuple(items.items()), "regression"
-        )
+        return self.fresh(N_TEST)
 
     def params(self) -> dict[str, Any]:
         """The estimator's keyword arguments (the model block's values)."""
