@@ -16,7 +16,7 @@ import scipy.sparse as sp
 from svmlab import SVC
 from svmlab.datasets import make_two_circles
 from svmlab.errors import ProblemError
-from svmlab.kernels import gram
+from svmlab.kernels import KernelRows, gram
 from svmlab.losses import ModifiedHinge, make_loss
 from svmlab.solvers import AUTO, Problem, resolve_solver, solve
 from svmlab.solvers.base import kkt_violation
@@ -123,6 +123,50 @@ def test_agrees_with_irwls_run_tight(circles, bias, delta, C):
     np.testing.assert_allclose(f, f_ref, atol=1e-7)
     assert sol.objective == pytest.approx(ref.objective, rel=1e-10)
     assert sol.kkt <= 1e-10
+
+
+@pytest.mark.parametrize("bias", ["none", "regularized", "unreg"])
+def test_kernel_rows_on_demand_match_the_cone_dual_and_the_gram_path(circles, bias):
+    """Without K the solver computes and caches kernel rows as it visits them
+    (issue 29): the same optimum as on the Gram matrix (a row equals the Gram
+    matrix's to rounding), and the Clarabel check holds on rows too."""
+    X, y = circles
+    dense = problem(X, y, 10.0, 0.1, bias)
+    shift = 1.0 if bias == "regularized" else 0.0
+    rows = Problem(
+        None,
+        y,
+        dense.loss,
+        10.0,
+        dense.fit_intercept,
+        KernelRows(X, sigma=0.7, shift=shift),
+    )
+    reference, _ = clarabel_dual(dense.K, y, 10.0, 0.1, dense.fit_intercept)
+    on_rows = solve(rows, method="entropy_dual", tol=1e-11)
+    on_gram = solve(dense, method="entropy_dual", tol=1e-11)
+    assert on_rows.converged
+    assert on_rows.extras["dual_value"] == pytest.approx(reference, rel=1e-8)
+    assert on_rows.objective == pytest.approx(reference, rel=1e-8)
+    np.testing.assert_allclose(on_rows.alpha, on_gram.alpha, atol=1e-8 * 10.0)
+    # A warm start from rows (its margins summed from the rows of alpha).
+    warm = solve(rows, method="entropy_dual", tol=1e-11, init=on_gram.alpha)
+    assert warm.converged
+    np.testing.assert_allclose(warm.alpha, on_gram.alpha, atol=1e-8 * 10.0)
+
+
+def test_an_easy_fit_on_rows_never_forms_the_gram_matrix():
+    X, y = make_two_circles(400, random_state=0)
+    r = np.hypot(X[:, 0], X[:, 1])
+    keep = (r < 0.5) | (r > 0.75)  # two rings with a gap: few support vectors
+    X, y = X[keep], y[keep].astype(float)
+    kernel = KernelRows(X, sigma=0.5)
+    loss = make_loss("modified_hinge", delta=0.1)
+    sol = solve(Problem(None, y, loss, 3.0, True, kernel), method="entropy_dual")
+    assert sol.converged
+    assert sol.extras["kernel_evaluations"] < 0.5 * len(y) ** 2
+    model = SVC(C=3.0, sigma=0.5, loss="modified_hinge", delta=0.1).fit(X, y)
+    assert model.solver_ == "entropy_dual"
+    assert model.solution_.extras["kernel_evaluations"] < 0.5 * len(y) ** 2
 
 
 def test_result_is_scored_from_its_own_margins_and_checks_against_k(circles):
