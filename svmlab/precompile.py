@@ -260,6 +260,7 @@ def _inlined() -> None:
     working_set.select_single(a, G, U, n, 1e-3)
     shrinking._step_pair(0, 1, K[0], K[1], y, a.copy(), G.copy(), QD, U, R, n)
     shrinking._step_single(0, K[0], y, a.copy(), G.copy(), QD, U, R, n)
+    shrinking._add_row(G.copy(), 1.0, y, K[0], n)
     rows, _ = entropy_steps.make_rows(None, KernelRows(X), n)
     entropy_steps.kernel_row(0, rows)
     src, cache, ist = rows

@@ -107,23 +107,45 @@ SHRINK_EVERY = 1000
 SINGLE, PAIR, NU = 0, 1, 2
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _add_row(out, c, y, row, n):  # pragma: no cover - compiled
+    """``out += c Y row`` over ``0 .. n - 1``."""
+    for t in range(n):
+        out[t] += y[t] * c * row[t]
+
+
 @njit(cache=True, nogil=True)
 def _init_gradient(vec, src, cache, ist):  # pragma: no cover - compiled
     """``G = Q a + p`` and ``G_bar = sum_{a_i = U_i} U_i Q_i`` from the rows of
-    the nonzero ``a_i`` (all points active)."""
+    the nonzero ``a_i`` (all points active, none swapped yet).
+
+    ``G_bar`` first: ``G`` shares its terms (one pass over a bound row, not
+    two). A Gram matrix handed in is read in place (its rows are the
+    variables' rows before any swap): a warm start along a C path has
+    hundreds of bound alphas whose rows the loop rarely reads again, and
+    copying each into the cache cost more than the products (issue 29)."""
     y, a, G, Gb, _p, _QD, U, R = vec
+    K, _X, _perm, kind, _kp = src
     n = y.shape[0]
+    dense = kind == ROW_DENSE and K.shape[0] == n and ist[SWAPS] == 0
     for i in range(n):
-        if a[i] > 0.0:
-            row = cached_row(i, n, src, cache, ist)
-            c = a[i] * y[i]
-            for t in range(n):
-                G[t] += y[t] * c * row[t]
+        if a[i] > 0.0 and a[i] == U[i]:
+            if dense:  # two calls: K's rows and the cache's differ in type
+                _add_row(Gb, U[i] * y[i], y, K[i], n)
+            else:
+                _add_row(Gb, U[i] * y[i], y, cached_row(i, n, src, cache, ist), n)
+            Gb[i] += R[i] * U[i]
+    for t in range(n):
+        G[t] += Gb[t]
+    for i in range(n):
+        if a[i] > 0.0 and a[i] != U[i]:
+            if dense:
+                _add_row(G, a[i] * y[i], y, K[i], n)
+            else:
+                _add_row(G, a[i] * y[i], y, cached_row(i, n, src, cache, ist), n)
             G[i] += R[i] * a[i]
-            if a[i] >= U[i]:
-                cu = U[i] * y[i]
-                for t in range(n):
-                    Gb[t] += y[t] * cu * row[t]
+            if a[i] > U[i]:  # above the bound (not after repair_init)
+                _add_row(Gb, U[i] * y[i], y, cached_row(i, n, src, cache, ist), n)
                 Gb[i] += R[i] * U[i]
 
 
