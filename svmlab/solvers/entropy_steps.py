@@ -367,13 +367,25 @@ def _select_pair(rows, diag, y, a, la, q, lo, hi, act, nact, delta, floor):
     (``floor = tol C``): a point on the tail that violates its interval is
     headed above ``tol C``, where its curvature is at most that, and at its
     current ``a_k`` (1e-13 C after a cold start) the quadratic model would
-    rate its step as worthless (measured: such points waited 10^6 steps)."""
+    rate its step as worthless (measured: such points waited 10^6 steps).
+
+    With every point active (``act`` is then ``0 .. n - 1``: shrinking keeps
+    the list's order) the scans run over the arrays directly rather than
+    through ``act``: contiguous loads, a quarter less time a scan (issue 29;
+    measured at n = 2000 on rings and a spiral: 4.3 -> 3.2 us)."""
+    full = nact == y.shape[0]
     big_l, i = -np.inf, -1
-    for r in range(nact):
-        k = act[r]
-        L, _ = _bounds(k, y, q, lo, hi)
-        if L > big_l:
-            big_l, i = L, k
+    if full:
+        for k in range(nact):
+            L, _ = _bounds(k, y, q, lo, hi)
+            if L > big_l:
+                big_l, i = L, k
+    else:
+        for r in range(nact):
+            k = act[r]
+            L, _ = _bounds(k, y, q, lo, hi)
+            if L > big_l:
+                big_l, i = L, k
     if i < 0:
         return -1, -1, 0.0
     gi = y[i] * (1.0 - delta - delta * la[i] - q[i])
@@ -382,19 +394,35 @@ def _select_pair(rows, diag, y, a, la, q, lo, hi, act, nact, delta, floor):
     kii = diag[i]
     best_b2, best_quad = 0.0, 1.0
     j, fallback, small_u = -1, -1, np.inf
-    for r in range(nact):
-        k = act[r]
-        _, U = _bounds(k, y, q, lo, hi)
-        if U >= big_l:
-            continue
-        if U < small_u:
-            small_u, fallback = U, k
-        b = gi - y[k] * (1.0 - delta - delta * la[k] - q[k])
-        curv = diag[k] + kii - 2.0 * Ki[k]
-        quad = max(curv, 0.0) + curv_i + delta / max(a[k], floor)
-        b2 = b * b
-        if math.isfinite(quad) and b2 * best_quad > best_b2 * quad:
-            best_b2, best_quad, j = b2, quad, k
+    if full:
+        for k in range(nact):
+            # Written out in both loops: a helper taking the arrays costs
+            # reference counts a candidate (measured: 50x slower scans).
+            _, U = _bounds(k, y, q, lo, hi)
+            if U >= big_l:
+                continue
+            if U < small_u:
+                small_u, fallback = U, k
+            b = gi - y[k] * (1.0 - delta - delta * la[k] - q[k])
+            curv = diag[k] + kii - 2.0 * Ki[k]
+            quad = max(curv, 0.0) + curv_i + delta / max(a[k], floor)
+            b2 = b * b
+            if math.isfinite(quad) and b2 * best_quad > best_b2 * quad:
+                best_b2, best_quad, j = b2, quad, k
+    else:
+        for r in range(nact):
+            k = act[r]
+            _, U = _bounds(k, y, q, lo, hi)
+            if U >= big_l:
+                continue
+            if U < small_u:
+                small_u, fallback = U, k
+            b = gi - y[k] * (1.0 - delta - delta * la[k] - q[k])
+            curv = diag[k] + kii - 2.0 * Ki[k]
+            quad = max(curv, 0.0) + curv_i + delta / max(a[k], floor)
+            b2 = b * b
+            if math.isfinite(quad) and b2 * best_quad > best_b2 * quad:
+                best_b2, best_quad, j = b2, quad, k
     if fallback < 0:
         return -1, -1, 0.0
     if j < 0:
