@@ -236,3 +236,76 @@ def test_estimator_fits_with_it_by_default(circles):
     np.testing.assert_allclose(
         model.decision_function(X), model.margins_ * model.y_fit_, atol=1e-9
     )
+
+
+def _line_value(t, yi, yj, ai, aj, qi, qj, eta, C, delta):
+    """The dual's change along ``a_i += y_i t, a_j -= y_j t`` (written out
+    from the dual, independently of the solver's slope)."""
+
+    def ent(x):
+        return x * math.log(x / C) if x > 0.0 else 0.0
+
+    new_i, new_j = ai + yi * t, aj - yj * t
+    return (
+        (yi - yj) * t
+        - t * (yi * qi - yj * qj)
+        - 0.5 * eta * t * t
+        - delta * (ent(new_i) - ent(ai) + ent(new_j) - ent(aj))
+    )
+
+
+def test_pair_step_is_the_exact_maximiser_on_its_line_also_from_its_own_result():
+    # Random pairs (tiny, middling and bound multipliers), then the step again
+    # from its own result (the second must stay put: the case where Newton's
+    # method lands on an end of its bracket), against a bounded scalar search.
+    from svmlab.solvers.entropy_steps import pair_step
+
+    rng = np.random.default_rng(29)
+    checked = 0
+    for _ in range(300):
+        C, delta = 10.0 ** rng.uniform(-1, 3), float(rng.choice([0.5, 0.1, 0.01]))
+        yi, yj = rng.choice([-1.0, 1.0], size=2)
+        a = C * np.where(rng.random(2) < 0.2, 1e-13, rng.uniform(0.0, 1.0, 2))
+        a[rng.random(2) < 0.15] = C
+        ai, aj = float(a[0]), float(a[1])
+        kii, kjj = 1.0, 1.0
+        kij = float(rng.uniform(-0.2, 0.99))
+        qi, qj = rng.normal(1.0, 1.0, size=2)
+        eta = max(kii + kjj - 2.0 * kij, 0.0)
+        for _again in range(2):
+            lai, laj = math.log(ai / C), math.log(aj / C)
+            la_i, la_j, new_i, new_j = pair_step(
+                yi, yj, ai, aj, lai, laj, qi, qj, kii, kjj, kij, C, delta
+            )
+            t = yi * (new_i - ai)
+            assert 0.0 <= new_i <= C and 0.0 <= new_j <= C
+            for la, new in ((la_i, new_i), (la_j, new_j)):  # the logs kept
+                if new > 0.0:
+                    assert la <= 0.0 and abs(la - math.log(new / C)) <= 1e-9
+                else:  # underflowed: its log is below the smallest double's
+                    assert la < math.log(5e-324) - math.log(C)
+            assert abs(yi * new_i + yj * new_j - (yi * ai + yj * aj)) <= 1e-12 * C
+            # The feasible t: both multipliers in [0, C].
+            ends_i = sorted([(0.0 - ai) * yi, (C - ai) * yi])
+            ends_j = sorted([(aj - 0.0) * yj, (aj - C) * yj])
+            lo, hi = max(ends_i[0], ends_j[0]), min(ends_i[1], ends_j[1])
+            args = (yi, yj, ai, aj, qi, qj, eta, C, delta)
+            ref = scipy.optimize.minimize_scalar(
+                lambda s, args=args: -_line_value(s, *args),
+                bounds=(lo, hi),
+                method="bounded",
+                options={"xatol": 1e-13 * max(1.0, C)},
+            )
+            ours = _line_value(t, *args)
+            best = max(-ref.fun, _line_value(lo, *args), _line_value(hi, *args))
+            assert ours >= best - 1e-10 * max(1.0, C), (ours, best)
+            checked += 1
+            # From the result: the new margins, and the step again.
+            if _again == 1:  # already at the maximiser: no move
+                assert abs(t) <= 1e-9 * max(1.0, C), t
+            # q = Y K Y a: y_i da_i = t, y_j da_j = -t.
+            qi, qj = qi + yi * t * (kii - kij), qj + yj * t * (kij - kjj)
+            ai, aj = new_i, new_j
+            if not (ai > 0.0 and aj > 0.0):
+                break
+    assert checked > 400

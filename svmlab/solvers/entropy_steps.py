@@ -289,6 +289,12 @@ def pair_step(yi, yj, ai, aj, lai, laj, qi, qj, kii, kjj, kij, C, delta):
         u_new = np.nan
         if dslope != 0.0 and math.isfinite(dslope):
             u_new = u - slope / dslope
+            if abs(u_new - u) <= 1e-15 * (1.0 + abs(u)):
+                # Newton's step is at rounding level: u is the root. (Tested
+                # before the bracket: at the root u is often an end of it, a
+                # step onto that end is refused, and bisection took some 50
+                # more iterations back to the same u, 4 us a step; issue 29.)
+                break
         if not (lo_u < u_new < hi_u):
             if math.isinf(lo_u):  # walk towards 0 geometrically
                 width *= 2.0
