@@ -22,9 +22,11 @@ from svmlab.ui.explore import (
     edit,
     inspector,
     kernel_view,
+    keys,
     lecture,
     panels,
     path_view,
+    undo_bar,
 )
 from svmlab.ui.explore import chart as ui_chart
 from svmlab.ui.presets import PRESETS
@@ -69,15 +71,16 @@ def chart(
 
 
 add_label, dragmode = panels.edit_tools(edit.reset_edits)
+keys.hidden_buttons()
 # Outside the fragment: the listener then costs nothing on a slider move.
 edit.click_listener()
 
 
 @st.fragment
 def playground() -> None:
-    settings = controls.live_controls()
-    identity = (settings.source, tuple(settings.data_kwargs().items()))
-    identity += (settings.test_fraction,)
+    undo_bar.rerun_if_restored()
+    settings, undo_area = controls.live_controls()
+    identity = edit.identity_of(settings)
     # "inspects" (0): a click picks the point to inspect instead of adding one.
     click = edit.pending_click() if add_label == 0.0 else None
     try:
@@ -98,6 +101,10 @@ def playground() -> None:
     except Exception as error:  # a bug: say so plainly, keep the page usable
         no_solver, record = None, None
         panels.internal_error(error)
+    # Every state the lecturer made is a step (a refused model too).
+    undo_bar.record(settings, edit.current_edits(identity))
+    with undo_area:
+        undo_bar.buttons()
     if no_solver:
         st.info(no_solver)
     if record is None:

@@ -33,10 +33,12 @@ __all__ = [
     "click_listener",
     "current_edits",
     "delete_point",
+    "identity_of",
     "inside_region",
     "move_point",
     "pending_click",
     "reset_edits",
+    "restore_edits",
 ]
 
 CHART_KEY = "explore_chart"
@@ -74,6 +76,30 @@ def _state(identity: Any) -> dict[str, Any]:
         }
         st.session_state[EDITS_KEY] = edits
     return edits
+
+
+def identity_of(settings: Any) -> tuple:
+    """The data identity of ``settings`` (an ``ExploreSettings``): what the
+    edits belong to (the source, the generator's arguments, the test fraction)."""
+    return (
+        settings.source,
+        tuple(settings.data_kwargs().items()),
+        settings.test_fraction,
+    )
+
+
+def restore_edits(identity: Any, edits: Edits) -> None:
+    """Make ``edits`` the edits of the data ``identity`` (undo and redo); the
+    chart gets a new key (a selection on it is cleared)."""
+    old = st.session_state.get(EDITS_KEY)
+    added, removed, moved = edits
+    st.session_state[EDITS_KEY] = {
+        "data": identity,
+        "added": tuple(added),
+        "removed": tuple(removed),
+        "moved": tuple(moved),
+        "version": 0 if old is None else old["version"] + 1,
+    }
 
 
 def current_edits(identity: Any) -> Edits:

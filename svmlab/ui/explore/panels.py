@@ -432,6 +432,11 @@ def _step(delta: int, last: int) -> None:
     )
 
 
+def _toggle_play() -> None:
+    key = "explore_playing"
+    st.session_state[key] = not st.session_state.get(key, False)
+
+
 def playback(record: FitRecord, draw: Callable[[int], None]) -> None:
     """Step or play through ``record.model.history_``; ``draw(k)`` shows record k."""
     history = record.model.history_
@@ -452,10 +457,31 @@ def playback(record: FitRecord, draw: Callable[[int], None]) -> None:
             current = st.session_state.get("explore_step", last)
             st.session_state["explore_step"] = 0 if current >= last else current + 1
         cols = st.columns([1, 1, 2, 8], vertical_alignment="bottom")
-        cols[0].button("◀", key="explore_step_back", on_click=_step, args=(-1, last))
-        cols[1].button("▶", key="explore_step_next", on_click=_step, args=(1, last))
+        cols[0].button(
+            "◀",
+            key="explore_step_back",
+            on_click=_step,
+            args=(-1, last),
+            shortcut="J",
+            help="One snapshot back (J).",
+        )
+        cols[1].button(
+            "▶",
+            key="explore_step_next",
+            on_click=_step,
+            args=(1, last),
+            shortcut="L",
+            help="One snapshot forward (L).",
+        )
+        cols[2].button(
+            "play / pause",
+            key="explore_play_key",
+            on_click=_toggle_play,
+            shortcut="K",
+            help="Play or pause (K).",
+        )
         cols[2].toggle(
-            "play",
+            "play (K)",
             value=bool(keyed.value("explore_playing", False)),
             key="explore_playing",
         )
