@@ -26,6 +26,7 @@ from svmlab.ui.explore import (
     lecture,
     panels,
     path_view,
+    slides_panel,
     undo_bar,
 )
 from svmlab.ui.explore import chart as ui_chart
@@ -34,12 +35,14 @@ from svmlab.ui.presets import PRESETS
 frame.guard()
 
 controls.sidebar()
-st.title(
+title_area, keys_area = st.columns([7, 1], vertical_alignment="center")
+title_area.title(
     "Explore",
     help="Move C and σ and watch the boundary f = 0 (solid), the margins f = ±1 "
     "(dashed) and the support vectors (ringed: black free, pink bound) follow. "
     "Click the plane to add a point; drag a box or lasso to remove points.",
 )
+keys.help(keys_area)
 controls.show_notes()
 controls.show_switch()
 refusals.show_refusal("explore", "The picture still shows the data from before it.")
@@ -104,7 +107,7 @@ def playground() -> None:
     # Every state the lecturer made is a step (a refused model too).
     undo_bar.record(settings, edit.current_edits(identity))
     with undo_area:
-        undo_bar.buttons()
+        slides_slot = undo_bar.buttons()
     if no_solver:
         st.info(no_solver)
     if record is None:
@@ -187,6 +190,10 @@ def playground() -> None:
             highlight = lecture.preset_panel(settings)
             panels.numbers(record, highlight)
             panels.legend_key(key_entries)
+    if last_spec:
+        title = PRESETS[settings.preset].title if settings.preset else ""
+        spec = last_spec[0]
+        slides_panel.popover(slides_slot, settings, record, data, spec, added, title)
     note = figures.unresolved_width_note(model, data.bounds)
     if note:
         left.info(note, icon=":material/zoom_in:")

@@ -136,7 +136,7 @@ def hidden_buttons() -> None:
 
 def help(where=st) -> None:
     """The "Keys" popover: every key of the page and what it does."""
-    with where.popover("⌨", help="Keys: the keyboard shortcuts of this page."):
+    with where.popover("Keys", help="The keyboard shortcuts of this page."):
         rows = "\n".join(f"| {k} | {a} |" for k, a in KEYMAP)
         st.markdown(f"| key | does |\n| --- | --- |\n{rows}")
         st.caption(

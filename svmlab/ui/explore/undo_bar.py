@@ -13,10 +13,11 @@ move; a restore reruns the whole page once (the sidebar's widgets change).
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import streamlit as st
 
-from svmlab.ui.explore import controls, edit, keys
+from svmlab.ui.explore import controls, edit
 from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.explore.undo import Edits, History, Snapshot
 
@@ -77,11 +78,13 @@ def rerun_if_restored() -> None:
         st.rerun(scope="app")
 
 
-def buttons() -> None:
-    """The undo and redo buttons, side by side, and the step each would take."""
+def buttons() -> Any:
+    """The undo and redo buttons, side by side, and the step each would take;
+    returns the row's last slot (the page puts its "Slides" popover there once
+    the figure is drawn)."""
     h = history()
     names = {"undo": h.undo_name(), "redo": h.redo_name()}
-    left, right, more = st.columns([1, 1, 1.5], gap="small")
+    left, right, slot = st.columns([1, 1, 1.9], gap="small")
     for where, direction, icon in ((left, "undo", "↶"), (right, "redo", "↷")):
         name = names[direction]
         where.button(
@@ -98,6 +101,6 @@ def buttons() -> None:
             ),
             width="stretch",
         )
-    keys.help(more)
     said = [f"{d}: {n}" for d, n in names.items() if n]
     st.caption(" · ".join(said) if said else "Every change can be undone here.")
+    return slot
