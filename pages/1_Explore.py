@@ -35,13 +35,16 @@ from svmlab.ui.presets import PRESETS
 frame.guard()
 
 controls.sidebar()
-title_area, keys_area = st.columns([7, 1], vertical_alignment="center")
+title_area, reset_area, keys_area = st.columns(
+    [5.5, 1.5, 1], vertical_alignment="center"
+)
 title_area.title(
     "Explore",
     help="Move C and σ and watch the boundary f = 0 (solid), the margins f = ±1 "
     "(dashed) and the support vectors (ringed: black free, pink bound) follow. "
     "Click the plane to add a point; drag a box or lasso to remove points.",
 )
+panels.reset_button(reset_area, edit.reset_edits)
 keys.help(keys_area)
 controls.show_notes()
 controls.show_switch()
@@ -55,6 +58,7 @@ def chart(
     select: bool = False,
     defer: bool = True,
     fit: tuple[int, int] | None = None,
+    move: object = None,
 ) -> object:
     """Draw ``fig`` (a figure or a ``figures.*_spec`` dict) in a Plotly chart kept
     alive across reruns (svmlab.ui.explore.chart): the browser redraws it in place with
@@ -70,10 +74,11 @@ def chart(
         defer=defer,
         revision=str(hash(revision)),
         fit=fit,
+        move=move,
     )
 
 
-add_label, dragmode = panels.edit_tools(edit.reset_edits)
+add_label, dragmode = panels.edit_tools()
 keys.hidden_buttons()
 # Outside the fragment: the listener then costs nothing on a slider move.
 edit.click_listener()
@@ -141,7 +146,7 @@ def playground() -> None:
             test=test,
             snapshot=snapshot,
             new_points=added,
-            dragmode=dragmode,
+            dragmode=False if dragmode == "move" else dragmode,
             legend="none",  # the key sits beside the chart (panels.legend_key)
             height=760,
             scale=1.5 if settings.classroom else 1.0,
@@ -164,6 +169,7 @@ def playground() -> None:
             select=True,
             defer=False,
             fit=(400, 250 if settings.classroom else 300),
+            move=record.X if dragmode == "move" else None,
         )
 
     left, right = st.columns([2, 1], gap="medium")
@@ -177,10 +183,18 @@ def playground() -> None:
         if key_area is not None:
             with key_area:
                 panels.legend_key(key_entries, columns=1)
-    if selection and edit.apply_selection(
-        identity, len(data.y_train), record.X, selection
+    if selection and "move" in selection:
+        edit.hold_move(selection["move"])
+    n_generated = len(data.y_train)
+    moved = edit.apply_pending_move(
+        identity, n_generated, record.X, record.y, data.bounds
+    )
+    if moved is not None or (
+        selection
+        and "move" not in selection
+        and edit.apply_selection(identity, n_generated, record.X, selection)
     ):
-        st.rerun(scope="fragment")
+        edit.rerun()
     with right:
         if settings.classroom:  # the big numbers first, the paragraph below
             highlight = PRESETS[settings.preset].number if settings.preset else None

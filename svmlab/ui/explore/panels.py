@@ -16,6 +16,7 @@ import math
 import re
 import sys
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -37,6 +38,7 @@ __all__ = [
     "number_cells",
     "numbers",
     "playback",
+    "reset_button",
     "solver_math",
     "theory",
 ]
@@ -52,15 +54,17 @@ def _num(value: float | None) -> str:
     return f"{value:.4g}" if math.isfinite(value) else "∞"
 
 
-def edit_tools(reset: Callable[[], None]) -> tuple[float, str]:
-    """The row above the chart: class of a click, what a drag does, reset.
+def edit_tools() -> tuple[float, str]:
+    """The row above the chart: class of a click, what a drag does.
 
     Returns the label a click adds (+1.0 or -1.0; 0.0 when a click inspects the
-    nearest point instead) and Plotly's drag mode.
+    nearest point instead) and the drag mode: Plotly's ("select", "lasso",
+    "zoom") or "move" (a point dragged to a new place keeps its index;
+    :mod:`svmlab.ui.explore.chart`).
     """
     # One short row (labels folded into the options): on a 720-line projector
     # every line above the chart is a line the chart loses.
-    tools = st.columns([4.6, 6.3, 1.6], vertical_alignment="center")
+    tools = st.columns([4.4, 7.6], vertical_alignment="center")
     labels = [1.0, -1.0, 0.0]  # 0: a click picks the point to inspect
     label = tools[0].radio(
         "A click on the chart adds",
@@ -71,27 +75,34 @@ def edit_tools(reset: Callable[[], None]) -> tuple[float, str]:
         key="explore_add_class",
         label_visibility="collapsed",
     )
-    modes = ["select", "lasso", "zoom"]
+    modes = ["select", "lasso", "move", "zoom"]
     dragmode = tools[1].radio(
         "Dragging on the chart",
         modes,
         index=keyed.index("explore_drag", modes),
         format_func={
-            "select": "drag removes points (box)",
+            "select": "drag removes (box)",
             "lasso": "(lasso)",
-            "zoom": "drag zooms",
+            "move": "moves a point",
+            "zoom": "zooms",
         }.get,
         horizontal=True,
         key="explore_drag",
         label_visibility="collapsed",
     )
-    tools[2].button(
-        "Reset",
+    return float(label), str(dragmode)
+
+
+def reset_button(where: Any, reset: Callable[[], None]) -> None:
+    """The button back to the generated data (beside the page's title: the
+    row of edit tools is full at 1280 px)."""
+    where.button(
+        "Reset points",
         on_click=reset,
         key="explore_reset",
-        help="Back to the generated data: clicked points removed, removed points back.",
+        help="Back to the generated data: clicked points removed, removed and "
+        "moved points back (Ctrl+Z undoes it).",
     )
-    return float(label), str(dragmode)
 
 
 def _swatch(entry: dict) -> str:

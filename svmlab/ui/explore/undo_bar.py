@@ -102,5 +102,5 @@ def buttons() -> Any:
             width="stretch",
         )
     said = [f"{d}: {n}" for d, n in names.items() if n]
-    st.caption(" · ".join(said) if said else "Every change can be undone here.")
+    st.caption(" · ".join(said) if said else "Nothing to undo yet.")
     return slot
