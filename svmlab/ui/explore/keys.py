@@ -54,7 +54,9 @@ PLAY_KEY = "explore_play_key"
 #: the visible buttons (the keys are listed in the help).
 STYLE = (
     "<style>"
-    f".st-key-{HIDDEN_KEY},.st-key-{PLAY_KEY}{{display:none}}"
+    # The container's wrapper too: else it adds a gap of the page's flow.
+    f"div:has(> .st-key-{HIDDEN_KEY}),.st-key-{HIDDEN_KEY},.st-key-{PLAY_KEY}"
+    "{display:none}"
     '[class*="st-key-explore_"] button kbd{display:none}'
     "</style>"
 )
