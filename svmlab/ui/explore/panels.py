@@ -426,10 +426,10 @@ def downloads(data: Data, record: FitRecord, s: ExploreSettings, edits: Edits) -
     st.caption(
         "Share: the address bar holds every setting, so copying the link gives "
         "the same picture (points added by clicking are not in the link: "
-        "download the CSV for those). The chart's camera button saves a PNG."
+        "download the CSV for those). Slides, above the chart, saves it for a slide."
         if held is None
         else "Share: the link holds every setting but not the uploaded data; "
-        "send the CSV with it. The chart's camera button saves a PNG."
+        "send the CSV with it. Slides, above the chart, saves it for a slide."
     )
 
 
