@@ -20,6 +20,7 @@ from svmlab.ui.explore import (
     compare,
     controls,
     edit,
+    follow_panel,
     inspector,
     kernel_view,
     keys,
@@ -35,8 +36,8 @@ from svmlab.ui.presets import PRESETS
 frame.guard()
 
 controls.sidebar()
-title_area, reset_area, keys_area = st.columns(
-    [5.5, 1.5, 1], vertical_alignment="center"
+title_area, reset_area, room_area, keys_area = st.columns(
+    [5, 1.5, 1, 1], vertical_alignment="center"
 )
 title_area.title(
     "Explore",
@@ -45,7 +46,9 @@ title_area.title(
     "Click the plane to add a point; drag a box or lasso to remove points.",
 )
 panels.reset_button(reset_area, edit.reset_edits)
+follow_panel.popover(room_area)
 keys.help(keys_area)
+follow_panel.banner()
 controls.show_notes()
 controls.show_switch()
 refusals.show_refusal("explore", "The picture still shows the data from before it.")
@@ -111,6 +114,7 @@ def playground() -> None:
         panels.internal_error(error)
     # Every state the lecturer made is a step (a refused model too).
     undo_bar.record(settings, edit.current_edits(identity))
+    follow_panel.after_run(settings, edit.current_edits(identity))
     with undo_area:
         slides_slot = undo_bar.buttons()
     if no_solver:
@@ -196,6 +200,7 @@ def playground() -> None:
     ):
         edit.rerun()
     with right:
+        follow_panel.big_code()  # the lecturer's room, if one is open
         if settings.classroom:  # the big numbers first, the paragraph below
             highlight = PRESETS[settings.preset].number if settings.preset else None
             panels.numbers(record, highlight, classroom=True)
