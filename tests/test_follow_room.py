@@ -43,7 +43,7 @@ def test_only_the_owner_publishes_and_followers_are_told() -> None:
 def test_rooms_expire_and_are_bounded() -> None:
     now = [0.0]
     rooms = Rooms(clock=lambda: now[0])
-    room, owner = rooms.open(None)
+    room, _ = rooms.open(None)
     now[0] = follow_rooms.ROOM_SECONDS + 1
     assert rooms.get(room.code) is None and room.closed
     for _ in range(follow_rooms.MAX_ROOMS):
