@@ -666,9 +666,11 @@ def sidebar() -> None:
             _display_controls()
 
 
-def live_controls() -> ExploreSettings:
+def live_controls() -> tuple[ExploreSettings, Any]:
     """Draw the C and sigma sliders (log scale, typed values allowed) in one row;
-    return the settings every widget shows, and put them in the URL."""
+    return the settings every widget shows (and put them in the URL) and the
+    row's last column (for the undo buttons, drawn once the run's edits are
+    known)."""
     state = st.session_state
     for field in ("C", "sigma"):  # seeded again: a fragment run skips sync_state
         if KEYS[field] not in state:
@@ -676,7 +678,7 @@ def live_controls() -> ExploreSettings:
     upload.hold_current(state.get(upload.CURRENT_KEY, ""))
     gaussian = state[KEYS["kernel"]] == "gaussian"
     hard = bool(state.get(KEYS["hard_margin"])) and state[KEYS["loss"]] == "hinge"
-    left, right = st.columns(2, gap="large")
+    left, right, tools = st.columns([4.4, 4.4, 3.2], gap="medium")
     with left:
         _log_control(
             "C",
@@ -697,4 +699,4 @@ def live_controls() -> ExploreSettings:
     query = settings.to_query()
     if query != st.query_params.to_dict():
         st.query_params.from_dict(query)
-    return settings
+    return settings, tools
