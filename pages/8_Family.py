@@ -1,0 +1,91 @@
+"""The SVM family: C-SVC with class weights, ν-SVC and the one-class SVM on the
+same data; Platt's probabilities and a threshold with its ROC curve.
+
+Widgets (svmlab.ui.family_page) -> a FamilyRequest -> the cached fit (svmlab.SVC,
+svmlab.NuSVC or svmlab.OneClassSVM, with Platt's sigmoid) -> figure builders
+(svmlab.figures.family). The threshold and the shading read the cached fit.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from svmlab.figures import family as fig
+from svmlab.ui import family_page as fp
+from svmlab.ui import frame, page_url, panels, refusals
+from svmlab.ui.model_block import engine_result
+from svmlab.ui.page_state import FAMILY_STATE
+
+frame.guard()
+
+st.title(
+    "The SVM family",
+    help="The same data under C-SVC (you set C, and a C per class), ν-SVC (ν "
+    "bounds the fractions of margin errors and support vectors) and the "
+    "one-class SVM (no labels: where are the points?). Below: Platt's "
+    "probabilities and a threshold on f with its ROC curve.",
+)
+
+with st.sidebar:
+    request = fp.controls()
+page_url.publish(FAMILY_STATE)
+page_url.messages(FAMILY_STATE)
+refusals.show_refusal("family")
+if request is None:
+    st.info("Upload a CSV file in the sidebar, or switch back to a generator.")
+    st.stop()
+
+fitted = engine_result(lambda: fp.fit(request))
+shade, threshold = fp.field_value("shade"), float(fp.field_value("t"))
+page_url.preset_box(FAMILY_STATE, (request, fitted, threshold))
+
+classroom = page_url.classroom(FAMILY_STATE)
+scale = 1.25 if classroom else 1.0
+left, right = st.columns([3, 2], gap="medium")
+with left:
+    panels.plotly_chart(
+        fig.family_figure(
+            fitted.model,
+            fitted.X,
+            fitted.y,
+            fitted.bounds,
+            machine=request.machine,
+            state=fitted.state,
+            shade=shade,
+            platt=None if fitted.A is None else (fitted.A, fitted.B),
+            threshold=threshold if request.classifier else 0.0,
+            others=fitted.others,
+            scale=scale,
+            height=560 if classroom else 620,
+        ),
+        key=fp.CHART_KEY,
+    )
+with right:
+    st.markdown(fp.numbers_markdown(request, fitted))
+    if fitted.psd:
+        st.info(fitted.psd, icon=":material/warning:")
+st.markdown(fp.story(request, fitted))
+
+if request.classifier:
+    st.subheader("Probabilities and a threshold")
+    controls, matrix, curve = st.columns([2, 2, 3], gap="medium")
+    with controls:
+        shade, threshold = fp.view_controls()
+        if fitted.platt_note:
+            st.caption(fitted.platt_note)
+    view = fp.threshold_view(fitted, threshold)
+    with matrix:
+        st.markdown(fp.confusion_markdown(view))
+        st.caption(fp.threshold_caption(view, fp.probability_at(fitted, threshold)))
+    with curve:
+        panels.plotly_chart(
+            fig.roc_figure(
+                view.fpr,
+                view.tpr,
+                view.auc,
+                (view.report.fpr, view.report.tpr),
+                where=view.where,
+                scale=scale,
+            ),
+            key=fp.ROC_KEY,
+        )
