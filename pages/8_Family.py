@@ -13,6 +13,7 @@ import streamlit as st
 from svmlab.figures import family as fig
 from svmlab.ui import family_page as fp
 from svmlab.ui import frame, page_url, panels, refusals
+from svmlab.ui.explore.chart import plot
 from svmlab.ui.model_block import engine_result
 from svmlab.ui.page_state import FAMILY_STATE
 
@@ -43,7 +44,7 @@ classroom = page_url.classroom(FAMILY_STATE)
 scale = 1.25 if classroom else 1.0
 left, right = st.columns([3, 2], gap="medium")
 with left:
-    panels.plotly_chart(
+    plot(
         fig.family_figure(
             fitted.model,
             fitted.X,
@@ -56,9 +57,14 @@ with left:
             threshold=threshold if request.classifier else 0.0,
             others=fitted.others,
             scale=scale,
-            height=560 if classroom else 620,
+            height=620,
         ),
         key=fp.CHART_KEY,
+        config=panels.CHART_CONFIG,
+        revision=str(hash((request, shade, threshold, classroom))),
+        # At most 620 px, less on a short screen: the title (and a preset's
+        # paragraph) above take about 300 px.
+        fit=(360, 300 if page_url.active_preset(FAMILY_STATE) else 150),
     )
 with right:
     st.markdown(fp.numbers_markdown(request, fitted))

@@ -46,16 +46,17 @@ def _ok(at: AppTest) -> None:
     assert not problems(at), problems(at)
 
 
-def _chart_names(at: AppTest, key: str) -> list[str]:
-    chart = at.get("plotly_chart")
-    import json
+def _figures(at: AppTest) -> str:
+    """Every figure's JSON on the page (Plotly charts and the kept-alive one)."""
+    from svmlab.ui.explore.chart import COMPONENT
 
-    for element in chart:
-        spec = json.loads(element.proto.spec)
-        if element.proto.id and key in element.proto.id:
-            return [t.get("name", "") for t in spec["data"]]
-    specs = [json.loads(e.proto.spec) for e in chart]
-    return [t.get("name", "") for spec in specs for t in spec["data"]]
+    specs = [c.proto.spec for c in at.get("plotly_chart")]
+    specs += [
+        e.proto.bytes.decode()
+        for e in at.get("bidi_component")
+        if e.proto.component_name == COMPONENT
+    ]
+    return "\n".join(specs)
 
 
 def _data(ratio: float = 5.0):
@@ -121,6 +122,7 @@ def test_moving_the_threshold_or_the_shading_never_refits(monkeypatch) -> None:
     f = SkSVC(kernel="linear", C=0.47, tol=1e-8).fit(X, y).decision_function(X_test)
     tn, fp_, fn, tp = confusion_matrix(y_test > 0, f >= -0.5).ravel()
     assert f"| truly +1 | {tp} | {fn} |" in table
+    assert f"| truly −1 | {fp_} | {tn} |" in table
     at.select_slider(key="family_C").set_value(1.0).run()
     assert len(calls) == 2 * (1 + fp.PLATT_FOLDS)
 
@@ -268,8 +270,8 @@ def test_every_new_control_survives_the_link() -> None:
     at = _run(link)
     assert not at.exception and not at.error
     assert dict(at.query_params) == link
-    names = _chart_names(at, fp.CHART_KEY)
-    assert "p = 0.5" in names and "f = t = 0.25" in names
+    figures = _figures(at)
+    assert '"p = 0.5"' in figures and '"f = t = 0.25"' in figures
 
 
 # -- the pieces ---------------------------------------------------------------------
@@ -279,10 +281,28 @@ def test_threshold_view_is_sklearns_roc_and_confusion_matrix() -> None:
     X, y, X_test, y_test = _data()
     request = fp.FamilyRequest(
         "imbalanced",
-        tuple({"n_samples": 200, "noise": 1.0, "ratio": 5.0, "separation": 2.5,
-               "random_state": 0}.items()),  # fmt: skip
-        "C", "linear", 1.0, 0.2, 1.0, 3, 0.1, 0.0, "none", 1.0, 1.0, "all",
-    )  # fmt: skip
+        tuple(
+            {
+                "n_samples": 200,
+                "noise": 1.0,
+                "ratio": 5.0,
+                "separation": 2.5,
+                "random_state": 0,
+            }.items()
+        ),
+        "C",
+        "linear",
+        1.0,
+        0.2,
+        1.0,
+        3,
+        0.1,
+        0.0,
+        "none",
+        1.0,
+        1.0,
+        "all",
+    )
     fitted = fp.fit(request)
     f = SkSVC(kernel="linear", C=1.0, tol=1e-8).fit(X, y).decision_function(X_test)
     assert np.allclose(fitted.f_test, f, atol=1e-3)
@@ -314,9 +334,17 @@ def test_figures_are_valid_plotly() -> None:
         state = fp.sv_states(model)
         for shade in ("f", "p"):
             fig = family_figure(
-                model, X, y, bounds, machine=machine, state=state, shade=shade,
-                platt=(-1.5, 0.1), threshold=0.5, others=X[:5],
-            )  # fmt: skip
+                model,
+                X,
+                y,
+                bounds,
+                machine=machine,
+                state=state,
+                shade=shade,
+                platt=(-1.5, 0.1),
+                threshold=0.5,
+                others=X[:5],
+            )
             go.Figure(fig.to_dict())  # validated
     fig = roc_figure(np.array([0, 0.5, 1]), np.array([0, 0.8, 1]), 0.9, (0.5, 0.8))
     go.Figure(fig.to_dict())
