@@ -21,7 +21,6 @@ from svmlab.figures.style import (
     _axis,
     _base_layout,
     _figure,
-    _legend_below,
     _short,
     _title,
 )
@@ -226,10 +225,24 @@ def family_figure(
         "sizing": "stretch",
         "layer": "below",
     }
-    legend = {**_legend_below(), "font": {"size": round(14 * scale)}}
+    # The key stands right of the square plot, in the width its equal aspect
+    # leaves free (below it, it took three rows of a projector's 720 lines).
+    legend = {
+        "orientation": "v",
+        "x": 1.02,
+        "xanchor": "left",
+        "y": 1.0,
+        "yanchor": "top",
+        "font": {"size": round(14 * scale)},
+    }
     layout = _base_layout(
         height=int(height),
-        margin={"l": round(60 * scale), "r": 16, "t": 16, "b": round(110 * scale)},
+        margin={
+            "l": round(60 * scale),
+            "r": round(250 * scale),
+            "t": 16,
+            "b": round(56 * scale),
+        },
         legend=legend,
         images=[surface],
         font={"size": round(16 * scale)},
@@ -295,8 +308,22 @@ def roc_figure(
     layout = _base_layout(
         height=int(height),
         title=_title(f"ROC on the {where} points"),
-        margin={"l": 64, "r": 16, "t": 48, "b": 110},
-        legend=_legend_below(),
+        margin={
+            "l": round(64 * scale),
+            "r": 16,
+            "t": round(48 * scale),
+            "b": round(60 * scale),
+        },
+        # Inside, bottom right: below the diagonal, where no ROC curve goes
+        # (below the plot it took three rows and sat on the axis title).
+        legend={
+            "x": 0.98,
+            "xanchor": "right",
+            "y": 0.02,
+            "yanchor": "bottom",
+            "bordercolor": PALETTE["non_sv"],
+            "borderwidth": 1,
+        },
         font={"size": round(16 * scale)},
         xaxis=_axis("false positive rate", range=[-0.02, 1.02]),
         yaxis=_axis("true positive rate", range=[-0.02, 1.02]),
