@@ -83,3 +83,24 @@ def test_family_page_every_control(
     _drawn(page)
     check_page()
     full_screenshot(page, ARTIFACTS / "family_sigmoid_one_class.png")
+
+
+def test_explore_c_or_nu(page, open_page, check_page, wait_for_rerun, press_slider):
+    """Explore's "C or ν": the machine chosen in the sidebar, ν moved with the
+    keyboard, the three numbers following; too large a ν for the imbalanced
+    set is one sentence under the last picture."""
+    open_page("/Explore?data=imbalanced")
+    page.locator(".st-key-explore_machine").get_by_text("ν-SVC (ν)").click()
+    wait_for_rerun(page)
+    assert "machine=nu" in page.url
+    errors = page.locator("[data-testid='stAlertContentError']")
+    errors.first.wait_for()  # ν = 0.5 > 2 · 33 / 200: infeasible
+    assert errors.count() == 1
+    assert "specified nu is infeasible" in errors.first.inner_text()
+    press_slider("explore_nu", "ArrowLeft", 20)  # 0.5 -> 0.3
+    assert "nu=0.3" in page.url
+    numbers = page.locator(".svmlab-numbers")
+    numbers.get_by_text("margin errors").wait_for()
+    assert "30.0 %" in numbers.inner_text()
+    assert "equivalent C" in numbers.inner_text()
+    check_page()
