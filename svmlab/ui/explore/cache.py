@@ -44,6 +44,7 @@ from sklearn.exceptions import ConvergenceWarning
 from svmlab import SVC, NuSVC, datasets, kernels, solvers
 from svmlab.errors import DataError, IncompatibleLossError, counted
 from svmlab.figures import data_bounds
+from svmlab.kernel_psd import psd_note
 from svmlab.ui import room
 from svmlab.ui.explore.settings import UPLOAD, ExploreSettings
 
@@ -196,7 +197,7 @@ def apply_edits(X: Array, y: Array, edits: Edits) -> tuple[Array, Array]:
 
 
 #: Estimator keyword arguments that determine the Gram matrix.
-KERNEL_KEYS = ("kernel", "sigma", "degree", "coef0")
+KERNEL_KEYS = ("kernel", "sigma", "degree", "coef0", "scale")
 
 
 def kernel_items(
@@ -248,6 +249,11 @@ class FitRecord:
     #: is then the C-SVC with its equivalent C = 1/r, warm-started at its
     #: multipliers (the same f: Chang & Lin 2001), which every view draws.
     nu_model: Any = None
+    #: The smallest eigenvalue of the training Gram matrix and the sentence when
+    #: it is not positive semidefinite (:func:`svmlab.kernel_psd.psd_note`), for
+    #: a kernel outside :data:`svmlab.kernels.PSD_KERNELS` (the sigmoid).
+    lam_min: float | None = None
+    psd_note: str | None = None
 
 
 class _NotShared(Exception):
@@ -323,6 +329,9 @@ def fit(
         dataset, data_items, test_fraction, edits, kernel_items(model_items)
     )
     nu_model = None
+    lam, psd = (None, None)
+    if params.get("kernel") not in kernels.PSD_KERNELS:
+        lam, psd = psd_note(K)
     with warnings.catch_warnings(record=True) as caught, room.page_fits():
         warnings.simplefilter("always", ConvergenceWarning)
         if nu is not None:
@@ -352,6 +361,8 @@ def fit(
             if note != message
         ),
         nu_model=nu_model,
+        lam_min=lam,
+        psd_note=psd,
     )
     if not shareable(model.stop_reason_, warm=_init is not None):
         raise _NotShared(record)
@@ -417,6 +428,8 @@ def model_items(s: ExploreSettings) -> tuple[tuple[str, Any], ...]:
             nu_items["sigma"] = s.sigma
         if s.kernel == "polynomial":
             nu_items["degree"], nu_items["coef0"] = s.degree, s.coef0
+        if s.kernel == "sigmoid":
+            nu_items["scale"], nu_items["coef0"] = s.sig_a, s.sig_r
         return tuple(nu_items.items())
     items: dict[str, Any] = {
         "C": s.effective_C,
@@ -433,6 +446,8 @@ def model_items(s: ExploreSettings) -> tuple[tuple[str, Any], ...]:
         items["sigma"] = s.sigma
     if s.kernel == "polynomial":
         items["degree"], items["coef0"] = s.degree, s.coef0
+    if s.kernel == "sigmoid":
+        items["scale"], items["coef0"] = s.sig_a, s.sig_r
     if s.loss == "modified_hinge":
         items["delta"] = s.delta
     return tuple(items.items())

@@ -75,6 +75,8 @@ KEYS: dict[str, str] = {
     "sigma": P + "sigma",
     "degree": P + "degree",
     "coef0": P + "coef0",
+    "sig_a": P + "sig_a",
+    "sig_r": P + "sig_r",
     "loss": P + "loss",
     "delta": P + "delta",
     "solver": P + "solver",
@@ -492,8 +494,9 @@ def _model_controls(classroom: bool = False) -> None:
         "with an unregularized bias, solved by LIBSVM's ν solver.",
     )
     nu = machine == "nu"
-    # The sigmoid (not a Mercer kernel) waits for its controls (issue 31).
-    names = list(kernels.PSD_KERNELS)
+    # The sigmoid is not a Mercer kernel: the numbers then show the smallest
+    # eigenvalue of its Gram matrix, and a sentence when it is negative.
+    names = list(kernels.KERNELS)
     kernel = st.selectbox(
         "Kernel",
         names,
@@ -505,6 +508,10 @@ def _model_controls(classroom: bool = False) -> None:
         left, right = st.columns(2)
         _number_box(left, "degree", "Degree p", 3, integer=True, step=1)
         _number_box(right, "coef0", "Offset a", 1.0, step=0.5, format="%g")
+    if kernel == "sigmoid":
+        left, right = st.columns(2)
+        _number_box(left, "sig_a", "Slope a", 0.1, step=0.05, format="%g")
+        _number_box(right, "sig_r", "Offset r", 0.0, step=0.5, format="%g")
     names = list(losses.LOSSES)
     loss = st.selectbox(
         "Loss",

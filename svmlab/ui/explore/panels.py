@@ -172,6 +172,11 @@ def number_cells(record: FitRecord) -> list[tuple[str, str]]:
         ("duality gap", "–" if gap is None else f"{gap:.1e}"),
         (f"iterations ({m.solver_})", str(m.n_iter_)),
         ("fit time", f"{1000.0 * m.fit_time_:.0f} ms"),
+        *(
+            [("smallest eigenvalue of K", f"{record.lam_min:.3g}")]
+            if record.lam_min is not None
+            else []
+        ),
     ]
 
 
@@ -239,6 +244,8 @@ def numbers(
         for label, value in cells
     )
     st.html(_GRID.format(cells_html))
+    if record.psd_note:
+        st.info(record.psd_note, icon=":material/warning:")
     model = record.model
     if record.warning:
         st.warning(record.warning, icon="⚠️")

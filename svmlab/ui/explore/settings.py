@@ -63,6 +63,8 @@ RANGES: dict[str, tuple[float, float]] = {
     "degree": (1, 10),
     "coef0": (0.0, 1e6),
     "nu": (0.01, 1.0),
+    "sig_a": (1e-3, 10.0),
+    "sig_r": (-10.0, 10.0),
 }
 #: Wall-clock budget of one fit on the page, in seconds: a fit that needs longer
 #: stops there and says so (the page stays live; the engine's ``max_seconds``).
@@ -142,8 +144,10 @@ class ExploreSettings:
     markers and lines, the advanced controls hidden). ``compare`` is compare
     mode's B while that tool is open, ``"<field>:<value>"`` (``"C:100"``,
     ``"loss:ramp"``; :func:`compare_choice` reads it), else empty.
-    ``machine`` is ``"C"`` (C-SVC, every loss and solver) or ``"nu"`` (ν-SVC,
-    the hinge with ``nu`` in (0, 1] in place of C; :data:`MACHINES`).
+    ``sig_a`` and ``sig_r`` are the sigmoid kernel's ``tanh(a x'z + r)`` (``a``
+    and ``r`` in a link). ``machine`` is ``"C"`` (C-SVC, every loss and
+    solver) or ``"nu"`` (ν-SVC, the hinge with ``nu`` in (0, 1] in place of C;
+    :data:`MACHINES`).
     """
 
     dataset: str = "spiral"
@@ -158,6 +162,8 @@ class ExploreSettings:
     sigma: float | None = None
     degree: int = 3
     coef0: float = 1.0
+    sig_a: float = 0.1
+    sig_r: float = 0.0
     loss: str = "hinge"
     delta: float = 0.1
     solver: str = "auto"
@@ -478,13 +484,20 @@ _DEFAULTS = {f.name: f.default for f in fields(ExploreSettings)}
 
 # -- parsing helpers (all total: they return None or the default, never raise) --
 
-_QUERY_NAMES = {"test_fraction": "test", "hard_margin": "hard"}
+_QUERY_NAMES = {
+    "test_fraction": "test",
+    "hard_margin": "hard",
+    "sig_a": "a",
+    "sig_r": "r",
+}
 #: Fields whose widgets hold whole numbers (a clamped value stays whole).
 _INTEGER_FIELDS = frozenset({"seed", "max_iter", "degree"})
 _LABELS = {
     "sigma": "σ",
     "delta": "δ",
     "nu": "ν",
+    "sig_a": "The sigmoid's a",
+    "sig_r": "The sigmoid's r",
     "test_fraction": "The test fraction",
 }
 
@@ -579,7 +592,9 @@ _FIELD_PARSERS = {
     "test_fraction": _number(),
     "machine": _choice(MACHINES),
     "nu": _nu,
-    "kernel": _choice(kernels.PSD_KERNELS),
+    "kernel": _choice(kernels.KERNELS),
+    "sig_a": _number(positive=True),
+    "sig_r": _number(),
     "sigma": _number(positive=True),
     "degree": _number(integer=True),
     "coef0": _number(),

@@ -1,18 +1,24 @@
-"""Explore's "C or ν" choice (AppTest): ν-SVC's three numbers (margin errors ≤ ν
-≤ support vectors), ρ and the equivalent C against scikit-learn's NuSVC and SVC
-on the page's own training points; the picture is the C-SVC with that C, which
-has ν-SVC's f; an infeasible ν is one sentence and keeps every other setting;
-the link carries the machine and ν."""
+"""Explore's "C or ν" choice and its sigmoid kernel (AppTest).
+
+ν-SVC's three numbers (margin errors ≤ ν ≤ support vectors), ρ and the
+equivalent C against scikit-learn's NuSVC and SVC on the page's own training
+points; the picture is the C-SVC with that C, which has ν-SVC's f; an
+infeasible ν is one sentence and keeps every other setting; the link carries
+the machine and ν. The sigmoid kernel's smallest eigenvalue against NumPy's on
+scikit-learn's sigmoid_kernel, and its sentences.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from sklearn.metrics.pairwise import sigmoid_kernel
 from sklearn.svm import SVC as SkSVC
 from sklearn.svm import NuSVC as SkNuSVC
 from streamlit.testing.v1 import AppTest
 
-from svmlab import datasets, kernels
+from svmlab import SVC, datasets, kernels
+from svmlab.errors import ProblemError
 from svmlab.ui.explore import cache, controls
 from svmlab.ui.explore.settings import ExploreSettings
 from tests.pages import EXPLORE, numbers, open_page, problems
@@ -114,3 +120,34 @@ def test_the_link_round_trips() -> None:
     assert s.to_query() == {"data": "moons", "machine": "nu", "nu": "0.25"}
     assert ExploreSettings.from_query(s.to_query()) == s
     assert ExploreSettings().to_query() == {}
+
+
+# -- the sigmoid kernel -------------------------------------------------------------
+
+
+def test_sigmoid_kernel_shows_its_smallest_eigenvalue() -> None:
+    link = {"data": "blobs", "kernel": "sigmoid", "a": "0.5", "r": "-1"}
+    at = open_page(EXPLORE, link)
+    assert not problems(at), problems(at)
+    X, _, _, _ = _training("blobs", n_samples=200)
+    lam = np.linalg.eigvalsh(sigmoid_kernel(X, gamma=0.5, coef0=-1.0))[0]
+    shown = numbers(at)
+    assert float(shown["smallest eigenvalue of K"]) == pytest.approx(lam, rel=1e-3)
+    assert any("not positive semidefinite" in i.value for i in at.info)
+    assert dict(at.query_params) == link
+    # The squared hinge has no box: refused in one sentence, the rest kept.
+    at.selectbox(key=controls.KEYS["loss"]).set_value("squared_hinge").run()
+    assert len(at.error) == 1 and "the dual has no maximum" in at.error[0].value
+    assert at.selectbox(key=controls.KEYS["kernel"]).value == "sigmoid"
+    # A Mercer kernel: no eigenvalue cell, no sentence.
+    at = open_page(EXPLORE, {"data": "blobs"})
+    assert "smallest eigenvalue of K" not in numbers(at)
+
+
+def test_the_exact_qp_refuses_a_non_convex_dual_in_one_sentence() -> None:
+    X, y = datasets.make("blobs", n_samples=100, random_state=0)
+    with pytest.raises(ProblemError, match="not positive semidefinite"):
+        SVC(kernel="sigmoid", scale=1.0, solver="qp").fit(X, y)
+    # SMO climbs the same dual to a KKT point.
+    model = SVC(kernel="sigmoid", scale=1.0, solver="smo").fit(X, y)
+    assert model.converged_
