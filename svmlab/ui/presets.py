@@ -488,7 +488,8 @@ _TABLE: tuple[Preset, ...] = (
     Preset(
         "family_nu_bound",
         "The SVM family",
-        "ν bounds the margin errors from above and the support vectors from below",
+        "ν bounds the margin errors from above and the support vectors from "
+        "below (SVM family page)",
         (
             ("data", "moons"),
             ("machine", "nu"),
@@ -509,7 +510,8 @@ _TABLE: tuple[Preset, ...] = (
     Preset(
         "family_novelty",
         "The SVM family",
-        "Novelty detection: a one-class SVM that never saw the other class",
+        "Novelty detection: a one-class SVM that never saw the other class "
+        "(SVM family page)",
         (
             ("data", "blobs"),
             ("machine", "one_class"),
@@ -530,7 +532,8 @@ _TABLE: tuple[Preset, ...] = (
     Preset(
         "family_imbalanced",
         "The SVM family",
-        "Imbalanced classes: the boundary pushed into the small class",
+        "Imbalanced classes: the boundary pushed into the small class "
+        "(SVM family page)",
         (("ratio", "10"),),
         "Ten points of class −1 for every point of class +1, a linear kernel, "
         "C = 1, no weights. Each error costs the same, and the large class has "
@@ -544,7 +547,7 @@ _TABLE: tuple[Preset, ...] = (
     Preset(
         "family_balanced",
         "The SVM family",
-        "Balanced class weights bring the boundary back",
+        "Balanced class weights bring the boundary back (SVM family page)",
         (("ratio", "10"), ("weights", "balanced")),
         "The same data with scikit-learn's balanced weights, w_c = n / (2 n_c): "
         "C₊ = 5.56 and C₋ = 0.549, so an error on the small class costs ten "
@@ -558,7 +561,7 @@ _TABLE: tuple[Preset, ...] = (
     Preset(
         "family_threshold",
         "The SVM family",
-        "A threshold trades one error for the other (ROC)",
+        "A threshold trades one error for the other (ROC) (SVM family page)",
         (("t", "-0.5"), ("shade", "p")),
         "The unweighted fit on imbalanced blobs, shaded by Platt's probability "
         "(LIBSVM's internal 5-fold fit, Lin, Lin & Weng 2007). Moving the "
@@ -574,7 +577,7 @@ _TABLE: tuple[Preset, ...] = (
     Preset(
         "family_sigmoid",
         "The SVM family",
-        "The sigmoid kernel is not positive semidefinite",
+        "The sigmoid kernel is not positive semidefinite (SVM family page)",
         (
             ("data", "blobs"),
             ("kernel", "sigmoid"),
