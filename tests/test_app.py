@@ -102,7 +102,7 @@ def test_home_does_not_promise_pages_that_do_not_exist() -> None:
         assert proto.query_string == urlencode(query(preset.name))
     assert {p.page for p in presets.values()} == {
         "Explore",
-        "SVM family",
+        "Family",
         "Losses",
         "Solvers",
         "Multiclass",
