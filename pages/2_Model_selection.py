@@ -13,10 +13,11 @@ import numpy as np
 import streamlit as st
 
 from svmlab import SvmlabError, figures, selection
-from svmlab.errors import FitCancelled, counted
+from svmlab.errors import counted
 from svmlab.kernels import lee_sigma2_from_sigma
-from svmlab.ui import frame, page_url, panels, refusals
+from svmlab.ui import frame, page_url, panels
 from svmlab.ui import selection_page as sp
+from svmlab.ui.model_block import engine_result
 from svmlab.ui.page_state import SELECTION_STATE
 
 frame.guard()
@@ -47,12 +48,7 @@ CELL_C, CELL_SIGMA = "selection_cell_C", "selection_cell_sigma"
 chart = panels.plotly_chart
 
 
-with st.sidebar:
-    request = sp.sweep_controls()
-page_url.publish(SELECTION_STATE)
-page_url.messages(SELECTION_STATE)
-
-refusals.show_refusal("selection")
+request = page_url.sidebar_request(SELECTION_STATE, sp.sweep_controls)
 run_col, note_col = st.columns([1, 4], vertical_alignment="center")
 run = run_col.button(
     "Run sweep", type="primary", key="selection_run", disabled=request is None
@@ -71,15 +67,8 @@ if request is not None:
     )
 
 if run and request is not None:
-    try:
-        stored = sp.run_sweep(request)
-    except FitCancelled:
-        st.stop()  # superseded: the next run draws the page
-    except SvmlabError as error:
-        st.error(sp.plain(error))
-    except Exception as error:  # a bug: say so plainly, keep the page usable
-        panels.internal_error(error)
-    else:
+    stored = engine_result(lambda: sp.run_sweep(request), stop=False)
+    if stored is not None:
         st.session_state[sp.STATE_KEY] = stored
         i, j = stored.result.argmin("loo")
         st.session_state[CELL_SIGMA], st.session_state[CELL_C] = i, j

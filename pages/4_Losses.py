@@ -9,12 +9,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from svmlab import SvmlabError, figures
-from svmlab.errors import FitCancelled
+from svmlab import figures
 from svmlab.figures import robustness as fig
 from svmlab.losses import make_loss
 from svmlab.robustness import LOSS_ORDER, best_start
-from svmlab.ui import frame, page_url, panels, refusals
+from svmlab.ui import frame, page_url, panels
 from svmlab.ui import losses_page as lp
 from svmlab.ui.model_block import engine_result
 from svmlab.ui.page_state import LOSSES_STATE
@@ -30,14 +29,7 @@ st.title(
 )
 
 
-with st.sidebar:
-    request = lp.controls()
-page_url.publish(LOSSES_STATE)
-page_url.messages(LOSSES_STATE)
-refusals.show_refusal("losses")
-if request is None:
-    st.info("Upload a CSV file in the sidebar, or switch back to a generator.")
-    st.stop()
+request = page_url.require(page_url.sidebar_request(LOSSES_STATE, lp.controls))
 
 result = engine_result(lambda: lp.comparison(request))
 
@@ -110,12 +102,7 @@ axis = controls[0].radio(
 run = controls[2].button("Run sweep", type="primary", key="losses_run_sweep")
 sweep_request = lp.SweepRequest(request, axis)
 if run:
-    try:
-        lp.run_sweep(sweep_request)
-    except FitCancelled:
-        st.stop()
-    except SvmlabError as error:
-        st.error(for_markdown(error))
+    engine_result(lambda: lp.run_sweep(sweep_request), stop=False)
 stored = lp.stored_sweep()
 if stored is None:
     st.info(
@@ -204,13 +191,8 @@ loss = st.radio(
     horizontal=True,
     key="losses_starts_loss",
 )
-try:
-    starts = lp.starts(request, loss)
-except FitCancelled:
-    st.stop()
-except SvmlabError as error:
-    st.error(for_markdown(error))
-else:
+starts = engine_result(lambda: lp.starts(request, loss), stop=False)
+if starts is not None:
     left, right = st.columns([3, 2])
     with left:
         panels.plotly_chart(

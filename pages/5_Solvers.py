@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from svmlab import SvmlabError
-from svmlab.errors import FitCancelled
 from svmlab.figures.solver_race import race_panel
 from svmlab.figures.solver_traces import scaling_figure, traces_figure
 from svmlab.solver_race import CLOCKS
-from svmlab.ui import frame, keyed, page_url, panels, refusals
+from svmlab.ui import frame, keyed, page_url, panels
 from svmlab.ui import solvers_page as sp
 from svmlab.ui import solvers_text as text
 from svmlab.ui.model_block import engine_result
@@ -30,14 +28,7 @@ st.title(
     "references where they solve exactly that problem.",
 )
 
-with st.sidebar:
-    request = sp.controls()
-page_url.publish(SOLVERS_STATE)
-page_url.messages(SOLVERS_STATE)
-refusals.show_refusal("solvers")
-if request is None:
-    st.info("Upload a CSV file in the sidebar, or switch back to a generator.")
-    st.stop()
+request = page_url.require(page_url.sidebar_request(SOLVERS_STATE, sp.controls))
 
 result = engine_result(lambda: sp.comparison(request))
 
@@ -165,12 +156,7 @@ run = st.button(
     key="solvers_run_scaling",
 )
 if run:
-    try:
-        sp.run_scaling(scale_request)
-    except FitCancelled:
-        st.stop()
-    except SvmlabError as error:
-        st.error(for_markdown(error))
+    engine_result(lambda: sp.run_scaling(scale_request), stop=False)
 stored = sp.stored_scaling()
 if stored is None:
     st.info(

@@ -12,7 +12,7 @@ import streamlit as st
 from svmlab import figures
 from svmlab.figures import multiclass as fig
 from svmlab.multiclass import METHODS
-from svmlab.ui import frame, page_url, panels, refusals
+from svmlab.ui import frame, page_url, panels
 from svmlab.ui import multiclass_page as mp
 from svmlab.ui.model_block import engine_result
 from svmlab.ui.page_state import MULTICLASS_STATE
@@ -28,14 +28,7 @@ st.title(
     "one problem for all classes.",
 )
 
-with st.sidebar:
-    request = mp.controls()
-page_url.publish(MULTICLASS_STATE)
-page_url.messages(MULTICLASS_STATE)
-refusals.show_refusal("multiclass")
-if request is None:
-    st.info("Upload a CSV file in the sidebar, or switch back to a generator.")
-    st.stop()
+request = page_url.require(page_url.sidebar_request(MULTICLASS_STATE, mp.controls))
 
 
 def compute():
@@ -78,11 +71,6 @@ for column, (method, title) in zip(columns, METHODS.items(), strict=True):
             st.caption(for_markdown(note))
 st.markdown(mp.story(results))
 
-left, right = st.columns([3, 2])
-with left:
-    st.subheader("The Crammer-Singer dual")
-    st.latex(mp.DUAL_LATEX)
-    st.latex(mp.PREDICT_LATEX)
-with right:
-    st.subheader("Reading it")
-    st.markdown(mp.DUAL_TEXT)
+panels.formula_section(
+    "The Crammer-Singer dual", (mp.DUAL_LATEX, mp.PREDICT_LATEX), mp.DUAL_TEXT
+)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from svmlab.figures import regression as fig
-from svmlab.ui import chart_click, frame, page_url, panels, refusals
+from svmlab.ui import chart_click, frame, page_url, panels
 from svmlab.ui import regression_page as rp
 from svmlab.ui.explore.chart import plot
 from svmlab.ui.model_block import engine_result
@@ -24,14 +24,7 @@ st.title(
     "ε-SVR takes ε; ν-SVR takes ν and finds ε itself.",
 )
 
-with st.sidebar:
-    request = rp.controls()
-page_url.publish(REGRESSION_STATE)
-page_url.messages(REGRESSION_STATE)
-refusals.show_refusal("regression")
-if request is None:
-    st.info("Upload a CSV file in the sidebar, or switch back to a generator.")
-    st.stop()
+request = page_url.require(page_url.sidebar_request(REGRESSION_STATE, rp.controls))
 
 # A click on the chart adds a point (x, t) where it landed; one rerun.
 chart_click.click_listener(rp.CHART_KEY)
@@ -122,11 +115,6 @@ if st.session_state.get("regression_path_for") == (request, added):
     )
     st.caption(rp.path_caption(path))
 
-left, right = st.columns([3, 2])
-with left:
-    st.subheader("The ε-SVR dual")
-    st.latex(rp.DUAL_LATEX)
-    st.latex(rp.PREDICT_LATEX)
-with right:
-    st.subheader("Reading it")
-    st.markdown(rp.DUAL_TEXT)
+panels.formula_section(
+    "The ε-SVR dual", (rp.DUAL_LATEX, rp.PREDICT_LATEX), rp.DUAL_TEXT
+)

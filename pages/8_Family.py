@@ -12,7 +12,7 @@ import streamlit as st
 
 from svmlab.figures import family as fig
 from svmlab.ui import family_page as fp
-from svmlab.ui import frame, page_url, panels, refusals
+from svmlab.ui import frame, page_url, panels
 from svmlab.ui.explore.chart import plot
 from svmlab.ui.model_block import engine_result
 from svmlab.ui.page_state import FAMILY_STATE
@@ -27,14 +27,7 @@ st.title(
     "probabilities and a threshold on f with its ROC curve.",
 )
 
-with st.sidebar:
-    request = fp.controls()
-page_url.publish(FAMILY_STATE)
-page_url.messages(FAMILY_STATE)
-refusals.show_refusal("family")
-if request is None:
-    st.info("Upload a CSV file in the sidebar, or switch back to a generator.")
-    st.stop()
+request = page_url.require(page_url.sidebar_request(FAMILY_STATE, fp.controls))
 
 fitted = engine_result(lambda: fp.fit(request))
 shade, threshold = fp.field_value("shade"), float(fp.field_value("t"))

@@ -106,6 +106,7 @@ def test_home_does_not_promise_pages_that_do_not_exist() -> None:
         "Losses",
         "Solvers",
         "Multiclass",
+        "Regression",
     }
 
 

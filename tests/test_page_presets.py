@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 from sklearn.multiclass import OneVsRestClassifier
-from sklearn.svm import SVC, LinearSVC
+from sklearn.svm import SVC, SVR, LinearSVC, NuSVR
 from streamlit.testing.v1 import AppTest
 
-from svmlab import datasets, kernels, multiclass_data
+from svmlab import datasets, kernels, multiclass_data, regression_data
 from svmlab.robustness import Outliers, add_outliers
 from svmlab.ui.page_state import LOSSES_STATE, PAGE_STATES, SOLVERS_STATE, PageState
 from svmlab.ui.presets import EXPLORE, PRESETS, query
@@ -90,6 +90,35 @@ def _primal_minimum(
     options = {"maxiter": 100_000, "maxfun": 100_000, "gtol": 1e-10, "ftol": 1e-16}
     fit = minimize(objective, start, jac=True, method="L-BFGS-B", options=options)
     return float(fit.fun), fit.x[:-1]
+
+
+def _regression_reference(name: str, params: dict[str, str], shown: list[float]):
+    """The Regression page's presets by LIBSVM's SVR / NuSVR at the page's
+    defaults (C = 10, σ = 0.47 (0.5 on its slider's grid), ε = 0.1, the
+    generator's defaults, seed 0; 400 fresh test points, seed 10 000)."""
+    data = params.get("data", "sinc")
+    X, t = regression_data.make(data, random_state=0)
+    X_test, t_test = regression_data.make(data, n_samples=400, random_state=10_000)
+    C, epsilon = float(params.get("C", 10)), float(params.get("epsilon", 0.1))
+    sigma = 0.47
+    gamma = kernels.gamma_from_sigma(sigma)
+    if name == "regression_nu_finds_epsilon":
+        model = NuSVR(nu=float(params["nu"]), C=C, gamma=gamma, tol=1e-10).fit(X, t)
+        # ε is the tube's half-width: |t − f| at the free support vectors.
+        free = np.abs(model.dual_coef_[0]) < C * (1 - 1e-8)
+        residuals = np.abs(t - model.predict(X))[model.support_[free]]
+        assert shown[0] == pytest.approx(residuals.mean(), rel=2e-3)
+    elif name == "regression_squared_outliers":
+        # The squared ε-insensitive loss is ε-SVR with no box on K + I / C.
+        K = kernels.gram(X, X, kernel="gaussian", sigma=sigma)
+        model = SVR(kernel="precomputed", C=1e10, epsilon=epsilon, tol=1e-10)
+        model.fit(K + np.eye(t.size) / C, t)
+        K_test = kernels.gram(X_test, X, kernel="gaussian", sigma=sigma)
+        rmse = np.sqrt(np.mean((model.predict(K_test) - t_test) ** 2))
+        assert shown[0] == pytest.approx(rmse, rel=2e-3)
+    else:
+        model = SVR(C=C, epsilon=epsilon, gamma=gamma, tol=1e-10).fit(X, t)
+        assert shown == [model.support_.size, t.size]
 
 
 def _family_reference(name: str, params: dict[str, str], shown: list[float]) -> None:
@@ -208,6 +237,8 @@ def _reference(name: str, params: dict[str, str], shown: list[float]) -> None:
             optimum, _ = _primal_minimum(F, y, C, float(params.get("delta", 0.1)))
             assert shown[1] == float(f"{optimum:.7g}")
             assert shown[0] <= 30  # "a few steps"
+    elif name.startswith("regression_"):
+        _regression_reference(name, params, shown)
     else:
         k = int(params.get("n_classes", 3))
         blobs = {"n_classes": k, "noise": 1.5, "separation": 4.0}

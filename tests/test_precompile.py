@@ -284,3 +284,34 @@ def test_two_threads_needing_one_uncompiled_function_compile_it_once() -> None:
     # Both threads asked before the one compilation ended: one of them waited.
     assert max(released.values()) < ended[0]
     assert results["t0"] == results["t1"]
+
+
+@pytest.mark.parametrize("serving", [True, False])
+def test_importing_the_ui_starts_the_warm_up_in_a_running_server_only(
+    serving: bool,
+) -> None:
+    """``svmlab.ui`` starts the warm-up when a Streamlit server runs (its runtime
+    exists), and neither imports streamlit nor starts anything otherwise."""
+    script = textwrap.dedent(
+        f"""
+        import sys, types
+        if {serving}:
+            runtime = types.ModuleType("streamlit.runtime")
+            runtime.exists = lambda: True
+            sys.modules["streamlit.runtime"] = runtime
+        import svmlab.ui
+        from svmlab import precompile
+        print(precompile._thread is not None, "streamlit" in sys.modules)
+        """
+    )
+    env = {**os.environ, "SVMLAB_PRECOMPILE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == [str(serving), "False"]

@@ -147,7 +147,12 @@ def test_table_has_every_topic_and_the_issue_s_presets() -> None:
         assert figure in cited
     # Each page with presets of its own has two to four.
     pages = [p.page for p in PRESETS.values() if p.page != EXPLORE]
-    for page in ("pages/4_Losses.py", "pages/5_Solvers.py", "pages/6_Multiclass.py"):
+    for page in (
+        "pages/4_Losses.py",
+        "pages/5_Solvers.py",
+        "pages/6_Multiclass.py",
+        "pages/7_Regression.py",
+    ):
         assert 2 <= pages.count(page) <= 4, page
         assert (ROOT / page).is_file()
 

@@ -12,6 +12,7 @@ limit (``benchmarks/ui_latency.py --blas-threads`` uses it to measure the effect
 from __future__ import annotations
 
 import os
+import sys
 
 from threadpoolctl import threadpool_limits
 
@@ -23,11 +24,11 @@ threadpool_limits(limits=int(BLAS_THREADS), user_api="blas")
 
 # Issue 28: compile the solvers in the background from the server's first script
 # run, whichever page it is (svmlab/precompile.py); only in a running server, not
-# under AppTest or in a test that imports a ui module. Re-place these lines
-# wherever the app's start-up code lives after a reorganisation of svmlab/ui.
-from streamlit import runtime as _runtime  # noqa: E402
+# under AppTest or in a test that imports a ui module. The runtime is looked up,
+# not imported: the table modules (presets, settings, room caps) import without
+# streamlit (tests/test_room_mode.py).
+_runtime = sys.modules.get("streamlit.runtime")
+if _runtime is not None and _runtime.exists():
+    from svmlab import precompile
 
-from svmlab import precompile  # noqa: E402
-
-if _runtime.exists():
     precompile.start_in_background()

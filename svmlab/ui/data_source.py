@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 import streamlit as st
@@ -39,6 +40,7 @@ __all__ = [
     "MAX_SESSION_UPLOADS",
     "UPLOAD",
     "DataItems",
+    "DataRequest",
     "generated_data",
     "generator_controls",
     "hold",
@@ -100,6 +102,45 @@ def request_data(
             raise DataError("The uploaded file is no longer held: upload it again.")
         return held
     return generated_data(source, data_items, catalogue)
+
+
+@dataclass(frozen=True)
+class DataRequest:
+    """A page's data as primitives (the first fields of its request, the key of
+    its caches): the source name and its items. A page's request extends it
+    with the model's fields and names its ``prefix`` and ``catalogue``."""
+
+    source: str
+    data_items: DataItems
+
+    #: The page's widget prefix (where its uploads are held).
+    prefix: ClassVar[str] = ""
+    #: The key of :data:`CATALOGUES` its generators come from.
+    catalogue: ClassVar[str] = "binary"
+
+    @property
+    def generated(self) -> bool:
+        return self.source != UPLOAD
+
+    @property
+    def identity(self) -> tuple:
+        """What the points depend on (points clicked in add to these)."""
+        return (self.source, self.data_items)
+
+    def data(self) -> tuple:
+        """The generator's (or the held upload's) arrays."""
+        return request_data(self.prefix, self.source, self.data_items, self.catalogue)
+
+    def fresh(self, n_samples: int, seed: int | None = None) -> tuple:
+        """``n_samples`` fresh points of the same generator, drawn with another
+        seed (``seed``, the request's own by default, plus 10 000): a test set
+        that no training point is in."""
+        items = dict(self.data_items)
+        if seed is None:
+            seed = int(items.get("random_state", 0))
+        items["n_samples"] = int(n_samples)
+        items["random_state"] = int(seed) + 10_000
+        return generated_data(self.source, tuple(items.items()), self.catalogue)
 
 
 def upload_controls(

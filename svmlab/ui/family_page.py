@@ -86,12 +86,11 @@ SHADES = {"f": "f(x)", "p": "probability p (Platt)"}
 
 
 @dataclass(frozen=True)
-class FamilyRequest:
+class FamilyRequest(data_source.DataRequest):
     """Everything the fit depends on, as primitives (the cache key). The
     threshold and the shading are left out on purpose: they never refit."""
 
-    source: str
-    data_items: tuple[tuple[str, Any], ...]
+    prefix = PREFIX
     machine: str
     kernel: str
     C: float
@@ -106,28 +105,15 @@ class FamilyRequest:
     train: str
 
     @property
-    def generated(self) -> bool:
-        return self.source != data_source.UPLOAD
-
-    @property
     def classifier(self) -> bool:
         return self.machine != "one_class"
-
-    def data(self) -> tuple[Array, Array]:
-        """The generator's (or the upload's) points, labels ±1."""
-        if not self.generated:
-            return data_source.request_data(PREFIX, self.source, self.data_items)
-        return data_source.generated_data(self.source, self.data_items)
 
     def test_data(self) -> tuple[Array, Array] | None:
         """:data:`N_TEST` fresh points from the generator (another seed); an
         upload has none."""
         if not self.generated:
             return None
-        items = dict(self.data_items)
-        items["n_samples"] = N_TEST
-        items["random_state"] = int(items.get("random_state", 0)) + 10_000
-        return data_source.generated_data(self.source, tuple(items.items()))
+        return self.fresh(N_TEST)
 
     def kernel_params(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kernel": self.kernel}

@@ -88,11 +88,10 @@ def apply_fig_27_17() -> None:
 
 
 @dataclass(frozen=True)
-class LossesRequest:
+class LossesRequest(data_source.DataRequest):
     """Everything the panels depend on, as primitives (the cache key)."""
 
-    source: str
-    data_items: tuple[tuple[str, Any], ...]
+    prefix = PREFIX
     count: int
     distance: float
     label: int
@@ -121,10 +120,6 @@ class LossesRequest:
         return matches(self, FIG_27_17)
 
     @property
-    def generated(self) -> bool:
-        return self.source != data_source.UPLOAD
-
-    @property
     def seed(self) -> int:
         return int(dict(self.data_items).get("random_state", 0))
 
@@ -134,19 +129,13 @@ class LossesRequest:
         :data:`N_TEST` fresh points with another seed; an upload has no more
         points than its own, so its test set is itself (the page says so)."""
         if not self.generated:
-            X, y = data_source.request_data(PREFIX, self.source, self.data_items)
+            X, y = self.data()
             return X, y, X, y
         items = dict(self.data_items)
         if seed is not None:
             items["random_state"] = int(seed)
         X, y = data_source.generated_data(self.source, tuple(items.items()))
-        test = {
-            **items,
-            "n_samples": N_TEST,
-            "random_state": items["random_state"] + 10_000,
-        }
-        X_test, y_test = data_source.generated_data(self.source, tuple(test.items()))
-        return X, y, X_test, y_test
+        return (X, y, *self.fresh(N_TEST, items["random_state"]))
 
 
 # -- widgets -----------------------------------------------------------------------

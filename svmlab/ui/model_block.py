@@ -165,19 +165,20 @@ def model_block(
     return values
 
 
-def engine_result(call: Callable[[], T]) -> T:
+def engine_result(call: Callable[[], T], *, stop: bool = True) -> T:
     """The page's one engine call, or the page stops with what went wrong said:
     nothing when a newer run superseded it (that run draws the page), the
     engine's sentence for an :class:`~svmlab.SvmlabError`, a plain message (and
-    the traceback in the log) for a bug."""
+    the traceback in the log) for a bug. With ``stop=False`` (a button's work,
+    below which the page goes on) an error is said and None returned."""
     try:
         return call()
     except FitCancelled:
         st.stop()  # superseded: the next run draws the page
     except SvmlabError as error:
         st.error(for_markdown(error))
-        st.stop()
     except Exception as error:  # a bug: say so plainly, keep the page usable
         panels.internal_error(error)
+    if stop:
         st.stop()
-    raise AssertionError("unreachable: st.stop() raises")
+    return None  # type: ignore[return-value]

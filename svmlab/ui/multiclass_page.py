@@ -79,21 +79,17 @@ f_y(x) = \sum_{i=1}^{n} \alpha_{i,y}\, k(x_i, x), \qquad
 
 
 @dataclass(frozen=True)
-class MulticlassRequest:
+class MulticlassRequest(data_source.DataRequest):
     """Everything the panels depend on, as primitives (the cache key)."""
 
-    source: str
-    data_items: tuple[tuple[str, Any], ...]
+    prefix = PREFIX
+    catalogue = "multiclass"
     kernel: str
     C: float
     sigma: float
     degree: int
     loss: str
     bias: str
-
-    @property
-    def generated(self) -> bool:
-        return self.source != data_source.UPLOAD
 
     @property
     def settings(self) -> MulticlassSettings:
@@ -117,7 +113,7 @@ class MulticlassRequest:
         :data:`N_TEST` fresh ones (another seed); an upload split
         70/30 at random (seed 0)."""
         if not self.generated:
-            X, y = data_source.request_data(PREFIX, self.source, self.data_items)
+            X, y = super().data()
             rng = np.random.default_rng(0)
             order = rng.permutation(len(y))
             cut = max(1, round(len(y) * (1 - TEST_SHARE)))
@@ -125,14 +121,7 @@ class MulticlassRequest:
             if test.size == 0:
                 return X, y, X, y
             return X[train], y[train], X[test], y[test]
-        X, y = data_source.generated_data(self.source, self.data_items, "multiclass")
-        items = dict(self.data_items)
-        items["n_samples"] = N_TEST
-        items["random_state"] = int(items.get("random_state", 0)) + 10_000
-        X_test, y_test = data_source.generated_data(
-            self.source, tuple(items.items()), "multiclass"
-        )
-        return X, y, X_test, y_test
+        return (*super().data(), *self.fresh(N_TEST))
 
 
 def controls() -> MulticlassRequest | None:

@@ -24,6 +24,7 @@ from typing import Any
 
 import streamlit as st
 
+from svmlab.ui import refusals
 from svmlab.ui.page_state import PageState
 from svmlab.ui.presets import PRESETS, Preset, page_query
 
@@ -34,6 +35,8 @@ __all__ = [
     "messages",
     "preset_box",
     "publish",
+    "require",
+    "sidebar_request",
 ]
 
 
@@ -114,6 +117,33 @@ def messages(state: PageState) -> None:
         st.error("  \n".join(errors))
     if notes:
         st.info("  \n".join(notes), icon=":material/tune:")
+
+
+NO_DATA = "Upload a CSV file in the sidebar, or switch back to a generator."
+
+
+def sidebar_request(
+    state: PageState, controls: Callable[[], Any], still: str = ""
+) -> Any:
+    """The top of a page with a sidebar of settings: draw ``controls()`` in the
+    sidebar, keep the link in step (:func:`publish`), say what the link had
+    wrong (:func:`messages`) and which upload was refused (with ``still``:
+    what the page shows instead); return the request the controls made."""
+    with st.sidebar:
+        request = controls()
+    publish(state)
+    messages(state)
+    refusals.show_refusal(state.prefix, still)
+    return request
+
+
+def require(request: Any) -> Any:
+    """``request``, or, when there is no data to show (an upload not chosen
+    yet), a sentence saying what to do, and the page stops."""
+    if request is None:
+        st.info(NO_DATA)
+        st.stop()
+    return request
 
 
 def _back(state: PageState, name: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
@@ -43,3 +44,16 @@ def internal_error(error: Exception) -> None:
         "This is a bug: please report it with the link of this page. Other "
         "settings still work."
     )
+
+
+def formula_section(title: str, formulas: Sequence[str], reading: str) -> None:
+    """A page's formulas (``title``, each LaTeX block in turn) beside their
+    reading in words, three fifths to two."""
+    left, right = st.columns([3, 2])
+    with left:
+        st.subheader(title)
+        for formula in formulas:
+            st.latex(formula)
+    with right:
+        st.subheader("Reading it")
+        st.markdown(reading)

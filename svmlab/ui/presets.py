@@ -69,6 +69,7 @@ TOPICS: tuple[str, ...] = (
     "Kernels",
     "Solvers and the bias",
     "More than two classes",
+    "Regression",
     "The SVM family",
 )
 
@@ -77,6 +78,7 @@ TOPICS: tuple[str, ...] = (
 LOSSES = "pages/4_Losses.py"
 SOLVERS = "pages/5_Solvers.py"
 MULTICLASS = "pages/6_Multiclass.py"
+REGRESSION = "pages/7_Regression.py"
 FAMILY = "pages/8_Family.py"
 
 
@@ -128,6 +130,19 @@ def _method_errors(result: Any) -> str:
 
 def _ovr_open(result: Any) -> str:
     return f"{100 * result['ovr'].undecided_share:.1f} %"
+
+
+def _support_vectors(fitted: Any) -> str:
+    """A regression fit's support vectors of all its points, as the page prints."""
+    return f"{fitted.model.support_.size} / {len(fitted.t)}"
+
+
+def _epsilon(fitted: Any) -> str:
+    return f"{fitted.epsilon:.4g}"
+
+
+def _test_rmse(fitted: Any) -> str:
+    return f"{fitted.test_rmse:.4g}"
 
 
 # The SVM family page's result is ``(request, fitted, threshold)``
@@ -484,6 +499,62 @@ _TABLE: tuple[Preset, ...] = (
         "47.2 %",
         page=MULTICLASS,
         measure=_ovr_open,
+    ),
+    Preset(
+        "regression_tube",
+        "Regression",
+        "The ε-tube: what is inside costs nothing (sinc)",
+        (("C", "1"),),
+        "ε-SVR on 100 noisy points of sinc(x), ε = 0.1, C = 1. Points inside the "
+        "tube f ± ε (grey) have α = α* = 0 and do not shape f; the 35 support "
+        "vectors sit on the tube's edge (0 < |α − α*| < C, the stems below) or "
+        "outside it at the box. The stems show which.",
+        "support vectors",
+        "35 / 100",
+        page=REGRESSION,
+        measure=_support_vectors,
+    ),
+    Preset(
+        "regression_wide_tube",
+        "Regression",
+        "A wider tube, fewer support vectors (ε = 0.33)",
+        (("epsilon", "0.33"),),
+        "The same points with ε = 0.33: almost every point now fits inside the "
+        "tube, and 7 support vectors are left to hold f up. The flat loss inside "
+        "the tube is what makes SVR sparse; run the ε path to watch them thin out.",
+        "support vectors",
+        "7 / 100",
+        page=REGRESSION,
+        measure=_support_vectors,
+    ),
+    Preset(
+        "regression_nu_finds_epsilon",
+        "Regression",
+        "ν-SVR chooses ε itself (ν = 0.2)",
+        (("machine", "nu"), ("nu", "0.2")),
+        "ν-SVR takes ν instead of ε: at most a fraction ν of the points lie outside "
+        "the tube and at least ν are support vectors. With ν = 0.2 it finds "
+        "ε = 0.1132, close to the noise's own scale; the numbers show the bound "
+        "(outside ≤ ν ≤ support vectors).",
+        "ε found by ν",
+        "0.1132",
+        page=REGRESSION,
+        measure=_epsilon,
+    ),
+    Preset(
+        "regression_squared_outliers",
+        "Regression",
+        "Outliers pull the squared ε-insensitive loss (sin(x) with outliers)",
+        (("data", "sine_outliers"), ("loss", "squared_epsilon_insensitive")),
+        "sin(x) with a few far outliers and the squared ε-insensitive loss: each "
+        "outlier's cost grows with the square of its distance, f bends towards "
+        "them and the test RMSE is 0.3817, against 0.3532 with the ε-insensitive "
+        "loss itself (linear outside the tube, bounded |α − α*| ≤ C): switch the "
+        "loss to see it.",
+        "test RMSE",
+        "0.3817",
+        page=REGRESSION,
+        measure=_test_rmse,
     ),
     Preset(
         "family_nu_bound",

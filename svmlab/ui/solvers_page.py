@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -64,11 +63,10 @@ RESOLUTION = 60
 
 
 @dataclass(frozen=True)
-class SolversRequest:
+class SolversRequest(data_source.DataRequest):
     """Everything the table, traces and race depend on (the cache key)."""
 
-    source: str
-    data_items: tuple[tuple[str, Any], ...]
+    prefix = PREFIX
     kernel: str
     loss: str
     C: float
@@ -91,13 +89,6 @@ class SolversRequest:
             tol=self.tol,
             max_seconds=room.fit_seconds(),
         )
-
-    @property
-    def generated(self) -> bool:
-        return self.source != data_source.UPLOAD
-
-    def data(self) -> tuple[Array, Array]:
-        return data_source.request_data(PREFIX, self.source, self.data_items)
 
     def data_of_size(self, n: int) -> tuple[Array, Array]:
         """The same source with n points: the generator at n, or n points of
