@@ -65,6 +65,26 @@ with right:
         st.info(fitted.psd, icon=":material/warning:")
 st.markdown(fp.story(request, fitted))
 
+if request.machine != "C":
+    st.subheader("Along ν")
+    path = engine_result(lambda: fp.nu_path(fp.path_key(request)))
+    curve, words = st.columns([3, 2], gap="medium")
+    with curve:
+        panels.plotly_chart(
+            fig.nu_path_figure(
+                path.nus,
+                path.low,
+                path.high,
+                current=request.nu,
+                low_name="margin errors" if request.machine == "nu" else "outside",
+                top=path.top,
+                scale=scale,
+            ),
+            key=fp.NU_PATH_KEY,
+        )
+    with words:
+        st.markdown(fp.path_caption(request, path))
+
 if request.classifier:
     st.subheader("Probabilities and a threshold")
     controls, matrix, curve = st.columns([2, 2, 3], gap="medium")

@@ -25,7 +25,7 @@ from svmlab.figures.style import (
     _title,
 )
 
-__all__ = ["PROBABILITY_LEVELS", "family_figure", "roc_figure"]
+__all__ = ["PROBABILITY_LEVELS", "family_figure", "nu_path_figure", "roc_figure"]
 
 Array = NDArray[np.float64]
 Bounds = tuple[float, float, float, float]
@@ -327,5 +327,101 @@ def roc_figure(
         font={"size": round(16 * scale)},
         xaxis=_axis("false positive rate", range=[-0.02, 1.02]),
         yaxis=_axis("true positive rate", range=[-0.02, 1.02]),
+    )
+    return _figure(traces, layout)
+
+
+def nu_path_figure(
+    nus: Any,
+    low: Any,
+    high: Any,
+    *,
+    current: float,
+    low_name: str,
+    top: float | None = None,
+    scale: float = 1.0,
+    height: int = 360,
+) -> Any:
+    """The ν-property along ν: the fraction ``low`` (margin errors, or points
+    outside) under the diagonal ν and the fraction of support vectors ``high``
+    above it, with a cursor at the slider's ν and, for ν-SVC, the largest
+    feasible ν dotted."""
+    percent = [100.0 * v for v in nus]
+    traces = [
+        dict(
+            type="scatter",
+            x=[0, 100],
+            y=[0, 100],
+            mode="lines",
+            name="ν",
+            line={"color": PALETTE["non_sv"], "dash": "dash", "width": 1.5 * scale},
+            hoverinfo="skip",
+        ),
+        dict(
+            type="scatter",
+            x=_short(percent),
+            y=_short([100.0 * v for v in high]),
+            mode="lines+markers",
+            name="support vectors (≥ ν)",
+            line={"color": PALETTE["free"], "width": 2.5 * scale},
+            marker={"size": 7 * scale, "symbol": "circle"},
+            hovertemplate="ν = %{x} %: %{y} % SVs<extra></extra>",
+        ),
+        dict(
+            type="scatter",
+            x=_short(percent),
+            y=_short([100.0 * v for v in low]),
+            mode="lines+markers",
+            name=f"{low_name} (≤ ν)",
+            line={"color": PALETTE["bound"], "width": 2.5 * scale},
+            marker={"size": 7 * scale, "symbol": "square"},
+            hovertemplate="ν = %{x} %: %{y} %<extra></extra>",
+        ),
+    ]
+    shapes = [
+        {
+            "type": "line",
+            "x0": 100.0 * current,
+            "x1": 100.0 * current,
+            "y0": 0,
+            "y1": 1,
+            "yref": "paper",
+            "line": {"color": PALETTE["orange"], "width": 2.5 * scale},
+        }
+    ]
+    if top is not None and top < 1.0:
+        shapes.append(
+            {
+                "type": "line",
+                "x0": 100.0 * top,
+                "x1": 100.0 * top,
+                "y0": 0,
+                "y1": 1,
+                "yref": "paper",
+                "line": {"color": PALETTE["axis"], "width": 1.5, "dash": "dot"},
+            }
+        )
+    layout = _base_layout(
+        height=int(height),
+        margin={
+            "l": round(64 * scale),
+            "r": 16,
+            "t": round(16 * scale),
+            "b": round(60 * scale),
+        },
+        # Inside, top left: the curves run along the diagonal, from the lower
+        # left to the upper right, so that corner stays empty.
+        legend={
+            "x": 0.02,
+            "xanchor": "left",
+            "y": 0.98,
+            "yanchor": "top",
+            "bordercolor": PALETTE["non_sv"],
+            "borderwidth": 1,
+        },
+        font={"size": round(16 * scale)},
+        shapes=shapes,
+        xaxis=_axis("ν (%)", range=[0, 102]),
+        yaxis=_axis("fraction of the training points (%)", range=[0, 102]),
     )
     return _figure(traces, layout)
