@@ -401,27 +401,30 @@ def nu_path_figure(
                 "line": {"color": PALETTE["axis"], "width": 1.5, "dash": "dot"},
             }
         )
+    # The axes end a little past what is drawn: ν-SVC's path stops at its
+    # largest feasible ν, often a third of the way.
+    end = max([*nus, *high, current, top if top is not None else 0.0], default=1.0)
+    end = min(102.0, 100.0 * end + 6.0)
     layout = _base_layout(
         height=int(height),
         margin={
             "l": round(64 * scale),
             "r": 16,
-            "t": round(16 * scale),
+            "t": round(64 * scale),
             "b": round(60 * scale),
         },
-        # Inside, top left: the curves run along the diagonal, from the lower
-        # left to the upper right, so that corner stays empty.
+        # Above the plot: inside it the cursor crossed the key, and right of it
+        # the key took half of a projector's column.
         legend={
-            "x": 0.02,
+            "orientation": "h",
+            "x": 0.0,
             "xanchor": "left",
-            "y": 0.98,
-            "yanchor": "top",
-            "bordercolor": PALETTE["non_sv"],
-            "borderwidth": 1,
+            "y": 1.02,
+            "yanchor": "bottom",
         },
         font={"size": round(16 * scale)},
         shapes=shapes,
-        xaxis=_axis("ν (%)", range=[0, 102]),
-        yaxis=_axis("fraction of the training points (%)", range=[0, 102]),
+        xaxis=_axis("ν (%)", range=[0, end]),
+        yaxis=_axis("% of the points", range=[0, end]),
     )
     return _figure(traces, layout)
