@@ -11,8 +11,8 @@ from __future__ import annotations
 import streamlit as st
 
 from svmlab.figures import family as fig
+from svmlab.ui import chart_click, frame, page_url, panels
 from svmlab.ui import family_page as fp
-from svmlab.ui import frame, page_url, panels
 from svmlab.ui.explore.chart import plot
 from svmlab.ui.model_block import engine_result
 from svmlab.ui.page_state import FAMILY_STATE
@@ -29,7 +29,14 @@ st.title(
 
 request = page_url.require(page_url.sidebar_request(FAMILY_STATE, fp.controls))
 
-fitted = engine_result(lambda: fp.fit(request))
+# A click on the plane adds a point of the class chosen beside it; one rerun.
+chart_click.click_listener(fp.CHART_KEY)
+clicked = chart_click.take_click(fp.CHART_KEY)
+if clicked is not None:
+    fp.add_point(request, clicked)
+added = fp.added_points(request)
+
+fitted = engine_result(lambda: fp.fit(request, added))
 shade, threshold = fp.field_value("shade"), float(fp.field_value("t"))
 page_url.preset_box(FAMILY_STATE, (request, fitted, threshold))
 
@@ -54,7 +61,7 @@ with left:
         ),
         key=fp.CHART_KEY,
         config=panels.CHART_CONFIG,
-        revision=str(hash((request, shade, threshold, classroom))),
+        revision=str(hash((request, added, shade, threshold, classroom))),
         # At most 620 px, less on a short screen: the title (and a preset's
         # paragraph) above take about 300 px.
         fit=(360, 300 if page_url.active_preset(FAMILY_STATE) else 150),
@@ -63,11 +70,26 @@ with right:
     st.markdown(fp.numbers_markdown(request, fitted))
     if fitted.psd:
         st.info(fitted.psd, icon=":material/warning:")
+    st.radio(
+        "A click on the plane adds a point of class",
+        (1.0, -1.0),
+        format_func=lambda v: "+1" if v > 0 else "−1",
+        horizontal=True,
+        key=fp.CLICK_LABEL_KEY,
+        help="The one-class SVM ignores the class, unless it is fitted on one "
+        "class only: a point of the other class is then drawn hollow, flagged "
+        "or not.",
+    )
+    if added and st.button(
+        f"Remove clicked points ({len(added)})", key="family_clear_points"
+    ):
+        fp.clear_points()
+        st.rerun()
 st.markdown(fp.story(request, fitted))
 
 if request.machine != "C":
     st.subheader("Along ν")
-    path = engine_result(lambda: fp.nu_path(fp.path_key(request)))
+    path = engine_result(lambda: fp.nu_path(fp.path_key(request), added))
     curve, words = st.columns([3, 2], gap="medium")
     with curve:
         panels.plotly_chart(

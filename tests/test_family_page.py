@@ -436,3 +436,37 @@ def _request_of(at: AppTest) -> fp.FamilyRequest:
         float(state["family_wneg"]),
         state["family_train"],
     )
+
+
+# -- points clicked in ----------------------------------------------------------------
+
+PENDING = f"{fp.CHART_KEY}_pending_click"
+
+
+def test_a_click_adds_a_point_of_the_chosen_class_and_refits() -> None:
+    link = {"data": "blobs", "machine": "one_class", "kernel": "gaussian"}
+    at = _run({**link, "train": "pos", "nu": "0.1"})
+    _ok(at)
+    before = _numbers(at)["other class flagged"]
+    # A point of class −1 far away: the one-class SVM fitted on +1 never sees
+    # it; it is one more point of the other class, and outside.
+    at.radio(key=fp.CLICK_LABEL_KEY).set_value(-1.0).run()
+    at.session_state[PENDING] = (-9.0, 9.0)
+    at.run()
+    _ok(at)
+    assert len(at.session_state[fp.ADDED_KEY][1]) == 1
+    _, y = datasets.make("blobs", n_samples=200, random_state=0)
+    n_other = int(np.sum(y < 0))
+    flagged = float(before.split()[0]) / 100 * n_other
+    after = float(_numbers(at)["other class flagged"].split()[0])
+    assert after == pytest.approx(100 * (flagged + 1) / (n_other + 1), abs=0.06)
+    # A point of class +1 joins the training points: every one-class number
+    # is of 101 points now, and the button takes it away again.
+    at.radio(key=fp.CLICK_LABEL_KEY).set_value(1.0).run()
+    at.session_state[PENDING] = (9.0, 9.0)
+    at.run()
+    _ok(at)
+    assert len(at.session_state[fp.ADDED_KEY][1]) == 2
+    at.button(key="family_clear_points").click().run()
+    _ok(at)
+    assert _numbers(at)["other class flagged"] == before

@@ -46,7 +46,10 @@ __all__ = [
     "PREFIX",
     "FamilyRequest",
     "Fitted",
+    "add_point",
+    "added_points",
     "class_errors",
+    "clear_points",
     "confusion_markdown",
     "controls",
     "fit",
@@ -265,6 +268,37 @@ def view_controls(classroom: bool = False) -> tuple[str, float]:
     return str(shade), float(threshold)
 
 
+# -- points clicked in --------------------------------------------------------------
+
+#: Points clicked in, ``((x1, x2, label), ...)``.
+Added = tuple[tuple[float, float, float], ...]
+#: Session key of the points clicked in: ``(data identity, Added)``.
+ADDED_KEY = f"{PREFIX}_added"
+#: The radio choosing the class a click adds (a session choice, not a link's).
+CLICK_LABEL_KEY = f"{PREFIX}_click_label"
+
+
+def added_points(request: FamilyRequest) -> Added:
+    """The points clicked into this data set (a new data set starts empty)."""
+    held = st.session_state.get(ADDED_KEY)
+    if held is None or held[0] != request.identity:
+        return ()
+    return held[1]
+
+
+def add_point(request: FamilyRequest, point: tuple[float, float]) -> None:
+    """Add a point of the class the radio says where the chart was clicked."""
+    label = float(st.session_state.get(CLICK_LABEL_KEY, 1.0))
+    st.session_state[ADDED_KEY] = (
+        request.identity,
+        (*added_points(request), (float(point[0]), float(point[1]), label)),
+    )
+
+
+def clear_points() -> None:
+    st.session_state.pop(ADDED_KEY, None)
+
+
 # -- the fit ------------------------------------------------------------------------
 
 
@@ -330,15 +364,20 @@ def _platt(
     return platt.A, platt.B, None
 
 
-def training_points(request: FamilyRequest) -> tuple:
+def training_points(request: FamilyRequest, added: Added = ()) -> tuple:
     """``(X, y, others, bounds, test)``: the points the machine sees (labels
-    ±1; for a one-class SVM fitted on one class, that class), the points it
-    does not (the other class, else None), the axes' bounds (of every point:
-    they stay when a class is left out) and the fresh test points (None for an
+    ±1, the points clicked in among them; for a one-class SVM fitted on one
+    class, that class), the points it does not (the other class, else None),
+    the axes' bounds (of the generated points: they stay when a class is left
+    out or a point is clicked in) and the fresh test points (None for an
     upload)."""
     X, y = request.data()
     y = np.where(np.asarray(y) > 0, 1.0, -1.0)
     bounds = data_bounds(X)
+    if added:
+        extra = np.asarray(added, dtype=np.float64)
+        X = np.vstack([X, extra[:, :2]])
+        y = np.concatenate([y, extra[:, 2]])
     test = request.test_data()
     if test is not None:
         test = (test[0], np.where(np.asarray(test[1]) > 0, 1.0, -1.0))
@@ -351,10 +390,10 @@ def training_points(request: FamilyRequest) -> tuple:
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def fit(request: FamilyRequest) -> Fitted:
-    """The request's machine on its points (raises :class:`svmlab.SvmlabError`
-    with the engine's sentence)."""
-    X, y, others, bounds, test = training_points(request)
+def fit(request: FamilyRequest, added: Added = ()) -> Fitted:
+    """The request's machine on its points and the ones clicked in (raises
+    :class:`svmlab.SvmlabError` with the engine's sentence)."""
+    X, y, others, bounds, test = training_points(request, added)
     model = request.estimator()
     start = time.perf_counter()
     with room.page_fits():
@@ -406,10 +445,10 @@ class NuPath:
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def nu_path(request: FamilyRequest) -> NuPath:
+def nu_path(request: FamilyRequest, added: Added = ()) -> NuPath:
     """The request's machine at every ν of the slider (``request.nu`` is not
     used: the path is the same whichever ν the slider shows)."""
-    X, y, *_ = training_points(request)
+    X, y, *_ = training_points(request, added)
     top = max_feasible_nu(y) if request.machine == "nu" else None
     nus, low, high, skipped = [], [], [], []
     with room.page_fits():

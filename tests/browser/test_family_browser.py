@@ -35,6 +35,18 @@ def test_family_page_every_control(
     check_page()
     assert "training errors, class +1: 6 / 33" in _text(page)
 
+    # A click on empty space adds a point of the class chosen beside the plane.
+    plot = page.locator(f"{CHART} .nsewdrag").first
+    box = plot.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + 0.95 * box["width"], box["y"] + 0.05 * box["height"])
+    wait_for_rerun(page)
+    _drawn(page)
+    assert "training errors, class +1: 6 / 34" in _text(page)
+    page.get_by_role("button", name=re.compile("Remove clicked points")).click()
+    wait_for_rerun(page)
+    assert "training errors, class +1: 6 / 33" in _text(page)
+
     # The threshold moves with the keyboard: the URL and the matrix follow,
     # the fit does not (the fit time stays the cached one).
     fit_time = re.search(r"fit time: \d+ ms", _text(page)).group(0)
