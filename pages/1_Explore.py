@@ -234,9 +234,15 @@ def playground() -> None:
             revision,
         )
     with right:
-        loss = losses.make_loss(settings.loss, delta=settings.delta)
+        loss = losses.make_loss(
+            "hinge" if settings.is_nu else settings.loss, delta=settings.delta
+        )
         chart(
-            figures.loss_spec(loss, model.margins_, C=settings.effective_C),
+            figures.loss_spec(
+                loss,
+                model.margins_,
+                C=model.C if settings.is_nu else settings.effective_C,
+            ),
             "explore_loss_chart",
             revision,
         )

@@ -26,6 +26,10 @@ SOURCES = (
     "the KKT conditions.",
     'R. M. Rifkin (2007), slides "Several Views of Support Vector Machines": the '
     "Tikhonov view and coordinate-ascent dual algorithms.",
+    "For the SVM family: Schölkopf, Smola, Williamson & Bartlett (2000), ν-SVC; "
+    "Schölkopf, Platt, Shawe-Taylor, Smola & Williamson (2001), the one-class SVM; "
+    "Platt (1999) and Lin, Lin & Weng (2007), probabilities; Chang & Lin (2001), "
+    "ν-SVC's equivalent C (docs/family_page.md).",
 )
 
 # Page links are one line with an ellipsis by default: let the presets' titles wrap.

@@ -58,6 +58,7 @@ def test_one_menu_names_every_page_in_the_course_order() -> None:
     titles = [
         "Lecture hub",
         "Explore",
+        "SVM family",
         "Losses",
         "Solvers",
         "Model selection",
@@ -71,7 +72,7 @@ def test_one_menu_names_every_page_in_the_course_order() -> None:
     }
     menu = _menu()
     assert list(menu) == list(dict.fromkeys(p.group for p in PAGES))
-    assert [len(pages) for pages in menu.values()] == [1, 1, 1, 1, 1, 1, 1, 1]
+    assert [len(pages) for pages in menu.values()] == [1, 2, 1, 1, 1, 1, 1, 1]
     assert all(isinstance(page, st.Page) for pages in menu.values() for page in pages)
     for page in PAGES:
         at = page_test(page.script).run()
@@ -101,6 +102,7 @@ def test_home_does_not_promise_pages_that_do_not_exist() -> None:
         assert proto.query_string == urlencode(query(preset.name))
     assert {p.page for p in presets.values()} == {
         "Explore",
+        "Family",
         "Losses",
         "Solvers",
         "Multiclass",

@@ -2,7 +2,7 @@
 
 A CSV's headers and labels reach captions, radio options, tables and the
 figures' legends and hover boxes on every page that takes an upload. Here each
-of the five upload pages gets the same hostile file (a markdown image that would
+of the six upload pages gets the same hostile file (a markdown image that would
 fetch an address, a markdown link, Plotly/HTML tags, a right-to-left override,
 LaTeX and a colour directive) and every text element the page sends is checked:
 markdown is escaped, figures carry entities instead of tags, and no
@@ -115,6 +115,7 @@ def _upload(at: AppTest, source_key: str, file_key: str, data: bytes) -> AppTest
         ("5_Solvers.py", "solvers_source", "solvers_file", 2),
         ("2_Model_selection.py", "selection_source", "selection_file", 2),
         ("6_Multiclass.py", "multiclass_source", "multiclass_file", 3),
+        ("8_Family.py", "family_source", "family_file", 2),
     ],
 )
 def test_a_hostile_file_is_shown_literally(script, source_key, file_key, classes):

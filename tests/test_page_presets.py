@@ -121,8 +121,63 @@ def _regression_reference(name: str, params: dict[str, str], shown: list[float])
         assert shown == [model.support_.size, t.size]
 
 
+def _family_reference(name: str, params: dict[str, str], shown: list[float]) -> None:
+    """The SVM family page's presets by scikit-learn's LIBSVM (NuSVC, OneClassSVM,
+    SVC with class_weight) and NumPy's eigenvalues of sklearn's sigmoid kernel,
+    on the page's data: the generator's defaults (n = 200, seed 0) with the
+    link's values, and 400 fresh test points (seed 10,000)."""
+    from sklearn.metrics import confusion_matrix
+    from sklearn.metrics.pairwise import sigmoid_kernel
+    from sklearn.svm import NuSVC, OneClassSVM
+
+    data = params.get("data", "imbalanced")
+    extra = {"ratio": float(params["ratio"])} if "ratio" in params else {}
+    X, y = datasets.make(data, n_samples=200, **extra, random_state=0)
+    gamma = kernels.gamma_from_sigma(float(params.get("sigma", 1.0)))
+    one = 100 / 200 + 1e-9  # one training point on the margin within tol
+    if name == "family_nu_bound":
+        nu = float(params["nu"])
+        ref = NuSVC(nu=nu, gamma=gamma, tol=1e-8).fit(X, y)
+        margins = y * ref.decision_function(X)
+        errors = np.mean(margins < 1.0 - 1e-6)
+        support = ref.support_.size / y.size
+        assert shown[0] == pytest.approx(100 * errors, abs=one)
+        assert shown[1] == pytest.approx(100 * nu)
+        assert shown[2] == pytest.approx(100 * support, abs=one)
+        assert shown[0] <= shown[1] <= shown[2]  # the ν-property
+    elif name == "family_novelty":
+        nu = float(params["nu"])
+        ref = OneClassSVM(nu=nu, gamma=gamma, tol=1e-8).fit(X[y > 0])
+        # Outside is ξ > 0: f below 0 by more than the solver's rounding (the
+        # free support vectors sit on f = 0 to about 1e-9).
+        outside = np.mean(ref.decision_function(X[y > 0]) < -1e-6)
+        flagged = np.mean(ref.decision_function(X[y < 0]) < 0)
+        assert shown[0] == pytest.approx(100 * outside, abs=2 * one)
+        assert shown[1] == pytest.approx(100 * flagged, abs=2 * one)
+        assert shown[0] <= 100 * nu
+    elif name in ("family_imbalanced", "family_balanced"):
+        weight = "balanced" if name == "family_balanced" else None
+        ref = SVC(kernel="linear", C=1.0, class_weight=weight, tol=1e-8).fit(X, y)
+        wrong = int(np.sum(ref.decision_function(X[y > 0]) < 0))
+        assert shown == [wrong, int(np.sum(y > 0))]
+    elif name == "family_threshold":
+        X_test, y_test = datasets.make("imbalanced", n_samples=400, random_state=10_000)
+        ref = SVC(kernel="linear", C=1.0, tol=1e-8).fit(X, y)
+        called = ref.decision_function(X_test) >= float(params["t"])
+        tn, fp, fn, tp = confusion_matrix(y_test > 0, called).ravel()
+        positives = 1 / (tp + fn) + 1e-9  # one test point near the threshold
+        assert shown[0] == pytest.approx(100 * tp / (tp + fn), abs=100 * positives)
+        assert shown[1] == pytest.approx(100 * fp / (fp + tn), abs=100 / (fp + tn))
+    else:  # the sigmoid's Gram matrix by scikit-learn, its eigenvalues by NumPy
+        K = sigmoid_kernel(X, gamma=float(params["a"]), coef0=float(params["r"]))
+        assert -shown[0] == pytest.approx(np.linalg.eigvalsh(K)[0], rel=1e-3)
+
+
 def _reference(name: str, params: dict[str, str], shown: list[float]) -> None:
     """The preset's number again, computed without svmlab's solvers."""
+    if name.startswith("family_"):
+        _family_reference(name, params, shown)
+        return
     if name.startswith("losses_"):
         X, y, X_all, y_all, far, X_test, y_test = _losses_data(params)
         clean = SVC(kernel="linear", C=1.0, tol=1e-8).fit(X, y)

@@ -138,6 +138,9 @@ PAGES = RECORDER + textwrap.dedent(
         ("pages/2_Model_selection.py", {}),
         ("pages/7_Regression.py", {}),
         ("pages/7_Regression.py", {"machine": "nu"}),
+        ("pages/8_Family.py", {}),
+        ("pages/8_Family.py", {"machine": "nu", "kernel": "gaussian"}),
+        ("pages/8_Family.py", {"machine": "one_class", "kernel": "sigmoid"}),
     ]
     errors = []
     for page, query in runs:

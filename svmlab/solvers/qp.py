@@ -42,6 +42,7 @@ import scipy.sparse as sp
 from numpy.typing import NDArray
 
 from svmlab.errors import ProblemError, short_reason
+from svmlab.kernel_psd import psd_note
 from svmlab.solvers.base import (
     Budget,
     DualSolution,
@@ -164,6 +165,21 @@ def _breakdown(upper: float, error: BaseException | None) -> ProblemError:
         "The exact QP solver broke down on this problem: it happens when "
         f"{scale} extreme or the kernel matrix is degenerate (all points alike, "
         f"say). Use a C nearer 1, or the smo solver{suffix}."
+    )
+
+
+def _not_convex(K: Array) -> ProblemError | None:
+    """The sentence for a breakdown on a Gram matrix that is not positive
+    semidefinite (the sigmoid kernel's, say), else None: an interior-point
+    method needs a convex problem, and the sentence must not blame C."""
+    lam, note = psd_note(K)
+    if note is None:
+        return None
+    return ProblemError(
+        "The exact QP solver needs a convex problem, and this kernel's Gram "
+        f"matrix is not positive semidefinite (its smallest eigenvalue is "
+        f"{lam:.3g}): use the smo solver, which climbs the non-convex dual to a "
+        "point where the KKT conditions hold."
     )
 
 
@@ -407,7 +423,10 @@ def solve(
         )
     try:
         a, status, iterations = backend(Q, y, upper, problem.fit_intercept)
-    except ProblemError:
+    except ProblemError as error:
+        not_convex = _not_convex(K_dual)
+        if not_convex is not None:
+            raise not_convex from error.__cause__
         # CVXOPT breaks down on badly scaled problems (a polynomial kernel on
         # wide data: entries of 1e7) where Clarabel's homogeneous embedding and
         # equilibration still get through; only if both fail is it said.

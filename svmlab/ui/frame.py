@@ -65,6 +65,18 @@ PAGES: tuple[Page, ...] = (
         "explore",
     ),
     Page(
+        "pages/8_Family.py",
+        "SVM family",
+        ":material/family_history:",
+        "C-SVC with a C per class, ν-SVC (ν bounds the margin errors and the "
+        "support vectors) and the one-class SVM on the same data; Platt's "
+        "probabilities, a threshold with its confusion matrix and ROC curve; the "
+        "sigmoid kernel.",
+        "1 · The machine",
+        "Family",
+        "family",
+    ),
+    Page(
         "pages/4_Losses.py",
         "Losses",
         ":material/scatter_plot:",

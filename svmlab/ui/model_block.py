@@ -28,7 +28,12 @@ __all__ = ["KERNEL_TITLES", "engine_result", "model_block"]
 T = TypeVar("T")
 
 #: The kernels' names in the model blocks.
-KERNEL_TITLES = {"linear": "linear", "gaussian": "Gaussian", "polynomial": "polynomial"}
+KERNEL_TITLES = {
+    "linear": "linear",
+    "gaussian": "Gaussian",
+    "polynomial": "polynomial",
+    "sigmoid": "sigmoid tanh(a x·z + r)",
+}
 #: Widget labels of the model fields (a field's own label is for sentences).
 LABELS = {
     "kernel": "Kernel",
@@ -41,6 +46,8 @@ LABELS = {
     "machine": "Machine",
     "epsilon": "ε (the tube's half-width)",
     "nu": "ν",
+    "a": "a (the sigmoid's slope)",
+    "r": "r (the sigmoid's offset)",
 }
 _FORMATS: dict[str, Callable[[Any], str]] = {
     "kernel": lambda k: KERNEL_TITLES.get(k, str(k)),
@@ -102,6 +109,7 @@ def _draw(
                 kind(field.low),
                 kind(field.high),
                 value=kind(keyed.value(key, field.default)),
+                step=None if field.step is None else kind(field.step),
                 key=key,
                 persist_state="session",
                 disabled=disabled,
@@ -130,25 +138,30 @@ def model_block(
     labels: Mapping[str, str] | None = None,
     helps: Mapping[str, str] | None = None,
     formats: Mapping[str, Callable[[Any], str]] | None = None,
+    disabled: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The page's model fields ``names`` under ``heading`` (none when empty), in
     that order; their values by field name. A choice's options read as
     ``formats[name]`` says (else the shared names). σ is disabled unless the
-    kernel is Gaussian, the degree unless it is polynomial (each keeps its value
-    for when it comes back)."""
+    kernel is Gaussian, the degree unless it is polynomial, the sigmoid's a and r
+    unless it is the sigmoid, and every name in ``disabled`` (each keeps its
+    value for when it comes back)."""
     fields = {f.query: f for f in state.fields}
     if heading:
         st.header(heading)
     values: dict[str, Any] = {}
     for name in names:
         kernel = values.get("kernel")
-        disabled = (name == "sigma" and kernel not in (None, "gaussian")) or (
-            name == "degree" and kernel not in (None, "polynomial")
+        off = (
+            name in disabled
+            or (name == "sigma" and kernel not in (None, "gaussian"))
+            or (name == "degree" and kernel not in (None, "polynomial"))
+            or (name in ("a", "r") and kernel not in (None, "sigmoid"))
         )
         label = (labels or {}).get(name, LABELS.get(name, name))
         help = (helps or {}).get(name)
         fmt = (formats or {}).get(name)
-        values[name] = _draw(fields[name], label, disabled, help, fmt)
+        values[name] = _draw(fields[name], label, off, help, fmt)
     return values
 
 

@@ -100,6 +100,8 @@ class Number:
     high: float
     label: str
     integer: bool = False
+    #: The slider's step (None: Streamlit's, 1 or 0.01).
+    step: float | None = None
 
     def parse(self, raw: str, errors: list[str], notes: list[str]) -> float | int:
         value = parse_number(raw, overflow=True)
@@ -620,6 +622,56 @@ NOTES_STATE = PageState(
     fields=(Flag("classroom", "notes_classroom", False, "Classroom mode"),),
 )
 
+#: The family page's class weights (C_+ = C w_+, C_- = C w_-) and the sigmoid's
+#: slope a (a positive grid); r and the threshold on f are plain sliders.
+WEIGHT_GRID: tuple[float, ...] = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0)
+SCALE_GRID: tuple[float, ...] = log_grid(-3, 1)
+
+FAMILY_STATE = PageState(
+    page="pages/8_Family.py",
+    prefix="family",
+    catalogue=datasets,
+    dataset="imbalanced",
+    max_n=400,
+    fields=(
+        Choice(
+            "machine",
+            "family_machine",
+            ("C", "nu", "one_class"),
+            "C",
+            "The machine",
+        ),
+        Choice(
+            "kernel",
+            "family_kernel",
+            ("gaussian", "polynomial", "linear", "sigmoid"),
+            "linear",
+            "Kernel",
+        ),
+        Grid("C", "family_C", PAGE_C_GRID, 1.0, "C"),
+        Grid("nu", "family_nu", NU_GRID, 0.2, "ν"),
+        Grid("sigma", "family_sigma", SIGMA_GRID, 1.0, "σ"),
+        Number("degree", "family_degree", 3, 1, 6, "The degree", True),
+        Grid("a", "family_a", SCALE_GRID, 0.1, "The sigmoid's a"),
+        Number("r", "family_r", 0.0, -5.0, 5.0, "The sigmoid's r", step=0.1),
+        Choice(
+            "weights",
+            "family_weights",
+            ("none", "balanced", "manual"),
+            "none",
+            "The class weights",
+        ),
+        Grid("wpos", "family_wpos", WEIGHT_GRID, 1.0, "w₊"),
+        Grid("wneg", "family_wneg", WEIGHT_GRID, 1.0, "w₋"),
+        Choice("train", "family_train", ("all", "pos", "neg"), "all", "Fit on"),
+        Choice("shade", "family_shade", ("f", "p"), "f", "The shading"),
+        Number(
+            "t", "family_threshold", 0.0, -3.0, 3.0, "The threshold on f", step=0.05
+        ),
+        Flag("classroom", "family_classroom", False, "Classroom mode"),
+    ),
+)
+
 #: Page name (as in :data:`svmlab.ui.presets.Preset.page`) -> its URL state.
 PAGE_STATES: dict[str, PageState] = {
     "losses": LOSSES_STATE,
@@ -627,5 +679,6 @@ PAGE_STATES: dict[str, PageState] = {
     "selection": SELECTION_STATE,
     "multiclass": MULTICLASS_STATE,
     "regression": REGRESSION_STATE,
+    "family": FAMILY_STATE,
     "notes": NOTES_STATE,
 }

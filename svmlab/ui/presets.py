@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+
 from svmlab.ui.explore.settings import EXPLORE_PRESETS, ExploreSettings
 
 __all__ = ["EXPLORE", "PRESETS", "TOPICS", "Preset", "by_topic", "page_query", "query"]
@@ -68,6 +70,7 @@ TOPICS: tuple[str, ...] = (
     "Solvers and the bias",
     "More than two classes",
     "Regression",
+    "The SVM family",
 )
 
 #: The scripts of the pages with presets of their own (their links are read by
@@ -76,6 +79,7 @@ LOSSES = "pages/4_Losses.py"
 SOLVERS = "pages/5_Solvers.py"
 MULTICLASS = "pages/6_Multiclass.py"
 REGRESSION = "pages/7_Regression.py"
+FAMILY = "pages/8_Family.py"
 
 
 # -- what a page preset's number is, read off the page's engine result --------------
@@ -139,6 +143,50 @@ def _epsilon(fitted: Any) -> str:
 
 def _test_rmse(fitted: Any) -> str:
     return f"{fitted.test_rmse:.4g}"
+
+
+# The SVM family page's result is ``(request, fitted, threshold)``
+# (svmlab.ui.family_page): the threshold moves without a refit.
+
+
+def _pct(value: float) -> str:
+    return f"{100.0 * value:.1f} %"
+
+
+def _nu_bound(result: Any) -> str:
+    _, fitted, _ = result
+    m = fitted.model
+    return (
+        f"{_pct(m.margin_error_fraction_)} ≤ {_pct(m.nu)} ≤ {_pct(m.support_fraction_)}"
+    )
+
+
+def _novelty(result: Any) -> str:
+    _, fitted, _ = result
+    m = fitted.model
+    flagged = float(np.mean(m.decision_function(fitted.others) < 0.0))
+    return f"{_pct(m.outlier_fraction_)} / {_pct(flagged)}"
+
+
+def _minority_errors(result: Any) -> str:
+    _, fitted, _ = result
+    mine = fitted.y > 0
+    wrong = int(np.sum(fitted.f[mine] < 0.0))
+    return f"{wrong} / {int(np.sum(mine))}"
+
+
+def _rates(result: Any) -> str:
+    _, fitted, threshold = result
+    y = fitted.test[1] > 0
+    called = fitted.f_test >= threshold
+    tpr = np.sum(called & y) / max(1, np.sum(y))
+    fpr = np.sum(called & ~y) / max(1, np.sum(~y))
+    return f"{_pct(tpr)} / {_pct(fpr)}"
+
+
+def _lam_min(result: Any) -> str:
+    _, fitted, _ = result
+    return f"{fitted.lam_min:.3g}".replace("-", "−")
 
 
 _CIRCLES = {"dataset": "two_circles", "n": 200, "noise": 0.1, "sigma": 0.39}
@@ -507,6 +555,115 @@ _TABLE: tuple[Preset, ...] = (
         "0.3817",
         page=REGRESSION,
         measure=_test_rmse,
+    ),
+    Preset(
+        "family_nu_bound",
+        "The SVM family",
+        "ν bounds the margin errors from above and the support vectors from "
+        "below (SVM family page)",
+        (
+            ("data", "moons"),
+            ("machine", "nu"),
+            ("kernel", "gaussian"),
+            ("sigma", "0.47"),
+            ("nu", "0.3"),
+        ),
+        "ν-SVC on two moons with ν = 0.3 (Schölkopf et al. 2000): 27.0 % of the "
+        "200 points are margin errors (at the bound with y f < 1) and 33.0 % are "
+        "support vectors, with ν between them. Move ν and the three numbers move "
+        "together; ν-SVC also reports its margin ρ and the C that gives the same "
+        "boundary.",
+        "margin errors ≤ ν ≤ support vectors",
+        "27.0 % ≤ 30.0 % ≤ 33.0 %",
+        page=FAMILY,
+        measure=_nu_bound,
+    ),
+    Preset(
+        "family_novelty",
+        "The SVM family",
+        "Novelty detection: a one-class SVM that never saw the other class "
+        "(SVM family page)",
+        (
+            ("data", "blobs"),
+            ("machine", "one_class"),
+            ("kernel", "gaussian"),
+            ("nu", "0.1"),
+            ("train", "pos"),
+        ),
+        "The one-class SVM (Schölkopf et al. 2001) fitted on class +1 alone, "
+        "ν = 0.1, σ = 1: the shaded region f ≥ 0 is where it puts those points, "
+        "and at most ν of them fall outside it: 3.0 %, crossed. The other blob, "
+        "which it never saw, is drawn hollow: 79.0 % of it lands outside, "
+        "flagged as new.",
+        "outside / other class flagged",
+        "3.0 % / 79.0 %",
+        page=FAMILY,
+        measure=_novelty,
+    ),
+    Preset(
+        "family_imbalanced",
+        "The SVM family",
+        "Imbalanced classes: the boundary pushed into the small class "
+        "(SVM family page)",
+        (("ratio", "10"),),
+        "Ten points of class −1 for every point of class +1, a linear kernel, "
+        "C = 1, no weights. Each error costs the same, and the large class has "
+        "more of them to lose, so the boundary moves into the small class: 10 of "
+        "its 18 training points end on the wrong side, against 1 of 182.",
+        "class +1 training errors",
+        "10 / 18",
+        page=FAMILY,
+        measure=_minority_errors,
+    ),
+    Preset(
+        "family_balanced",
+        "The SVM family",
+        "Balanced class weights bring the boundary back (SVM family page)",
+        (("ratio", "10"), ("weights", "balanced")),
+        "The same data with scikit-learn's balanced weights, w_c = n / (2 n_c): "
+        "C₊ = 5.56 and C₋ = 0.549, so an error on the small class costs ten "
+        "times more. The boundary comes back: 1 of its 18 points is wrong, and "
+        "the large class pays with 18 of 182.",
+        "class +1 training errors",
+        "1 / 18",
+        page=FAMILY,
+        measure=_minority_errors,
+    ),
+    Preset(
+        "family_threshold",
+        "The SVM family",
+        "A threshold trades one error for the other (ROC) (SVM family page)",
+        (("t", "-0.5"), ("shade", "p")),
+        "The unweighted fit on imbalanced blobs, shaded by Platt's probability "
+        "(LIBSVM's internal 5-fold fit, Lin, Lin & Weng 2007). Moving the "
+        "threshold on f to −0.5 calls more points +1 without refitting: on 400 "
+        "fresh points the true positive rate rises from 76.1 % to 79.1 % and the "
+        "false positive rate from 4.8 % to 6.9 %, a step along the ROC curve "
+        "(AUC 0.941).",
+        "true / false positive rate",
+        "79.1 % / 6.9 %",
+        page=FAMILY,
+        measure=_rates,
+    ),
+    Preset(
+        "family_sigmoid",
+        "The SVM family",
+        "The sigmoid kernel is not positive semidefinite (SVM family page)",
+        (
+            ("data", "blobs"),
+            ("kernel", "sigmoid"),
+            ("a", "0.47"),
+            ("r", "-1"),
+        ),
+        "tanh(a x·z + r) with a = 0.47 and r = −1 on two blobs: the smallest "
+        "eigenvalue of its Gram matrix is −97.5, so the dual is not convex. SMO still "
+        "climbs it at every step and stops where the KKT conditions hold; the "
+        "boundary is sensible here, but it may depend on the start (Lin & Lin "
+        "2003).",
+        "smallest eigenvalue of K",
+        "−97.5",
+        page=FAMILY,
+        measure=_lam_min,
     ),
 )
 

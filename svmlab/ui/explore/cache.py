@@ -41,9 +41,10 @@ import streamlit as st
 from numpy.typing import NDArray
 from sklearn.exceptions import ConvergenceWarning
 
-from svmlab import SVC, datasets, kernels, solvers
+from svmlab import SVC, NuSVC, datasets, kernels, solvers
 from svmlab.errors import DataError, IncompatibleLossError, counted
 from svmlab.figures import data_bounds
+from svmlab.kernel_psd import psd_note
 from svmlab.ui import room
 from svmlab.ui.explore.settings import UPLOAD, ExploreSettings
 
@@ -196,7 +197,7 @@ def apply_edits(X: Array, y: Array, edits: Edits) -> tuple[Array, Array]:
 
 
 #: Estimator keyword arguments that determine the Gram matrix.
-KERNEL_KEYS = ("kernel", "sigma", "degree", "coef0")
+KERNEL_KEYS = ("kernel", "sigma", "degree", "coef0", "scale")
 
 
 def kernel_items(
@@ -244,6 +245,15 @@ class FitRecord:
     n_bound: int
     warning: str | None
     notes: tuple[str, ...] = ()
+    #: The ν-SVC fit (:class:`svmlab.NuSVC`) when the machine is ν-SVC; ``model``
+    #: is then the C-SVC with its equivalent C = 1/r, warm-started at its
+    #: multipliers (the same f: Chang & Lin 2001), which every view draws.
+    nu_model: Any = None
+    #: The smallest eigenvalue of the training Gram matrix and the sentence when
+    #: it is not positive semidefinite (:func:`svmlab.kernel_psd.psd_note`), for
+    #: a kernel outside :data:`svmlab.kernels.PSD_KERNELS` (the sigmoid).
+    lam_min: float | None = None
+    psd_note: str | None = None
 
 
 class _NotShared(Exception):
@@ -311,13 +321,21 @@ def fit(
     """
     data = load_data(dataset, data_items, test_fraction)
     X, y = apply_edits(data.X_train, data.y_train, edits)
-    model = SVC(**dict(model_items))
+    params = dict(model_items)
+    nu = params.pop("nu", None)
+    model = SVC(**params)
     model._check_params()  # a bad kernel parameter raises the estimator's error
     K = gram_matrix(
         dataset, data_items, test_fraction, edits, kernel_items(model_items)
     )
+    nu_model = None
+    lam, psd = (None, None)
+    if params.get("kernel") not in kernels.PSD_KERNELS:
+        lam, psd = psd_note(K)
     with warnings.catch_warnings(record=True) as caught, room.page_fits():
         warnings.simplefilter("always", ConvergenceWarning)
+        if nu is not None:
+            nu_model, model, _init = _nu_fit(nu, params, X, y)
         model.fit(X, y, init=_init, K=K)
     message = next(
         (str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)),
@@ -337,11 +355,39 @@ def fit(
         n_free=int(np.sum(model.sv_state_ == 1)),
         n_bound=int(np.sum(model.sv_state_ == 2)),
         warning=_stop_sentence(model, model.tol),
-        notes=tuple(note for note in model.fit_notes_ if note != message),
+        notes=tuple(
+            note
+            for note in (*model.fit_notes_, *getattr(nu_model, "fit_notes_", ()))
+            if note != message
+        ),
+        nu_model=nu_model,
+        lam_min=lam,
+        psd_note=psd,
     )
     if not shareable(model.stop_reason_, warm=_init is not None):
         raise _NotShared(record)
     return record
+
+
+def _nu_fit(nu: float, params: dict[str, Any], X: Array, y: Array) -> tuple:
+    """ν-SVC on ``(X, y)``, and the C-SVC with its equivalent C = 1/r started
+    at its multipliers |coef| (0 <= |coef| <= 1/r, y'|coef| = 0): the C-SVC's
+    optimum, so SMO only checks it. Returns ``(NuSVC, SVC, init)``."""
+    kernel = {k: params[k] for k in KERNEL_KEYS if k in params}
+    nu_model = NuSVC(
+        nu=nu,
+        tol=params["tol"],
+        max_iter=params["max_iter"],
+        max_seconds=params["max_seconds"],
+        **kernel,
+    ).fit(X, y)
+    coef = np.zeros(y.shape[0])
+    coef[nu_model.support_] = np.abs(nu_model.dual_coef_[0])
+    C = float(nu_model.C_)
+    coef = np.minimum(coef, C)
+    model = SVC(**{**params, "C": C, "loss": "hinge", "bias": "unregularized"})
+    model.set_params(solver="smo", record_history=False)
+    return nu_model, model, coef
 
 
 #: Session key of the last settings that gave a picture, with their data and fit.
@@ -367,7 +413,24 @@ def last_good() -> tuple[ExploreSettings, tuple, Data, Edits, FitRecord] | None:
 
 
 def model_items(s: ExploreSettings) -> tuple[tuple[str, Any], ...]:
-    """The estimator's keyword arguments for these settings."""
+    """The estimator's keyword arguments for these settings (for ν-SVC, ``nu``
+    in place of C, and the hinge, unregularized bias and SMO: see
+    :func:`fit`)."""
+    if s.is_nu:
+        nu_items: dict[str, Any] = {
+            "nu": s.nu,
+            "kernel": s.kernel,
+            "tol": s.tol,
+            "max_iter": s.max_iter,
+            "max_seconds": room.fit_seconds(),
+        }
+        if s.kernel == "gaussian":
+            nu_items["sigma"] = s.sigma
+        if s.kernel == "polynomial":
+            nu_items["degree"], nu_items["coef0"] = s.degree, s.coef0
+        if s.kernel == "sigmoid":
+            nu_items["scale"], nu_items["coef0"] = s.sig_a, s.sig_r
+        return tuple(nu_items.items())
     items: dict[str, Any] = {
         "C": s.effective_C,
         "kernel": s.kernel,
@@ -383,6 +446,8 @@ def model_items(s: ExploreSettings) -> tuple[tuple[str, Any], ...]:
         items["sigma"] = s.sigma
     if s.kernel == "polynomial":
         items["degree"], items["coef0"] = s.degree, s.coef0
+    if s.kernel == "sigmoid":
+        items["scale"], items["coef0"] = s.sig_a, s.sig_r
     if s.loss == "modified_hinge":
         items["delta"] = s.delta
     return tuple(items.items())
@@ -390,6 +455,8 @@ def model_items(s: ExploreSettings) -> tuple[tuple[str, Any], ...]:
 
 def no_solver_message(s: ExploreSettings) -> str | None:
     """A plain sentence when no registered solver can fit this loss and bias yet."""
+    if s.is_nu:
+        return None  # ν-SVC has its own solver
     try:
         solvers.resolve_solver(
             s.solver,

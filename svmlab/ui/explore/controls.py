@@ -39,6 +39,7 @@ from svmlab.estimator import BIASES
 from svmlab.ui import keyed, presets  # noqa: F401 (presets: see EXPLORE_PRESETS)
 from svmlab.ui.explore import upload
 from svmlab.ui.explore.settings import (
+    MACHINES,
     RANGES,
     ExploreSettings,
     compare_choice,
@@ -68,10 +69,14 @@ KEYS: dict[str, str] = {
     "noise": P + "noise",
     "seed": P + "seed",
     "test_fraction": P + "test_fraction",
+    "machine": P + "machine",
+    "nu": P + "nu",
     "kernel": P + "kernel",
     "sigma": P + "sigma",
     "degree": P + "degree",
     "coef0": P + "coef0",
+    "sig_a": P + "sig_a",
+    "sig_r": P + "sig_r",
     "loss": P + "loss",
     "delta": P + "delta",
     "solver": P + "solver",
@@ -475,8 +480,23 @@ def _auto_note(loss: str, fit_intercept: bool, hard: bool) -> str | None:
 def _model_controls(classroom: bool = False) -> None:
     state = st.session_state
     st.header("Model")
-    # The sigmoid (not a Mercer kernel) waits for its controls (issue 31).
-    names = list(kernels.PSD_KERNELS)
+    names = list(MACHINES)
+    machine = st.radio(
+        "C or ν",
+        names,
+        index=keyed.index(KEYS["machine"], names),
+        format_func=MACHINES.__getitem__,
+        horizontal=True,
+        key=KEYS["machine"],
+        help="C-SVC takes C (every loss and solver). ν-SVC takes ν in (0, 1]: an "
+        "upper bound on the fraction of margin errors and a lower bound on the "
+        "fraction of support vectors (Schölkopf et al. 2000); it is the hinge "
+        "with an unregularized bias, solved by LIBSVM's ν solver.",
+    )
+    nu = machine == "nu"
+    # The sigmoid is not a Mercer kernel: the numbers then show the smallest
+    # eigenvalue of its Gram matrix, and a sentence when it is negative.
+    names = list(kernels.KERNELS)
     kernel = st.selectbox(
         "Kernel",
         names,
@@ -488,6 +508,10 @@ def _model_controls(classroom: bool = False) -> None:
         left, right = st.columns(2)
         _number_box(left, "degree", "Degree p", 3, integer=True, step=1)
         _number_box(right, "coef0", "Offset a", 1.0, step=0.5, format="%g")
+    if kernel == "sigmoid":
+        left, right = st.columns(2)
+        _number_box(left, "sig_a", "Slope a", 0.1, step=0.05, format="%g")
+        _number_box(right, "sig_r", "Offset r", 0.0, step=0.5, format="%g")
     names = list(losses.LOSSES)
     loss = st.selectbox(
         "Loss",
@@ -495,8 +519,14 @@ def _model_controls(classroom: bool = False) -> None:
         index=keyed.index(KEYS["loss"], names),
         format_func=lambda name: losses.LOSSES[name].title,
         key=KEYS["loss"],
+        disabled=nu,
     )
-    if loss == "modified_hinge":
+    if nu:
+        st.caption(
+            "ν-SVC is the hinge with an unregularized bias and its own solver: "
+            "the loss, bias and solver here wait for C-SVC."
+        )
+    if loss == "modified_hinge" and not nu:
         st.select_slider(
             "δ (modified hinge)",
             options=DELTA_GRID,
@@ -507,7 +537,7 @@ def _model_controls(classroom: bool = False) -> None:
             "δ = 1e-4.",
         )
     hard = False
-    if loss == "hinge":
+    if loss == "hinge" and not nu:
         hard = st.checkbox(
             "hard margin (C = ∞)",
             value=bool(keyed.value(KEYS["hard_margin"], False)),
@@ -524,6 +554,7 @@ def _model_controls(classroom: bool = False) -> None:
         index=keyed.index(KEYS["bias"], names),
         format_func=BIASES.__getitem__,
         key=KEYS["bias"],
+        disabled=nu,
     )
     fit_intercept = bias == "unregularized"
     # With the hard margin only the solvers that take C = inf are offered (SMO
@@ -544,10 +575,11 @@ def _model_controls(classroom: bool = False) -> None:
         index=keyed.index(KEYS["solver"], options),
         format_func=_solver_label,
         key=KEYS["solver"],
+        disabled=nu,
     )
     note = (
         _auto_note(loss, fit_intercept, hard)
-        if state[KEYS["solver"]] == "auto"
+        if state[KEYS["solver"]] == "auto" and not nu
         else None
     )
     if note:
@@ -672,21 +704,36 @@ def live_controls() -> tuple[ExploreSettings, Any]:
     row's last column (for the undo buttons, drawn once the run's edits are
     known)."""
     state = st.session_state
-    for field in ("C", "sigma"):  # seeded again: a fragment run skips sync_state
+    for field in ("C", "sigma", "nu"):  # seeded again: a fragment run skips it
         if KEYS[field] not in state:
             state[KEYS[field]] = getattr(state[SETTINGS_KEY], field)
     upload.hold_current(state.get(upload.CURRENT_KEY, ""))
     gaussian = state[KEYS["kernel"]] == "gaussian"
+    nu = state.get(KEYS["machine"]) == "nu"
     hard = bool(state.get(KEYS["hard_margin"])) and state[KEYS["loss"]] == "hinge"
     left, right, tools = st.columns([4.4, 4.4, 3.2], gap="medium")
     with left:
-        _log_control(
-            "C",
-            "C",
-            "Cost of the loss term: small C, wide soft margin; large C, few "
-            "training errors. Disabled with the hard margin (C = ∞).",
-            disabled=hard,
-        )
+        if nu:
+            st.slider(
+                "ν",
+                0.01,
+                1.0,
+                value=float(keyed.value(KEYS["nu"], 0.5)),
+                step=0.01,
+                key=KEYS["nu"],
+                help="At most a fraction ν of the training points are margin "
+                "errors (at the bound, y f < 1), at least ν are support "
+                "vectors; ν-SVC finds its margin ρ, and the C-SVC with C = 1/r "
+                "draws the same f. At most 2 min(n₊, n₋)/n.",
+            )
+        else:
+            _log_control(
+                "C",
+                "C",
+                "Cost of the loss term: small C, wide soft margin; large C, few "
+                "training errors. Disabled with the hard margin (C = ∞).",
+                disabled=hard,
+            )
     if gaussian:
         with right:
             _log_control(

@@ -160,7 +160,18 @@ def number_cells(record: FitRecord) -> list[tuple[str, str]]:
     """The numbers panel as (label, text) pairs."""
     m = record.model
     gap = m.duality_gap_
+    nu = record.nu_model
+    first: list[tuple[str, str]] = []
+    if nu is not None:  # the ν-property first: the bound, live
+        first = [
+            ("margin errors", _pct(nu.margin_error_fraction_)),
+            ("ν", _pct(nu.nu)),
+            ("SV fraction", _pct(nu.support_fraction_)),
+            ("ρ", _num(nu.rho_)),
+            ("equivalent C", _num(nu.C_)),
+        ]
     return [
+        *first,
         ("support vectors", f"{record.n_free + record.n_bound} / {len(record.y)}"),
         ("free SVs", str(record.n_free)),
         ("bound SVs", str(record.n_bound)),
@@ -172,6 +183,11 @@ def number_cells(record: FitRecord) -> list[tuple[str, str]]:
         ("duality gap", "–" if gap is None else f"{gap:.1e}"),
         (f"iterations ({m.solver_})", str(m.n_iter_)),
         ("fit time", f"{1000.0 * m.fit_time_:.0f} ms"),
+        *(
+            [("smallest eigenvalue of K", f"{record.lam_min:.3g}")]
+            if record.lam_min is not None
+            else []
+        ),
     ]
 
 
@@ -203,6 +219,8 @@ _CELL_BIG = (
 _FRAME = "outline:3px solid #E69F00;outline-offset:4px;border-radius:4px"
 
 
+#: ν-SVC's numbers classroom mode adds: the bound, live.
+NU_NUMBERS = ("margin errors", "ν", "SV fraction", "equivalent C")
 #: The few numbers classroom mode shows, large (the rest stay one click away).
 CLASSROOM_NUMBERS = ("support vectors", "training error", "test error", "bias b")
 
@@ -223,6 +241,8 @@ def numbers(
     cells = number_cells(record)
     if classroom:
         keep = {*CLASSROOM_NUMBERS, highlight}
+        if record.nu_model is not None:
+            keep |= {*NU_NUMBERS}
         cells = [(label, value) for label, value in cells if label in keep]
     template = _CELL_BIG if classroom else _CELL
     cells_html = "".join(
@@ -235,6 +255,8 @@ def numbers(
         for label, value in cells
     )
     st.html(_GRID.format(cells_html))
+    if record.psd_note:
+        st.info(record.psd_note, icon=":material/warning:")
     model = record.model
     if record.warning:
         st.warning(record.warning, icon="⚠️")

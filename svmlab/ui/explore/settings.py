@@ -35,6 +35,7 @@ from svmlab.ui.link_values import (
 __all__ = [
     "COMPARE_GRIDS",
     "FIT_SECONDS",
+    "MACHINES",
     "MODEL_DEFAULTS",
     "RANGES",
     "UPLOAD",
@@ -61,6 +62,9 @@ RANGES: dict[str, tuple[float, float]] = {
     "test_fraction": (0.0, 0.8),
     "degree": (1, 10),
     "coef0": (0.0, 1e6),
+    "nu": (0.01, 1.0),
+    "sig_a": (1e-3, 10.0),
+    "sig_r": (-10.0, 10.0),
 }
 #: Wall-clock budget of one fit on the page, in seconds: a fit that needs longer
 #: stops there and says so (the page stays live; the engine's ``max_seconds``).
@@ -140,6 +144,10 @@ class ExploreSettings:
     markers and lines, the advanced controls hidden). ``compare`` is compare
     mode's B while that tool is open, ``"<field>:<value>"`` (``"C:100"``,
     ``"loss:ramp"``; :func:`compare_choice` reads it), else empty.
+    ``sig_a`` and ``sig_r`` are the sigmoid kernel's ``tanh(a x'z + r)`` (``a``
+    and ``r`` in a link). ``machine`` is ``"C"`` (C-SVC, every loss and
+    solver) or ``"nu"`` (ν-SVC, the hinge with ``nu`` in (0, 1] in place of C;
+    :data:`MACHINES`).
     """
 
     dataset: str = "spiral"
@@ -148,10 +156,14 @@ class ExploreSettings:
     data_params: tuple[tuple[str, float], ...] = ()
     seed: int = 0
     test_fraction: float = 0.2
+    machine: str = "C"
+    nu: float = 0.5
     kernel: str | None = None
     sigma: float | None = None
     degree: int = 3
     coef0: float = 1.0
+    sig_a: float = 0.1
+    sig_r: float = 0.0
     loss: str = "hinge"
     delta: float = 0.1
     solver: str = "auto"
@@ -206,6 +218,13 @@ class ExploreSettings:
     def effective_C(self) -> float:
         """``inf`` for the hard margin, else ``C``."""
         return math.inf if self.hard_margin and self.loss == "hinge" else self.C
+
+    @property
+    def is_nu(self) -> bool:
+        """Whether the machine is ν-SVC (ν in place of C; the hinge loss, an
+        unregularized bias and LIBSVM's ν solver, whatever the loss, bias and
+        solver fields say: they wait for C)."""
+        return self.machine == "nu"
 
     def data_kwargs(self) -> dict[str, Any]:
         """Keyword arguments of :func:`svmlab.datasets.make` (seed included); for
@@ -383,6 +402,13 @@ class ExploreSettings:
                 f"δ = {shown(delta)} is not on the δ slider; using the nearest "
                 f"value on it, {shown(on_grid)}."
             )
+        nu = changes.get("nu", self.nu)
+        if round(nu, 2) != nu:  # the ν slider's steps are 0.01
+            notes.append(
+                f"ν = {shown(nu)} is not on the ν slider; using the nearest value "
+                f"on it, {shown(round(nu, 2))}."
+            )
+            changes["nu"] = round(nu, 2)
         choice = compare_choice(self.compare)
         if choice is not None and choice[0] in COMPARE_GRIDS:
             field, value = choice
@@ -393,7 +419,7 @@ class ExploreSettings:
                     f"its slider; using the nearest value on it, {shown(stop)}."
                 )
                 changes["compare"] = compare_text(field, stop)
-        if self.solver != "auto":
+        if self.solver != "auto" and not self.is_nu:
             why = solver_refusal(
                 self.solver, self.loss, self.bias, math.isinf(self.effective_C)
             )
@@ -458,10 +484,22 @@ _DEFAULTS = {f.name: f.default for f in fields(ExploreSettings)}
 
 # -- parsing helpers (all total: they return None or the default, never raise) --
 
-_QUERY_NAMES = {"test_fraction": "test", "hard_margin": "hard"}
+_QUERY_NAMES = {
+    "test_fraction": "test",
+    "hard_margin": "hard",
+    "sig_a": "a",
+    "sig_r": "r",
+}
 #: Fields whose widgets hold whole numbers (a clamped value stays whole).
 _INTEGER_FIELDS = frozenset({"seed", "max_iter", "degree"})
-_LABELS = {"sigma": "σ", "delta": "δ", "test_fraction": "The test fraction"}
+_LABELS = {
+    "sigma": "σ",
+    "delta": "δ",
+    "nu": "ν",
+    "sig_a": "The sigmoid's a",
+    "sig_r": "The sigmoid's r",
+    "test_fraction": "The test fraction",
+}
 
 
 def _room_note(label: str, value: Any, high: Any) -> str:
@@ -523,6 +561,15 @@ def _solver(raw: str) -> str | None:
     return raw if raw == "auto" or raw in solvers.SOLVERS else None
 
 
+#: The Explore machines: C-SVC (every loss and solver) or ν-SVC.
+MACHINES = {"C": "C-SVC (C)", "nu": "ν-SVC (ν)"}
+
+
+def _nu(raw: str) -> float | None:
+    value = parse_number(raw)
+    return value if value is not None and value > 0.0 else None
+
+
 def _delta(raw: str) -> float | None:
     value = parse_number(raw)
     return value if value is not None and 0.0 < value < 1.0 else None
@@ -543,7 +590,11 @@ def _preset(raw: str) -> str | None:
 _FIELD_PARSERS = {
     "seed": _number(integer=True),
     "test_fraction": _number(),
-    "kernel": _choice(kernels.PSD_KERNELS),
+    "machine": _choice(MACHINES),
+    "nu": _nu,
+    "kernel": _choice(kernels.KERNELS),
+    "sig_a": _number(positive=True),
+    "sig_r": _number(),
     "sigma": _number(positive=True),
     "degree": _number(integer=True),
     "coef0": _number(),

@@ -1,0 +1,430 @@
+"""The SVM family page's pictures: the plane (f or Platt's probability shaded,
+or the one-class region f ≥ 0), and the ROC curve with the threshold's point.
+
+Colours are the shared Okabe-Ito roles (:data:`~svmlab.figures.style.PALETTE`):
+class +1 blue circles, class −1 vermillion squares, support vectors ringed black
+(free) or reddish purple (at the bound: ν-SVC's margin errors are among these),
+the one-class SVM's outliers crossed. Every builder returns a plain
+:class:`plotly.graph_objects.Figure`; none fits.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from svmlab.figures.plane import F_SATURATION, grid_points, iso_line, surface_png
+from svmlab.figures.style import (
+    PALETTE,
+    _axis,
+    _base_layout,
+    _figure,
+    _short,
+    _title,
+)
+
+__all__ = ["PROBABILITY_LEVELS", "family_figure", "nu_path_figure", "roc_figure"]
+
+Array = NDArray[np.float64]
+Bounds = tuple[float, float, float, float]
+#: The probability contours drawn when the shading is Platt's p.
+PROBABILITY_LEVELS = (0.1, 0.25, 0.75, 0.9)
+RESOLUTION = 140
+
+
+def _line(
+    xs: Array, ys: Array, Z: Array, level: float, name: str, **line: Any
+) -> dict[str, Any]:
+    x, y = iso_line(xs, ys, Z, level)
+    return dict(
+        type="scatter",
+        x=x,
+        y=y,
+        mode="lines",
+        name=name,
+        line={"color": PALETTE["boundary"], "width": 2, **line},
+        hoverinfo="skip",
+    )
+
+
+def _points(
+    X: Array,
+    mask: NDArray[np.bool_],
+    name: str,
+    colour: str,
+    symbol: str,
+    size: float,
+    hollow: bool = False,
+) -> dict[str, Any]:
+    return dict(
+        type="scatter",
+        x=_short(X[mask, 0]),
+        y=_short(X[mask, 1]),
+        mode="markers",
+        name=name,
+        marker={
+            "symbol": f"{symbol}-open" if hollow else symbol,
+            "size": size,
+            "color": colour,
+            "line": {"width": 1.5 if hollow else 0.5, "color": "white"}
+            if not hollow
+            else {"width": 1.5, "color": colour},
+        },
+        hovertemplate="(%{x}, %{y})<extra>" + name + "</extra>",
+    )
+
+
+def _rings(
+    X: Array, mask: NDArray[np.bool_], name: str, colour: str, size: float
+) -> dict[str, Any]:
+    return dict(
+        type="scatter",
+        x=_short(X[mask, 0]),
+        y=_short(X[mask, 1]),
+        mode="markers",
+        name=name,
+        marker={
+            "symbol": "circle-open",
+            "size": size + 9,
+            "color": colour,
+            "line": {"width": 2.2, "color": colour},
+        },
+        hoverinfo="skip",
+    )
+
+
+def family_figure(
+    model: Any,
+    X: Array,
+    y: Array,
+    bounds: Bounds,
+    *,
+    machine: str,
+    state: NDArray[np.int8],
+    shade: str = "f",
+    platt: tuple[float, float] | None = None,
+    threshold: float = 0.0,
+    others: Array | None = None,
+    scale: float = 1.0,
+    height: int = 560,
+) -> Any:
+    """The plane: the shading, f = 0 (solid), f = ±1 (dashed, classifiers), the
+    threshold's line f = t when t ≠ 0, the points by class, the support vectors
+    ringed; for the one-class SVM the region f ≥ 0 shaded and the outliers
+    crossed. ``shade="p"`` with ``platt = (A, B)`` shades Platt's probability
+    (white at p = 1/2) with its contours at :data:`PROBABILITY_LEVELS`."""
+    xs, ys, grid = grid_points(bounds, RESOLUTION)
+    Z = np.asarray(model.decision_function(grid)).reshape(RESOLUTION, RESOLUTION)
+    traces: list[dict[str, Any]] = []
+    size = 8.0 * scale
+    width = 2.0 * scale
+    if machine == "one_class":
+        shading = np.where(Z >= 0.0, 0.55 * F_SATURATION, 0.0)
+        traces.append(_line(xs, ys, Z, 0.0, "f = 0 (the region's edge)", width=width))
+    elif shade == "p" and platt is not None:
+        A, B = platt
+        P = 1.0 / (1.0 + np.exp(np.clip(A * Z + B, -500, 500)))
+        shading = (P - 0.5) * 2.0 * F_SATURATION
+        traces.append(_line(xs, ys, P, 0.5, "p = 0.5", width=width))
+        for k, level in enumerate(PROBABILITY_LEVELS):
+            piece = _line(
+                xs,
+                ys,
+                P,
+                level,
+                "p = 0.1, 0.25, 0.75, 0.9",
+                width=1.2 * scale,
+                dash="dot",
+                color=PALETTE["axis"],
+            )
+            piece["showlegend"] = k == 0
+            piece["legendgroup"] = "p"
+            traces.append(piece)
+        traces.append(
+            _line(xs, ys, Z, 0.0, "f = 0", width=width, color=PALETTE["accent"])
+        )
+    else:
+        shading = Z
+        traces.append(_line(xs, ys, Z, 0.0, "f = 0", width=width))
+        for k, level in enumerate((-1.0, 1.0)):
+            piece = _line(xs, ys, Z, level, "f = ±1", width=width * 0.7, dash="dash")
+            piece["showlegend"] = k == 0
+            piece["legendgroup"] = "margins"
+            traces.append(piece)
+    if machine != "one_class" and threshold != 0.0:
+        traces.append(
+            _line(
+                xs,
+                ys,
+                Z,
+                threshold,
+                f"f = t = {threshold:g}",
+                width=width,
+                dash="dashdot",
+                color=PALETTE["orange"],
+            )
+        )
+    positive = np.asarray(y) > 0
+    if machine == "one_class":
+        # Outside is ξ > 0: at the bound with f < 0 (a free support vector sits
+        # on f = 0 to the solver's rounding and is inside).
+        f = np.asarray(model.decision_function(X))
+        inside = ~((state == 2) & (f < 0.0))
+        traces.append(
+            _points(X, inside, "inside (f ≥ 0)", PALETTE["positive"], "circle", size)
+        )
+        traces.append(
+            _points(
+                X,
+                ~inside,
+                "outside (f < 0): outliers",
+                PALETTE["negative"],
+                "x",
+                size + 2,
+            )
+        )
+        if others is not None and others.shape[0]:
+            traces.append(
+                _points(
+                    others,
+                    np.ones(others.shape[0], bool),
+                    "the other class (not fitted)",
+                    PALETTE["axis"],
+                    "diamond",
+                    size,
+                    hollow=True,
+                )
+            )
+    else:
+        traces.append(
+            _points(X, positive, "class +1", PALETTE["positive"], "circle", size)
+        )
+        traces.append(
+            _points(X, ~positive, "class −1", PALETTE["negative"], "square", size)
+        )
+    if np.any(state == 1):
+        traces.append(_rings(X, state == 1, "free SV", PALETTE["free"], size))
+    if np.any(state == 2):
+        name = "bound SV (α at its bound)"
+        traces.append(_rings(X, state == 2, name, PALETTE["bound"], size))
+    xmin, xmax, ymin, ymax = (float(b) for b in bounds)
+    dx = (xmax - xmin) / (len(xs) - 1)
+    dy = (ymax - ymin) / (len(ys) - 1)
+    surface = {
+        "source": surface_png(shading),
+        "xref": "x",
+        "yref": "y",
+        "x": xmin - dx / 2,
+        "y": ymax + dy / 2,
+        "sizex": xmax - xmin + dx,
+        "sizey": ymax - ymin + dy,
+        "xanchor": "left",
+        "yanchor": "top",
+        "sizing": "stretch",
+        "layer": "below",
+    }
+    # The key stands right of the square plot, in the width its equal aspect
+    # leaves free (below it, it took three rows of a projector's 720 lines).
+    legend = {
+        "orientation": "v",
+        "x": 1.02,
+        "xanchor": "left",
+        "y": 1.0,
+        "yanchor": "top",
+        "font": {"size": round(14 * scale)},
+    }
+    layout = _base_layout(
+        height=int(height),
+        margin={
+            "l": round(60 * scale),
+            "r": round(250 * scale),
+            "t": 16,
+            "b": round(56 * scale),
+        },
+        legend=legend,
+        images=[surface],
+        font={"size": round(16 * scale)},
+        xaxis=_axis("x₁", range=[xmin, xmax], autorange=False, constrain="domain"),
+        yaxis=_axis(
+            "x₂",
+            range=[ymin, ymax],
+            autorange=False,
+            constrain="domain",
+            scaleanchor="x",
+            scaleratio=1,
+        ),
+    )
+    return _figure(traces, layout)
+
+
+def roc_figure(
+    fpr: Array,
+    tpr: Array,
+    auc: float,
+    point: tuple[float, float],
+    *,
+    where: str = "test",
+    scale: float = 1.0,
+    height: int = 360,
+) -> Any:
+    """The ROC curve (false against true positive rate) with the diagonal and the
+    threshold's point on it."""
+    traces = [
+        dict(
+            type="scatter",
+            x=[0, 1],
+            y=[0, 1],
+            mode="lines",
+            name="guessing",
+            line={"color": PALETTE["non_sv"], "dash": "dot", "width": 1.5},
+            hoverinfo="skip",
+        ),
+        dict(
+            type="scatter",
+            x=_short(fpr),
+            y=_short(tpr),
+            mode="lines",
+            name=f"ROC (AUC = {auc:.3f})",
+            line={"color": PALETTE["positive"], "width": 2.5 * scale, "shape": "hv"},
+            hovertemplate="FPR %{x}, TPR %{y}<extra></extra>",
+        ),
+        dict(
+            type="scatter",
+            x=[point[0]],
+            y=[point[1]],
+            mode="markers",
+            name="this threshold",
+            marker={
+                "size": 14 * scale,
+                "color": PALETTE["orange"],
+                "symbol": "diamond",
+                "line": {"width": 1.5, "color": PALETTE["text"]},
+            },
+            hovertemplate="FPR %{x:.3f}, TPR %{y:.3f}<extra></extra>",
+        ),
+    ]
+    layout = _base_layout(
+        height=int(height),
+        title=_title(f"ROC on the {where} points"),
+        margin={
+            "l": round(64 * scale),
+            "r": 16,
+            "t": round(48 * scale),
+            "b": round(60 * scale),
+        },
+        # Inside, bottom right: below the diagonal, where no ROC curve goes
+        # (below the plot it took three rows and sat on the axis title).
+        legend={
+            "x": 0.98,
+            "xanchor": "right",
+            "y": 0.02,
+            "yanchor": "bottom",
+            "bordercolor": PALETTE["non_sv"],
+            "borderwidth": 1,
+        },
+        font={"size": round(16 * scale)},
+        xaxis=_axis("false positive rate", range=[-0.02, 1.02]),
+        yaxis=_axis("true positive rate", range=[-0.02, 1.02]),
+    )
+    return _figure(traces, layout)
+
+
+def nu_path_figure(
+    nus: Any,
+    low: Any,
+    high: Any,
+    *,
+    current: float,
+    low_name: str,
+    top: float | None = None,
+    scale: float = 1.0,
+    height: int = 360,
+) -> Any:
+    """The ν-property along ν: the fraction ``low`` (margin errors, or points
+    outside) under the diagonal ν and the fraction of support vectors ``high``
+    above it, with a cursor at the slider's ν and, for ν-SVC, the largest
+    feasible ν dotted."""
+    percent = [100.0 * v for v in nus]
+    traces = [
+        dict(
+            type="scatter",
+            x=[0, 100],
+            y=[0, 100],
+            mode="lines",
+            name="ν",
+            line={"color": PALETTE["non_sv"], "dash": "dash", "width": 1.5 * scale},
+            hoverinfo="skip",
+        ),
+        dict(
+            type="scatter",
+            x=_short(percent),
+            y=_short([100.0 * v for v in high]),
+            mode="lines+markers",
+            name="support vectors (≥ ν)",
+            line={"color": PALETTE["free"], "width": 2.5 * scale},
+            marker={"size": 7 * scale, "symbol": "circle"},
+            hovertemplate="ν = %{x} %: %{y} % SVs<extra></extra>",
+        ),
+        dict(
+            type="scatter",
+            x=_short(percent),
+            y=_short([100.0 * v for v in low]),
+            mode="lines+markers",
+            name=f"{low_name} (≤ ν)",
+            line={"color": PALETTE["bound"], "width": 2.5 * scale},
+            marker={"size": 7 * scale, "symbol": "square"},
+            hovertemplate="ν = %{x} %: %{y} %<extra></extra>",
+        ),
+    ]
+    shapes = [
+        {
+            "type": "line",
+            "x0": 100.0 * current,
+            "x1": 100.0 * current,
+            "y0": 0,
+            "y1": 1,
+            "yref": "paper",
+            "line": {"color": PALETTE["orange"], "width": 2.5 * scale},
+        }
+    ]
+    if top is not None and top < 1.0:
+        shapes.append(
+            {
+                "type": "line",
+                "x0": 100.0 * top,
+                "x1": 100.0 * top,
+                "y0": 0,
+                "y1": 1,
+                "yref": "paper",
+                "line": {"color": PALETTE["axis"], "width": 1.5, "dash": "dot"},
+            }
+        )
+    # The axes end a little past what is drawn: ν-SVC's path stops at its
+    # largest feasible ν, often a third of the way.
+    end = max([*nus, *high, current, top if top is not None else 0.0], default=1.0)
+    end = min(102.0, 100.0 * end + 6.0)
+    layout = _base_layout(
+        height=int(height),
+        margin={
+            "l": round(64 * scale),
+            "r": 16,
+            "t": round(64 * scale),
+            "b": round(60 * scale),
+        },
+        # Above the plot: inside it the cursor crossed the key, and right of it
+        # the key took half of a projector's column.
+        legend={
+            "orientation": "h",
+            "x": 0.0,
+            "xanchor": "left",
+            "y": 1.02,
+            "yanchor": "bottom",
+        },
+        font={"size": round(16 * scale)},
+        shapes=shapes,
+        xaxis=_axis("ν (%)", range=[0, end]),
+        yaxis=_axis("% of the points", range=[0, end]),
+    )
+    return _figure(traces, layout)

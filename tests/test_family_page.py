@@ -1,0 +1,472 @@
+"""The SVM family page (AppTest) and its pieces: every new control, the threshold
+that never refits (fits counted), bad values said in one sentence with the other
+settings kept, and the numbers against scikit-learn's LIBSVM and metrics.
+
+References that do not share svmlab's code: scikit-learn's ``SVC``
+(``class_weight``), ``NuSVC``, ``OneClassSVM``, ``roc_auc_score``,
+``roc_curve``, ``confusion_matrix`` and ``sigmoid_kernel``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+from sklearn.metrics import confusion_matrix, roc_auc_score, roc_curve
+from sklearn.metrics.pairwise import sigmoid_kernel
+from sklearn.svm import SVC as SkSVC
+from sklearn.svm import NuSVC as SkNuSVC
+from streamlit.testing.v1 import AppTest
+
+from svmlab import datasets, kernels
+from svmlab.estimator import SVC
+from svmlab.figures.family import family_figure, roc_figure
+from svmlab.ui import family_page as fp
+from svmlab.ui.page_state import FAMILY_STATE
+from tests.pages import page_test, problems
+
+PAGE = FAMILY_STATE.page
+
+
+def _run(query: dict[str, str] | None = None) -> AppTest:
+    at = page_test(PAGE, default_timeout=120)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def _numbers(at: AppTest) -> dict[str, str]:
+    text = next(m.value for m in at.markdown if "smallest eigenvalue of K" in m.value)
+    return dict(re.findall(r"([^\n:]+): \*\*([^*]+)\*\*", text))
+
+
+def _ok(at: AppTest) -> None:
+    assert not problems(at), problems(at)
+
+
+def _figures(at: AppTest) -> str:
+    """Every figure's JSON on the page (Plotly charts and the kept-alive one)."""
+    from svmlab.ui.explore.chart import COMPONENT
+
+    specs = [c.proto.spec for c in at.get("plotly_chart")]
+    specs += [
+        e.proto.bytes.decode()
+        for e in at.get("bidi_component")
+        if e.proto.component_name == COMPONENT
+    ]
+    return "\n".join(specs)
+
+
+def _data(ratio: float = 5.0):
+    X, y = datasets.make("imbalanced", n_samples=200, ratio=ratio, random_state=0)
+    X_test, y_test = datasets.make(
+        "imbalanced", n_samples=400, ratio=ratio, random_state=10_000
+    )
+    return X, y, X_test, y_test
+
+
+# -- the page -----------------------------------------------------------------------
+
+
+def test_default_page_per_class_errors_match_libsvm() -> None:
+    at = _run()
+    _ok(at)
+    numbers = _numbers(at)
+    X, y, X_test, y_test = _data()
+    ref = SkSVC(kernel="linear", C=1.0, tol=1e-8).fit(X, y)
+    for label, sign in ((1, "+1"), (-1, "−1")):
+        wrong = int(np.sum(ref.predict(X[y == label]) != label))
+        assert numbers[f"training errors, class {sign}"].startswith(
+            f"{wrong} / {int(np.sum(y == label))}"
+        )
+        wrong = int(np.sum(ref.predict(X_test[y_test == label]) != label))
+        assert numbers[f"test errors, class {sign}"].startswith(f"{wrong} / ")
+    assert numbers["C₊ / C₋"] == "1 / 1"
+    # The confusion matrix at t = 0, scikit-learn's, and the AUC.
+    table = next(m.value for m in at.markdown if "called +1" in m.value)
+    f = ref.decision_function(X_test)
+    tn, fp_, fn, tp = confusion_matrix(y_test > 0, f >= 0).ravel()
+    assert f"| truly +1 | {tp} | {fn} |" in table
+    assert f"| truly −1 | {fp_} | {tn} |" in table
+    caption = next(c.value for c in at.caption if "AUC" in c.value)
+    auc = float(re.search(r"AUC = (\d\.\d+)", caption).group(1))
+    assert auc == pytest.approx(roc_auc_score(y_test > 0, f), abs=1e-3)
+
+
+def test_moving_the_threshold_or_the_shading_never_refits(monkeypatch) -> None:
+    """The fit is cached without the threshold and the shading: moving them
+    calls ``SVC.fit`` zero times (the first run fits once, and five times for
+    Platt's folds); moving C fits again."""
+    calls: list[float] = []
+    original = SVC.fit
+
+    def counted(self, *args, **kwargs):
+        calls.append(self.C)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(SVC, "fit", counted)
+    fp.fit.clear()
+    at = _run({"C": "0.47"})  # a C no other test fits
+    _ok(at)
+    assert len(calls) == 1 + fp.PLATT_FOLDS
+    at.slider(key="family_threshold").set_value(-0.5).run()
+    _ok(at)
+    at.radio(key="family_shade").set_value("p").run()
+    _ok(at)
+    assert len(calls) == 1 + fp.PLATT_FOLDS
+    assert at.query_params["t"] == "-0.5" and at.query_params["shade"] == "p"
+    table = next(m.value for m in at.markdown if "called +1" in m.value)
+    X, y, X_test, y_test = _data()
+    f = SkSVC(kernel="linear", C=0.47, tol=1e-8).fit(X, y).decision_function(X_test)
+    tn, fp_, fn, tp = confusion_matrix(y_test > 0, f >= -0.5).ravel()
+    assert f"| truly +1 | {tp} | {fn} |" in table
+    assert f"| truly −1 | {fp_} | {tn} |" in table
+    at.select_slider(key="family_C").set_value(1.0).run()
+    assert len(calls) == 2 * (1 + fp.PLATT_FOLDS)
+
+
+def test_nu_svc_shows_the_bound_live_against_libsvm() -> None:
+    # n = 199: ν n / 2 is not a whole number. (At ν n / 2 whole, ν-SVC's ρ and
+    # b may be non-unique: LIBSVM and svmlab then reach the same optimum with
+    # different margins, f differing by a few per cent.)
+    at = _run({"machine": "nu", "nu": "0.2", "n": "199"})
+    _ok(at)
+    numbers = _numbers(at)
+    X, y = datasets.make("imbalanced", n_samples=199, random_state=0)
+    ref = SkNuSVC(nu=0.2, kernel="linear", tol=1e-8).fit(X, y)
+    errors = 100 * np.mean(y * ref.decision_function(X) < 1 - 1e-6)
+    support = 100 * ref.support_.size / y.size
+    shown = [float(numbers[k].split()[0]) for k in ("margin errors", "ν")]
+    shown.append(float(numbers["support vectors"].split()[0]))
+    assert shown[0] == pytest.approx(errors, abs=0.51)
+    assert shown[1] == 20.0
+    assert shown[2] == pytest.approx(support, abs=0.51)
+    assert shown[0] <= shown[1] <= shown[2]
+    assert float(numbers["equivalent C"]) > 0 and float(numbers["ρ"]) > 0
+    # The equivalent C is the C-SVC with the same f (Chang & Lin 2001).
+    C = float(numbers["equivalent C"])
+    same = SkSVC(kernel="linear", C=C, tol=1e-8).fit(X, y)
+    assert np.allclose(same.decision_function(X), ref.decision_function(X), atol=5e-3)
+
+
+def test_infeasible_nu_is_one_sentence_and_keeps_every_other_setting() -> None:
+    # Imbalanced 5 : 1: ν may go up to 2 · 33 / 200 = 0.33.
+    at = _run({"machine": "nu", "nu": "0.5", "kernel": "gaussian", "ratio": "5"})
+    assert not at.exception
+    assert len(at.error) == 1
+    sentence = at.error[0].value.replace("\\", "")  # markdown-escaped
+    assert "specified nu is infeasible" in sentence and "0.33" in sentence
+    assert at.radio(key="family_machine").value == "nu"
+    assert at.selectbox(key="family_kernel").value == "gaussian"
+    assert at.query_params["nu"] == "0.5"
+    # Back to a feasible ν: the page draws, every setting as it was.
+    at.select_slider(key="family_nu").set_value(0.3).run()
+    _ok(at)
+    assert at.selectbox(key="family_kernel").value == "gaussian"
+
+
+@pytest.mark.parametrize(
+    ("link", "said"),
+    [
+        ({"nu": "-1"}, "is not a positive number"),
+        ({"nu": "abc"}, "is not a positive number"),
+        ({"machine": "svr"}, "is not one of C, nu, one_class"),
+        ({"weights": "heavy"}, "is not one of none, balanced, manual"),
+        ({"t": "x"}, "is not a number"),
+    ],
+)
+def test_a_bad_link_value_is_one_sentence_and_the_rest_kept(link, said) -> None:
+    at = _run({**link, "kernel": "gaussian", "C": "10"})
+    assert not at.exception
+    assert len(at.error) == 1 and said in at.error[0].value
+    assert at.selectbox(key="family_kernel").value == "gaussian"
+    assert at.select_slider(key="family_C").value == 10.0
+
+
+def test_nu_above_one_is_clamped_with_a_note() -> None:
+    at = _run({"machine": "one_class", "nu": "3"})
+    _ok(at)
+    assert any("using 1" in i.value for i in at.info)
+    assert at.select_slider(key="family_nu").value == 1.0
+
+
+def test_one_class_on_one_class_flags_the_other() -> None:
+    # 99 points of class +1: ν n is not a whole number, so ρ is unique.
+    link = {"data": "blobs", "machine": "one_class", "train": "pos", "nu": "0.2"}
+    link["kernel"] = "gaussian"
+    at = _run({**link, "n": "198"})
+    _ok(at)
+    numbers = _numbers(at)
+    from sklearn.svm import OneClassSVM
+
+    X, y = datasets.make("blobs", n_samples=198, random_state=0)
+    ref = OneClassSVM(nu=0.2, gamma=0.5, tol=1e-8).fit(X[y > 0])
+    outside = 100 * np.mean(ref.decision_function(X[y > 0]) < -1e-6)
+    flagged = 100 * np.mean(ref.decision_function(X[y < 0]) < 0)
+    assert float(numbers["outside (f < 0)"].split()[0]) == pytest.approx(
+        outside, abs=1.01
+    )
+    assert float(numbers["other class flagged"].split()[0]) == pytest.approx(
+        flagged, abs=1.01
+    )
+    assert float(numbers["outside (f < 0)"].split()[0]) <= 20.0
+    # No threshold section for a machine without classes.
+    assert not any(s.value == "Probabilities and a threshold" for s in at.subheader)
+    assert at.radio(key="family_train").value == "pos"
+
+
+def test_one_class_ignores_the_labels_on_every_generator() -> None:
+    for name in datasets.GENERATORS:
+        at = _run({"data": name, "machine": "one_class", "kernel": "gaussian"})
+        _ok(at)
+        assert "outside (f < 0)" in _numbers(at)
+
+
+def test_class_weights_balanced_and_manual_match_libsvm() -> None:
+    X, y, _, _ = _data(10.0)
+    for link, weight in (
+        ({"weights": "balanced"}, "balanced"),
+        ({"weights": "manual", "wpos": "5", "wneg": "0.5"}, {1: 5.0, -1: 0.5}),
+    ):
+        at = _run({"ratio": "10", **link})
+        _ok(at)
+        numbers = _numbers(at)
+        ref = SkSVC(kernel="linear", C=1.0, class_weight=weight, tol=1e-8).fit(X, y)
+        wrong = int(np.sum(ref.predict(X[y > 0]) != 1))
+        assert numbers["training errors, class +1"].startswith(f"{wrong} / 18")
+    assert numbers["C₊ / C₋"] == "5 / 0.5"
+    # w₊ and w₋ are greyed out unless the weights are set by hand.
+    at = _run({"wpos": "5"})
+    assert at.select_slider(key="family_wpos").disabled
+
+
+def test_sigmoid_kernel_shows_its_smallest_eigenvalue_and_says_not_psd() -> None:
+    at = _run({"data": "blobs", "kernel": "sigmoid", "a": "1", "r": "0"})
+    assert not at.exception and not at.error
+    numbers = _numbers(at)
+    X, _ = datasets.make("blobs", n_samples=200, random_state=0)
+    lam = np.linalg.eigvalsh(sigmoid_kernel(X, gamma=1.0, coef0=0.0))[0]
+    assert float(numbers["smallest eigenvalue of K"]) == pytest.approx(lam, rel=1e-3)
+    assert any("not positive semidefinite" in i.value for i in at.info)
+    # A positive semidefinite kernel: no sentence, and the rounding said as such.
+    at = _run({"kernel": "gaussian"})
+    assert not any("not positive semidefinite" in i.value for i in at.info)
+
+
+def test_every_new_control_survives_the_link() -> None:
+    link = {
+        "weights": "manual",
+        "wpos": "2",
+        "wneg": "0.5",
+        "kernel": "sigmoid",
+        "a": "0.47",
+        "r": "-1",
+        "shade": "p",
+        "t": "0.25",
+        "C": "10",
+    }
+    at = _run(link)
+    assert not at.exception and not at.error
+    assert dict(at.query_params) == link
+    figures = _figures(at)
+    assert '"p = 0.5"' in figures and '"f = t = 0.25"' in figures
+
+
+# -- the pieces ---------------------------------------------------------------------
+
+
+def test_threshold_view_is_sklearns_roc_and_confusion_matrix() -> None:
+    X, y, X_test, y_test = _data()
+    request = fp.FamilyRequest(
+        "imbalanced",
+        tuple(
+            {
+                "n_samples": 200,
+                "noise": 1.0,
+                "ratio": 5.0,
+                "separation": 2.5,
+                "random_state": 0,
+            }.items()
+        ),
+        "C",
+        "linear",
+        1.0,
+        0.2,
+        1.0,
+        3,
+        0.1,
+        0.0,
+        "none",
+        1.0,
+        1.0,
+        "all",
+    )
+    fitted = fp.fit(request)
+    f = SkSVC(kernel="linear", C=1.0, tol=1e-8).fit(X, y).decision_function(X_test)
+    assert np.allclose(fitted.f_test, f, atol=1e-3)
+    for t in (-1.0, -0.3, 0.0, 0.7):
+        view = fp.threshold_view(fitted, t)
+        tn, fp_, fn, tp = confusion_matrix(y_test > 0, fitted.f_test >= t).ravel()
+        r = view.report
+        assert (r.tp, r.fp, r.tn, r.fn) == (tp, fp_, tn, fn)
+        # The threshold's point is on the ROC curve.
+        fpr, tpr, _ = roc_curve(y_test > 0, fitted.f_test, drop_intermediate=False)
+        assert np.any(np.isclose(fpr, r.fpr) & np.isclose(tpr, r.tpr))
+    assert view.auc == pytest.approx(roc_auc_score(y_test > 0, fitted.f_test))
+    # Platt's p at the threshold is the sigmoid at f = t.
+    p = fp.probability_at(fitted, 0.7)
+    assert p == pytest.approx(1 / (1 + np.exp(fitted.A * 0.7 + fitted.B)))
+
+
+def test_figures_are_valid_plotly() -> None:
+    X, y, _, _ = _data()
+    bounds = (-5.0, 5.0, -5.0, 5.0)
+    for machine, model in (
+        ("C", SVC(kernel="linear").fit(X, y)),
+        ("one_class", None),
+    ):
+        if model is None:
+            from svmlab import OneClassSVM
+
+            model = OneClassSVM(nu=0.2).fit(X)
+        state = fp.sv_states(model)
+        for shade in ("f", "p"):
+            fig = family_figure(
+                model,
+                X,
+                y,
+                bounds,
+                machine=machine,
+                state=state,
+                shade=shade,
+                platt=(-1.5, 0.1),
+                threshold=0.5,
+                others=X[:5],
+            )
+            go.Figure(fig.to_dict())  # validated
+    fig = roc_figure(np.array([0, 0.5, 1]), np.array([0, 0.8, 1]), 0.9, (0.5, 0.8))
+    go.Figure(fig.to_dict())
+    assert kernels.gamma_from_sigma(1.0) == 0.5  # the references' gamma
+
+
+# -- along ν ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("machine", ["nu", "one_class"])
+def test_the_nu_path_brackets_nu_as_libsvm_does(machine, monkeypatch) -> None:
+    """At every stop of the ν slider: the lower fraction ≤ ν ≤ the fraction of
+    support vectors, each as scikit-learn's NuSVC / OneClassSVM measure it; the
+    path is computed once, not again when ν moves."""
+    from sklearn.svm import OneClassSVM as SkOneClass
+
+    from svmlab.nu_svm import NuSVC, OneClassSVM
+
+    cls = NuSVC if machine == "nu" else OneClassSVM
+    calls: list[float] = []
+    original = cls.fit
+
+    def counted(self, *args, **kwargs):
+        calls.append(self.nu)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(cls, "fit", counted)
+    fp.nu_path.clear()
+    fp.fit.clear()
+    link = {"data": "blobs", "machine": machine, "kernel": "gaussian", "n": "199"}
+    at = _run({**link, "nu": "0.3"})
+    _ok(at)
+    X, y = datasets.make("blobs", n_samples=199, random_state=0)
+    path = fp.nu_path(fp.path_key(_request_of(at)))
+    assert set(path.nus) | set(path.skipped) == set(
+        fp.NU_GRID[: len(path.nus) + len(path.skipped)]
+    )
+    one = 1 / y.size + 1e-9
+    for nu, low, high in zip(path.nus, path.low, path.high, strict=True):
+        assert low <= nu + 1e-9 <= high + 2e-9  # the ν-property at every stop
+        if machine == "nu":
+            if nu < 0.2:
+                # Near the least fraction of margin errors the margin r nears 0
+                # and f = raw / r is accurate to tol / r only (svmlab says so
+                # in a note): the two solvers' counts differ there.
+                continue
+            ref = SkNuSVC(nu=nu, gamma=0.5, tol=1e-8).fit(X, y)
+            ref_low = np.mean(y * ref.decision_function(X) < 1 - 1e-6)
+        elif nu == 1.0:
+            # Every point at its bound α = 1 (scikit-learn's LIBSVM gives no
+            # finite ρ there): every point a support vector.
+            assert high == 1.0
+            continue
+        else:
+            ref = SkOneClass(nu=nu, gamma=0.5, tol=1e-8).fit(X)
+            ref_low = np.mean(ref.decision_function(X) < -1e-6)
+        assert low == pytest.approx(ref_low, abs=one)
+        assert high == pytest.approx(ref.support_.size / y.size, abs=one)
+    before = len(calls)
+    at.select_slider(key="family_nu").set_value(0.4).run()
+    _ok(at)
+    extra = 1 + (fp.PLATT_FOLDS if machine == "nu" else 0)  # the fit, no path
+    assert len(calls) == before + extra
+    assert '"x0":40' in _figures(at).replace(" ", "") or "40.0" in _figures(at)
+
+
+def _request_of(at: AppTest) -> fp.FamilyRequest:
+    """The family page's request as its widgets describe it."""
+    state = at.session_state
+    data = dict(
+        n_samples=int(state["family_blobs_n_samples"]),
+        noise=float(state["family_blobs_noise"]),
+        separation=float(state["family_blobs_separation"]),
+        random_state=int(state["family_seed"]),
+    )
+    return fp.FamilyRequest(
+        "blobs",
+        tuple(data.items()),
+        state["family_machine"],
+        state["family_kernel"],
+        float(state["family_C"]),
+        float(state["family_nu"]),
+        float(state["family_sigma"]),
+        int(state["family_degree"]),
+        float(state["family_a"]),
+        float(state["family_r"]),
+        state["family_weights"],
+        float(state["family_wpos"]),
+        float(state["family_wneg"]),
+        state["family_train"],
+    )
+
+
+# -- points clicked in ----------------------------------------------------------------
+
+PENDING = f"{fp.CHART_KEY}_pending_click"
+
+
+def test_a_click_adds_a_point_of_the_chosen_class_and_refits() -> None:
+    link = {"data": "blobs", "machine": "one_class", "kernel": "gaussian"}
+    at = _run({**link, "train": "pos", "nu": "0.1"})
+    _ok(at)
+    before = _numbers(at)["other class flagged"]
+    # A point of class −1 far away: the one-class SVM fitted on +1 never sees
+    # it; it is one more point of the other class, and outside.
+    at.radio(key=fp.CLICK_LABEL_KEY).set_value(-1.0).run()
+    at.session_state[PENDING] = (-9.0, 9.0)
+    at.run()
+    _ok(at)
+    assert len(at.session_state[fp.ADDED_KEY][1]) == 1
+    _, y = datasets.make("blobs", n_samples=200, random_state=0)
+    n_other = int(np.sum(y < 0))
+    flagged = float(before.split()[0]) / 100 * n_other
+    after = float(_numbers(at)["other class flagged"].split()[0])
+    assert after == pytest.approx(100 * (flagged + 1) / (n_other + 1), abs=0.06)
+    # A point of class +1 joins the training points: every one-class number
+    # is of 101 points now, and the button takes it away again.
+    at.radio(key=fp.CLICK_LABEL_KEY).set_value(1.0).run()
+    at.session_state[PENDING] = (9.0, 9.0)
+    at.run()
+    _ok(at)
+    assert len(at.session_state[fp.ADDED_KEY][1]) == 2
+    at.button(key="family_clear_points").click().run()
+    _ok(at)
+    assert _numbers(at)["other class flagged"] == before
