@@ -71,20 +71,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.app_server import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from benchmarks.common import machine_load, print_table, write_json  # noqa: E402
 
 FLOORS = ROOT / "benchmarks" / "floors"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 VIEWPORT = {"width": 1400, "height": 1000}
 QUIET_MS = 400
 #: A chart container still without a drawn plot after this much quiet is
