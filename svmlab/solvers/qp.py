@@ -427,10 +427,12 @@ def solve(
         not_convex = _not_convex(K_dual)
         if not_convex is not None:
             raise not_convex from error.__cause__
-        # CVXOPT breaks down on badly scaled problems (a polynomial kernel on
-        # wide data: entries of 1e7) where Clarabel's homogeneous embedding and
-        # equilibration still get through; only if both fail is it said.
-        if backend is _clarabel or budget.check():
+        # CVXOPT breaks down on badly scaled problems with no box (the squared
+        # hinge with a polynomial kernel on wide data: entries of 1e7) where
+        # Clarabel's homogeneous embedding and equilibration still get through.
+        # With a box (an absurd C) the breakdown is said as it is: Clarabel
+        # would call an unbounded box "no separating hyperplane".
+        if backend is _clarabel or _finite(upper) or budget.check():
             raise
         backend = _clarabel
         a, status, iterations = backend(Q, y, upper, problem.fit_intercept)
