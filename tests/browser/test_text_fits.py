@@ -63,6 +63,8 @@ PAGES = [
     "/Solvers",
     "/Model_selection",
     "/Multiclass",
+    "/Family",
+    "/Family?machine=one_class&kernel=sigmoid",
     "/Notes",
 ]
 
