@@ -151,3 +151,14 @@ def test_the_exact_qp_refuses_a_non_convex_dual_in_one_sentence() -> None:
     # SMO climbs the same dual to a KKT point.
     model = SVC(kernel="sigmoid", scale=1.0, solver="smo").fit(X, y)
     assert model.converged_
+
+
+def test_the_c_svc_tools_say_so_under_nu_and_the_others_work() -> None:
+    at = open_page(EXPLORE, {"data": "two_circles", "machine": "nu", "nu": "0.3"})
+    for tool in ("path", "compare"):
+        at.radio(key="explore_tool").set_value(tool).run()
+        assert not problems(at), problems(at)
+        assert any('switch "C or ν"' in i.value for i in at.info), tool
+    for tool in ("inspect", "kernel"):
+        at.radio(key="explore_tool").set_value(tool).run()
+        assert not problems(at), problems(at)
