@@ -1,6 +1,7 @@
-"""Explore page latency in Chromium: C-slider key press -> main chart redrawn.
+"""Explore and Regression latency in Chromium: C-slider key press -> charts redrawn.
 
     python -m benchmarks.ui_latency [--moves 20] [--warmup 3] [--sizes 200 1000]
+        [--regression-sizes 100 500]
 
 Starts ``streamlit run app.py`` on a free 127.0.0.1 port (one BLAS thread, no
 file watcher), opens ``/Explore?n=<n>&loss=<loss>`` in headless Debian Chromium
@@ -18,7 +19,9 @@ the main one (svmlab.ui.explore.chart). A chart is a ``st.plotly_chart`` element
 Plotly div (``.js-plotly-plot``) inside one. Streamlit may skip showing
 ``running`` for a short rerun handled in one render; the server's messages
 since the key press then stand for it (and the last one for the script's end).
-The mouse stays off the charts (hover changes the DOM). Prints a p50 / p90
+The mouse stays off the charts (hover changes the DOM). The Regression page is
+timed the same way beside Explore (``/Regression?n=<n>``: ε-SVR on sinc, its
+tube chart the main one, the stems and the loss the others). Prints a p50 / p90
 table and writes ``benchmarks/results/ui_latency.json``.
 """
 
@@ -41,8 +44,12 @@ from svmlab import losses, solvers  # noqa: E402
 
 QUIET_MS = 250
 
+#: The main chart of each timed page (Explore's plane, Regression's tube).
+MAIN_CHART = '[class*="st-key-explore_chart"], [class*="st-key-regression_chart"]'
+
 INIT_JS = r"""
 (() => {
+  const MAIN_CHART = '__MAIN__';
   if (window.__lat) return;
   const now = () => performance.now();
   const L = window.__lat = {
@@ -76,7 +83,7 @@ INIT_JS = r"""
       }
       if (el.closest('[data-testid="stPlotlyChart"], .js-plotly-plot')) {
         chart = true;
-        if (el.closest('[class*="st-key-explore_chart"]')) main = true;
+        if (el.closest(MAIN_CHART)) main = true;
       }
     }
     if (chart) {
@@ -128,7 +135,9 @@ RESULT_JS = """() => {
 LOADED_JS = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
-  const main = document.querySelector('[class*="st-key-explore_chart"] .main-svg');
+  const main = document.querySelector(
+    '[class*="st-key-explore_chart"] .main-svg, '
+    + '[class*="st-key-regression_chart"] .main-svg');
   return !!main;
 }"""
 
@@ -187,7 +196,23 @@ def _task_ms(cdp) -> float:
     return 1000.0 * next(m["value"] for m in metrics if m["name"] == "TaskDuration")
 
 
-def measure(page, url: str, moves: int, warmup: int, server_pid: int) -> list[dict]:
+INIT_JS = INIT_JS.replace("__MAIN__", MAIN_CHART)
+
+#: Each page's C slider (its element key).
+C_SLIDERS = {
+    "explore": ".st-key-explore_C_slider",
+    "regression": ".st-key-regression_C",
+}
+
+
+def measure(
+    page,
+    url: str,
+    moves: int,
+    warmup: int,
+    server_pid: int,
+    slider_key: str = C_SLIDERS["explore"],
+) -> list[dict]:
     """Time ``warmup + moves`` C-slider steps; return the last ``moves``.
 
     Besides wall times, each sample holds the CPU the work took, which other
@@ -202,7 +227,7 @@ def measure(page, url: str, moves: int, warmup: int, server_pid: int) -> list[di
     page.wait_for_function(LOADED_JS, timeout=120_000)
     page.wait_for_timeout(1000)  # plotly.js parsed, every chart drawn
     page.mouse.move(2, 2)
-    slider = page.locator(".st-key-explore_C_slider").get_by_role("slider")
+    slider = page.locator(slider_key).get_by_role("slider")
     slider.focus()
     pids = _chromium_pids()
     samples = []
@@ -274,6 +299,13 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--sizes", type=int, nargs="*", default=[200, 1000])
     parser.add_argument("--losses", nargs="*", default=list(losses.LOSSES))
+    parser.add_argument(
+        "--regression-sizes",
+        type=int,
+        nargs="*",
+        default=[100, 500],
+        help="n of the Regression page's runs (none: Explore only)",
+    )
     parser.add_argument("--query", default="", help="extra query, e.g. data=moons")
     parser.add_argument(
         "--app-dir", type=Path, default=ROOT, help="directory holding app.py"
@@ -328,39 +360,55 @@ def main() -> None:
             )
             context.add_init_script(INIT_JS)
             page = context.new_page()
-            for n in args.sizes:
-                for loss, solver in runs:
-                    url = f"{base}/Explore?n={n}&loss={loss}"
-                    url += f"&{args.query}" if args.query else ""
-                    samples = measure(page, url, args.moves, args.warmup, proc.pid)
-                    main_ms = [s["main_ms"] for s in samples]
-                    all_ms = [s["all_ms"] for s in samples]
-                    script = [s["script_done_ms"] for s in samples]
-                    row = {
-                        "n": n,
-                        "loss": loss,
-                        "solver": solver,
-                        "moves": len(samples),
-                        "p50_ms": round(statistics.median(main_ms), 1),
-                        "p90_ms": round(_pct(main_ms, 0.9), 1),
-                        "all_charts_p50_ms": round(statistics.median(all_ms), 1),
-                        "script_done_p50_ms": round(statistics.median(script), 1),
-                        "server_cpu_p50_ms": round(
-                            statistics.median(s["server_cpu_ms"] for s in samples), 1
-                        ),
-                        "browser_cpu_p50_ms": round(
-                            statistics.median(s["browser_cpu_ms"] for s in samples), 1
-                        ),
-                        "browser_task_p50_ms": round(
-                            statistics.median(s["browser_task_ms"] for s in samples), 1
-                        ),
-                        "kB_per_move": round(
-                            statistics.median(s["bytes"] for s in samples) / 1000, 1
-                        ),
-                    }
-                    rows.append(row)
-                    raw.append({**row, "samples": samples})
-                    print_table([row], list(row))
+            plan = [
+                ("explore", n, loss, solver, f"{base}/Explore?n={n}&loss={loss}")
+                for n in args.sizes
+                for loss, solver in runs
+            ] + [
+                ("regression", n, "epsilon_insensitive", "box SMO", "")
+                for n in args.regression_sizes
+            ]
+            for page_name, n, loss, solver, url in plan:
+                if page_name == "regression":
+                    url = f"{base}/Regression?n={n}"
+                url += f"&{args.query}" if args.query and page_name == "explore" else ""
+                samples = measure(
+                    page,
+                    url,
+                    args.moves,
+                    args.warmup,
+                    proc.pid,
+                    C_SLIDERS[page_name],
+                )
+                main_ms = [s["main_ms"] for s in samples]
+                all_ms = [s["all_ms"] for s in samples]
+                script = [s["script_done_ms"] for s in samples]
+                row = {
+                    "page": page_name,
+                    "n": n,
+                    "loss": loss,
+                    "solver": solver,
+                    "moves": len(samples),
+                    "p50_ms": round(statistics.median(main_ms), 1),
+                    "p90_ms": round(_pct(main_ms, 0.9), 1),
+                    "all_charts_p50_ms": round(statistics.median(all_ms), 1),
+                    "script_done_p50_ms": round(statistics.median(script), 1),
+                    "server_cpu_p50_ms": round(
+                        statistics.median(s["server_cpu_ms"] for s in samples), 1
+                    ),
+                    "browser_cpu_p50_ms": round(
+                        statistics.median(s["browser_cpu_ms"] for s in samples), 1
+                    ),
+                    "browser_task_p50_ms": round(
+                        statistics.median(s["browser_task_ms"] for s in samples), 1
+                    ),
+                    "kB_per_move": round(
+                        statistics.median(s["bytes"] for s in samples) / 1000, 1
+                    ),
+                }
+                rows.append(row)
+                raw.append({**row, "samples": samples})
+                print_table([row], list(row))
             browser.close()
     finally:
         stop(proc)
@@ -369,7 +417,8 @@ def main() -> None:
     path = write_json(
         args.name,
         {
-            "what": "C slider ArrowRight -> main Plotly chart redrawn (ms)",
+            "what": "C slider ArrowRight -> main Plotly chart redrawn (ms), "
+            "Explore and Regression",
             "targets_ms": {"200": 150, "1000": 400},
             "skipped": skipped,
             "warm_start": warm_rows,

@@ -20,11 +20,15 @@ from svmlab.ui.explore import (
     compare,
     controls,
     edit,
+    follow_panel,
     inspector,
     kernel_view,
+    keys,
     lecture,
     panels,
     path_view,
+    slides_panel,
+    undo_bar,
 )
 from svmlab.ui.explore import chart as ui_chart
 from svmlab.ui.presets import PRESETS
@@ -32,12 +36,19 @@ from svmlab.ui.presets import PRESETS
 frame.guard()
 
 controls.sidebar()
-st.title(
+title_area, reset_area, room_area, keys_area = st.columns(
+    [5, 1.5, 1, 1], vertical_alignment="center"
+)
+title_area.title(
     "Explore",
     help="Move C and σ and watch the boundary f = 0 (solid), the margins f = ±1 "
     "(dashed) and the support vectors (ringed: black free, pink bound) follow. "
     "Click the plane to add a point; drag a box or lasso to remove points.",
 )
+panels.reset_button(reset_area, edit.reset_edits)
+follow_panel.popover(room_area)
+keys.help(keys_area)
+follow_panel.banner()
 controls.show_notes()
 controls.show_switch()
 refusals.show_refusal("explore", "The picture still shows the data from before it.")
@@ -50,6 +61,7 @@ def chart(
     select: bool = False,
     defer: bool = True,
     fit: tuple[int, int] | None = None,
+    move: object = None,
 ) -> object:
     """Draw ``fig`` (a figure or a ``figures.*_spec`` dict) in a Plotly chart kept
     alive across reruns (svmlab.ui.explore.chart): the browser redraws it in place with
@@ -65,19 +77,21 @@ def chart(
         defer=defer,
         revision=str(hash(revision)),
         fit=fit,
+        move=move,
     )
 
 
-add_label, dragmode = panels.edit_tools(edit.reset_edits)
+add_label, dragmode = panels.edit_tools()
+keys.hidden_buttons()
 # Outside the fragment: the listener then costs nothing on a slider move.
 edit.click_listener()
 
 
 @st.fragment
 def playground() -> None:
-    settings = controls.live_controls()
-    identity = (settings.source, tuple(settings.data_kwargs().items()))
-    identity += (settings.test_fraction,)
+    undo_bar.rerun_if_restored()
+    settings, undo_area = controls.live_controls()
+    identity = edit.identity_of(settings)
     # "inspects" (0): a click picks the point to inspect instead of adding one.
     click = edit.pending_click() if add_label == 0.0 else None
     try:
@@ -98,6 +112,11 @@ def playground() -> None:
     except Exception as error:  # a bug: say so plainly, keep the page usable
         no_solver, record = None, None
         panels.internal_error(error)
+    # Every state the lecturer made is a step (a refused model too).
+    undo_bar.record(settings, edit.current_edits(identity))
+    follow_panel.after_run(settings, edit.current_edits(identity))
+    with undo_area:
+        slides_slot = undo_bar.buttons()
     if no_solver:
         st.info(no_solver)
     if record is None:
@@ -131,7 +150,7 @@ def playground() -> None:
             test=test,
             snapshot=snapshot,
             new_points=added,
-            dragmode=dragmode,
+            dragmode=False if dragmode == "move" else dragmode,
             legend="none",  # the key sits beside the chart (panels.legend_key)
             height=760,
             scale=1.5 if settings.classroom else 1.0,
@@ -154,6 +173,7 @@ def playground() -> None:
             select=True,
             defer=False,
             fit=(400, 250 if settings.classroom else 300),
+            move=record.X if dragmode == "move" else None,
         )
 
     left, right = st.columns([2, 1], gap="medium")
@@ -167,11 +187,20 @@ def playground() -> None:
         if key_area is not None:
             with key_area:
                 panels.legend_key(key_entries, columns=1)
-    if selection and edit.apply_selection(
-        identity, len(data.y_train), record.X, selection
+    if selection and "move" in selection:
+        edit.hold_move(selection["move"])
+    n_generated = len(data.y_train)
+    moved = edit.apply_pending_move(
+        identity, n_generated, record.X, record.y, data.bounds
+    )
+    if moved is not None or (
+        selection
+        and "move" not in selection
+        and edit.apply_selection(identity, n_generated, record.X, selection)
     ):
-        st.rerun(scope="fragment")
+        edit.rerun()
     with right:
+        follow_panel.big_code()  # the lecturer's room, if one is open
         if settings.classroom:  # the big numbers first, the paragraph below
             highlight = PRESETS[settings.preset].number if settings.preset else None
             panels.numbers(record, highlight, classroom=True)
@@ -180,6 +209,10 @@ def playground() -> None:
             highlight = lecture.preset_panel(settings)
             panels.numbers(record, highlight)
             panels.legend_key(key_entries)
+    if last_spec:
+        title = PRESETS[settings.preset].title if settings.preset else ""
+        spec = last_spec[0]
+        slides_panel.popover(slides_slot, settings, record, data, spec, added, title)
     note = figures.unresolved_width_note(model, data.bounds)
     if note:
         left.info(note, icon=":material/zoom_in:")

@@ -325,7 +325,8 @@ class SVC(ClassifierMixin, BaseEstimator):
         shift = 1.0 if self.bias == "regularized" else 0.0
         rows = None
         if K is None and name in solvers.ON_DEMAND:
-            # SMO computes and caches only the kernel rows it visits (LIBSVM).
+            # SMO and the entropy dual compute and cache only the kernel rows
+            # they visit (LIBSVM).
             rows = KernelRows(
                 X,
                 kernel=self.kernel,

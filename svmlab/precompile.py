@@ -240,6 +240,34 @@ def _libraries() -> None:
     LinearSVC(dual=True).fit(X, y)
 
 
+def _inlined() -> None:
+    """The hot loops' helpers compiled with ``inline="always"`` (working-set
+    rules, row cache, steps: numba copies them into each caller, so compiling
+    the callers never compiles them on their own), called once directly, as a
+    test or a reader calling one from Python would."""
+    from svmlab.kernels import KernelRows, gram
+    from svmlab.solvers import entropy_steps, row_cache, shrinking, working_set
+
+    X, labels = _points(8)
+    y = np.where(labels > 0, 1.0, -1.0)
+    n = y.shape[0]
+    K = gram(X)
+    a, G, U, R, QD = np.zeros(n), -np.ones(n), np.ones(n), np.zeros(n), np.ones(n)
+    i, gmax = working_set.max_violator(y, a, G, U, n)
+    working_set.pair_partner(max(i, 0), gmax, K[0], y, a, G, QD, U, n, 1e-3)
+    ip, gp, i_n, gn = working_set.nu_violators(y, a, G, U, n)
+    working_set.nu_partner(ip, gp, i_n, gn, K[0], K[1], y, a, G, QD, U, n, 1e-3)
+    working_set.select_single(a, G, U, n, 1e-3)
+    shrinking._step_pair(0, 1, K[0], K[1], y, a.copy(), G.copy(), QD, U, R, n)
+    shrinking._step_single(0, K[0], y, a.copy(), G.copy(), QD, U, R, n)
+    shrinking._add_row(G.copy(), 1.0, y, K[0], n)
+    rows, _ = entropy_steps.make_rows(None, KernelRows(X), n)
+    entropy_steps.kernel_row(0, rows)
+    src, cache, ist = rows
+    row_cache.cached_row(1, n, src, cache, ist)
+    row_cache.row_slot(2, n, *src, *cache, ist)
+
+
 def _references() -> None:
     """The unshrunk SMO loops kept as the tests' independent reference (the
     app does not call them): last, so they never delay anything a page needs."""
@@ -264,6 +292,7 @@ JOBS: dict[str, Callable[[], None]] = {
     "multiclass": _multiclass,
     "family": _family,
     "libraries": _libraries,
+    "inlined helpers": _inlined,
     "test references": _references,
 }
 

@@ -120,6 +120,16 @@ def check_labels(y: ArrayLike) -> NDArray:
     ``check_classification_targets`` is the rule).
     """
     y = np.asarray(y)
+    if y.ndim == 1 and y.dtype.kind in "biuf" and y.size:
+        # Whole finite numbers in one column: scikit-learn's rule accepts them
+        # as they are ("binary" or "multiclass") and its labels are the sorted
+        # distinct values; found here directly (its type_of_target was half
+        # of a warm refit's time outside the solver, 1 ms at n = 2000).
+        labels = np.unique(y)
+        if y.dtype.kind != "f" or (
+            np.all(np.isfinite(labels)) and np.all(labels == np.floor(labels))
+        ):
+            return labels
     if _mixes_text_and_numbers(y):
         raise DataError("The labels mix text and numbers; use one kind for all.")
     try:

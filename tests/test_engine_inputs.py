@@ -159,3 +159,38 @@ def test_fit_takes_a_warm_start_of_the_right_length_outside_the_box():
     cold = SVC(solver="smo").fit(X, Y01)
     warm = SVC(solver="smo").fit(X, Y01, init=np.full(12, 5.0))  # above C = 1
     assert warm.objective_ == pytest.approx(cold.objective_, rel=1e-4)
+
+
+@pytest.mark.parametrize(
+    "y",
+    [
+        np.array([1.0, -1.0, 1.0, -1.0]),
+        np.array([0, 1, 1, 0], dtype=np.int32),
+        np.array([3, 1, 2, 2, 1], dtype=np.uint8),
+        np.array([True, False, True]),
+        np.array([2.0, 2.0, 2.0]),
+        np.array([-0.0, 0.0, 5.0, 1e15]),
+        np.array([0.5, 1.0, 0.5]),  # continuous: refused
+        np.array([1.0, np.nan, 1.0]),
+        np.array([1.0, np.inf, -1.0]),
+        np.array(["a", "b", "a"]),
+        np.array([[1.0, -1.0], [1.0, 1.0]]),
+    ],
+)
+def test_labels_are_scikit_learns_whatever_the_path(y):
+    # check_labels finds whole numbers' labels itself (a fast path); the
+    # answer and the refusals are scikit-learn's rule's, value and dtype.
+    from sklearn.utils.multiclass import check_classification_targets, unique_labels
+
+    from svmlab.validation import check_labels
+
+    try:
+        check_classification_targets(y)
+        expected = unique_labels(y)
+    except (TypeError, ValueError):
+        with pytest.raises(DataError):
+            check_labels(y)
+        return
+    got = check_labels(y)
+    np.testing.assert_array_equal(got, expected)
+    assert got.dtype == expected.dtype

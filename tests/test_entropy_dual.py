@@ -16,7 +16,7 @@ import scipy.sparse as sp
 from svmlab import SVC
 from svmlab.datasets import make_two_circles
 from svmlab.errors import ProblemError
-from svmlab.kernels import gram
+from svmlab.kernels import KernelRows, gram
 from svmlab.losses import ModifiedHinge, make_loss
 from svmlab.solvers import AUTO, Problem, resolve_solver, solve
 from svmlab.solvers.base import kkt_violation
@@ -125,6 +125,50 @@ def test_agrees_with_irwls_run_tight(circles, bias, delta, C):
     assert sol.kkt <= 1e-10
 
 
+@pytest.mark.parametrize("bias", ["none", "regularized", "unreg"])
+def test_kernel_rows_on_demand_match_the_cone_dual_and_the_gram_path(circles, bias):
+    """Without K the solver computes and caches kernel rows as it visits them
+    (issue 29): the same optimum as on the Gram matrix (a row equals the Gram
+    matrix's to rounding), and the Clarabel check holds on rows too."""
+    X, y = circles
+    dense = problem(X, y, 10.0, 0.1, bias)
+    shift = 1.0 if bias == "regularized" else 0.0
+    rows = Problem(
+        None,
+        y,
+        dense.loss,
+        10.0,
+        dense.fit_intercept,
+        KernelRows(X, sigma=0.7, shift=shift),
+    )
+    reference, _ = clarabel_dual(dense.K, y, 10.0, 0.1, dense.fit_intercept)
+    on_rows = solve(rows, method="entropy_dual", tol=1e-11)
+    on_gram = solve(dense, method="entropy_dual", tol=1e-11)
+    assert on_rows.converged
+    assert on_rows.extras["dual_value"] == pytest.approx(reference, rel=1e-8)
+    assert on_rows.objective == pytest.approx(reference, rel=1e-8)
+    np.testing.assert_allclose(on_rows.alpha, on_gram.alpha, atol=1e-8 * 10.0)
+    # A warm start from rows (its margins summed from the rows of alpha).
+    warm = solve(rows, method="entropy_dual", tol=1e-11, init=on_gram.alpha)
+    assert warm.converged
+    np.testing.assert_allclose(warm.alpha, on_gram.alpha, atol=1e-8 * 10.0)
+
+
+def test_an_easy_fit_on_rows_never_forms_the_gram_matrix():
+    X, y = make_two_circles(400, random_state=0)
+    r = np.hypot(X[:, 0], X[:, 1])
+    keep = (r < 0.5) | (r > 0.75)  # two rings with a gap: few support vectors
+    X, y = X[keep], y[keep].astype(float)
+    kernel = KernelRows(X, sigma=0.5)
+    loss = make_loss("modified_hinge", delta=0.1)
+    sol = solve(Problem(None, y, loss, 3.0, True, kernel), method="entropy_dual")
+    assert sol.converged
+    assert sol.extras["kernel_evaluations"] < 0.5 * len(y) ** 2
+    model = SVC(C=3.0, sigma=0.5, loss="modified_hinge", delta=0.1).fit(X, y)
+    assert model.solver_ == "entropy_dual"
+    assert model.solution_.extras["kernel_evaluations"] < 0.5 * len(y) ** 2
+
+
 def test_result_is_scored_from_its_own_margins_and_checks_against_k(circles):
     """The margins, objective and KKT measure come from the solver's running
     margins (no kernel product after the loop); recomputed from K they agree."""
@@ -192,3 +236,76 @@ def test_estimator_fits_with_it_by_default(circles):
     np.testing.assert_allclose(
         model.decision_function(X), model.margins_ * model.y_fit_, atol=1e-9
     )
+
+
+def _line_value(t, yi, yj, ai, aj, qi, qj, eta, C, delta):
+    """The dual's change along ``a_i += y_i t, a_j -= y_j t`` (written out
+    from the dual, independently of the solver's slope)."""
+
+    def ent(x):
+        return x * math.log(x / C) if x > 0.0 else 0.0
+
+    new_i, new_j = ai + yi * t, aj - yj * t
+    return (
+        (yi - yj) * t
+        - t * (yi * qi - yj * qj)
+        - 0.5 * eta * t * t
+        - delta * (ent(new_i) - ent(ai) + ent(new_j) - ent(aj))
+    )
+
+
+def test_pair_step_is_the_exact_maximiser_on_its_line_also_from_its_own_result():
+    # Random pairs (tiny, middling and bound multipliers), then the step again
+    # from its own result (the second must stay put: the case where Newton's
+    # method lands on an end of its bracket), against a bounded scalar search.
+    from svmlab.solvers.entropy_steps import pair_step
+
+    rng = np.random.default_rng(29)
+    checked = 0
+    for _ in range(300):
+        C, delta = 10.0 ** rng.uniform(-1, 3), float(rng.choice([0.5, 0.1, 0.01]))
+        yi, yj = rng.choice([-1.0, 1.0], size=2)
+        a = C * np.where(rng.random(2) < 0.2, 1e-13, rng.uniform(0.0, 1.0, 2))
+        a[rng.random(2) < 0.15] = C
+        ai, aj = float(a[0]), float(a[1])
+        kii, kjj = 1.0, 1.0
+        kij = float(rng.uniform(-0.2, 0.99))
+        qi, qj = rng.normal(1.0, 1.0, size=2)
+        eta = max(kii + kjj - 2.0 * kij, 0.0)
+        for _again in range(2):
+            lai, laj = math.log(ai / C), math.log(aj / C)
+            la_i, la_j, new_i, new_j = pair_step(
+                yi, yj, ai, aj, lai, laj, qi, qj, kii, kjj, kij, C, delta
+            )
+            t = yi * (new_i - ai)
+            assert 0.0 <= new_i <= C and 0.0 <= new_j <= C
+            for la, new in ((la_i, new_i), (la_j, new_j)):  # the logs kept
+                if new > 0.0:
+                    assert la <= 0.0 and abs(la - math.log(new / C)) <= 1e-9
+                else:  # underflowed: its log is below the smallest double's
+                    assert la < math.log(5e-324) - math.log(C)
+            assert abs(yi * new_i + yj * new_j - (yi * ai + yj * aj)) <= 1e-12 * C
+            # The feasible t: both multipliers in [0, C].
+            ends_i = sorted([(0.0 - ai) * yi, (C - ai) * yi])
+            ends_j = sorted([(aj - 0.0) * yj, (aj - C) * yj])
+            lo, hi = max(ends_i[0], ends_j[0]), min(ends_i[1], ends_j[1])
+            args = (yi, yj, ai, aj, qi, qj, eta, C, delta)
+            ref = scipy.optimize.minimize_scalar(
+                lambda s, args=args: -_line_value(s, *args),
+                bounds=(lo, hi),
+                method="bounded",
+                options={"xatol": 1e-13 * max(1.0, C)},
+            )
+            ours = _line_value(t, *args)
+            best = max(-ref.fun, _line_value(lo, *args), _line_value(hi, *args))
+            assert ours >= best - 1e-10 * max(1.0, C), (ours, best)
+            checked += 1
+            # From the result: the new margins, and the step again.
+            if _again == 1:  # already at the maximiser: no move
+                assert abs(t) <= 1e-9 * max(1.0, C), t
+            # q = Y K Y a: y_i da_i = t, y_j da_j = -t.
+            qi, qj = qi + yi * t * (kii - kij), qj + yj * t * (kij - kjj)
+            ai, aj = new_i, new_j
+            if not (ai > 0.0 and aj > 0.0):
+                break
+    assert checked > 400

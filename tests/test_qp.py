@@ -268,3 +268,28 @@ def test_box_solvers_reach_the_scipy_primal_minimum(
         assert sol.b == pytest.approx(ref_b, abs=1e-4 * max(1.0, abs(ref_b)))
     # svmlab's own bookkeeping agrees with the independent value.
     assert sol.objective == pytest.approx(ours, rel=1e-9)
+
+
+def test_a_badly_scaled_squared_hinge_is_solved_when_cvxopt_breaks_down() -> None:
+    """The cubic kernel on Explore's spiral has Gram entries up to 2e7: CVXOPT
+    divides by zero on the squared hinge's dual; the solver then runs Clarabel,
+    and the answer is certified here from the written-out primal and dual
+    (their gap, and the dual's feasibility), not by svmlab's own KKT measure."""
+    from svmlab import datasets
+
+    X, y = datasets.make("spiral", n_samples=200, random_state=0)[:2]
+    C = 10.0
+    K = gram(X, X, kernel="polynomial", degree=3, coef0=1.0)
+    assert K.max() > 1e7
+    model = SVC(C=C, kernel="polynomial", degree=3, loss="squared_hinge", solver="qp")
+    model.fit(X, y)
+    assert model.converged_
+    a = model.alpha_
+    assert a.min() >= 0 and abs(a @ y) <= 1e-8 * a.sum()
+    coef = a * y
+    f = K @ coef + model.intercept_[0]
+    xi = np.maximum(0.0, 1.0 - y * f)
+    primal = 0.5 * coef @ K @ coef + 0.5 * C * xi @ xi
+    dual = a.sum() - 0.5 * coef @ K @ coef - 0.5 * (a @ a) / C
+    assert dual <= primal + 1e-9 * primal
+    assert (primal - dual) <= 1e-4 * primal

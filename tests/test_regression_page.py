@@ -267,3 +267,26 @@ def test_figures_draw_every_point_once_by_its_state() -> None:
     assert loss.layout.xaxis.title.text.startswith("residual")
     path = epsilon_path_figure([0.0, 0.1], [0.9, 0.3], [0.5, 0.1], [0.2, 0.1])
     assert len(path.data) >= 3
+
+
+def test_the_squared_loss_legend_says_what_its_multipliers_are() -> None:
+    """No box under the squared ε-insensitive loss: a point outside the tube has
+    |α − α*| = C (|r| − ε) (the stationarity of ½ C (|r| − ε)², a closed form),
+    not C, and the legend and the panels say so."""
+    X, t = regression_data.make_sine_outliers(random_state=0)
+    C, eps = 10.0, 0.1
+    model = EpsilonSVR(
+        C=C, epsilon=eps, sigma=0.5, tol=1e-8, loss="squared_epsilon_insensitive"
+    ).fit(X, t)
+    outside = model.sv_state_ == 2
+    assert outside.sum() > 10
+    excess = np.abs(model.residuals_[outside]) - eps
+    assert np.allclose(np.abs(model.alpha_[outside]), C * excess, rtol=1e-4, atol=1e-6)
+    assert np.abs(model.alpha_[outside]).max() > 2 * C  # far past where a box sits
+    names = [trace.name for trace in tube_figure(model, X, t, epsilon=eps).data]
+    assert any(n.startswith("outside (|α − α*| = C (|r| − ε))") for n in names)
+    assert not any("= C)" in n for n in names)
+    stems = stem_figure(model, X, C=None)
+    assert "no box" in stems.layout.title.subtitle.text
+    loss = residual_loss_figure(model.residuals_, epsilon=eps, squared=True)
+    assert "squared ε-insensitive" in loss.layout.title.text

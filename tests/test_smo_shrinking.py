@@ -92,6 +92,35 @@ def test_reconstructed_gradient_equals_the_one_from_the_gram_matrix(
     np.testing.assert_allclose(state.gradient(), expected, rtol=0, atol=1e-9)
 
 
+@pytest.mark.parametrize("source", ["gram", "rows", "svr_gram"])
+@pytest.mark.parametrize("ridge", [0.0, 0.3])
+def test_warm_start_gradient_and_bound_part_equal_sums_from_scratch(
+    circles, source, ridge
+):
+    # A warm start with alphas at the bound, free and zero: G = Q_d a + p and
+    # G_bar = sum over a_i = U_i of U_i Q_d,i, whether K is read in place, rows
+    # come on demand, or a K of size n serves 2n variables (the SVR dual).
+    X, y0 = circles
+    K = gram(X, sigma=0.5)
+    if source == "svr_gram":
+        y = np.r_[np.ones(y0.shape[0]), -np.ones(y0.shape[0])]
+        Kfull = np.block([[K, K], [K, K]])
+    else:
+        y, Kfull = y0, K
+    n = y.shape[0]
+    upper = np.where(np.arange(n) % 7 == 0, 3.0, 2.0)
+    a = np.where(np.arange(n) % 3 == 0, upper, 0.0)
+    a[np.arange(n) % 3 == 1] = 0.5  # free
+    p = -1.0 - 0.3 * np.sin(np.arange(n))
+    given = {"K": K} if source != "rows" else {"kernel": KernelRows(X, sigma=0.5)}
+    state = BoxSMO(y, p, upper, ridge, True, a=a, **given)
+    Q = y[:, None] * Kfull * y[None, :] + ridge * np.eye(n)
+    np.testing.assert_allclose(state.gradient(), Q @ a + p, rtol=0, atol=1e-11)
+    bound = np.where(a == upper, upper, 0.0)
+    G_bar = state._original(state.vec[3])
+    np.testing.assert_allclose(G_bar, Q @ bound, rtol=0, atol=1e-11)
+
+
 @pytest.mark.parametrize(
     "kernel, params",
     [

@@ -27,9 +27,11 @@ from svmlab.figures.style import (
 )
 
 __all__ = [
+    "SQUARED_STATE_NAMES",
     "STATE_NAMES",
     "epsilon_path_figure",
     "residual_loss_figure",
+    "state_names",
     "stem_figure",
     "tube_figure",
 ]
@@ -40,6 +42,22 @@ STATE_NAMES = {
     1: ("on the edge (0 < |α − α*| < C)", PALETTE["free"]),
     2: ("outside (|α − α*| = C)", PALETTE["bound"]),
 }
+#: The same under the squared ε-insensitive loss: no box, so a point outside the
+#: tube has |α − α*| = C (|r| − ε), and one on the edge has α = α* = 0.
+SQUARED_STATE_NAMES = {
+    0: STATE_NAMES[0],
+    1: ("on the edge (|r| = ε)", PALETTE["free"]),
+    2: ("outside (|α − α*| = C (|r| − ε))", PALETTE["bound"]),
+}
+
+
+def _squared(model: Any) -> bool:
+    return getattr(model, "loss", "") == "squared_epsilon_insensitive"
+
+
+def state_names(model: Any) -> dict[int, tuple[str, str]]:
+    """The legend's names of the points' states for this model's loss."""
+    return SQUARED_STATE_NAMES if _squared(model) else STATE_NAMES
 
 
 def _grid(X: np.ndarray, extra: float = 0.15, n: int = 300) -> np.ndarray:
@@ -103,7 +121,7 @@ def tube_figure(
         },
     ]
     states = np.asarray(model.sv_state_)
-    for state, (name, colour) in STATE_NAMES.items():
+    for state, (name, colour) in state_names(model).items():
         idx = np.flatnonzero(states == state)
         size = 8 * scale if state == 0 else 10 * scale
         marker: dict[str, Any] = {"color": colour, "size": size}
@@ -197,7 +215,7 @@ def stem_figure(model: Any, X: ArrayLike, *, C: float | None, height: int = 300)
             "showlegend": False,
         }
     ]
-    for state, (name, colour) in STATE_NAMES.items():
+    for state, (name, colour) in state_names(model).items():
         idx = np.flatnonzero(states == state)
         if not idx.size:
             continue
@@ -228,7 +246,10 @@ def stem_figure(model: Any, X: ArrayLike, *, C: float | None, height: int = 300)
             )
     layout = _base_layout(
         height=height,
-        title=_title("the multipliers α − α*", "±C dotted: the box"),
+        title=_title(
+            "the multipliers α − α*",
+            "no box: the squared loss" if _squared(model) else "±C dotted: the box",
+        ),
         margin={"l": 70, "r": 20, "t": 76, "b": 110},
         legend=_legend_below(),
         xaxis=_axis("x"),
@@ -293,7 +314,9 @@ def residual_loss_figure(
     subtitle = f"{'C ' if C is not None else ''}Σ loss(rᵢ) = {total:.4g}"
     layout = _base_layout(
         height=height,
-        title=_title("the ε-insensitive loss", subtitle),
+        title=_title(
+            f"the {'squared ' if squared else ''}ε-insensitive loss", subtitle
+        ),
         margin={"l": 70, "r": 20, "t": 76, "b": 110},
         legend=_legend_below(),
         xaxis=_axis("residual r = t − f(x)", range=[-span, span]),

@@ -92,7 +92,7 @@ SCALED_CAP: frozenset[str] = frozenset({"smo", "entropy_dual"})
 
 #: Solvers that work from kernel rows on demand (``Problem.kernel``, no ``K``);
 #: the others get the full Gram matrix, formed once by :func:`solve`.
-ON_DEMAND: frozenset[str] = frozenset({"smo"})
+ON_DEMAND: frozenset[str] = frozenset({"smo", "entropy_dual"})
 
 
 def valid_solvers(loss: str, *, fit_intercept: bool = True) -> list[str]:

@@ -70,6 +70,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
+from svmlab.kernels import KernelRows
 from svmlab.solvers import entropy_newton
 from svmlab.solvers import entropy_steps as steps
 from svmlab.solvers.base import (
@@ -83,6 +84,7 @@ from svmlab.solvers.base import (
     valid_solvers_for,
 )
 from svmlab.solvers.chunked import run_chunked
+from svmlab.solvers.row_cache import EVALS
 from svmlab.solvers.seeding import seed_alpha
 
 __all__ = ["LOG_FLOOR", "SPEC", "EntropyState", "entropy_dual_value", "solve"]
@@ -133,13 +135,15 @@ class EntropyState:
     """The solver's state: multipliers, their logs, margins and intervals.
 
     ``K`` is the effective Gram matrix (``K + 1`` for the regularized bias),
-    ``eligible`` the points that may move (all, unless some are left out of a
-    refit: :mod:`svmlab.solvers.entropy_refit`).
+    or None with ``kernel`` (:class:`svmlab.kernels.KernelRows`, the shift
+    included) giving its rows on demand; ``eligible`` the points that may move
+    (all, unless some are left out of a refit:
+    :mod:`svmlab.solvers.entropy_refit`).
     """
 
     def __init__(
         self,
-        K: Array,
+        K: Array | None,
         y: Array,
         C: float,
         delta: float,
@@ -151,10 +155,11 @@ class EntropyState:
         eligible: NDArray[np.bool_] | None = None,
         q: Array | None = None,
         la: Array | None = None,
+        kernel: KernelRows | None = None,
     ) -> None:
         n = y.shape[0]
         self.K, self.y = K, np.ascontiguousarray(y, dtype=np.float64)
-        self.diag = np.ascontiguousarray(np.diagonal(K), dtype=np.float64)
+        self.rows, self.diag = steps.make_rows(K, kernel, n)
         self.newton_steps = 0
         self.use_newton = True
         self._work: tuple | None = None
@@ -171,8 +176,10 @@ class EntropyState:
         self.la = np.clip(la, LOG_FLOOR, 0.0)
         if q is not None:
             self.q = np.array(q, dtype=np.float64)
-        elif self.a.any():
+        elif self.a.any() and K is not None:
             self.q = self.y * (K @ (self.a * self.y))
+        elif self.a.any():
+            self.q = steps.margins_from_rows(self.y, self.a, self.rows)
         else:
             self.q = np.zeros(n)
         self.lo, self.hi = np.empty(n), np.empty(n)
@@ -246,7 +253,8 @@ class EntropyState:
                 np.empty(n, dtype=np.int64),
             )
         taken = entropy_newton.newton(
-            self.K,
+            self.rows,
+            self.diag,
             self.y,
             self.a,
             self.la,
@@ -268,7 +276,8 @@ class EntropyState:
 
     def _steps(self, stop: int, budget: Budget, snapshot: Any) -> tuple[bool, bool]:
         args = (
-            self.K,
+            self.rows,
+            self.diag,
             self.y,
             self.a,
             self.la,
@@ -318,6 +327,8 @@ class EntropyState:
             "unshrinks": int(self.ist[steps.UNSHRINKS]),
             "active": int(self.ist[steps.NACT]),
             "newton_steps": self.newton_steps,
+            # Kernel entries computed into the row cache (0 on a given K).
+            "kernel_evaluations": int(self.rows[2][EVALS]),
         }
 
 
@@ -387,11 +398,14 @@ def solve(
         )
     budget = Budget(max_seconds)
     delta = check_problem(problem)
-    problem = problem.dense()
     start = time.perf_counter()
     C = float(problem.C)
     y = np.ascontiguousarray(problem.y, dtype=np.float64)
-    K = np.ascontiguousarray(problem.K, dtype=np.float64)
+    # The Gram matrix when one is handed in; else kernel rows on demand, as
+    # SMO works (issue 29: an easy fit never forms the n x n matrix).
+    K = None if problem.K is None else np.ascontiguousarray(problem.K, np.float64)
+    if K is None and problem.kernel is None:
+        raise ValueError("a Problem needs K or kernel")
     n = problem.n
     max_iter = max(10_000_000, 100 * n) if max_iter is None else int(max_iter)
     state = EntropyState(
@@ -403,6 +417,7 @@ def solve(
         problem.fit_intercept,
         _start(problem, init, C),
         shrinking=shrinking,
+        kernel=problem.kernel if K is None else None,
     )
     history = History() if record_history else None
 

@@ -17,7 +17,7 @@ import math
 import numpy as np
 from numba import njit
 
-from svmlab.solvers.entropy_steps import interval, violation
+from svmlab.solvers.entropy_steps import interval, kernel_row, violation
 
 __all__ = ["newton"]
 
@@ -58,15 +58,16 @@ def _cho_solve_into(L, f, x):
 
 
 @njit(cache=True, nogil=True)
-def _newton_direction(K, y, a, la, q, F, f, delta, pair, M, H, d, z):
+def _newton_direction(rows, y, a, la, q, F, f, delta, pair, M, H, d, z):
     """The Newton direction on ``F[:f]``: ``(H_FF + diag(delta / a_F)) d = G_F``
     (projected on ``y_F' d = 0`` with the bias); False if the matrix is not
     numerically positive definite. ``H`` keeps ``H_FF`` for the gain."""
     for r in range(f):
         kr = F[r]
+        row = kernel_row(kr, rows)
         for c in range(r + 1):
             kc = F[c]
-            h = y[kr] * y[kc] * K[kr, kc]
+            h = y[kr] * y[kc] * row[kc]
             H[r, c] = h
             H[c, r] = h
             M[r, c] = h
@@ -105,8 +106,8 @@ def _newton_gain(a, la, q, F, f, d, s, delta, quad):
 
 
 @njit(cache=True, nogil=True)
-def newton(K, y, a, la, q, lo, hi, eligible, C, delta, tol, pair, stiff, rounds,
-           max_free, M, H, d, z, F):  # fmt: skip
+def newton(rows, diag, y, a, la, q, lo, hi, eligible, C, delta, tol, pair, stiff,
+           rounds, max_free, M, H, d, z, F):  # fmt: skip
     """Up to ``rounds`` Newton iterations on the free, non-stiff multipliers
     (the others fixed); returns the number taken.
 
@@ -141,7 +142,7 @@ def newton(K, y, a, la, q, lo, hi, eligible, C, delta, tol, pair, stiff, rounds,
             g = 1.0 - delta - delta * la[k] - q[k]
             if a[k] >= C and g - b * y[k] >= 0.0:
                 continue
-            if not a[k] > 0.0 or delta / a[k] > stiff * max(K[k, k], 1e-12):
+            if not a[k] > 0.0 or delta / a[k] > stiff * max(diag[k], 1e-12):
                 continue
             # A point out on the tail (a_k <= tol C: its interval has no upper
             # end) that meets its lower end is at its "bound": Newton would only
@@ -156,7 +157,7 @@ def newton(K, y, a, la, q, lo, hi, eligible, C, delta, tol, pair, stiff, rounds,
         for _attempt in range(6):
             if f == 0:
                 break
-            if not _newton_direction(K, y, a, la, q, F, f, delta, pair, M, H, d, z):
+            if not _newton_direction(rows, y, a, la, q, F, f, delta, pair, M, H, d, z):
                 break
             # Active-set repair: a multiplier at C that the step would raise
             # stays at C: it leaves F and the system is solved again. (Dropping
@@ -215,7 +216,7 @@ def newton(K, y, a, la, q, lo, hi, eligible, C, delta, tol, pair, stiff, rounds,
             la[k] = 0.0 if new >= C else max(math.log(new / C), -700.0)
             lo[k], hi[k] = interval(la[k], tol, delta)
             if dc != 0.0:
-                row = K[k]
+                row = kernel_row(k, rows)
                 for t in range(n):
                     q[t] += y[t] * dc * row[t]
         taken += 1

@@ -48,7 +48,7 @@ NEWTON_AFTER = 10
 
 
 @njit(cache=True, nogil=True)
-def _set(K, y, a, la, q, lo, hi, k, new, C, tol, delta):
+def _set(rows, y, a, la, q, lo, hi, k, new, C, tol, delta):
     """``a_k = new`` (at most C): its log, its interval, every margin."""
     new = min(new, C)
     dc = y[k] * (new - a[k])
@@ -56,13 +56,13 @@ def _set(K, y, a, la, q, lo, hi, k, new, C, tol, delta):
     la[k] = 0.0 if new >= C else max(math.log(new / C), LOG_FLOOR)
     lo[k], hi[k] = steps.interval(la[k], tol, delta)
     if dc != 0.0:
-        row = K[k]
+        row = steps.kernel_row(k, rows)
         for t in range(y.shape[0]):
             q[t] += y[t] * dc * row[t]
 
 
 @njit(cache=True, nogil=True)
-def remove_points(K, y, a, la, q, lo, hi, eligible, group, C, tol, delta, pair,
+def remove_points(rows, y, a, la, q, lo, hi, eligible, group, C, tol, delta, pair,
                   redistribute):  # fmt: skip
     """Leave ``group`` out of the state in place (module docstring): ``a = 0``
     there, every margin updated, and with the bias (``pair``) the left-out
@@ -73,9 +73,9 @@ def remove_points(K, y, a, la, q, lo, hi, eligible, group, C, tol, delta, pair,
     for r in range(group.shape[0]):
         i = group[r]
         amount = a[i]
+        row = steps.kernel_row(i, rows)
         if a[i] != 0.0:
             dc = -y[i] * a[i]
-            row = K[i]
             for t in range(n):
                 q[t] += y[t] * dc * row[t]
         a[i] = 0.0
@@ -83,13 +83,13 @@ def remove_points(K, y, a, la, q, lo, hi, eligible, group, C, tol, delta, pair,
         lo[i], hi[i] = -np.inf, np.inf
         if not redistribute or amount <= 0.0:
             continue
-        order = np.argsort(-K[i])
+        order = np.argsort(-row)
         for r2 in range(n):
             k = order[r2]
             if not eligible[k] or y[k] != y[i] or a[k] >= C:
                 continue
             take = min(C - a[k], amount)
-            _set(K, y, a, la, q, lo, hi, k, a[k] + take, C, tol, delta)
+            _set(rows, y, a, la, q, lo, hi, k, a[k] + take, C, tol, delta)
             amount -= take
             if amount <= 0.0:
                 break
@@ -101,7 +101,7 @@ def remove_points(K, y, a, la, q, lo, hi, eligible, group, C, tol, delta, pair,
                 if not eligible[k] or y[k] == y[i] or a[k] <= 0.0:
                     continue
                 take = min(0.5 * a[k], amount)
-                _set(K, y, a, la, q, lo, hi, k, a[k] - take, C, tol, delta)
+                _set(rows, y, a, la, q, lo, hi, k, a[k] - take, C, tol, delta)
                 amount -= take
                 if amount <= 0.0:
                     break
@@ -174,7 +174,7 @@ class Refitter:
             s._intervals(np.arange(n, dtype=np.int64))
         s.eligible[:] = True
         remove_points(
-            self.K,
+            s.rows,
             self.y,
             s.a,
             s.la,

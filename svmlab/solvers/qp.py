@@ -82,9 +82,9 @@ def _clarabel(
     blocks.append(-sp.eye(n, format="csc"))
     rhs.append(np.zeros(n))
     n_ineq = n
-    if math.isfinite(upper):
+    if _finite(upper):
         blocks.append(sp.eye(n, format="csc"))
-        rhs.append(np.full(n, upper))
+        rhs.append(np.broadcast_to(np.asarray(upper, dtype=np.float64), (n,)))
         n_ineq += n
     cones.append(clarabel.NonnegativeConeT(n_ineq))
     settings = clarabel.DefaultSettings()
@@ -424,7 +424,16 @@ def solve(
     try:
         a, status, iterations = backend(Q, y, upper, problem.fit_intercept)
     except ProblemError as error:
-        raise _not_convex(K_dual) or error from error.__cause__
+        not_convex = _not_convex(K_dual)
+        if not_convex is not None:
+            raise not_convex from error.__cause__
+        # CVXOPT breaks down on badly scaled problems (a polynomial kernel on
+        # wide data: entries of 1e7) where Clarabel's homogeneous embedding and
+        # equilibration still get through; only if both fail is it said.
+        if backend is _clarabel or budget.check():
+            raise
+        backend = _clarabel
+        a, status, iterations = backend(Q, y, upper, problem.fit_intercept)
     out_of_time = budget.check()
     if status in ("DualInfeasible", "AlmostDualInfeasible"):
         raise ProblemError(

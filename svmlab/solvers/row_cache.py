@@ -32,6 +32,7 @@ __all__ = [
     "CACHE_MB",
     "cache_arrays",
     "cached_row",
+    "row_slot",
     "swap_positions",
 ]
 
@@ -63,11 +64,13 @@ def cache_arrays(n: int, cache_mb: float, dtype: type) -> tuple[NDArray, ...]:
     )
 
 
-@njit(cache=True, nogil=True)
-def cached_row(pos, length, src, cache, ist):  # pragma: no cover - compiled
-    """Row ``pos`` of K (positions ``0 .. length - 1`` valid), from the cache."""
-    K, X, perm, kind, kp = src
-    cdata, slot_of, owner, clen, stamp = cache
+@njit(cache=True, nogil=True, inline="always")
+def row_slot(pos, length, K, X, perm, kind, kp, cdata, slot_of, owner, clen, stamp,
+             ist):  # fmt: skip  # pragma: no cover
+    """The cache slot holding row ``pos`` of K (positions ``0 .. length - 1``
+    valid): ``cdata[slot]`` is the row. The arrays one by one, for a hot loop
+    that unpacked ``src`` and ``cache`` once (a tuple unpacked per call costs
+    reference counts)."""
     ist[CLOCK] += 1
     s = slot_of[pos]
     if s < 0:
@@ -92,6 +95,16 @@ def cached_row(pos, length, src, cache, ist):  # pragma: no cover - compiled
         kernel_row_into(K, X, perm, kind, kp, pos, have, length, cdata[s])
         clen[s] = length
         ist[EVALS] += length - have
+    return s
+
+
+@njit(cache=True, nogil=True, inline="always")
+def cached_row(pos, length, src, cache, ist):  # pragma: no cover - compiled
+    """Row ``pos`` of K (positions ``0 .. length - 1`` valid), from the cache."""
+    K, X, perm, kind, kp = src
+    cdata, slot_of, owner, clen, stamp = cache
+    s = row_slot(pos, length, K, X, perm, kind, kp, cdata, slot_of, owner, clen,
+                 stamp, ist)  # fmt: skip
     return cdata[s]
 
 

@@ -40,6 +40,9 @@ export default function (component) {
       if (!layout || !layout.xaxis || !layout.yaxis) return;
       // The browser's own click and Plotly's re-dispatched one: count one.
       const now = Date.now();
+      // The click the browser fires after a point was dragged (the chart's
+      // move, svmlab.ui.explore.chart) is not a click on the plane.
+      if (hub.suppressUntil && now < hub.suppressUntil) return;
       const { last } = hub;
       if (event.clientX === last.x && event.clientY === last.y && now - last.t < 400) {
         return;

@@ -132,7 +132,7 @@ def test_sliders_click_and_box_select(
     assert n4 < n3, "box select removed nothing"
 
     # Reset brings the generated points back.
-    page.get_by_role("button", name="Reset", exact=True).click()
+    page.get_by_role("button", name="Reset points", exact=True).click()
     wait_for_rerun(page)
     _settle(page)
     assert _sv(page)[1] == n0

@@ -108,6 +108,82 @@ function selection(event) {
   return out;
 }
 
+// Moving a point (``move``: the movable points' data coordinates, in index
+// order): a press within 12 px of one picks it up (Plotly never sees the
+// press), a ring follows the pointer, the release sends {index, x, y, from}.
+// A release where the press was is a click, left to the click listener; the
+// click the browser fires after a move is swallowed (window.__svmlabClick).
+function axesOf(gd) {
+  const layout = gd._fullLayout;
+  const drag = gd.querySelector(".nsewdrag");
+  if (!layout || !layout.xaxis || !layout.yaxis || !drag) return null;
+  return { layout, box: drag.getBoundingClientRect() };
+}
+
+function installMove(gd) {
+  if (gd.__svmlabMoveInstalled) return;
+  gd.__svmlabMoveInstalled = true;
+  if (getComputedStyle(gd).position === "static") gd.style.position = "relative";
+  const ring = document.createElement("div");
+  ring.className = "svmlab-move-ring";
+  ring.style.cssText =
+    "position:absolute;width:22px;height:22px;margin:-11px 0 0 -11px;" +
+    "border:3px solid #E69F00;border-radius:50%;pointer-events:none;" +
+    "display:none;z-index:5";
+  gd.appendChild(ring);
+  let held = null;
+  const place = (event) => {
+    const own = gd.getBoundingClientRect();
+    ring.style.left = event.clientX - own.left + "px";
+    ring.style.top = event.clientY - own.top + "px";
+  };
+  gd.addEventListener("pointerdown", (event) => {
+    const points = gd.__svmlabMove;
+    if (!points || event.button !== 0) return;
+    const axes = axesOf(gd);
+    if (!axes) return;
+    const { layout, box } = axes;
+    const px = event.clientX - box.left, py = event.clientY - box.top;
+    if (px < 0 || py < 0 || px > box.width || py > box.height) return;
+    let best = -1, bestD = 144;  // (12 px)^2
+    for (let i = 0; i < points.length; i++) {
+      const dx = layout.xaxis.l2p(points[i][0]) - px;
+      const dy = layout.yaxis.l2p(points[i][1]) - py;
+      const d = dx * dx + dy * dy;
+      if (d < bestD) { bestD = d; best = i; }
+    }
+    if (best < 0) return;
+    event.preventDefault();
+    event.stopPropagation();
+    held = { index: best, x0: event.clientX, y0: event.clientY };
+    place(event);
+    ring.style.display = "block";
+  }, true);
+  window.addEventListener("pointermove", (event) => {
+    if (held) place(event);
+  }, true);
+  window.addEventListener("pointerup", (event) => {
+    if (!held) return;
+    const moved = Math.hypot(event.clientX - held.x0, event.clientY - held.y0) > 3;
+    const index = held.index;
+    held = null;
+    ring.style.display = "none";
+    if (!moved) return;
+    const hub = (window.__svmlabClick = window.__svmlabClick || {});
+    hub.suppressUntil = Date.now() + 600;
+    const axes = axesOf(gd);
+    if (!axes) return;
+    const { layout, box } = axes;
+    const x = layout.xaxis.p2l(event.clientX - box.left);
+    const y = layout.yaxis.p2l(event.clientY - box.top);
+    if (Number.isFinite(x) && Number.isFinite(y)) {
+      gd.__svmlabSend("move", {
+        index: index, x: x, y: y, from: gd.__svmlabMove[index], t: Date.now(),
+      });
+    }
+  }, true);
+}
+
 async function draw(gd) {
   if (gd.__svmlabBusy) return;
   gd.__svmlabBusy = true;
@@ -168,6 +244,8 @@ export default function (component) {
         ? `min(${h}px, max(${spec.fit[0]}px, calc(100vh - ${spec.fit[1]}px)))`
         : h + "px";
       gd.__svmlabNext = spec;
+      gd.__svmlabMove = spec.move || null;
+      if (spec.move) installMove(gd);
       const run = () => draw(gd).catch((error) => console.error(error));
       // A secondary chart waits until the browser is idle (at most 300 ms), so
       // the main chart and the rest of the rerun are not held up by it.
@@ -213,9 +291,10 @@ def figure_payload(
     defer: bool = False,
     revision: str | None = None,
     fit: tuple[int, int] | None = None,
+    move: Any = None,
 ) -> bytes:
     """The bytes :func:`plot` sends: ``{"data", "layout", "config", "select",
-    "defer", "height", "fit"}``.
+    "defer", "height", "fit", "move"}``.
 
     ``fig`` is a ``go.Figure`` or the plain ``{"data", "layout"}`` dicts of a
     ``svmlab.figures.*_spec`` builder (serialised as they are, without the
@@ -238,6 +317,7 @@ def figure_payload(
         "defer": bool(defer),
         "height": height,
         "fit": list(fit) if fit else None,
+        "move": None if move is None else np.asarray(move, dtype=float).tolist(),
     }
     try:
         text = json.dumps(payload, default=_plain, allow_nan=False)
@@ -255,6 +335,7 @@ def plot(
     defer: bool = False,
     revision: str | None = None,
     fit: tuple[int, int] | None = None,
+    move: Any = None,
 ) -> dict[str, Any] | None:
     """Draw ``fig`` (a ``go.Figure`` or a ``*_spec`` dict) in the kept-alive chart
     ``key``; ``revision`` (``layout.datarevision``) should change with the data.
@@ -266,13 +347,21 @@ def plot(
     one. With ``fit = (minimum, offset)`` the chart is at most the figure's
     height and fits in the window below ``offset`` pixels of page above it (a
     projector's 720 lines), but never shorter than ``minimum``.
+
+    With ``move`` (the movable points' data coordinates, one row per point in
+    index order) a point can be dragged to a new place: the run the drop
+    triggers returns ``{"move": {"index", "x", "y", "from"}}``.
     """
     _serve_plotly_js()
     result = _component(
         key=key,
-        data=figure_payload(fig, config, select, defer, revision, fit),
+        data=figure_payload(fig, config, select, defer, revision, fit, move),
         on_select_change=lambda: None,
+        on_move_change=lambda: None,
         height="content",
     )
+    moved = getattr(result, "move", None)
+    if isinstance(moved, dict):
+        return {"move": moved}
     picked = getattr(result, "select", None)
     return picked if isinstance(picked, dict) else None

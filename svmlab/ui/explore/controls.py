@@ -698,9 +698,11 @@ def sidebar() -> None:
             _display_controls()
 
 
-def live_controls() -> ExploreSettings:
+def live_controls() -> tuple[ExploreSettings, Any]:
     """Draw the C and sigma sliders (log scale, typed values allowed) in one row;
-    return the settings every widget shows, and put them in the URL."""
+    return the settings every widget shows (and put them in the URL) and the
+    row's last column (for the undo buttons, drawn once the run's edits are
+    known)."""
     state = st.session_state
     for field in ("C", "sigma", "nu"):  # seeded again: a fragment run skips it
         if KEYS[field] not in state:
@@ -709,7 +711,7 @@ def live_controls() -> ExploreSettings:
     gaussian = state[KEYS["kernel"]] == "gaussian"
     nu = state.get(KEYS["machine"]) == "nu"
     hard = bool(state.get(KEYS["hard_margin"])) and state[KEYS["loss"]] == "hinge"
-    left, right = st.columns(2, gap="large")
+    left, right, tools = st.columns([4.4, 4.4, 3.2], gap="medium")
     with left:
         if nu:
             st.slider(
@@ -744,4 +746,4 @@ def live_controls() -> ExploreSettings:
     query = settings.to_query()
     if query != st.query_params.to_dict():
         st.query_params.from_dict(query)
-    return settings
+    return settings, tools

@@ -28,15 +28,20 @@ __all__ = [
     "added_mask",
     "apply_click",
     "apply_pending_click",
+    "apply_pending_move",
     "apply_selection",
     "chart_key",
     "click_listener",
     "current_edits",
     "delete_point",
+    "hold_move",
+    "identity_of",
     "inside_region",
     "move_point",
     "pending_click",
+    "rerun",
     "reset_edits",
+    "restore_edits",
 ]
 
 CHART_KEY = "explore_chart"
@@ -74,6 +79,30 @@ def _state(identity: Any) -> dict[str, Any]:
         }
         st.session_state[EDITS_KEY] = edits
     return edits
+
+
+def identity_of(settings: Any) -> tuple:
+    """The data identity of ``settings`` (an ``ExploreSettings``): what the
+    edits belong to (the source, the generator's arguments, the test fraction)."""
+    return (
+        settings.source,
+        tuple(settings.data_kwargs().items()),
+        settings.test_fraction,
+    )
+
+
+def restore_edits(identity: Any, edits: Edits) -> None:
+    """Make ``edits`` the edits of the data ``identity`` (undo and redo); the
+    chart gets a new key (a selection on it is cleared)."""
+    old = st.session_state.get(EDITS_KEY)
+    added, removed, moved = edits
+    st.session_state[EDITS_KEY] = {
+        "data": identity,
+        "added": tuple(added),
+        "removed": tuple(removed),
+        "moved": tuple(moved),
+        "version": 0 if old is None else old["version"] + 1,
+    }
 
 
 def current_edits(identity: Any) -> Edits:
@@ -202,6 +231,59 @@ def move_point(
     moved[j] = (x1, x2)
     edits.update(moved=tuple((i, a, b) for i, (a, b) in sorted(moved.items())))
     return index
+
+
+def rerun() -> None:
+    """Draw again after an edit: the fragment only in a fragment run (the
+    chart's events), else the whole page (``st.rerun(scope="fragment")`` is
+    refused outside a fragment run)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    fragment = ctx is not None and bool(ctx.fragment_ids_this_run)
+    st.rerun(scope="fragment" if fragment else "app")
+
+
+#: The drop of a dragged point not yet applied (the chart's ``move`` event).
+MOVE_KEY = "explore_pending_move"
+
+
+def hold_move(event: Any) -> None:
+    """Keep a drop from the chart (``{"index", "x", "y", "from"}``) until
+    :func:`apply_pending_move` applies it."""
+    st.session_state[MOVE_KEY] = event
+
+
+def apply_pending_move(
+    identity: Any,
+    n_generated: int,
+    X: NDArray[np.float64],
+    y: NDArray[np.float64],
+    bounds: tuple[float, float, float, float],
+) -> int | None:
+    """Move the dragged point to where it was dropped; its index (which does
+    not change), or None when there was no drop or it no longer fits the
+    points shown (a stale event: the point it names is not at ``from``).
+
+    ``X`` and ``y`` are the edited training points the chart showed; the drop
+    is kept inside the plane's ``bounds``.
+    """
+    event = st.session_state.pop(MOVE_KEY, None)
+    if not isinstance(event, dict):
+        return None
+    try:
+        index = int(event["index"])
+        x, z = float(event["x"]), float(event["y"])
+        start = np.asarray(event["from"], dtype=float)
+    except (KeyError, TypeError, ValueError):
+        return None
+    if not 0 <= index < len(y) or not np.allclose(X[index], start, rtol=0, atol=1e-9):
+        return None
+    if not (np.isfinite(x) and np.isfinite(z)):
+        return None
+    xmin, xmax, ymin, ymax = bounds
+    point = (min(max(x, xmin), xmax), min(max(z, ymin), ymax))
+    return move_point(identity, n_generated, index, point, float(y[index]))
 
 
 def delete_point(identity: Any, n_generated: int, index: int) -> None:

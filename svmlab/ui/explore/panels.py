@@ -16,6 +16,7 @@ import math
 import re
 import sys
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -37,6 +38,7 @@ __all__ = [
     "number_cells",
     "numbers",
     "playback",
+    "reset_button",
     "solver_math",
     "theory",
 ]
@@ -52,15 +54,17 @@ def _num(value: float | None) -> str:
     return f"{value:.4g}" if math.isfinite(value) else "∞"
 
 
-def edit_tools(reset: Callable[[], None]) -> tuple[float, str]:
-    """The row above the chart: class of a click, what a drag does, reset.
+def edit_tools() -> tuple[float, str]:
+    """The row above the chart: class of a click, what a drag does.
 
     Returns the label a click adds (+1.0 or -1.0; 0.0 when a click inspects the
-    nearest point instead) and Plotly's drag mode.
+    nearest point instead) and the drag mode: Plotly's ("select", "lasso",
+    "zoom") or "move" (a point dragged to a new place keeps its index;
+    :mod:`svmlab.ui.explore.chart`).
     """
     # One short row (labels folded into the options): on a 720-line projector
     # every line above the chart is a line the chart loses.
-    tools = st.columns([4.6, 6.3, 1.6], vertical_alignment="center")
+    tools = st.columns([4.4, 7.6], vertical_alignment="center")
     labels = [1.0, -1.0, 0.0]  # 0: a click picks the point to inspect
     label = tools[0].radio(
         "A click on the chart adds",
@@ -71,27 +75,34 @@ def edit_tools(reset: Callable[[], None]) -> tuple[float, str]:
         key="explore_add_class",
         label_visibility="collapsed",
     )
-    modes = ["select", "lasso", "zoom"]
+    modes = ["select", "lasso", "move", "zoom"]
     dragmode = tools[1].radio(
         "Dragging on the chart",
         modes,
         index=keyed.index("explore_drag", modes),
         format_func={
-            "select": "drag removes points (box)",
+            "select": "drag removes (box)",
             "lasso": "(lasso)",
-            "zoom": "drag zooms",
+            "move": "moves a point",
+            "zoom": "zooms",
         }.get,
         horizontal=True,
         key="explore_drag",
         label_visibility="collapsed",
     )
-    tools[2].button(
-        "Reset",
+    return float(label), str(dragmode)
+
+
+def reset_button(where: Any, reset: Callable[[], None]) -> None:
+    """The button back to the generated data (beside the page's title: the
+    row of edit tools is full at 1280 px)."""
+    where.button(
+        "Reset points",
         on_click=reset,
         key="explore_reset",
-        help="Back to the generated data: clicked points removed, removed points back.",
+        help="Back to the generated data: clicked points removed, removed and "
+        "moved points back (Ctrl+Z undoes it).",
     )
-    return float(label), str(dragmode)
 
 
 def _swatch(entry: dict) -> str:
@@ -437,10 +448,10 @@ def downloads(data: Data, record: FitRecord, s: ExploreSettings, edits: Edits) -
     st.caption(
         "Share: the address bar holds every setting, so copying the link gives "
         "the same picture (points added by clicking are not in the link: "
-        "download the CSV for those). The chart's camera button saves a PNG."
+        "download the CSV for those). Slides, above the chart, saves it for a slide."
         if held is None
         else "Share: the link holds every setting but not the uploaded data; "
-        "send the CSV with it. The chart's camera button saves a PNG."
+        "send the CSV with it. Slides, above the chart, saves it for a slide."
     )
 
 
@@ -452,6 +463,11 @@ def _step(delta: int, last: int) -> None:
     st.session_state[key] = int(
         np.clip(st.session_state.get(key, last) + delta, 0, last)
     )
+
+
+def _toggle_play() -> None:
+    key = "explore_playing"
+    st.session_state[key] = not st.session_state.get(key, False)
 
 
 def playback(record: FitRecord, draw: Callable[[int], None]) -> None:
@@ -474,10 +490,31 @@ def playback(record: FitRecord, draw: Callable[[int], None]) -> None:
             current = st.session_state.get("explore_step", last)
             st.session_state["explore_step"] = 0 if current >= last else current + 1
         cols = st.columns([1, 1, 2, 8], vertical_alignment="bottom")
-        cols[0].button("◀", key="explore_step_back", on_click=_step, args=(-1, last))
-        cols[1].button("▶", key="explore_step_next", on_click=_step, args=(1, last))
+        cols[0].button(
+            "◀",
+            key="explore_step_back",
+            on_click=_step,
+            args=(-1, last),
+            shortcut="J",
+            help="One snapshot back (J).",
+        )
+        cols[1].button(
+            "▶",
+            key="explore_step_next",
+            on_click=_step,
+            args=(1, last),
+            shortcut="L",
+            help="One snapshot forward (L).",
+        )
+        cols[2].button(
+            "play / pause",
+            key="explore_play_key",
+            on_click=_toggle_play,
+            shortcut="K",
+            help="Play or pause (K).",
+        )
         cols[2].toggle(
-            "play",
+            "play (K)",
             value=bool(keyed.value("explore_playing", False)),
             key="explore_playing",
         )

@@ -1,0 +1,291 @@
+"""Slides from the figures: a decision picture as PNG or SVG with its key and a
+caption line, and an animated GIF of a sequence of them (a C or σ path).
+
+The slide is drawn from the figure spec the page shows
+(:func:`svmlab.figures.decision_spec`: its surface and points images, its
+level lines and support-vector rings, its key from
+:func:`svmlab.figures.legend_entries`), so it reads as the lecture did. It is
+rendered with matplotlib (Agg for PNG and each GIF frame, its SVG backend with
+the text kept as text) and Pillow (the GIF). Both are pip wheels: nothing here
+needs a browser or a binary the install does not bring (Plotly's own export,
+kaleido, needs a Chrome from version 1 on; its 0.2 wheels bundled one, but
+Plotly 7 no longer drives them; README, "Slides").
+
+matplotlib is imported inside the functions: ``import svmlab`` stays as light
+as it was, and only a page that exports pays for it.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from svmlab.errors import ParameterError
+from svmlab.figures import legend_entries
+
+__all__ = [
+    "FRAME_SIZE",
+    "SLIDE_SIZE",
+    "animation",
+    "caption_line",
+    "frame_image",
+    "slide",
+]
+
+#: A 16:9 slide, in pixels (PNG; the SVG has the same proportions).
+SLIDE_SIZE = (1600, 900)
+#: One frame of an animation, in pixels.
+FRAME_SIZE = (960, 540)
+_DPI = 100
+_DASHES = {"solid": "-", "dash": (0, (5, 3)), "dot": ":", "dashdot": "-."}
+_MARKERS = {"circle": "o", "square": "s", "diamond": "D", "cross": "P"}
+
+
+def caption_line(
+    *,
+    data: str,
+    n: int,
+    kernel: str,
+    loss: str,
+    C: float,
+    sigma: float | None,
+    train_error: float | None,
+    test_error: float | None,
+) -> str:
+    """The slide's caption: data set, n, kernel, loss, C, σ (Gaussian only),
+    training and test error ("–" when there are no test points)."""
+
+    def pct(value: float | None) -> str:
+        return "–" if value is None else f"{100.0 * value:.1f} %"
+
+    parts = [data, f"n = {n}", f"{kernel} kernel", f"{loss} loss"]
+    parts.append("C = ∞" if math.isinf(C) else f"C = {C:g}")
+    if sigma is not None:
+        parts.append(f"σ = {sigma:g}")
+    parts.append(f"training error {pct(train_error)}")
+    parts.append(f"test error {pct(test_error)}")
+    return " · ".join(parts)
+
+
+def _image(source: str) -> np.ndarray:
+    """A ``data:image/png;base64,...`` URI as an RGBA array."""
+    _, _, payload = source.partition(",")
+    with Image.open(io.BytesIO(base64.b64decode(payload))) as image:
+        return np.asarray(image.convert("RGBA"))
+
+
+def _values(seq: Any) -> np.ndarray:
+    return np.array([np.nan if v is None else float(v) for v in seq], dtype=float)
+
+
+def _marker(symbol: str) -> tuple[str, bool]:
+    base = symbol.removesuffix("-open")
+    return _MARKERS.get(base, "o"), symbol.endswith("-open")
+
+
+def _draw_plane(ax: Any, spec: dict[str, Any], px: float, font: float) -> None:
+    """The spec's picture on ``ax``: images, lines and marker traces; ``px`` is
+    the size of one of the figure's screen pixels in points."""
+    layout = spec.get("layout", {})
+    for picture in layout.get("images", []):
+        x0, y1 = float(picture["x"]), float(picture["y"])
+        x1, y0 = x0 + float(picture["sizex"]), y1 - float(picture["sizey"])
+        ax.imshow(
+            _image(picture["source"]),
+            extent=(x0, x1, y0, y1),
+            origin="upper",
+            interpolation="bilinear",
+            aspect="auto",
+            zorder=0,
+        )
+    for trace in spec.get("data", []):
+        mode = str(trace.get("mode", "markers"))
+        x, y = _values(trace.get("x", [])), _values(trace.get("y", []))
+        if not np.isfinite(x).any():
+            continue  # a legend swatch or an empty layer
+        if "lines" in mode:
+            line = trace.get("line", {})
+            ax.plot(
+                x,
+                y,
+                color=line.get("color", "black"),
+                linewidth=float(line.get("width", 2.0)) * px,
+                linestyle=_DASHES.get(line.get("dash", "solid"), "-"),
+                zorder=2,
+            )
+        elif "markers" in mode:
+            marker = trace.get("marker", {})
+            symbol, hollow = _marker(str(marker.get("symbol", "circle")))
+            colour = marker.get("color", "black")
+            edge = marker.get("line", {})
+            ax.scatter(
+                x,
+                y,
+                s=(float(marker.get("size", 8)) * px) ** 2,
+                marker=symbol,
+                facecolors="none" if hollow else colour,
+                edgecolors=edge.get("color", colour),
+                linewidths=float(edge.get("width", 1.0)) * px,
+                zorder=3,
+            )
+    xaxis, yaxis = layout.get("xaxis", {}), layout.get("yaxis", {})
+    if "range" in xaxis and "range" in yaxis:
+        ax.set_xlim(*xaxis["range"])
+        ax.set_ylim(*yaxis["range"])
+    ax.set_aspect("equal")
+    ax.set_xlabel(xaxis.get("title", {}).get("text", ""), fontsize=font)
+    ax.set_ylabel(yaxis.get("title", {}).get("text", ""), fontsize=font)
+    ax.tick_params(labelsize=font * 0.85)
+
+
+def _key(ax: Any, entries: list[dict[str, Any]], font: float) -> None:
+    """The figure's key on its own (empty) axes."""
+    from matplotlib.lines import Line2D
+
+    handles = []
+    for e in entries:
+        if e["kind"] == "line":
+            handles.append(
+                Line2D(
+                    [],
+                    [],
+                    color=e["colour"],
+                    linewidth=max(e["line_width"], 1.5),
+                    linestyle=_DASHES.get(e["dash"], "-"),
+                    label=e["name"],
+                )
+            )
+            continue
+        symbol, hollow = _marker(e["symbol"])
+        handles.append(
+            Line2D(
+                [],
+                [],
+                linestyle="none",
+                marker=symbol,
+                markersize=font * (0.9 if hollow else 0.7),
+                markerfacecolor="none" if hollow else e["colour"],
+                markeredgecolor=e["colour"] if hollow else e["line_colour"],
+                markeredgewidth=max(e["line_width"], 1.0),
+                label=e["name"],
+            )
+        )
+    ax.axis("off")
+    if handles:
+        ax.legend(
+            handles=handles,
+            loc="upper left",
+            frameon=False,
+            fontsize=font,
+            handlelength=2.2,
+            borderaxespad=0.0,
+        )
+
+
+def _figure(spec: dict[str, Any], caption: str, size: tuple[int, int], title: str):
+    """The slide as a matplotlib figure: plane on the left, key on the right,
+    the title above and the caption line below."""
+    from matplotlib.figure import Figure
+
+    width, height = size
+    fig = Figure(figsize=(width / _DPI, height / _DPI), dpi=_DPI, facecolor="white")
+    font = height / 900 * 20
+    top = 0.9 if title else 0.95
+    bottom = 0.16
+    side = (top - bottom) * height  # the plane's square side in pixels
+    plane = fig.add_axes(
+        (0.07, bottom, side / width, top - bottom)  # left, bottom, width, height
+    )
+    # The figure's marker sizes are screen pixels of a plot about 520 px wide.
+    px = side / 520 * 72 / _DPI
+    _draw_plane(plane, spec, px, font)
+    key = fig.add_axes((0.07 + side / width + 0.04, bottom, 0.3, top - bottom))
+    _key(key, legend_entries(spec), font)
+    if title:
+        fig.text(
+            0.07,
+            0.95,
+            title,
+            fontsize=font * 1.3,
+            weight="bold",
+            va="center",
+            parse_math=False,
+        )
+    fig.text(0.07, 0.045, caption, fontsize=font, va="center", parse_math=False)
+    return fig
+
+
+def slide(
+    spec: dict[str, Any],
+    caption: str,
+    *,
+    fmt: str = "png",
+    title: str = "",
+    size: tuple[int, int] = SLIDE_SIZE,
+) -> bytes:
+    """One slide of the decision figure ``spec`` (a ``decision_spec`` dict):
+    the plane, its key, ``title`` (if any) and the ``caption`` line.
+
+    ``fmt`` is "png" (``size`` pixels) or "svg" (text kept as text: the caption
+    and the key can be searched and edited in slide software).
+    """
+    if fmt not in ("png", "svg"):
+        raise ParameterError(f"fmt must be 'png' or 'svg'; got {fmt!r}.")
+    import matplotlib
+
+    fig = _figure(spec, caption, size, title)
+    out = io.BytesIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "svmlab"}):
+        fig.savefig(out, format=fmt, dpi=_DPI, facecolor="white")
+    return out.getvalue()
+
+
+def frame_image(
+    spec: dict[str, Any], label: str, caption: str, size: tuple[int, int] = FRAME_SIZE
+) -> Image.Image:
+    """One frame of :func:`animation` as an RGB image: ``label`` above the
+    plane, ``caption`` below."""
+    fig = _figure(spec, caption, size, label)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=_DPI, facecolor="white")
+    buffer.seek(0)
+    with Image.open(buffer) as image:
+        return image.convert("RGB")
+
+
+def animation(
+    frames: Sequence[tuple[dict[str, Any], str]],
+    caption: str,
+    *,
+    seconds_per_frame: float = 0.8,
+    size: tuple[int, int] = FRAME_SIZE,
+) -> bytes:
+    """An animated GIF (looping), one frame per ``(spec, label)``, in order: the
+    label ("C = 10") printed large above the plane, ``caption`` (what stays the
+    same along the path) below it."""
+    if not frames:
+        raise ParameterError("An animation needs at least one frame.")
+    images = [frame_image(spec, label, caption, size) for spec, label in frames]
+    # One palette for every frame (the first's): colours stay put between frames.
+    palette = images[0].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
+    quantised = [
+        im.quantize(palette=palette, dither=Image.Dither.NONE) for im in images
+    ]
+    out = io.BytesIO()
+    quantised[0].save(
+        out,
+        format="GIF",
+        save_all=True,
+        append_images=quantised[1:],
+        duration=int(seconds_per_frame * 1000),
+        loop=0,
+        optimize=False,
+        disposal=1,
+    )
+    return out.getvalue()

@@ -1,0 +1,262 @@
+"""Follow the lecturer on Explore (issue 33): the room's controls, the push to
+followers, and what a follower's page does.
+
+- The lecturer opens a room ("Room" popover beside the title): a four-letter
+  code, shown big beside the figure in classroom mode, with the link students
+  open (``/Explore?follow=CODE``), how many follow, pause and close. Every run of
+  the lecturer's page publishes its state (:func:`after_run`: settings and edited
+  points, classroom mode left out) to :data:`ROOMS`.
+- A publish asks each follower's session for a rerun (:func:`_push`: Streamlit's
+  own ``AppSession.request_rerun`` with the session's last client state, as
+  Streamlit's run-on-save does, scheduled on the server's event loop), so a
+  follower's page changes within one rerun of the lecturer's, with no polling.
+  At the start of that rerun (the frame's state hook, before any widget) the
+  follower's session takes the room's state (:func:`load`).
+- A follower who changes anything has branched off ("Try it yourself" does it
+  too): the room stops moving their page, and "Back to the lecturer" takes the
+  room's state again. A follower's session never writes the room's state: only
+  the session holding the owner's token publishes.
+
+Uploaded data do not travel (a link never carries data): a room's followers
+see generated data sets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import streamlit as st
+
+from svmlab.ui.explore import controls, edit
+from svmlab.ui.explore.undo import Snapshot
+from svmlab.ui.follow_rooms import Rooms
+
+__all__ = ["FOLLOW_KEY", "OWN_KEY", "ROOMS", "after_run", "banner", "big_code", "load"]
+
+#: ``(code, owner token)`` of the room this session opened.
+OWN_KEY = "explore_room_own"
+#: ``{"code", "version", "state", "branched", "closed"}`` of the room followed.
+FOLLOW_KEY = "explore_room_follow"
+JOIN_KEY = "explore_room_join"
+
+
+def _push(follower: str) -> None:
+    """Ask the follower's session (``"<session id>:<token>"``) for a full rerun
+    with its last client state (its page, URL and widgets as the browser last
+    sent them)."""
+    session_id = follower.rsplit(":", 1)[0]
+    try:
+        from streamlit.proto.ClientState_pb2 import ClientState
+        from streamlit.runtime import get_instance
+
+        info = get_instance()._session_mgr.get_active_session_info(session_id)
+        if info is None:
+            return
+        session = info.session
+        state = ClientState()
+        state.CopyFrom(session._client_state)
+        state.fragment_id = ""  # the whole page: the sidebar changes too
+        state.is_auto_rerun = False
+        session._event_loop.call_soon_threadsafe(session.request_rerun, state)
+    except Exception:  # a session gone, or Streamlit's internals moved
+        return
+
+
+#: The server's rooms (one table per process, every session's).
+ROOMS = Rooms(notify=_push)
+
+
+def _session_id() -> str:
+    """This session as a follower: ``"<Streamlit session id>:<token>"`` (the
+    token tells apart sessions that share an id, as AppTest's do)."""
+    import secrets
+
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    token = st.session_state.setdefault("explore_room_token", secrets.token_hex(8))
+    ctx = get_script_run_ctx()
+    return f"{ctx.session_id if ctx is not None else 'bare'}:{token}"
+
+
+def _take(snapshot: Snapshot) -> None:
+    """Show the room's ``snapshot`` (before the widgets are drawn)."""
+    classroom = bool(st.session_state.get(controls.KEYS["classroom"]))
+    settings = replace(snapshot.settings, classroom=classroom)
+    controls.apply_settings(settings)
+    edit.restore_edits(edit.identity_of(settings), snapshot.edits)
+
+
+def load() -> None:
+    """At the start of every Explore run (before the widgets): join the room a
+    ``?follow=CODE`` link names, and take the room's state when it moved on
+    since this session last took it (unless branched off or paused)."""
+    state = st.session_state
+    code = st.query_params.get("follow")
+    followed = state.get(FOLLOW_KEY)
+    if code and (followed is None or followed["code"] != str(code).upper()):
+        room = ROOMS.join(code, _session_id())
+        followed = {
+            "code": str(code).strip().upper(),
+            "version": -1,
+            "state": None,
+            "branched": False,
+            "closed": room is None,
+        }
+        state[FOLLOW_KEY] = followed
+    if not followed or followed["branched"] or followed["closed"]:
+        return
+    room = ROOMS.get(followed["code"])
+    if room is None:
+        followed["closed"] = True
+        return
+    if room.paused or room.state is None or room.version == followed["version"]:
+        return
+    _take(room.state)
+    followed.update(version=room.version, state=room.state)
+
+
+def after_run(settings: Any, edits: Any) -> None:
+    """After the page's settings and edits are known (in its fragment): the
+    lecturer's session publishes them; a follower whose page now differs from
+    the room's state has branched off."""
+    state = st.session_state
+    snapshot = Snapshot.of(settings, edits)
+    own = state.get(OWN_KEY)
+    if own is not None:
+        if ROOMS.get(own[0]) is None:  # expired
+            state.pop(OWN_KEY, None)
+        else:
+            ROOMS.publish(own[0], own[1], snapshot)
+    followed = state.get(FOLLOW_KEY)
+    if (
+        followed
+        and not followed["branched"]
+        and not followed["closed"]
+        and followed["state"] is not None
+        and snapshot != followed["state"]
+    ):
+        _branch(True)
+
+
+def _open() -> None:
+    opened = ROOMS.open(None)
+    if opened is not None:
+        room, owner = opened
+        st.session_state[OWN_KEY] = (room.code, owner)
+
+
+def _close() -> None:
+    own = st.session_state.pop(OWN_KEY, None)
+    if own is not None:
+        ROOMS.close(*own)
+
+
+def _pause() -> None:
+    own = st.session_state.get(OWN_KEY)
+    if own is not None:
+        ROOMS.set_paused(own[0], own[1], bool(st.session_state["explore_room_pause"]))
+
+
+def _branch(branched: bool) -> None:
+    followed = st.session_state.get(FOLLOW_KEY)
+    if not followed:
+        return
+    ROOMS.join(followed["code"], _session_id(), branched=branched)
+    followed["branched"] = branched
+    if not branched:
+        followed["version"] = -1  # take the room's state again (load)
+
+
+def _follow() -> None:
+    code = str(st.session_state.get(JOIN_KEY, "")).strip().upper()
+    if code:
+        st.query_params["follow"] = code
+
+
+def _leave() -> None:
+    followed = st.session_state.pop(FOLLOW_KEY, None)
+    if followed:
+        ROOMS.leave(followed["code"], _session_id())
+    st.query_params.pop("follow", None)
+
+
+def popover(where: Any) -> None:
+    """The "Room" popover: open a room (or its code, followers, pause and
+    close), or join one by its code."""
+    own = st.session_state.get(OWN_KEY)
+    room = ROOMS.get(own[0]) if own else None
+    with where.popover("Room", help="Let the room follow this screen, or follow one."):
+        if room is None:
+            st.button(
+                "Open a room",
+                key="explore_room_open",
+                on_click=_open,
+                help="Students who open the room's link see this page follow "
+                "yours on their own devices.",
+            )
+            st.text_input("or follow a room: its code", key=JOIN_KEY, max_chars=4)
+            st.button("Follow", key="explore_room_follow_button", on_click=_follow)
+            return
+        st.markdown(f"Room **{room.code}**: {room.following} following")
+        st.caption(f"Students open /Explore?follow={room.code} (or type the code).")
+        st.toggle(
+            "pause the room",
+            value=room.paused,
+            key="explore_room_pause",
+            on_change=_pause,
+            help="Followers keep what they see until you resume.",
+        )
+        st.button("Close the room", key="explore_room_close", on_click=_close)
+
+
+def big_code() -> None:
+    """The room's code and followers, big (beside the figure in classroom
+    mode), for the lecturer's session."""
+    own = st.session_state.get(OWN_KEY)
+    room = ROOMS.get(own[0]) if own else None
+    if room is None:
+        return
+    paused = " · paused" if room.paused else ""
+    st.html(
+        '<div data-svmlab-room style="font-size:1.5rem;font-weight:600">'
+        f'Room <span style="font-size:2.2rem;letter-spacing:0.15em">{room.code}'
+        f"</span> · {room.following} following{paused}</div>"
+    )
+
+
+def banner() -> None:
+    """A follower's line at the top of the page: following, branched off, or
+    the room closed, with the one click that changes it."""
+    followed = st.session_state.get(FOLLOW_KEY)
+    if not followed:
+        return
+    code = followed["code"]
+    left, right = st.columns([4, 1.3], vertical_alignment="center")
+    if followed["closed"]:
+        left.info(f"Room {code} is closed (or no such room).", icon=":material/groups:")
+        right.button("Leave", key="explore_room_leave", on_click=_leave)
+    elif followed["branched"]:
+        left.info(
+            f"You branched off room {code}: the lecturer's moves wait for you.",
+            icon=":material/call_split:",
+        )
+        right.button(
+            "Back to the lecturer",
+            key="explore_room_back_button",
+            on_click=_branch,
+            args=(False,),
+        )
+    else:
+        room = ROOMS.get(code)
+        paused = " (paused by the lecturer)" if room and room.paused else ""
+        left.info(
+            f"Following room {code}{paused}: this page follows the lecturer's.",
+            icon=":material/groups:",
+        )
+        right.button(
+            "Try it yourself",
+            key="explore_room_branch",
+            on_click=_branch,
+            args=(True,),
+        )

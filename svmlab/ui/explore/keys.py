@@ -1,0 +1,147 @@
+"""Keyboard control of the lecture on Explore, and its "Keys" help.
+
+Every key is a Streamlit button's ``shortcut`` (``st.button(shortcut=...)``,
+no JavaScript of ours): undo and redo beside C and σ
+(:mod:`svmlab.ui.explore.undo_bar`), step and play on the playback panel
+(:func:`svmlab.ui.explore.panels.playback`), and here, in a row the page keeps out
+of sight (:data:`STYLE`: Streamlit registers a button's shortcut whether or not
+the button is shown), C and σ one stop along their slider grids, the previous
+and next teaching preset (PageUp and PageDown: what a presentation clicker
+sends) and classroom mode. The shortcut badges Streamlit draws in a button are
+hidden too: the page lists every key once, in the "Keys" popover (:func:`help`).
+
+Streamlit reserves C and R, and takes no punctuation keys; a shortcut does not
+fire while the focus is in a text or number box.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import streamlit as st
+
+from svmlab.ui.explore import controls
+from svmlab.ui.link_values import C_GRID, SIGMA_GRID
+from svmlab.ui.presets import EXPLORE, PRESETS, by_topic
+
+__all__ = [
+    "HIDDEN_KEY",
+    "KEYMAP",
+    "STYLE",
+    "explore_presets",
+    "help",
+    "hidden_buttons",
+    "step_grid",
+]
+
+#: What each key does, in the order the help lists them: (keys, action).
+KEYMAP: tuple[tuple[str, str], ...] = (
+    ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo (⌘ on a Mac)"),
+    ("Q / W", "C one stop down / up"),
+    ("A / S", "σ one stop down / up (Gaussian kernel)"),
+    ("PageUp / PageDown", "previous / next teaching preset (a clicker's keys)"),
+    ("M", "classroom mode on / off"),
+    ("K", "play / pause the iteration playback"),
+    ("J / L", "playback one step back / forward"),
+)
+
+#: The container of the buttons that only carry a shortcut, and the playback
+#: panel's play/pause key (:mod:`svmlab.ui.explore.panels`).
+HIDDEN_KEY = "explore_keys"
+PLAY_KEY = "explore_play_key"
+
+#: Keeps the shortcut-only buttons out of sight and the shortcut badges out of
+#: the visible buttons (the keys are listed in the help).
+STYLE = (
+    "<style>"
+    # The container's wrapper too: else it adds a gap of the page's flow.
+    f"div:has(> .st-key-{HIDDEN_KEY}),.st-key-{HIDDEN_KEY},.st-key-{PLAY_KEY}"
+    "{display:none}"
+    '[class*="st-key-explore_"] button kbd{display:none}'
+    "</style>"
+)
+
+#: Button key -> (label, shortcut) of the shortcut-only buttons.
+_BUTTONS = {
+    "explore_key_c_down": ("C down", "Q"),
+    "explore_key_c_up": ("C up", "W"),
+    "explore_key_sigma_down": ("σ down", "A"),
+    "explore_key_sigma_up": ("σ up", "S"),
+    "explore_key_preset_back": ("previous preset", "PageUp"),
+    "explore_key_preset_next": ("next preset", "PageDown"),
+    "explore_key_classroom": ("classroom mode", "M"),
+}
+
+
+def step_grid(grid: tuple[float, ...], value: float, direction: int) -> float:
+    """The next stop of ``grid`` above (``direction`` +1) or below (-1)
+    ``value``; the end of the grid when there is none (a typed value off the
+    grid goes to its neighbour on the grid)."""
+    if direction > 0:
+        return next((g for g in grid if g > value * (1 + 1e-12)), grid[-1])
+    return next((g for g in reversed(grid) if g < value * (1 - 1e-12)), grid[0])
+
+
+def explore_presets() -> list[str]:
+    """Explore's teaching presets in the lecture hub's order."""
+    return [p.name for ps in by_topic().values() for p in ps if p.page == EXPLORE]
+
+
+def _step(field: str, direction: int) -> None:
+    state = st.session_state
+    key = controls.KEYS[field]
+    if field == "sigma" and state.get(controls.KEYS["kernel"]) != "gaussian":
+        return
+    if field == "C" and state.get(controls.KEYS["hard_margin"]):
+        return
+    grid = C_GRID if field == "C" else SIGMA_GRID
+    state[key] = step_grid(grid, float(state[key]), direction)
+
+
+def _preset(direction: int) -> None:
+    state = st.session_state
+    names = explore_presets()
+    current = state[controls.SETTINGS_KEY].preset
+    if current in names:
+        name = names[(names.index(current) + direction) % len(names)]
+    else:
+        name = names[0] if direction > 0 else names[-1]
+    classroom = bool(state.get(controls.KEYS["classroom"]))
+    controls.apply_settings(replace(PRESETS[name].url_settings, classroom=classroom))
+
+
+def _classroom() -> None:
+    key = controls.KEYS["classroom"]
+    st.session_state[key] = not st.session_state.get(key, False)
+
+
+_ACTIONS = {
+    "explore_key_c_down": (_step, ("C", -1)),
+    "explore_key_c_up": (_step, ("C", 1)),
+    "explore_key_sigma_down": (_step, ("sigma", -1)),
+    "explore_key_sigma_up": (_step, ("sigma", 1)),
+    "explore_key_preset_back": (_preset, (-1,)),
+    "explore_key_preset_next": (_preset, (1,)),
+    "explore_key_classroom": (_classroom, ()),
+}
+
+
+def hidden_buttons() -> None:
+    """The shortcut-only buttons (outside the page's fragment: a key reruns the
+    whole page, whose sidebar may change), and the page's key style."""
+    with st.container(key=HIDDEN_KEY):  # hidden, so it adds no gap to the page
+        st.html(STYLE)
+        for key, (label, shortcut) in _BUTTONS.items():
+            action, args = _ACTIONS[key]
+            st.button(label, key=key, on_click=action, args=args, shortcut=shortcut)
+
+
+def help(where=st) -> None:
+    """The "Keys" popover: every key of the page and what it does."""
+    with where.popover("Keys", help="The keyboard shortcuts of this page."):
+        rows = "\n".join(f"| {k} | {a} |" for k, a in KEYMAP)
+        st.markdown(f"| key | does |\n| --- | --- |\n{rows}")
+        st.caption(
+            "Not while typing in a box. J, K and L work with "
+            "'Record iterations (playback)' on."
+        )

@@ -1,0 +1,204 @@
+"""Slides from Explore: the figure as it reads (PNG, SVG) and a C or σ path (GIF).
+
+One click on a download button exports: the files are made when the button is
+clicked (Streamlit's deferred download data), from the figure the page shows
+and its fit, by :mod:`svmlab.slides` (matplotlib and Pillow). The path's
+frames fit the model afresh at each value (:func:`path_values`, two or three a
+decade around the current value) through the fit lane every fit takes turns
+in; each frame prints its value and the errors it gives.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from svmlab import SVC, SvmlabError, datasets, figures, losses, slides
+from svmlab.solvers.lane import long_fits_through
+from svmlab.ui import room
+from svmlab.ui.explore import upload
+from svmlab.ui.explore.cache import Data, FitRecord, model_items
+from svmlab.ui.explore.settings import ExploreSettings
+from svmlab.ui.link_values import C_GRID, SIGMA_GRID
+from svmlab.user_text import plain
+
+__all__ = ["N_FRAMES", "caption", "path_frames", "path_values", "popover"]
+
+#: Frames of a path animation.
+N_FRAMES = 13
+_SYMBOL = {"C": "C", "sigma": "σ"}
+
+
+def _data_title(s: ExploreSettings) -> str:
+    held = upload.held(s.upload) if s.upload else None
+    if held is not None:
+        return plain(held.name, 60)
+    return datasets.TITLES[s.dataset]
+
+
+def _kernel(s: ExploreSettings) -> str:
+    if s.kernel == "polynomial":
+        return f"polynomial (p = {s.degree}, a = {s.coef0:g})"
+    return "Gaussian" if s.kernel == "gaussian" else s.kernel
+
+
+def caption(s: ExploreSettings, record: FitRecord, *, without: str = "") -> str:
+    """The caption line of a slide of ``record`` (``without`` = "C" or "sigma"
+    leaves out the swept value and the errors: an animation's caption)."""
+    loss = losses.LOSSES[s.loss].title.lower()
+    text = slides.caption_line(
+        data=_data_title(s),
+        n=len(record.y),
+        kernel=_kernel(s),
+        loss=loss,
+        C=float(s.effective_C),
+        sigma=s.sigma if s.kernel == "gaussian" else None,
+        train_error=record.train_error,
+        test_error=record.test_error,
+    )
+    if not without:
+        return text
+    parts = text.split(" · ")
+    drop = ("training error", "test error", f"{_SYMBOL[without]} = ")
+    return " · ".join(p for p in parts if not p.startswith(drop))
+
+
+def path_values(param: str, current: float) -> tuple[float, ...]:
+    """:data:`N_FRAMES` stops of the page's slider grid (every fourth: about
+    three a decade) placed so that the current value is near the middle."""
+    grid = (C_GRID if param == "C" else SIGMA_GRID)[::4]
+    centre = int(np.argmin(np.abs(np.log(grid) - np.log(current))))
+    start = max(0, min(len(grid) - N_FRAMES, centre - N_FRAMES // 2))
+    return tuple(grid[start : start + N_FRAMES])
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100.0 * value:.1f} %"
+
+
+def path_frames(
+    s: ExploreSettings,
+    record: FitRecord,
+    data: Data,
+    param: str,
+    values: tuple[float, ...],
+    *,
+    added: np.ndarray | None = None,
+    scale: float = 1.0,
+) -> list[tuple[dict[str, Any], str]]:
+    """One ``(figure spec, label)`` per value of ``param`` ("C" or "sigma"), in
+    order: the model refitted on the page's (edited) training points at that
+    value, drawn as the page draws it; the label is "C = 10 · training error
+    … · test error …". A value whose fit fails is drawn with its sentence."""
+    X, y = record.X, record.y
+    test = (data.X_test, data.y_test) if s.show_test else None
+    frames = []
+    for value in values:
+        params = dict(model_items(replace(s, **{param: float(value)})))
+        params["record_history"] = False
+        label = f"{_SYMBOL[param]} = {value:g}"
+        try:
+            with long_fits_through(room.LANE):
+                model = SVC(**params).fit(X, y)
+        except SvmlabError as error:
+            frames.append((_empty(data.bounds), f"{label} · {error}"))
+            continue
+        train = float(np.mean(model.predict(X) != y))
+        tested = (
+            float(np.mean(model.predict(data.X_test) != data.y_test))
+            if data.y_test.size
+            else None
+        )
+        spec = figures.decision_spec(
+            model,
+            X,
+            y,
+            bounds=data.bounds,
+            test=test,
+            new_points=added,
+            legend="none",
+            height=760,
+            scale=scale,
+        )
+        label += f" · training error {_pct(train)} · test error {_pct(tested)}"
+        frames.append((spec, label))
+    return frames
+
+
+def _empty(bounds: tuple[float, float, float, float]) -> dict[str, Any]:
+    xmin, xmax, ymin, ymax = bounds
+    return {
+        "data": [],
+        "layout": {
+            "xaxis": {"range": [xmin, xmax], "title": {"text": "x₁"}},
+            "yaxis": {"range": [ymin, ymax], "title": {"text": "x₂"}},
+        },
+    }
+
+
+def _stem(s: ExploreSettings) -> str:
+    return f"svmlab_{s.source}"
+
+
+def popover(
+    where: Any,
+    s: ExploreSettings,
+    record: FitRecord,
+    data: Data,
+    spec: dict[str, Any],
+    added: np.ndarray,
+    title: str = "",
+) -> None:
+    """The "Slides" popover: one click each for the figure as PNG or SVG (with
+    its key and caption) and for the C path (and, with the Gaussian kernel, the
+    σ path) as an animated GIF."""
+    text = caption(s, record)
+    scale = 1.5 if s.classroom else 1.0
+    with where.popover("Slides", help="This figure as PNG or SVG, a path as GIF."):
+        st.caption(text)
+        left, right = st.columns(2)
+        left.download_button(
+            "PNG",
+            data=lambda: slides.slide(spec, text, fmt="png", title=title),
+            file_name=f"{_stem(s)}.png",
+            mime="image/png",
+            key="explore_slide_png",
+            on_click="ignore",
+            width="stretch",
+        )
+        right.download_button(
+            "SVG",
+            data=lambda: slides.slide(spec, text, fmt="svg", title=title),
+            file_name=f"{_stem(s)}.svg",
+            mime="image/svg+xml",
+            key="explore_slide_svg",
+            on_click="ignore",
+            width="stretch",
+        )
+        params = [] if math.isinf(s.effective_C) else ["C"]
+        if s.kernel == "gaussian":
+            params.append("sigma")
+        for param in params:
+            values = path_values(param, getattr(s, param))
+            symbol = _SYMBOL[param]
+
+            def gif(param: str = param, values: tuple = values) -> bytes:
+                frames = path_frames(
+                    s, record, data, param, values, added=added, scale=scale
+                )
+                return slides.animation(frames, caption(s, record, without=param))
+
+            st.download_button(
+                f"GIF: {symbol} from {values[0]:g} to {values[-1]:g} "
+                f"({len(values)} frames)",
+                data=gif,
+                file_name=f"{_stem(s)}_{param}_path.gif",
+                mime="image/gif",
+                key=f"explore_slide_gif_{param}",
+                on_click="ignore",
+                width="stretch",
+            )

@@ -1,0 +1,195 @@
+"""Undo and redo on the Explore page: a bounded history of what the page shows.
+
+A :class:`Snapshot` is the page's whole state as the lecturer made it: the
+settings (every widget, :class:`ExploreSettings`) and the edits of the training
+points (``(added, removed, moved)``, :mod:`svmlab.ui.explore.edit`). Classroom
+mode is not part of it: it is how the room sees the page, not a step of the
+lecture (an undo never switches the projector layout).
+
+:class:`History` keeps up to :data:`LIMIT` snapshots and a position in them.
+The page records the snapshot of every run (:meth:`History.record`: a run that
+changed nothing adds nothing, a change after an undo drops the redo branch);
+undo and redo move the position and hand back the snapshot to restore. Each
+step is named by what changed (:func:`describe`: "C 10 → 100", "data set
+spiral → moons", "point added"), so the buttons say what they will undo.
+
+The history lives in the session state (:mod:`svmlab.ui.explore.undo_bar`);
+a link carries only the current settings (``ExploreSettings.to_query``).
+
+This module draws nothing and reads no session state: it is plain data, tested
+on its own (``tests/test_undo.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+
+from svmlab.ui.explore.settings import ExploreSettings
+
+__all__ = ["LIMIT", "History", "Snapshot", "describe"]
+
+#: ``(added, removed, moved)`` as :mod:`svmlab.ui.explore.cache` keeps them.
+Edits = tuple[tuple, tuple, tuple]
+NO_EDITS: Edits = ((), (), ())
+
+#: Snapshots kept (the oldest are dropped first).
+LIMIT = 100
+
+#: Field names as the page says them.
+_NAMES = {
+    "dataset": "data set",
+    "sigma": "σ",
+    "delta": "δ",
+    "test_fraction": "test fraction",
+    "hard_margin": "hard margin",
+    "max_iter": "max_iter",
+    "log_count": "log count",
+    "show_test": "test points",
+    "playback": "playback",
+    "compare": "compare",
+}
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One state of the page: settings (classroom mode left out) and edits."""
+
+    settings: ExploreSettings
+    edits: Edits = NO_EDITS
+
+    @classmethod
+    def of(cls, settings: ExploreSettings, edits: Edits = NO_EDITS) -> Snapshot:
+        """The snapshot of what the page shows (classroom mode dropped)."""
+        added, removed, moved = edits
+        return cls(
+            replace(settings, classroom=False),
+            (tuple(added), tuple(removed), tuple(moved)),
+        )
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if value == "":
+        return "none"
+    return str(value)
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" if n != 1 else what.replace("points", "point")
+
+
+def describe(before: Snapshot, after: Snapshot) -> str:
+    """What changed from ``before`` to ``after``, in a few words ("C 10 → 100";
+    several changes joined by "; ", at most two then "…"; a data set switch or
+    a preset by that alone)."""
+    out: list[str] = []
+    a, b = before.settings, after.settings
+    for f in fields(ExploreSettings):
+        if f.name in ("classroom", "data_params"):
+            continue
+        old, new = getattr(a, f.name), getattr(b, f.name)
+        if old == new:
+            continue
+        if f.name == "preset" and new:
+            return f"preset {new}"  # a preset sets everything: its name says it
+        if f.name == "preset":
+            out.append("preset left")
+            continue
+        out.append(f"{_NAMES.get(f.name, f.name)} {_show(old)} → {_show(new)}")
+    if a.dataset != b.dataset:  # the rest came with the data set
+        return out[0]
+    if a.dataset == b.dataset:
+        for (name, old), (_, new) in zip(a.data_params, b.data_params, strict=False):
+            if old != new:
+                out.append(f"{name.replace('_', ' ')} {_show(old)} → {_show(new)}")
+    if a.source == b.source and a.data_kwargs() == b.data_kwargs():
+        out.extend(_edit_changes(before.edits, after.edits))
+    if not out:
+        return "no change"
+    return "; ".join(out[:2]) + ("; …" if len(out) > 2 else "")
+
+
+def _edit_changes(before: Edits, after: Edits) -> list[str]:
+    (a_add, a_rm, a_mv), (b_add, b_rm, b_mv) = before, after
+    out = []
+    if len(b_add) > len(a_add) and b_add[: len(a_add)] == a_add:
+        out.append(_count(len(b_add) - len(a_add), "points added"))
+    elif len(b_add) == len(a_add) and b_add != a_add:
+        moved = sum(p != q for p, q in zip(a_add, b_add, strict=True))
+        out.append(_count(moved, "points moved"))
+    elif len(b_add) < len(a_add):
+        out.append(_count(len(a_add) - len(b_add), "points removed"))
+    elif b_add != a_add:
+        out.append("points changed")
+    gone = len(set(b_rm) - set(a_rm))
+    back = len(set(a_rm) - set(b_rm))
+    if gone:
+        out.append(_count(gone, "points removed"))
+    if back:
+        out.append(_count(back, "points restored"))
+    if b_mv != a_mv:
+        changed = set(b_mv) - set(a_mv)
+        out.append(_count(max(len(changed), 1), "points moved"))
+    return out
+
+
+@dataclass
+class History:
+    """A bounded undo history: snapshots and the position of the one shown."""
+
+    limit: int = LIMIT
+    entries: list[Snapshot] = field(default_factory=list)
+    position: int = -1
+
+    @property
+    def current(self) -> Snapshot | None:
+        return self.entries[self.position] if self.entries else None
+
+    def record(self, snapshot: Snapshot) -> bool:
+        """Record what the page shows now; True if it was a new step. A new
+        step after an undo drops the steps that could have been redone."""
+        if self.current == snapshot:
+            return False
+        del self.entries[self.position + 1 :]
+        self.entries.append(snapshot)
+        if len(self.entries) > self.limit:
+            del self.entries[: len(self.entries) - self.limit]
+        self.position = len(self.entries) - 1
+        return True
+
+    @property
+    def can_undo(self) -> bool:
+        return self.position > 0
+
+    @property
+    def can_redo(self) -> bool:
+        return self.position < len(self.entries) - 1
+
+    def undo_name(self) -> str | None:
+        """The step an undo reverts, named; None when there is none."""
+        if not self.can_undo:
+            return None
+        return describe(self.entries[self.position - 1], self.entries[self.position])
+
+    def redo_name(self) -> str | None:
+        """The step a redo makes again, named; None when there is none."""
+        if not self.can_redo:
+            return None
+        return describe(self.entries[self.position], self.entries[self.position + 1])
+
+    def undo(self) -> Snapshot | None:
+        """Step back; the snapshot to restore (None: nothing to undo)."""
+        if not self.can_undo:
+            return None
+        self.position -= 1
+        return self.entries[self.position]
+
+    def redo(self) -> Snapshot | None:
+        """Step forward again; the snapshot to restore (None: nothing to redo)."""
+        if not self.can_redo:
+            return None
+        self.position += 1
+        return self.entries[self.position]

@@ -1,0 +1,106 @@
+"""Undo and redo on the Explore page: the history in the session, the buttons.
+
+Every run of the page's fragment records what the page shows
+(:func:`record`, after the settings and the edits are known); the undo and
+redo buttons (keys Ctrl+Z and Ctrl+Shift+Z, ⌘ on a Mac) restore a snapshot
+of :class:`svmlab.ui.explore.undo.History`: every widget
+(``controls.apply_settings``, which also writes the link) and the edited
+points (``edit.restore_edits``), across a data set switch too. The buttons sit
+in the fragment, beside C and σ, so that their step names follow a slider
+move; a restore reruns the whole page once (the sidebar's widgets change).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import streamlit as st
+
+from svmlab.ui.explore import controls, edit
+from svmlab.ui.explore.settings import ExploreSettings
+from svmlab.ui.explore.undo import Edits, History, Snapshot
+
+__all__ = ["HISTORY_KEY", "KEYS", "buttons", "history", "record", "rerun_if_restored"]
+
+HISTORY_KEY = "explore_history"
+#: Set by a restore made in a fragment run: the whole page must follow.
+_FULL_KEY = "explore_undo_full"
+#: The buttons' widget keys and keyboard shortcuts.
+KEYS = {"undo": "explore_undo", "redo": "explore_redo"}
+SHORTCUTS = {"undo": "Ctrl+Z", "redo": "Ctrl+Shift+Z"}
+
+
+def history() -> History:
+    """This session's history (created empty)."""
+    found = st.session_state.get(HISTORY_KEY)
+    if not isinstance(found, History):
+        found = History()
+        st.session_state[HISTORY_KEY] = found
+    return found
+
+
+def record(settings: ExploreSettings, edits: Edits) -> bool:
+    """Record what the page shows in this run; True if it is a new step."""
+    return history().record(Snapshot.of(settings, edits))
+
+
+def restore(snapshot: Snapshot) -> None:
+    """Make the page show ``snapshot`` on the next run (from a callback): its
+    settings in every widget and the link (classroom mode stays as it is), its
+    edited points."""
+    state = st.session_state
+    classroom = bool(state.get(controls.KEYS["classroom"]))
+    settings = replace(snapshot.settings, classroom=classroom)
+    controls.apply_settings(settings)
+    if not settings.compare and state.get(controls.TOOL_KEY) == "compare":
+        state[controls.TOOL_KEY] = "none"  # else the open tool would set a B
+    edit.restore_edits(edit.identity_of(settings), snapshot.edits)
+    state[_FULL_KEY] = True
+
+
+def _step(direction: str) -> None:
+    h = history()
+    target = h.undo() if direction == "undo" else h.redo()
+    if target is not None:
+        restore(target)
+
+
+def rerun_if_restored() -> None:
+    """First line of the page's fragment: after a restore made in a fragment
+    run, rerun the whole page (the sidebar shows the restored settings)."""
+    if not st.session_state.pop(_FULL_KEY, False):
+        return
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if ctx is not None and ctx.fragment_ids_this_run:
+        st.rerun(scope="app")
+
+
+def buttons() -> Any:
+    """The undo and redo buttons, side by side, and the step each would take;
+    returns the row's last slot (the page puts its "Slides" popover there once
+    the figure is drawn)."""
+    h = history()
+    names = {"undo": h.undo_name(), "redo": h.redo_name()}
+    left, right, slot = st.columns([1, 1, 1.9], gap="small")
+    for where, direction, icon in ((left, "undo", "↶"), (right, "redo", "↷")):
+        name = names[direction]
+        where.button(
+            icon,
+            key=KEYS[direction],
+            on_click=_step,
+            args=(direction,),
+            disabled=name is None,
+            shortcut=SHORTCUTS[direction],
+            help=(
+                f"{direction.capitalize()} ({SHORTCUTS[direction]}): {name}"
+                if name
+                else f"Nothing to {direction} ({SHORTCUTS[direction]})."
+            ),
+            width="stretch",
+        )
+    said = [f"{d}: {n}" for d, n in names.items() if n]
+    st.caption(" · ".join(said) if said else "Nothing to undo yet.")
+    return slot

@@ -1,0 +1,128 @@
+"""Rooms that follow a lecturer (issue 33): the room table on its own, then a
+lecturer's and followers' Explore pages under AppTest (one process, one table;
+the push that reruns a follower's page by itself is the server's, driven in
+Streamlit's protocol by tests/browser/test_follow_room_protocol.py)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+
+from svmlab.ui import follow_rooms
+from svmlab.ui.explore import follow_panel
+from svmlab.ui.follow_rooms import Rooms
+from tests.pages import EXPLORE, open_page, page_test, problems
+
+
+def test_only_the_owner_publishes_and_followers_are_told() -> None:
+    told: list[str] = []
+    rooms = Rooms(notify=told.append)
+    room, owner = rooms.open("s0")
+    assert re.fullmatch(r"[A-Z2-9]{4}", room.code)
+    rooms.join(room.code.lower(), "a")
+    rooms.join(room.code, "b")
+    assert rooms.publish(room.code, "not the owner", "s1") == []
+    assert room.state == "s0"
+    assert sorted(rooms.publish(room.code, owner, "s1")) == ["a", "b"]
+    assert rooms.publish(room.code, owner, "s1") == []  # nothing changed
+    rooms.join(room.code, "b", branched=True)
+    assert rooms.publish(room.code, owner, "s2") == ["a"] and room.following == 1
+    assert not rooms.set_paused(room.code, "x", True)
+    assert rooms.set_paused(room.code, owner, True)
+    told.clear()
+    assert rooms.publish(room.code, owner, "s3") == [] and room.version == 3
+    rooms.set_paused(room.code, owner, False)
+    assert told == ["a"]  # resuming tells them what they missed
+    assert not rooms.close(room.code, "x") and rooms.close(room.code, owner)
+    assert rooms.get(room.code) is None and rooms.join(room.code, "c") is None
+    assert rooms.publish(room.code, owner, "s4") == []
+
+
+def test_rooms_expire_and_are_bounded() -> None:
+    now = [0.0]
+    rooms = Rooms(clock=lambda: now[0])
+    room, _ = rooms.open(None)
+    now[0] = follow_rooms.ROOM_SECONDS + 1
+    assert rooms.get(room.code) is None and room.closed
+    for _ in range(follow_rooms.MAX_ROOMS):
+        assert rooms.open(None) is not None
+    assert rooms.open(None) is None
+
+
+@pytest.fixture
+def fresh_rooms():
+    follow_panel.ROOMS.clear()
+    yield follow_panel.ROOMS
+    follow_panel.ROOMS.clear()
+
+
+def _settings(at):
+    return replace(at.session_state["explore_settings"], classroom=False)
+
+
+def _edits(at):
+    e = at.session_state["explore_edits"]
+    return e["added"], e["removed"], e["moved"]
+
+
+def test_followers_see_the_lecturers_page_branch_and_come_back(fresh_rooms) -> None:
+    lecturer = open_page(EXPLORE, {"n": "40"})
+    lecturer.button(key="explore_room_open").click().run()
+    code = lecturer.session_state[follow_panel.OWN_KEY][0]
+    assert any(code in h.proto.body for h in lecturer.get("html"))
+    lecturer.select_slider(key="explore_C_slider").set_value(100.0).run()
+    lecturer.selectbox(key="explore_dataset").set_value("moons").run()
+
+    followers = []
+    for _ in range(2):
+        at = page_test(EXPLORE)
+        at.query_params["follow"] = code.lower()
+        followers.append(at.run())
+    for at in followers:
+        assert not problems(at)
+        assert _settings(at) == _settings(lecturer)
+        assert "Following room" in at.info[0].value
+    assert fresh_rooms.get(code).following == 2
+
+    # The lecturer moves on: each follower's next run shows the new state.
+    lecturer.select_slider(key="explore_sigma_slider").set_value(1.5).run()
+    lecturer.radio(key="explore_tool").set_value("inspect").run()
+    lecturer.button(key="explore_inspect_delete").click().run()
+    for at in followers:
+        at.run()
+        assert _settings(at) == _settings(lecturer)
+        assert _edits(at) == _edits(lecturer)
+
+    # A follower who moves C has branched off: the lecturer is not changed,
+    # and the lecturer's next move leaves that follower alone.
+    mine, other = followers
+    mine.select_slider(key="explore_C_slider").set_value(1.0).run()
+    assert mine.session_state[follow_panel.FOLLOW_KEY]["branched"]
+    assert _settings(lecturer).C == 100.0
+    lecturer.run()
+    assert _settings(lecturer).C == 100.0
+    assert fresh_rooms.get(code).following == 1
+    lecturer.select_slider(key="explore_C_slider").set_value(10.0).run()
+    mine.run()
+    other.run()
+    assert _settings(mine).C == 1.0 and _settings(other).C == 10.0
+    # One click back to the lecturer.
+    mine.button(key="explore_room_back_button").click().run()
+    assert _settings(mine) == _settings(lecturer)
+
+    # Paused: followers keep what they see; closed: they hear nothing again.
+    lecturer.toggle(key="explore_room_pause").set_value(True).run()
+    lecturer.select_slider(key="explore_C_slider").set_value(1000.0).run()
+    other.run()
+    assert _settings(other).C == 10.0
+    lecturer.toggle(key="explore_room_pause").set_value(False).run()
+    other.run()
+    assert _settings(other).C == 1000.0
+    lecturer.button(key="explore_room_close").click().run()
+    lecturer.select_slider(key="explore_C_slider").set_value(1.0).run()
+    other.run()
+    assert _settings(other).C == 1000.0
+    assert "is closed" in other.info[0].value
+    assert not problems(lecturer) and not problems(other)

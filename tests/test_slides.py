@@ -1,0 +1,125 @@
+"""Slides from Explore (issue 33): the PNG and SVG of the figure with its key and
+caption, and the GIF of a C or σ path, checked on the files."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from PIL import Image, ImageChops
+
+from svmlab import SVC, figures, slides
+from svmlab.ui.explore import cache, slides_panel
+from svmlab.ui.explore.chart import COMPONENT
+from tests.pages import EXPLORE, open_page, problems
+
+
+@pytest.fixture(scope="module")
+def page():
+    """Explore with 60 points: the settings, data, fit and the figure it shows."""
+    at = open_page(EXPLORE, {"n": "60", "C": "10"})
+    assert not problems(at)
+    settings, _identity, data, _edits, record = at.session_state[cache.LAST_GOOD_KEY]
+    shown = next(
+        json.loads(e.proto.bytes)
+        for e in at.get("bidi_component")
+        if e.proto.component_name == COMPONENT
+    )
+    return at, settings, data, record, shown
+
+
+def _svg_text(svg: bytes) -> list[str]:
+    root = ET.fromstring(svg)
+    return [
+        "".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")
+    ]
+
+
+def test_the_caption_names_data_n_kernel_loss_c_sigma_and_errors(page) -> None:
+    _at, settings, _data, record, _shown = page
+    text = slides_panel.caption(settings, record)
+    assert text.startswith("Spiral (Sugiyama Fig. 27.11) · n = 48 · Gaussian kernel")
+    assert "hinge loss · C = 10 · σ = 3.3 · training error" in text
+    assert f"training error {100 * record.train_error:.1f} %" in text
+    assert f"test error {100 * record.test_error:.1f} %" in text
+    assert "C = " not in slides_panel.caption(settings, record, without="C")
+
+
+def test_the_svg_holds_the_caption_and_the_key_as_text(page) -> None:
+    _at, settings, _data, record, shown = page
+    text = slides_panel.caption(settings, record)
+    svg = slides.slide(shown, text, fmt="svg", title="A title")
+    texts = _svg_text(svg)
+    assert text in texts and "A title" in texts
+    for entry in figures.legend_entries(shown):
+        assert entry["name"] in texts  # the key, "free SV (0 < α < C)" included
+    assert b"<image" in svg  # the surface and the points, as the page shows them
+    assert "kaleido" not in sys.modules  # no browser behind the export
+
+
+def test_the_png_is_a_slide_with_the_figure_and_a_caption_line(page) -> None:
+    _at, settings, _data, record, shown = page
+    text = slides_panel.caption(settings, record)
+    png = slides.slide(shown, text)
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    assert image.size == slides.SLIDE_SIZE
+    pixels = np.asarray(image, dtype=float)
+    assert pixels.std() > 20 and len(np.unique(pixels.reshape(-1, 3), axis=0)) > 100
+    # The caption is the only thing in the bottom strip: drawn without it, the
+    # strip is blank; with it, it holds dark text.
+    bare = Image.open(io.BytesIO(slides.slide(shown, ""))).convert("RGB")
+    strip = (0, int(0.93 * image.height), image.width, image.height)
+    assert np.asarray(bare.crop(strip)).min() > 250
+    assert np.asarray(image.crop(strip)).min() < 80
+    changed = ImageChops.difference(image, bare).getbbox()
+    assert changed is not None and changed[1] >= strip[1]
+    # The key, right of the plane: the swatches in their colours.
+    key = np.asarray(image.crop((int(0.55 * image.width), 0, image.width, 450)))
+    for colour in ("#0072B2", "#D55E00"):
+        rgb = np.array([int(colour[i : i + 2], 16) for i in (1, 3, 5)])
+        assert (np.abs(key.astype(int) - rgb).sum(axis=2) < 30).sum() > 50
+
+
+def test_the_gif_has_one_frame_per_path_value_in_order(page) -> None:
+    _at, settings, data, record, _shown = page
+    values = slides_panel.path_values("C", settings.C)
+    assert len(values) == slides_panel.N_FRAMES and list(values) == sorted(values)
+    assert values[0] < settings.C < values[-1]
+    frames = slides_panel.path_frames(settings, record, data, "C", values)
+    assert [label.split(" · ")[0] for _, label in frames] == [
+        f"C = {v:g}" for v in values
+    ]
+    # Each frame is the fit at its value: its training error is the one printed.
+    for (_, label), value in zip(frames[::4], values[::4], strict=True):
+        model = SVC(kernel="gaussian", sigma=settings.sigma, C=value)
+        error = np.mean(model.fit(record.X, record.y).predict(record.X) != record.y)
+        assert f"training error {100 * error:.1f} %" in label
+    caption = slides_panel.caption(settings, record, without="C")
+    gif = slides.animation(frames, caption)
+    with Image.open(io.BytesIO(gif)) as image:
+        assert image.format == "GIF" and image.n_frames == len(values)
+        assert image.info.get("loop") == 0
+        shown = []
+        for k in range(image.n_frames):
+            image.seek(k)
+            shown.append(np.asarray(image.convert("RGB"), dtype=float))
+    # Frame k is the picture of value k (nearest of the separately drawn frames).
+    drawn = [
+        np.asarray(slides.frame_image(spec, label, caption), dtype=float)
+        for spec, label in frames
+    ]
+    for k, frame in enumerate(shown):
+        distances = [np.abs(frame - d).mean() for d in drawn]
+        assert int(np.argmin(distances)) == k
+
+
+def test_the_page_offers_one_click_exports(page) -> None:
+    at, *_ = page
+    labels = [b.label for b in at.get("download_button")]
+    assert "PNG" in labels and "SVG" in labels
+    assert any(label.startswith("GIF: C from") for label in labels)
+    assert any(label.startswith("GIF: σ from") for label in labels)
