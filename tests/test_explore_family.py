@@ -162,3 +162,16 @@ def test_the_c_svc_tools_say_so_under_nu_and_the_others_work() -> None:
     for tool in ("inspect", "kernel"):
         at.radio(key="explore_tool").set_value(tool).run()
         assert not problems(at), problems(at)
+
+
+def test_the_c_keys_step_nu_under_nu_svc_and_undo_names_it() -> None:
+    at = open_page(EXPLORE, {"data": "moons", "machine": "nu", "nu": "0.3"})
+    at.button(key="explore_key_c_up").click().run()
+    assert not problems(at), problems(at)
+    s = at.session_state["explore_settings"]
+    assert s.nu == 0.31 and s.C == ExploreSettings(dataset="moons").C
+    assert numbers(at)["ν"] == "31.0 %"
+    assert any(c.value.startswith("undo: ν 0.3 → 0.31") for c in at.caption)
+    at.button(key="explore_key_c_down").click().run()
+    at.button(key="explore_key_c_down").click().run()
+    assert at.session_state["explore_settings"].nu == 0.29
