@@ -175,3 +175,15 @@ def test_the_c_keys_step_nu_under_nu_svc_and_undo_names_it() -> None:
     at.button(key="explore_key_c_down").click().run()
     at.button(key="explore_key_c_down").click().run()
     assert at.session_state["explore_settings"].nu == 0.29
+
+
+def test_slides_under_nu_name_nu_and_offer_no_c_path() -> None:
+    from svmlab.ui.explore import slides_panel
+
+    at = open_page(EXPLORE, {"data": "moons", "machine": "nu", "nu": "0.3"})
+    assert not problems(at), problems(at)
+    settings, _identity, _data, _edits, record = at.session_state[cache.LAST_GOOD_KEY]
+    text = slides_panel.caption(settings, record)
+    assert f"ν-SVC, ν = 0.3, hinge loss · C = {record.model.C:.4g}" in text
+    labels = [b.label for b in at.get("download_button")]
+    assert "PNG" in labels and not any(lab.startswith("GIF") for lab in labels)
