@@ -187,3 +187,12 @@ def test_slides_under_nu_name_nu_and_offer_no_c_path() -> None:
     assert f"ν-SVC, ν = 0.3, hinge loss · C = {record.model.C:.4g}" in text
     labels = [b.label for b in at.get("download_button")]
     assert "PNG" in labels and not any(lab.startswith("GIF") for lab in labels)
+
+
+def test_the_theory_under_nu_is_nu_svcs() -> None:
+    at = open_page(EXPLORE, {"machine": "nu", "nu": "0.3"})
+    at.toggle(key="explore_theory").set_value(True).run()
+    assert not problems(at), problems(at)
+    formulas = " ".join(latex.value for latex in at.get("latex"))
+    assert r"\nu\rho" in formulas and r"\mathbf 1^\top a = \nu n" in formulas
+    assert any("Solver_NU" in m.value for m in at.markdown)

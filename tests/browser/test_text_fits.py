@@ -59,6 +59,7 @@ PAGES = [
     "/Explore",
     "/Explore?loss=ramp&bias=regularized&theory=1",
     "/Explore?loss=modified_hinge&theory=1",
+    "/Explore?machine=nu&theory=1",
     "/Losses",
     "/Solvers",
     "/Model_selection",
