@@ -65,6 +65,7 @@ __all__ = [
     "to_csv",
     "to_dataset",
     "to_multiclass_dataset",
+    "to_points",
 ]
 
 
@@ -199,12 +200,71 @@ def _labelled_rows(
     return X, values, keys, first, classes, label
 
 
+def to_points(
+    table: CsvTable,
+    *,
+    x_columns: tuple[str, str] | None = None,
+    drop_nonfinite: bool = False,
+) -> NDArray[np.float64]:
+    """Two feature columns of a table without labels, as ``X`` of shape (n, 2):
+    the data of a one-class SVM (the SVM family page).
+
+    ``x_columns`` default to the file's two columns; a wider file must name
+    them. The features are checked as :func:`to_dataset` checks them
+    (numeric, missing/NaN/inf values refused unless ``drop_nonfinite``, at
+    least two rows), with the same sentences.
+    """
+    columns = list(table.columns)
+    if x_columns is None:
+        if len(columns) != 2:
+            raise DataError(
+                f"The file has {len(columns)} column{'s' if len(columns) != 1 else ''}"
+                "; points without labels need two feature columns."
+            )
+        x_columns = (columns[0], columns[1])
+    for name in x_columns:
+        if name not in columns:
+            raise DataError(
+                f"There is no column {quote(name)}; the columns are: "
+                f"{', '.join(columns)}."
+            )
+    if len(x_columns) != 2 or x_columns[0] == x_columns[1]:
+        raise DataError("Choose two different feature columns.")
+    features = list(x_columns)
+    _check_numeric(table, features)
+    frame, comma = table.frame, table.decimal_comma
+    X = np.array(
+        [[parse_number(cell, comma) for cell in frame[c].tolist()] for c in features]
+    ).T.reshape(-1, 2)
+    bad = ~np.isfinite(X).all(axis=1)
+    if bad.any() and not drop_nonfinite:
+        i, k = int(np.argmax(bad)), int(bad.sum())
+        column = next(
+            c for c, x in zip(features, X[i], strict=True) if not np.isfinite(x)
+        )
+        cell = frame[column].iloc[i]
+        raise DataError(
+            f"{k} row{'s contain' if k > 1 else ' contains'} missing, NaN or infinite "
+            f"values (the first is line {frame.index[i]}, column {quote(column)}: "
+            f"{show_cell(cell) if cell else 'empty'}). Tick 'drop those rows' under "
+            "the file (drop_nonfinite=True in code) to leave them out, or fix it."
+        )
+    X = X[~bad]
+    if X.shape[0] < 2:
+        raise DataError(
+            f"The data has {X.shape[0]} usable row{'s' if X.shape[0] != 1 else ''}; "
+            "the one-class SVM needs at least two points."
+        )
+    return np.ascontiguousarray(X)
+
+
 def to_dataset(
     table: CsvTable,
     *,
     x_columns: tuple[str, str] | None = None,
     label_column: str | None = None,
     drop_nonfinite: bool = False,
+    one_class: bool = False,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], tuple[str, str]]:
     """Two feature columns and a label column of a table, as ``(X, y, labels)``.
 
@@ -222,6 +282,9 @@ def to_dataset(
     drop_nonfinite
         Leave out the rows with a missing, NaN or infinite feature or a missing label
         instead of refusing the data.
+    one_class
+        Accept a label column with one class (the one-class SVM's data): every
+        point is then +1 and both labels are that class's value.
 
     Returns
     -------
@@ -242,6 +305,9 @@ def to_dataset(
     X, values, keys, first, classes, label = _labelled_rows(
         table, x_columns, label_column, drop_nonfinite
     )
+    if len(classes) == 1 and one_class:
+        X = np.ascontiguousarray(X)
+        return X, np.ones(X.shape[0]), (first[classes[0]], first[classes[0]])
     if len(classes) == 1:
         raise DataError(
             f"Only one class ({quote(values[0])}) in the label column "

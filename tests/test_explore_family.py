@@ -151,3 +151,48 @@ def test_the_exact_qp_refuses_a_non_convex_dual_in_one_sentence() -> None:
     # SMO climbs the same dual to a KKT point.
     model = SVC(kernel="sigmoid", scale=1.0, solver="smo").fit(X, y)
     assert model.converged_
+
+
+def test_the_c_svc_tools_say_so_under_nu_and_the_others_work() -> None:
+    at = open_page(EXPLORE, {"data": "two_circles", "machine": "nu", "nu": "0.3"})
+    for tool in ("path", "compare"):
+        at.radio(key="explore_tool").set_value(tool).run()
+        assert not problems(at), problems(at)
+        assert any('switch "C or ν"' in i.value for i in at.info), tool
+    for tool in ("inspect", "kernel"):
+        at.radio(key="explore_tool").set_value(tool).run()
+        assert not problems(at), problems(at)
+
+
+def test_the_c_keys_step_nu_under_nu_svc_and_undo_names_it() -> None:
+    at = open_page(EXPLORE, {"data": "moons", "machine": "nu", "nu": "0.3"})
+    at.button(key="explore_key_c_up").click().run()
+    assert not problems(at), problems(at)
+    s = at.session_state["explore_settings"]
+    assert s.nu == 0.31 and s.C == ExploreSettings(dataset="moons").C
+    assert numbers(at)["ν"] == "31.0 %"
+    assert any(c.value.startswith("undo: ν 0.3 → 0.31") for c in at.caption)
+    at.button(key="explore_key_c_down").click().run()
+    at.button(key="explore_key_c_down").click().run()
+    assert at.session_state["explore_settings"].nu == 0.29
+
+
+def test_slides_under_nu_name_nu_and_offer_no_c_path() -> None:
+    from svmlab.ui.explore import slides_panel
+
+    at = open_page(EXPLORE, {"data": "moons", "machine": "nu", "nu": "0.3"})
+    assert not problems(at), problems(at)
+    settings, _identity, _data, _edits, record = at.session_state[cache.LAST_GOOD_KEY]
+    text = slides_panel.caption(settings, record)
+    assert f"ν-SVC, ν = 0.3, hinge loss · C = {record.model.C:.4g}" in text
+    labels = [b.label for b in at.get("download_button")]
+    assert "PNG" in labels and not any(lab.startswith("GIF") for lab in labels)
+
+
+def test_the_theory_under_nu_is_nu_svcs() -> None:
+    at = open_page(EXPLORE, {"machine": "nu", "nu": "0.3"})
+    at.toggle(key="explore_theory").set_value(True).run()
+    assert not problems(at), problems(at)
+    formulas = " ".join(latex.value for latex in at.get("latex"))
+    assert r"\nu\rho" in formulas and r"\mathbf 1^\top a = \nu n" in formulas
+    assert any("Solver_NU" in m.value for m in at.markdown)

@@ -470,3 +470,59 @@ def test_a_click_adds_a_point_of_the_chosen_class_and_refits() -> None:
     at.button(key="family_clear_points").click().run()
     _ok(at)
     assert _numbers(at)["other class flagged"] == before
+
+
+# -- unlabelled uploads (the one-class SVM) -------------------------------------------
+
+
+def _points_csv(header: str = "x1,x2", label: str | None = None) -> bytes:
+    X, _ = datasets.make("blobs", n_samples=60, random_state=3)
+    rows = [f"{a:.4f},{b:.4f}" + ("" if label is None else f",{label}") for a, b in X]
+    return (header + "\n" + "\n".join(rows)).encode()
+
+
+def test_to_points_reads_two_columns_with_to_datasets_checks() -> None:
+    from svmlab.csv_data import read_table, to_dataset, to_points
+    from svmlab.errors import DataError
+
+    X, _ = datasets.make("blobs", n_samples=60, random_state=3)
+    got = to_points(read_table(_points_csv()))
+    assert got.shape == (60, 2) and np.allclose(got, np.round(X, 4))
+    wide = read_table(_points_csv("x1,x2,c", label="a"))
+    with pytest.raises(DataError, match="points without labels need two feature"):
+        to_points(wide)
+    assert to_points(wide, x_columns=("x2", "x1")).shape == (60, 2)
+    broken = _points_csv().replace(b"\n", b"\nnan,1.0\n", 1)
+    with pytest.raises(DataError, match="Tick 'drop those rows'"):
+        to_points(read_table(broken))
+    assert to_points(read_table(broken), drop_nonfinite=True).shape == (60, 2)
+    with pytest.raises(DataError, match="only one numeric column"):
+        to_points(read_table(b"x1,x2\n1,a\n2,b\n3,c\n"))
+    # One class: refused, unless the caller takes one class.
+    with pytest.raises(DataError, match="Only one class"):
+        to_dataset(wide)
+    X1, y1, labels = to_dataset(wide, one_class=True)
+    assert np.all(y1 == 1.0) and labels == ("a", "a") and X1.shape == (60, 2)
+
+
+def test_an_unlabelled_upload_is_the_one_class_svms_data() -> None:
+    from sklearn.svm import OneClassSVM as SkOneClass
+
+    at = _run({"machine": "one_class", "kernel": "gaussian", "nu": "0.2"})
+    at.radio(key="family_source").set_value("Upload CSV").run()
+    at.file_uploader(key="family_file").set_value(
+        ("points.csv", _points_csv(), "text/csv")
+    )
+    at.run()
+    _ok(at)
+    assert any("60 points, no labels" in c.value for c in at.caption)
+    X, _ = datasets.make("blobs", n_samples=60, random_state=3)
+    ref = SkOneClass(nu=0.2, gamma=0.5, tol=1e-8).fit(np.round(X, 4))
+    outside = 100 * np.mean(ref.decision_function(np.round(X, 4)) < -1e-6)
+    shown = float(_numbers(at)["outside (f < 0)"].split()[0])
+    assert shown == pytest.approx(outside, abs=100 / 60 + 1e-9)
+    # C-SVC needs two classes: one sentence, every setting kept.
+    at.radio(key="family_machine").set_value("C").run()
+    assert not at.exception and len(at.error) == 1
+    assert "two classes" in at.error[0].value.replace("\\", "")
+    assert at.selectbox(key="family_kernel").value == "gaussian"

@@ -94,6 +94,29 @@ def _independent(name: str, at: AppTest) -> None:
     elif name in ("linear_cannot_separate", "bias_none"):
         share = np.mean(y == 1.0)  # every point called -1
         assert shown["training error"] == f"{100 * share:.1f} %"
+    elif name == "nu_bound":
+        # scikit-learn's NuSVC (LIBSVM) on the page's training points: its
+        # margin errors, SVs and equivalent C, within one point (160 points,
+        # ν n / 2 = 26.4: ρ is unique).
+        from sklearn.svm import NuSVC as SkNuSVC
+
+        sk = SkNuSVC(nu=s.nu, gamma=_gamma(s), tol=1e-8).fit(X, y)
+        errors = 100 * np.mean(y * sk.decision_function(X) < 1 - 1e-6)
+        one = 100 / y.size + 1e-9
+        assert float(shown["margin errors"][:-2]) == pytest.approx(errors, abs=one)
+        support = 100 * sk.support_.size / y.size
+        assert float(shown["SV fraction"][:-2]) == pytest.approx(support, abs=one)
+        assert float(shown["margin errors"][:-2]) <= 100 * s.nu
+        assert 100 * s.nu <= float(shown["SV fraction"][:-2])
+        same = SkSVC(C=float(shown["equivalent C"]), gamma=_gamma(s), tol=1e-8)
+        f = same.fit(X, y).decision_function(data.X_test)
+        assert np.allclose(f, sk.decision_function(data.X_test), atol=2e-3)
+    elif name == "sigmoid_not_psd":
+        from sklearn.metrics.pairwise import sigmoid_kernel
+
+        K = sigmoid_kernel(X, gamma=s.sig_a, coef0=s.sig_r)
+        lam = float(np.linalg.eigvalsh(K)[0])
+        assert float(shown["smallest eigenvalue of K"]) == pytest.approx(lam, rel=1e-3)
     elif name == "bias_regularized":
         alpha = at.session_state["explore_warm"][1]
         assert float(shown["bias b"]) == pytest.approx(float(alpha @ y), abs=2e-3)
@@ -152,6 +175,7 @@ def test_table_has_every_topic_and_the_issue_s_presets() -> None:
         "pages/5_Solvers.py",
         "pages/6_Multiclass.py",
         "pages/7_Regression.py",
+        "pages/8_Family.py",
     ):
         assert 2 <= pages.count(page) <= 4, page
         assert (ROOT / page).is_file()

@@ -144,7 +144,12 @@ class DataRequest:
 
 
 def upload_controls(
-    prefix: str, empty_note: str, *, multiclass: bool = False, regression: bool = False
+    prefix: str,
+    empty_note: str,
+    *,
+    multiclass: bool = False,
+    regression: bool = False,
+    one_class: bool = False,
 ) -> DataItems | None:
     """The file uploader and, for a wide table, the column choices; the upload's
     data items, or None (with ``empty_note`` or the reader's sentence shown).
@@ -153,7 +158,10 @@ def upload_controls(
     (:func:`svmlab.csv_data.to_multiclass_dataset`; ``y`` holds class numbers
     and the ``labels`` item every class's text); otherwise exactly two.
     ``regression``: an input column x and a target column t
-    (:func:`svmlab.regression_csv.to_regression_dataset`)."""
+    (:func:`svmlab.regression_csv.to_regression_dataset`). ``one_class``: a file
+    of two columns (no labels, :func:`svmlab.csv_data.to_points`) or a label
+    column with one class is taken too, every point +1 (the one-class SVM's
+    data)."""
     if regression:
         return _regression_upload(prefix, empty_note)
     file = st.file_uploader(
@@ -195,8 +203,13 @@ def upload_controls(
             X, y, labels = csv_data.to_multiclass_dataset(
                 table, **columns, drop_nonfinite=drop
             )
+        elif one_class and len(table.columns) == 2:
+            X = csv_data.to_points(table, drop_nonfinite=drop)
+            y, labels = np.ones(X.shape[0]), ("", "")
         else:
-            X, y, labels = csv_data.to_dataset(table, **columns, drop_nonfinite=drop)
+            X, y, labels = csv_data.to_dataset(
+                table, **columns, drop_nonfinite=drop, one_class=one_class
+            )
         # Values near 1e308 are finite numbers, but their span overflows the axes.
         csv_data.check_drawable(X, advice=DRAWABLE_ADVICE)
     except DataError as error:
@@ -209,6 +222,16 @@ def upload_controls(
     if multiclass:
         names = ", ".join(for_markdown(repr(str(v))) for v in labels)
         st.caption(f"{len(y)} points; {len(labels)} classes: {names}.")
+    elif np.all(y > 0):
+        what = (
+            f"one class, {for_markdown(repr(str(labels[1])))}"
+            if labels[1]
+            else "no labels"
+        )
+        st.caption(
+            f"{len(y)} points, {what}: the one-class SVM fits them (C-SVC and "
+            "ν-SVC need two classes)."
+        )
     else:
         negative, positive = (for_markdown(repr(str(v))) for v in labels)
         st.caption(f"{len(y)} points; +1 is {positive}, −1 is {negative}.")
@@ -349,6 +372,7 @@ def source_block(
     notes: Mapping[str, str] | None = None,
     fixed: Mapping[str, Mapping[str, Any]] | None = None,
     catalogue: str = "binary",
+    one_class: bool = False,
 ) -> tuple[str, DataItems | None]:
     """The sidebar's data block, written once for every page: "Data", the
     generator-or-upload radio, then the generator's sliders or the uploader.
@@ -372,6 +396,7 @@ def source_block(
             empty_note,
             multiclass=catalogue == "multiclass",
             regression=catalogue == "regression",
+            one_class=one_class,
         )
         return UPLOAD, items
     return generator_controls(

@@ -160,8 +160,10 @@ def controls() -> FamilyRequest | None:
     """The sidebar: data and model. None while an upload is missing."""
     name, items = data_source.source_block(
         PREFIX,
-        empty_note="Choose a CSV file: two feature columns and a label column.",
+        empty_note="Choose a CSV file: two feature columns and a label column "
+        "(for the one-class SVM, the two feature columns alone will do).",
         default=FAMILY_STATE.dataset,
+        one_class=True,
         max_n=MAX_N,
         n_help=f"Training points, at most {MAX_N}; the test numbers use "
         f"{N_TEST} fresh points.",

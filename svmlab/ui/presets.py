@@ -153,14 +153,6 @@ def _pct(value: float) -> str:
     return f"{100.0 * value:.1f} %"
 
 
-def _nu_bound(result: Any) -> str:
-    _, fitted, _ = result
-    m = fitted.model
-    return (
-        f"{_pct(m.margin_error_fraction_)} ≤ {_pct(m.nu)} ≤ {_pct(m.support_fraction_)}"
-    )
-
-
 def _novelty(result: Any) -> str:
     _, fitted, _ = result
     m = fitted.model
@@ -182,11 +174,6 @@ def _rates(result: Any) -> str:
     tpr = np.sum(called & y) / max(1, np.sum(y))
     fpr = np.sum(called & ~y) / max(1, np.sum(~y))
     return f"{_pct(tpr)} / {_pct(fpr)}"
-
-
-def _lam_min(result: Any) -> str:
-    _, fitted, _ = result
-    return f"{fitted.lam_min:.3g}".replace("-", "−")
 
 
 _CIRCLES = {"dataset": "two_circles", "n": 200, "noise": 0.1, "sigma": 0.39}
@@ -557,26 +544,30 @@ _TABLE: tuple[Preset, ...] = (
         measure=_test_rmse,
     ),
     Preset(
-        "family_nu_bound",
+        "nu_bound",
         "The SVM family",
-        "ν bounds the margin errors from above and the support vectors from "
-        "below (SVM family page)",
-        (
-            ("data", "moons"),
-            ("machine", "nu"),
-            ("kernel", "gaussian"),
-            ("sigma", "0.47"),
-            ("nu", "0.3"),
-        ),
-        "ν-SVC on two moons with ν = 0.3 (Schölkopf et al. 2000): 27.0 % of the "
-        "200 points are margin errors (at the bound with y f < 1) and 33.0 % are "
-        "support vectors, with ν between them. Move ν and the three numbers move "
-        "together; ν-SVC also reports its margin ρ and the C that gives the same "
-        "boundary.",
-        "margin errors ≤ ν ≤ support vectors",
-        "27.0 % ≤ 30.0 % ≤ 33.0 %",
-        page=FAMILY,
-        measure=_nu_bound,
+        "ν in place of C: ν bounds the margin errors and the support vectors",
+        ExploreSettings(dataset="moons", machine="nu", nu=0.33),
+        "ν-SVC on two moons (Schölkopf et al. 2000): ν = 0.33 is an upper bound "
+        "on the fraction of margin errors, 27.5 % of the 160 training points, and "
+        "a lower bound on the fraction of support vectors, 40.6 %. Move ν and the "
+        "first three numbers move together; ν-SVC finds its margin ρ, and the "
+        "C-SVC with the equivalent C = 0.2183 draws the same boundary.",
+        "margin errors",
+        "27.5 %",
+    ),
+    Preset(
+        "sigmoid_not_psd",
+        "The SVM family",
+        "The sigmoid kernel is not positive semidefinite",
+        ExploreSettings(dataset="blobs", kernel="sigmoid", sig_a=0.47, sig_r=-1.0),
+        "tanh(a x·z + r) with a = 0.47 and r = −1 on two blobs: the smallest "
+        "eigenvalue of its Gram matrix is -75.5, so the dual is not convex (Lin & "
+        "Lin 2003). SMO still climbs it at every step and stops where the KKT "
+        "conditions hold: a sensible boundary here (test error 7.5 %), but it may "
+        "depend on the start. The squared hinge and the exact QP refuse it.",
+        "smallest eigenvalue of K",
+        "-75.5",
     ),
     Preset(
         "family_novelty",
@@ -644,26 +635,6 @@ _TABLE: tuple[Preset, ...] = (
         "79.1 % / 6.9 %",
         page=FAMILY,
         measure=_rates,
-    ),
-    Preset(
-        "family_sigmoid",
-        "The SVM family",
-        "The sigmoid kernel is not positive semidefinite (SVM family page)",
-        (
-            ("data", "blobs"),
-            ("kernel", "sigmoid"),
-            ("a", "0.47"),
-            ("r", "-1"),
-        ),
-        "tanh(a x·z + r) with a = 0.47 and r = −1 on two blobs: the smallest "
-        "eigenvalue of its Gram matrix is −97.5, so the dual is not convex. SMO still "
-        "climbs it at every step and stops where the KKT conditions hold; the "
-        "boundary is sensible here, but it may depend on the start (Lin & Lin "
-        "2003).",
-        "smallest eigenvalue of K",
-        "−97.5",
-        page=FAMILY,
-        measure=_lam_min,
     ),
 )
 

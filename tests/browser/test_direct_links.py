@@ -21,7 +21,7 @@ LINKS = {
     "Model_selection": "",
     "Multiclass": "?C=10",
     "Regression": "?C=22",
-    "Family": "?C=10",
+    "Family": "?machine=nu",
     "Notes": "",
 }
 

@@ -59,10 +59,13 @@ PAGES = [
     "/Explore",
     "/Explore?loss=ramp&bias=regularized&theory=1",
     "/Explore?loss=modified_hinge&theory=1",
+    "/Explore?machine=nu&theory=1",
     "/Losses",
     "/Solvers",
     "/Model_selection",
     "/Multiclass",
+    "/Family",
+    "/Family?machine=one_class&kernel=sigmoid",
     "/Notes",
 ]
 

@@ -23,7 +23,7 @@ from svmlab.ui.explore import cache
 from svmlab.ui.explore.cache import Data, Edits, FitRecord
 from svmlab.ui.explore.controls import COMPARE_FIELD_KEY, COMPARE_PREFIX, publish
 from svmlab.ui.explore.panels import number_cells
-from svmlab.ui.explore.settings import ExploreSettings, compare_text
+from svmlab.ui.explore.settings import NU_TOOL_NOTE, ExploreSettings, compare_text
 from svmlab.ui.link_values import C_GRID, SIGMA_GRID, nearest
 
 __all__ = ["other_settings", "section"]
@@ -90,6 +90,9 @@ def section(
     test: Any,
 ) -> None:
     """The compare row (inside the page's fragment)."""
+    if s.is_nu:
+        st.info(NU_TOOL_NOTE, icon=":material/info:")
+        return
     fields = [f for f in FIELDS if f != "sigma" or s.kernel == "gaussian"]
     top = st.columns([2, 3], vertical_alignment="bottom")
     with top[0]:

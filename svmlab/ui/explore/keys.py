@@ -21,6 +21,7 @@ from dataclasses import replace
 import streamlit as st
 
 from svmlab.ui.explore import controls
+from svmlab.ui.explore.settings import RANGES
 from svmlab.ui.link_values import C_GRID, SIGMA_GRID
 from svmlab.ui.presets import EXPLORE, PRESETS, by_topic
 
@@ -37,7 +38,7 @@ __all__ = [
 #: What each key does, in the order the help lists them: (keys, action).
 KEYMAP: tuple[tuple[str, str], ...] = (
     ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo (⌘ on a Mac)"),
-    ("Q / W", "C one stop down / up"),
+    ("Q / W", "C (or ν under ν-SVC) one stop down / up"),
     ("A / S", "σ one stop down / up (Gaussian kernel)"),
     ("PageUp / PageDown", "previous / next teaching preset (a clicker's keys)"),
     ("M", "classroom mode on / off"),
@@ -91,6 +92,13 @@ def _step(field: str, direction: int) -> None:
     state = st.session_state
     key = controls.KEYS[field]
     if field == "sigma" and state.get(controls.KEYS["kernel"]) != "gaussian":
+        return
+    if field == "C" and state.get(controls.KEYS["machine"]) == "nu":
+        # Under ν-SVC the keys move ν, by the slider's step of 0.01.
+        nu = float(state[controls.KEYS["nu"]]) + 0.01 * direction
+        state[controls.KEYS["nu"]] = round(
+            min(max(nu, RANGES["nu"][0]), RANGES["nu"][1]), 2
+        )
         return
     if field == "C" and state.get(controls.KEYS["hard_margin"]):
         return

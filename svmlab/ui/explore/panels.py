@@ -289,6 +289,18 @@ _STATIONARY = (
 )
 
 
+_NU_PRIMAL = (
+    r"\begin{gathered}\min_{w,\,b,\,\rho,\,\xi}\ \tfrac12\|w\|^2 - \nu\rho"
+    r" + \tfrac1n\sum_i \xi_i\\ \text{s.t.}\quad y_i(w^\top\phi(x_i) + b)"
+    r" \ge \rho - \xi_i,\quad \xi_i \ge 0,\quad \rho \ge 0\end{gathered}"
+)
+_NU_DUAL = (
+    r"\begin{gathered}\min_a\ \tfrac12\, a^\top Y K Y a\\ \text{s.t.}\quad"
+    r" 0 \le a_i \le 1,\quad y^\top a = 0,\quad \mathbf 1^\top a = \nu n"
+    r"\end{gathered}"
+)
+
+
 def dual_latex(loss: str, bias: str) -> tuple[str, str]:
     """The dual (or the optimality condition) for ``loss`` and ``bias``, and its
     source. The constraints go on a line of their own: on one line the ramp's
@@ -348,6 +360,25 @@ def theory(s: ExploreSettings) -> None:
         key="explore_theory",
     )
     if not shown:
+        return
+    if s.is_nu:
+        with st.container(border=True):
+            st.markdown(
+                "**ν-SVC** (Schölkopf, Smola, Williamson & Bartlett 2000; LIBSVM's "
+                "`Solver_NU`, Chang & Lin 2001): the primal trades C for ν"
+            )
+            st.latex(_NU_PRIMAL)
+            st.markdown(
+                "**Dual** (LIBSVM's scaling, 0 ≤ aᵢ ≤ 1): two equalities, so "
+                "each SMO step takes both variables from one class"
+            )
+            st.latex(_NU_DUAL)
+            st.markdown(
+                "The picture is f divided by the margin r, with margins at ±1: "
+                "the C-SVC with C = 1/r has the same f (the numbers' "
+                '"equivalent C"). At most ν n points are margin errors, at '
+                "least ν n are support vectors."
+            )
         return
     with st.container(border=True):
         st.markdown(f"**Loss: {loss.title}** ({loss.source})")

@@ -33,7 +33,7 @@ from svmlab.ui.explore.cache import (
     model_items,
 )
 from svmlab.ui.explore.controls import KEYS
-from svmlab.ui.explore.settings import ExploreSettings
+from svmlab.ui.explore.settings import NU_TOOL_NOTE, ExploreSettings
 from svmlab.ui.link_values import C_GRID, SIGMA_GRID, nearest
 from svmlab.ui.shared_results import SharedResults, with_progress
 
@@ -153,6 +153,9 @@ def _clicked(param: str, fitted: tuple[float, ...]) -> None:
 
 def section(s: ExploreSettings, edits: Edits, scale: float) -> None:
     """The path's controls, curves and scrubber (inside the page's fragment)."""
+    if s.is_nu:
+        st.info(NU_TOOL_NOTE, icon=":material/info:")
+        return
     params = ["C", "sigma"] if s.kernel == "gaussian" else ["C"]
     if st.session_state.get(PARAM_KEY) not in params:
         st.session_state[PARAM_KEY] = "C"

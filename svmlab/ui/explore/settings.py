@@ -37,6 +37,7 @@ __all__ = [
     "FIT_SECONDS",
     "MACHINES",
     "MODEL_DEFAULTS",
+    "NU_TOOL_NOTE",
     "RANGES",
     "UPLOAD",
     "ExploreSettings",
@@ -559,6 +560,15 @@ def _bool(raw: str) -> bool | None:
 
 def _solver(raw: str) -> str | None:
     return raw if raw == "auto" or raw in solvers.SOLVERS else None
+
+
+#: What the path and compare tools say under ν-SVC (they sweep and vary C-SVC's
+#: settings: C, the loss, the solver).
+NU_TOOL_NOTE = (
+    "This tool sweeps and varies C-SVC's settings (C, σ, the loss, the solver): "
+    'switch "C or ν" in the sidebar to C-SVC to use it. ν-SVC\'s own path, '
+    "the two fractions at every ν, is on the SVM family page (Along ν)."
+)
 
 
 #: The Explore machines: C-SVC (every loss and solver) or ν-SVC.

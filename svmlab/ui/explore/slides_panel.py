@@ -43,6 +43,8 @@ def _data_title(s: ExploreSettings) -> str:
 def _kernel(s: ExploreSettings) -> str:
     if s.kernel == "polynomial":
         return f"polynomial (p = {s.degree}, a = {s.coef0:g})"
+    if s.kernel == "sigmoid":
+        return f"sigmoid (a = {s.sig_a:g}, r = {s.sig_r:g})"
     return "Gaussian" if s.kernel == "gaussian" else s.kernel
 
 
@@ -50,12 +52,14 @@ def caption(s: ExploreSettings, record: FitRecord, *, without: str = "") -> str:
     """The caption line of a slide of ``record`` (``without`` = "C" or "sigma"
     leaves out the swept value and the errors: an animation's caption)."""
     loss = losses.LOSSES[s.loss].title.lower()
+    if s.is_nu:  # ν-SVC: the hinge at its equivalent C, ν said beside it
+        loss = f"ν-SVC, ν = {s.nu:g}, hinge"
     text = slides.caption_line(
         data=_data_title(s),
         n=len(record.y),
         kernel=_kernel(s),
         loss=loss,
-        C=float(s.effective_C),
+        C=float(f"{record.model.C:.4g}") if s.is_nu else float(s.effective_C),
         sigma=s.sigma if s.kernel == "gaussian" else None,
         train_error=record.train_error,
         test_error=record.test_error,
@@ -179,8 +183,9 @@ def popover(
             on_click="ignore",
             width="stretch",
         )
-        params = [] if math.isinf(s.effective_C) else ["C"]
-        if s.kernel == "gaussian":
+        # The paths refit C-SVC at other C and σ: none under ν-SVC.
+        params = [] if math.isinf(s.effective_C) or s.is_nu else ["C"]
+        if s.kernel == "gaussian" and not s.is_nu:
             params.append("sigma")
         for param in params:
             values = path_values(param, getattr(s, param))

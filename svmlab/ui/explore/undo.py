@@ -47,6 +47,10 @@ _NAMES = {
     "show_test": "test points",
     "playback": "playback",
     "compare": "compare",
+    "machine": "machine",
+    "nu": "ν",
+    "sig_a": "sigmoid a",
+    "sig_r": "sigmoid r",
 }
 
 
