@@ -172,7 +172,8 @@ def playground() -> None:
             revision,
             select=True,
             defer=False,
-            fit=(400, 250 if settings.classroom else 300),
+            # The page above the chart in classroom mode: title, edit and C/σ rows.
+            fit=(400, 270 if settings.classroom else 300),
             move=record.X if dragmode == "move" else None,
         )
 
