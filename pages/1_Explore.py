@@ -36,8 +36,8 @@ from svmlab.ui.presets import PRESETS
 frame.guard()
 
 controls.sidebar()
-title_area, reset_area, room_area, keys_area = st.columns(
-    [5, 1.5, 1, 1], vertical_alignment="center"
+title_area, reset_area, keys_area = st.columns(
+    [5.5, 1.5, 1], vertical_alignment="center"
 )
 title_area.title(
     "Explore",
@@ -46,7 +46,6 @@ title_area.title(
     "Click the plane to add a point; drag a box or lasso to remove points.",
 )
 panels.reset_button(reset_area, edit.reset_edits)
-follow_panel.popover(room_area)
 keys.help(keys_area)
 follow_panel.banner()
 controls.show_notes()
@@ -200,7 +199,7 @@ def playground() -> None:
     ):
         edit.rerun()
     with right:
-        follow_panel.big_code()  # the lecturer's room, if one is open
+        follow_panel.room_row()  # open a room, or its code big
         if settings.classroom:  # the big numbers first, the paragraph below
             highlight = PRESETS[settings.preset].number if settings.preset else None
             panels.numbers(record, highlight, classroom=True)

@@ -1,8 +1,8 @@
 """Follow the lecturer on Explore (issue 33): the room's controls, the push to
 followers, and what a follower's page does.
 
-- The lecturer opens a room ("Room" popover beside the title): a four-letter
-  code, shown big beside the figure in classroom mode, with the link students
+- The lecturer opens a room ("Room" popover above the numbers, in the page's
+  fragment): a four-letter code, shown big there, with the link students
   open (``/Explore?follow=CODE``), how many follow, pause and close. Every run of
   the lecturer's page publishes its state (:func:`after_run`: settings and edited
   points, classroom mode left out) to :data:`ROOMS`.
@@ -32,7 +32,7 @@ from svmlab.ui.explore import controls, edit
 from svmlab.ui.explore.undo import Snapshot
 from svmlab.ui.follow_rooms import Rooms
 
-__all__ = ["FOLLOW_KEY", "OWN_KEY", "ROOMS", "after_run", "banner", "big_code", "load"]
+__all__ = ["FOLLOW_KEY", "OWN_KEY", "ROOMS", "after_run", "banner", "load", "room_row"]
 
 #: ``(code, owner token)`` of the room this session opened.
 OWN_KEY = "explore_room_own"
@@ -210,15 +210,18 @@ def popover(where: Any) -> None:
         st.button("Close the room", key="explore_room_close", on_click=_close)
 
 
-def big_code() -> None:
-    """The room's code and followers, big (beside the figure in classroom
-    mode), for the lecturer's session."""
+def room_row() -> None:
+    """Above the numbers, in the page's fragment (so the followers' count
+    follows every move): the "Room" popover and, once a room is open, its code
+    big with how many follow."""
     own = st.session_state.get(OWN_KEY)
     room = ROOMS.get(own[0]) if own else None
+    left, right = st.columns([1, 3.2], vertical_alignment="center")
+    popover(left)
     if room is None:
         return
     paused = " · paused" if room.paused else ""
-    st.html(
+    right.html(
         '<div data-svmlab-room style="font-size:1.5rem;font-weight:600">'
         f'Room <span style="font-size:2.2rem;letter-spacing:0.15em">{room.code}'
         f"</span> · {room.following} following{paused}</div>"
