@@ -89,6 +89,7 @@ edit.click_listener()
 @st.fragment
 def playground() -> None:
     undo_bar.rerun_if_restored()
+    follow_panel.load_in_fragment()  # a follower's rerun the lecturer's C/σ caused
     settings, undo_area = controls.live_controls()
     identity = edit.identity_of(settings)
     # "inspects" (0): a click picks the point to inspect instead of adding one.

@@ -41,11 +41,18 @@ FOLLOW_KEY = "explore_room_follow"
 JOIN_KEY = "explore_room_join"
 
 
-def _push(follower: str) -> None:
-    """Ask the follower's session (``"<session id>:<token>"``) for a full rerun
-    with its last client state (its page, URL and widgets as the browser last
-    sent them)."""
+#: follower -> the id of its page's fragment (the C/σ row, chart and numbers),
+#: learnt from its runs: a move of C or σ alone reruns only that fragment.
+_FRAGMENTS: dict[str, str] = {}
+
+
+def _push(follower: str, fragment_only: Any = None) -> None:
+    """Ask the follower's session (``"<session id>:<token>"``) for a rerun with
+    its last client state (its page, URL and widgets as the browser last sent
+    them): of the page's fragment when ``fragment_only`` (the lecturer moved C
+    or σ and nothing else) and the fragment is known, else of the whole page."""
     session_id = follower.rsplit(":", 1)[0]
+    fragment = _FRAGMENTS.get(follower, "") if fragment_only else ""
     try:
         from streamlit.proto.ClientState_pb2 import ClientState
         from streamlit.runtime import get_instance
@@ -56,7 +63,7 @@ def _push(follower: str) -> None:
         session = info.session
         state = ClientState()
         state.CopyFrom(session._client_state)
-        state.fragment_id = ""  # the whole page: the sidebar changes too
+        state.fragment_id = fragment  # "": the whole page (the sidebar changes)
         state.is_auto_rerun = False
         session._event_loop.call_soon_threadsafe(session.request_rerun, state)
     except Exception:  # a session gone, or Streamlit's internals moved
@@ -116,6 +123,49 @@ def load() -> None:
     followed.update(version=room.version, state=room.state)
 
 
+def _only_c_sigma(old: Any, new: Snapshot) -> bool:
+    """Whether ``new`` differs from ``old`` in C or σ alone (the fragment's
+    widgets): then a follower's fragment is all that must run again."""
+    if not isinstance(old, Snapshot) or old.edits != new.edits:
+        return False
+    return replace(old.settings, C=new.settings.C, sigma=new.settings.sigma) == (
+        new.settings
+    )
+
+
+def load_in_fragment() -> None:
+    """First thing in the page's fragment: in a fragment run the server pushed
+    (the lecturer moved C or σ), take the room's state; a change beyond C and
+    σ (a later move) reruns the whole page."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    followed = st.session_state.get(FOLLOW_KEY)
+    if ctx is None or not ctx.fragment_ids_this_run or not followed:
+        return
+    if followed["branched"] or followed["closed"]:
+        return
+    room = ROOMS.get(followed["code"])
+    if room is None or room.paused or room.version == followed["version"]:
+        return
+    light = _only_c_sigma(followed["state"], room.state)
+    _take(room.state)
+    followed.update(version=room.version, state=room.state)
+    if not light:
+        st.rerun(scope="app")
+
+
+def _fragment_id() -> str:
+    try:
+        from streamlit.runtime.scriptrunner_utils.script_run_context import (
+            ThreadState,
+        )
+
+        return ThreadState.get().fragment_id or ""
+    except Exception:  # Streamlit's internals moved: full reruns only
+        return ""
+
+
 def after_run(settings: Any, edits: Any) -> None:
     """After the page's settings and edits are known (in its fragment): the
     lecturer's session publishes them; a follower whose page now differs from
@@ -124,11 +174,17 @@ def after_run(settings: Any, edits: Any) -> None:
     snapshot = Snapshot.of(settings, edits)
     own = state.get(OWN_KEY)
     if own is not None:
-        if ROOMS.get(own[0]) is None:  # expired
+        room = ROOMS.get(own[0])
+        if room is None:  # expired
             state.pop(OWN_KEY, None)
         else:
-            ROOMS.publish(own[0], own[1], snapshot)
+            light = _only_c_sigma(room.state, snapshot)
+            ROOMS.publish(own[0], own[1], snapshot, hint=light)
     followed = state.get(FOLLOW_KEY)
+    if followed and len(_FRAGMENTS) < 10_000:
+        fragment = _fragment_id()
+        if fragment:
+            _FRAGMENTS[_session_id()] = fragment
     if (
         followed
         and not followed["branched"]
@@ -178,6 +234,7 @@ def _leave() -> None:
     followed = st.session_state.pop(FOLLOW_KEY, None)
     if followed:
         ROOMS.leave(followed["code"], _session_id())
+        _FRAGMENTS.pop(_session_id(), None)
     st.query_params.pop("follow", None)
 
 
