@@ -273,15 +273,15 @@ def room_row() -> None:
     big with how many follow."""
     own = st.session_state.get(OWN_KEY)
     room = ROOMS.get(own[0]) if own else None
-    left, right = st.columns([1, 3.2], vertical_alignment="center")
+    left, right = st.columns([1.4, 3], vertical_alignment="center")
     popover(left)
     if room is None:
         return
     paused = " · paused" if room.paused else ""
     right.html(
-        '<div data-svmlab-room style="font-size:1.5rem;font-weight:600">'
-        f'Room <span style="font-size:2.2rem;letter-spacing:0.15em">{room.code}'
-        f"</span> · {room.following} following{paused}</div>"
+        '<div data-svmlab-room style="font-size:1.1rem;font-weight:600;'
+        'line-height:1.2"><span style="font-size:1.9rem;letter-spacing:0.12em">'
+        f"{room.code}</span><br>{room.following} following{paused}</div>"
     )
 
 
