@@ -187,17 +187,7 @@ def playground() -> None:
         if key_area is not None:
             with key_area:
                 panels.legend_key(key_entries, columns=1)
-    if selection and "move" in selection:
-        edit.hold_move(selection["move"])
-    n_generated = len(data.y_train)
-    moved = edit.apply_pending_move(
-        identity, n_generated, record.X, record.y, data.bounds
-    )
-    if moved is not None or (
-        selection
-        and "move" not in selection
-        and edit.apply_selection(identity, n_generated, record.X, selection)
-    ):
+    if edit.apply_chart_event(identity, len(data.y_train), record, data, selection):
         edit.rerun()
     with right:
         follow_panel.room_row()  # open a room, or its code big
