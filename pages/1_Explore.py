@@ -36,8 +36,8 @@ from svmlab.ui.presets import PRESETS
 frame.guard()
 
 controls.sidebar()
-title_area, reset_area, room_area, keys_area = st.columns(
-    [5, 1.5, 1, 1], vertical_alignment="center"
+title_area, reset_area, keys_area = st.columns(
+    [5.5, 1.5, 1], vertical_alignment="center"
 )
 title_area.title(
     "Explore",
@@ -46,7 +46,6 @@ title_area.title(
     "Click the plane to add a point; drag a box or lasso to remove points.",
 )
 panels.reset_button(reset_area, edit.reset_edits)
-follow_panel.popover(room_area)
 keys.help(keys_area)
 follow_panel.banner()
 controls.show_notes()
@@ -90,6 +89,7 @@ edit.click_listener()
 @st.fragment
 def playground() -> None:
     undo_bar.rerun_if_restored()
+    follow_panel.load_in_fragment()  # a follower's rerun the lecturer's C/σ caused
     settings, undo_area = controls.live_controls()
     identity = edit.identity_of(settings)
     # "inspects" (0): a click picks the point to inspect instead of adding one.
@@ -188,20 +188,10 @@ def playground() -> None:
         if key_area is not None:
             with key_area:
                 panels.legend_key(key_entries, columns=1)
-    if selection and "move" in selection:
-        edit.hold_move(selection["move"])
-    n_generated = len(data.y_train)
-    moved = edit.apply_pending_move(
-        identity, n_generated, record.X, record.y, data.bounds
-    )
-    if moved is not None or (
-        selection
-        and "move" not in selection
-        and edit.apply_selection(identity, n_generated, record.X, selection)
-    ):
+    if edit.apply_chart_event(identity, len(data.y_train), record, data, selection):
         edit.rerun()
     with right:
-        follow_panel.big_code()  # the lecturer's room, if one is open
+        follow_panel.room_row()  # open a room, or its code big
         if settings.classroom:  # the big numbers first, the paragraph below
             highlight = PRESETS[settings.preset].number if settings.preset else None
             panels.numbers(record, highlight, classroom=True)

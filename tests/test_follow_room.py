@@ -18,7 +18,7 @@ from tests.pages import EXPLORE, open_page, page_test, problems
 
 def test_only_the_owner_publishes_and_followers_are_told() -> None:
     told: list[str] = []
-    rooms = Rooms(notify=told.append)
+    rooms = Rooms(notify=lambda session, hint: told.append(session))
     room, owner = rooms.open("s0")
     assert re.fullmatch(r"[A-Z2-9]{4}", room.code)
     rooms.join(room.code.lower(), "a")

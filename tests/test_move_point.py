@@ -6,10 +6,13 @@ tests/browser/test_lecturer_hands_browser.py."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from svmlab import SVC
 from svmlab.ui.explore import cache, edit
+from svmlab.ui.explore.chart import COMPONENT
 from tests.pages import EXPLORE, open_page, problems
 
 
@@ -72,3 +75,24 @@ def test_a_stale_or_outside_drop_is_handled() -> None:
     _, xmax, ymin, _ = data.bounds
     _drop(at, 3, (xmax + 50.0, ymin - 50.0), before.X[3])
     np.testing.assert_array_equal(_shown(at)[-1].X[3], (xmax, ymin))
+
+
+def _main_chart(at) -> dict:
+    return next(
+        json.loads(e.proto.bytes)
+        for e in at.get("bidi_component")
+        if e.proto.component_name == COMPONENT
+    )
+
+
+def test_the_move_mode_sends_the_points_and_turns_plotly_drags_off() -> None:
+    at = open_page(EXPLORE, {"n": "40"})
+    at.radio(key="explore_drag").set_value("move").run()
+    assert not problems(at)
+    main = _main_chart(at)
+    record = _shown(at)[-1]
+    np.testing.assert_array_equal(np.asarray(main["move"]), record.X)
+    assert main["layout"]["dragmode"] is False
+    at.radio(key="explore_drag").set_value("select").run()
+    main = _main_chart(at)
+    assert main["move"] is None and main["layout"]["dragmode"] == "select"

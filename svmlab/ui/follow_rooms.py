@@ -68,12 +68,12 @@ class Rooms:
 
     def __init__(
         self,
-        notify: Callable[[str], None] | None = None,
+        notify: Callable[[str, Any], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._rooms: dict[str, Room] = {}
         self._lock = threading.Lock()
-        self._notify = notify or (lambda session: None)
+        self._notify = notify or (lambda session, hint: None)
         self._clock = clock
 
     def _expire(self) -> None:
@@ -105,9 +105,10 @@ class Rooms:
             self._expire()
             return self._rooms.get(str(code).strip().upper())
 
-    def publish(self, code: str, owner: str, state: Any) -> list[str]:
+    def publish(self, code: str, owner: str, state: Any, hint: Any = None) -> list[str]:
         """The owner's new state; returns the sessions told of it (none when
-        unchanged, paused, closed, or ``owner`` is not the owner)."""
+        unchanged, paused, closed, or ``owner`` is not the owner). ``hint``
+        goes with each notice (what kind of change it was)."""
         with self._lock:
             room = self._rooms.get(code)
             if room is None or room.owner != owner:
@@ -121,7 +122,7 @@ class Rooms:
                 return []
             told = [s for s, branched in room.followers.items() if not branched]
         for session in told:
-            self._notify(session)
+            self._notify(session, hint)
         return told
 
     def set_paused(self, code: str, owner: str, paused: bool) -> bool:
@@ -135,7 +136,7 @@ class Rooms:
             room.touched = self._clock()
             told = [] if paused else [s for s, b in room.followers.items() if not b]
         for session in told:
-            self._notify(session)
+            self._notify(session, None)
         return True
 
     def close(self, code: str, owner: str) -> bool:

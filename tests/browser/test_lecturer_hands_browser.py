@@ -131,3 +131,55 @@ def test_keys_undo_drag_and_slides(
     _key(page, "m", wait_for_rerun)
     assert "classroom" not in _query(page)
     check_page()
+
+
+def test_a_two_browser_room(
+    page, open_page, check_page, wait_for_rerun, fresh_page, streamlit_url
+) -> None:
+    """The lecturer opens a room; a second browser follows it, branches off
+    and comes back."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_page("/Explore?n=60")
+    page.locator('[data-testid="stPopoverButton"]:visible', has_text="Room").click()
+    page.wait_for_timeout(500)
+    page.locator(".st-key-explore_room_open button:visible").dispatch_event("click")
+    wait_for_rerun(page)
+    page.keyboard.press("Escape")
+    code = page.locator("[data-svmlab-room] span").inner_text().strip()
+    assert len(code) == 4
+
+    student = fresh_page()
+    student.set_viewport_size({"width": 1280, "height": 720})
+    student.goto(f"{streamlit_url}/Explore?follow={code}")
+    wait_for_rerun(student)
+    student.get_by_text(f"Following room {code}").wait_for()
+
+    def student_c(value: str) -> None:
+        # The page's C box (the address bar of a run the server pushed may
+        # keep the earlier link: a Streamlit frontend detail, README).
+        student.wait_for_function(
+            "(v) => { const i = document.querySelector('.st-key-explore_C input');"
+            " return i && i.value === v; }",
+            arg=value,
+            timeout=20_000,
+        )
+
+    _key(page, "w", wait_for_rerun)  # C 10 -> 12 on the lecturer's screen ...
+    student_c("12")  # ... and on the student's, with no action of theirs
+    page.wait_for_timeout(300)
+    assert "1 following" in page.locator("[data-svmlab-room]").inner_text()
+    student.screenshot(path=str(ARTIFACTS / "hands_follower.png"))
+    page.screenshot(path=str(ARTIFACTS / "hands_room_lecturer.png"))
+
+    # The student tries it: the lecturer's next move waits for them.
+    student.get_by_role("button", name="Try it yourself").click()
+    wait_for_rerun(student)
+    _key(page, "w", wait_for_rerun)  # 12 -> 15
+    student.wait_for_timeout(1500)
+    assert student.locator(".st-key-explore_C input").input_value() == "12"
+    assert "C=15" in page.url  # and the student changed nothing of the lecturer's
+    student.get_by_role("button", name="Back to the lecturer").click()
+    wait_for_rerun(student)
+    student_c("15")
+    check_page()
+    check_page(student)

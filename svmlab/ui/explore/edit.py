@@ -26,6 +26,7 @@ from svmlab.ui.explore.cache import NO_EDITS, Edits
 __all__ = [
     "CHART_KEY",
     "added_mask",
+    "apply_chart_event",
     "apply_click",
     "apply_pending_click",
     "apply_pending_move",
@@ -284,6 +285,23 @@ def apply_pending_move(
     xmin, xmax, ymin, ymax = bounds
     point = (min(max(x, xmin), xmax), min(max(z, ymin), ymax))
     return move_point(identity, n_generated, index, point, float(y[index]))
+
+
+def apply_chart_event(
+    identity: Any, n_generated: int, record: Any, data: Any, event: Any
+) -> bool:
+    """Apply what the main chart sent in this run (``event``: a box or lasso
+    selection, or a dragged point's drop; a drop held from an earlier run too)
+    to the edits of ``record``'s points (``data.bounds`` keep a drop on the
+    plane); True if the points changed (the page draws again)."""
+    if event and "move" in event:
+        hold_move(event["move"])
+    X, y = record.X, record.y
+    if apply_pending_move(identity, n_generated, X, y, data.bounds) is not None:
+        return True
+    if event and "move" not in event:
+        return apply_selection(identity, n_generated, X, event) > 0
+    return False
 
 
 def delete_point(identity: Any, n_generated: int, index: int) -> None:

@@ -1,8 +1,8 @@
 """Follow the lecturer on Explore (issue 33): the room's controls, the push to
 followers, and what a follower's page does.
 
-- The lecturer opens a room ("Room" popover beside the title): a four-letter
-  code, shown big beside the figure in classroom mode, with the link students
+- The lecturer opens a room ("Room" popover above the numbers, in the page's
+  fragment): a four-letter code, shown big there, with the link students
   open (``/Explore?follow=CODE``), how many follow, pause and close. Every run of
   the lecturer's page publishes its state (:func:`after_run`: settings and edited
   points, classroom mode left out) to :data:`ROOMS`.
@@ -32,7 +32,7 @@ from svmlab.ui.explore import controls, edit
 from svmlab.ui.explore.undo import Snapshot
 from svmlab.ui.follow_rooms import Rooms
 
-__all__ = ["FOLLOW_KEY", "OWN_KEY", "ROOMS", "after_run", "banner", "big_code", "load"]
+__all__ = ["FOLLOW_KEY", "OWN_KEY", "ROOMS", "after_run", "banner", "load", "room_row"]
 
 #: ``(code, owner token)`` of the room this session opened.
 OWN_KEY = "explore_room_own"
@@ -41,11 +41,18 @@ FOLLOW_KEY = "explore_room_follow"
 JOIN_KEY = "explore_room_join"
 
 
-def _push(follower: str) -> None:
-    """Ask the follower's session (``"<session id>:<token>"``) for a full rerun
-    with its last client state (its page, URL and widgets as the browser last
-    sent them)."""
+#: follower -> the id of its page's fragment (the C/σ row, chart and numbers),
+#: learnt from its runs: a move of C or σ alone reruns only that fragment.
+_FRAGMENTS: dict[str, str] = {}
+
+
+def _push(follower: str, fragment_only: Any = None) -> None:
+    """Ask the follower's session (``"<session id>:<token>"``) for a rerun with
+    its last client state (its page, URL and widgets as the browser last sent
+    them): of the page's fragment when ``fragment_only`` (the lecturer moved C
+    or σ and nothing else) and the fragment is known, else of the whole page."""
     session_id = follower.rsplit(":", 1)[0]
+    fragment = _FRAGMENTS.get(follower, "") if fragment_only else ""
     try:
         from streamlit.proto.ClientState_pb2 import ClientState
         from streamlit.runtime import get_instance
@@ -56,7 +63,7 @@ def _push(follower: str) -> None:
         session = info.session
         state = ClientState()
         state.CopyFrom(session._client_state)
-        state.fragment_id = ""  # the whole page: the sidebar changes too
+        state.fragment_id = fragment  # "": the whole page (the sidebar changes)
         state.is_auto_rerun = False
         session._event_loop.call_soon_threadsafe(session.request_rerun, state)
     except Exception:  # a session gone, or Streamlit's internals moved
@@ -116,6 +123,49 @@ def load() -> None:
     followed.update(version=room.version, state=room.state)
 
 
+def _only_c_sigma(old: Any, new: Snapshot) -> bool:
+    """Whether ``new`` differs from ``old`` in C or σ alone (the fragment's
+    widgets): then a follower's fragment is all that must run again."""
+    if not isinstance(old, Snapshot) or old.edits != new.edits:
+        return False
+    return replace(old.settings, C=new.settings.C, sigma=new.settings.sigma) == (
+        new.settings
+    )
+
+
+def load_in_fragment() -> None:
+    """First thing in the page's fragment: in a fragment run the server pushed
+    (the lecturer moved C or σ), take the room's state; a change beyond C and
+    σ (a later move) reruns the whole page."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    followed = st.session_state.get(FOLLOW_KEY)
+    if ctx is None or not ctx.fragment_ids_this_run or not followed:
+        return
+    if followed["branched"] or followed["closed"]:
+        return
+    room = ROOMS.get(followed["code"])
+    if room is None or room.paused or room.version == followed["version"]:
+        return
+    light = _only_c_sigma(followed["state"], room.state)
+    _take(room.state)
+    followed.update(version=room.version, state=room.state)
+    if not light:
+        st.rerun(scope="app")
+
+
+def _fragment_id() -> str:
+    try:
+        from streamlit.runtime.scriptrunner_utils.script_run_context import (
+            ThreadState,
+        )
+
+        return ThreadState.get().fragment_id or ""
+    except Exception:  # Streamlit's internals moved: full reruns only
+        return ""
+
+
 def after_run(settings: Any, edits: Any) -> None:
     """After the page's settings and edits are known (in its fragment): the
     lecturer's session publishes them; a follower whose page now differs from
@@ -124,11 +174,17 @@ def after_run(settings: Any, edits: Any) -> None:
     snapshot = Snapshot.of(settings, edits)
     own = state.get(OWN_KEY)
     if own is not None:
-        if ROOMS.get(own[0]) is None:  # expired
+        room = ROOMS.get(own[0])
+        if room is None:  # expired
             state.pop(OWN_KEY, None)
         else:
-            ROOMS.publish(own[0], own[1], snapshot)
+            light = _only_c_sigma(room.state, snapshot)
+            ROOMS.publish(own[0], own[1], snapshot, hint=light)
     followed = state.get(FOLLOW_KEY)
+    if followed and len(_FRAGMENTS) < 10_000:
+        fragment = _fragment_id()
+        if fragment:
+            _FRAGMENTS[_session_id()] = fragment
     if (
         followed
         and not followed["branched"]
@@ -178,6 +234,7 @@ def _leave() -> None:
     followed = st.session_state.pop(FOLLOW_KEY, None)
     if followed:
         ROOMS.leave(followed["code"], _session_id())
+        _FRAGMENTS.pop(_session_id(), None)
     st.query_params.pop("follow", None)
 
 
@@ -210,18 +267,21 @@ def popover(where: Any) -> None:
         st.button("Close the room", key="explore_room_close", on_click=_close)
 
 
-def big_code() -> None:
-    """The room's code and followers, big (beside the figure in classroom
-    mode), for the lecturer's session."""
+def room_row() -> None:
+    """Above the numbers, in the page's fragment (so the followers' count
+    follows every move): the "Room" popover and, once a room is open, its code
+    big with how many follow."""
     own = st.session_state.get(OWN_KEY)
     room = ROOMS.get(own[0]) if own else None
+    left, right = st.columns([1.4, 3], vertical_alignment="center")
+    popover(left)
     if room is None:
         return
     paused = " · paused" if room.paused else ""
-    st.html(
-        '<div data-svmlab-room style="font-size:1.5rem;font-weight:600">'
-        f'Room <span style="font-size:2.2rem;letter-spacing:0.15em">{room.code}'
-        f"</span> · {room.following} following{paused}</div>"
+    right.html(
+        '<div data-svmlab-room style="font-size:1.1rem;font-weight:600;'
+        'line-height:1.2"><span style="font-size:1.9rem;letter-spacing:0.12em">'
+        f"{room.code}</span><br>{room.following} following{paused}</div>"
     )
 
 
