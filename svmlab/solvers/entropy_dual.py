@@ -245,9 +245,13 @@ class EntropyState:
         """
         if self._work is None:
             n = self.y.shape[0]
+            # A phase factorises at most NEWTON_MAX_FREE free points: its
+            # matrices are that small (n x n took 64 MB at n = 2000, their
+            # rows a page apart).
+            m = min(n, NEWTON_MAX_FREE)
             self._work = (
-                np.empty((n, n)),
-                np.empty((n, n)),
+                np.empty((m, m)),
+                np.empty((m, m)),
                 np.empty(n),
                 np.empty(n),
                 np.empty(n, dtype=np.int64),

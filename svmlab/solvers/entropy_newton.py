@@ -119,8 +119,9 @@ def newton(rows, diag, y, a, la, q, lo, hi, eligible, C, delta, tol, pair, stiff
     row is diagonally dominant: the coordinate steps do what Newton would).
     A point on the tail (``a_k <= tol C``) that meets its KKT interval is
     held too, as at a bound. More than ``max_free`` free points: no step (the
-    factorisation would cost more than it saves). ``M, H`` (n x n), ``d, z``
-    (n) and ``F`` (n, int) are work space.
+    factorisation would cost more than it saves). ``M, H`` (at least
+    ``min(n, max_free)`` square), ``d, z`` (n) and ``F`` (n, int) are work
+    space.
     """
     n = y.shape[0]
     index = np.empty(n, dtype=np.int64)
