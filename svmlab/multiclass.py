@@ -33,6 +33,7 @@ from svmlab import crammer_singer
 from svmlab.errors import DataError, ParameterError, UnknownNameError, plain_value
 from svmlab.estimator import SVC, _is_number, _plain
 from svmlab.kernels import check_kernel_params, gram
+from svmlab.nu_svm import NuSVC
 from svmlab.solvers.base import Budget, check_max_seconds
 from svmlab.validation import check_labels, plain_data_error
 
@@ -118,7 +119,22 @@ def _remaining(budget: Budget) -> float | None:
 class _Reduction(ClassifierMixin, BaseEstimator):
     """What one-vs-rest and one-vs-one share: the binary SVC they train."""
 
-    def _binary(self, budget: Budget) -> SVC:
+    def _binary(self, budget: Budget) -> SVC | NuSVC:
+        """The binary machine: :class:`svmlab.SVC` with the reduction's
+        parameters, or, with ``nu`` set, :class:`svmlab.NuSVC` (the hinge with
+        an unregularized bias, as LIBSVM's ``-s 1``; loss, bias, solver and C
+        then do not apply)."""
+        if self.nu is not None:
+            return NuSVC(
+                nu=self.nu,
+                kernel=self.kernel,
+                sigma=self.sigma,
+                degree=self.degree,
+                coef0=self.coef0,
+                tol=self.tol,
+                max_iter=self.max_iter,
+                max_seconds=_remaining(budget),
+            )
         params = {name: getattr(self, name) for name in SVC_PARAMS}
         return SVC(**params, max_seconds=_remaining(budget))
 
@@ -193,6 +209,7 @@ class OneVsRestSVC(_Reduction):
         solver_options: dict[str, Any] | None = None,
         random_state: int | None = None,
         max_seconds: float | None = None,
+        nu: float | None = None,
     ) -> None:
         self.C = C
         self.kernel = kernel
@@ -208,6 +225,7 @@ class OneVsRestSVC(_Reduction):
         self.solver_options = solver_options
         self.random_state = random_state
         self.max_seconds = max_seconds
+        self.nu = nu
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> OneVsRestSVC:
         start = time.perf_counter()
@@ -261,7 +279,9 @@ class OneVsOneSVC(_Reduction):
     one classifier and ``decision_function`` (n,) ``= -f_01`` (positive means
     ``classes_[1]``).
 
-    Parameters are :class:`svmlab.SVC`'s (passed to every pair) and the two above.
+    Parameters are :class:`svmlab.SVC`'s (passed to every pair) and the two above;
+    ``nu`` (in (0, 1]) makes every pair a :class:`svmlab.NuSVC` instead (LIBSVM's
+    ``-s 1`` with several classes; scikit-learn's ``NuSVC``).
     """
 
     def __init__(
@@ -280,6 +300,7 @@ class OneVsOneSVC(_Reduction):
         solver_options: dict[str, Any] | None = None,
         random_state: int | None = None,
         max_seconds: float | None = None,
+        nu: float | None = None,
         decision_function_shape: str = "ovr",
         break_ties: bool = False,
     ) -> None:
@@ -297,6 +318,7 @@ class OneVsOneSVC(_Reduction):
         self.solver_options = solver_options
         self.random_state = random_state
         self.max_seconds = max_seconds
+        self.nu = nu
         self.decision_function_shape = decision_function_shape
         self.break_ties = break_ties
 

@@ -48,6 +48,8 @@ class MulticlassSettings:
     bias: str = "unregularized"
     cs_bias: str = "none"
     max_seconds: float | None = None
+    #: ν for the reductions' binary fits (ν-SVC instead of C-SVC); None: C.
+    nu: float | None = None
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,12 @@ def make_model(method: str, settings: MulticlassSettings) -> Any:
         "coef0": settings.coef0,
         "max_seconds": settings.max_seconds,
     }
-    binary = {"loss": settings.loss, "delta": settings.delta, "bias": settings.bias}
+    binary = {
+        "loss": settings.loss,
+        "delta": settings.delta,
+        "bias": settings.bias,
+        "nu": settings.nu,
+    }
     if method == "ovr":
         return OneVsRestSVC(**kernel, **binary)
     if method == "ovo":
