@@ -198,3 +198,60 @@ def test_a_bad_upload_is_a_sentence_and_keeps_the_settings() -> None:
     at.radio(key="multiclass_source").set_value("Generator").run()
     assert not problems(at)
     assert at.radio(key="multiclass_kernel").value == "linear"
+
+
+def test_nu_svc_in_the_binary_fits_matches_libsvm_and_an_infeasible_nu_is_said():
+    """ν-SVC as the reductions' binary machine: one-vs-one's support vectors are
+    scikit-learn's NuSVC's (LIBSVM's -s 1 is one-vs-one) on the page's data;
+    a ν too large for one-vs-rest's unbalanced splits is one sentence in its
+    panel, and the other methods and every setting stay."""
+    from sklearn.svm import NuSVC as LibNuSVC
+
+    from svmlab.kernels import gamma_from_sigma
+
+    at = _app()
+    at.radio(key="multiclass_machine").set_value("nu").run()
+    at.select_slider(key="multiclass_nu").set_value(0.5).run()
+    assert not problems(at), problems(at)
+    assert dict(at.query_params) == {"machine": "nu", "nu": "0.5"}
+    text = "\n".join(m.value for m in at.markdown)
+    X, y = multiclass_data.make("blobs", random_state=0)
+    sigma = at.select_slider(key="multiclass_sigma").value
+    reference = LibNuSVC(nu=0.5, gamma=gamma_from_sigma(sigma), tol=1e-8).fit(X, y)
+    ovo = text.split("**One-vs-one**")[1]
+    assert f"{reference.n_support_.sum()} SVs" in ovo
+    # 2 min(n+, n-)/n is 2/3 for one-vs-rest on three equal classes, 1 per pair.
+    at.select_slider(key="multiclass_nu").set_value(0.9).run()
+    assert not at.exception
+    errors = [e.value for e in at.main.error]
+    assert len(errors) == 1 and "infeasible" in errors[0], errors
+    assert at.radio(key="multiclass_machine").value == "nu"
+    assert len(at.get("plotly_chart")) >= len(METHODS)
+
+
+@pytest.mark.parametrize("nu", [0.3, 0.5])
+def test_reductions_with_nu_agree_with_scikit_learn(nu):
+    from sklearn.multiclass import OneVsRestClassifier
+    from sklearn.svm import NuSVC as LibNuSVC
+
+    from svmlab.kernels import gamma_from_sigma
+
+    X, y = multiclass_data.make("blobs", n_samples=300, noise=1.5, random_state=0)
+    X_test, _ = multiclass_data.make("blobs", n_samples=500, random_state=10_000)
+    library = LibNuSVC(nu=nu, gamma=gamma_from_sigma(1.0), tol=1e-10)
+    ovo = OneVsOneSVC(nu=nu, tol=1e-8, decision_function_shape="ovo").fit(X, y)
+    np.testing.assert_allclose(
+        ovo.decision_function(X_test),
+        library.set_params(decision_function_shape="ovo")
+        .fit(X, y)
+        .decision_function(X_test),
+        atol=1e-5,
+    )
+    ovr = OneVsRestSVC(nu=nu, tol=1e-8).fit(X, y)
+    reference = OneVsRestClassifier(LibNuSVC(nu=nu, gamma=gamma_from_sigma(1.0)))
+    reference.estimator.set_params(tol=1e-10)
+    np.testing.assert_allclose(
+        ovr.decision_function(X_test),
+        reference.fit(X, y).decision_function(X_test),
+        atol=1e-5,
+    )

@@ -72,6 +72,9 @@ DUAL_TEXT = (
     "that one point's block at a time, each block in closed form. The Notes "
     "page says how this dual was derived and checked."
 )
+#: The binary machines of the reductions, as the sidebar names them.
+BINARY_MACHINES = {"C": "C-SVC (C above)", "nu": "ν-SVC (ν below)"}
+
 PREDICT_LATEX = r"""
 f_y(x) = \sum_{i=1}^{n} \alpha_{i,y}\, k(x_i, x), \qquad
 \hat y(x) = \operatorname*{argmax}_{y} f_y(x)
@@ -90,6 +93,8 @@ class MulticlassRequest(data_source.DataRequest):
     degree: int
     loss: str
     bias: str
+    machine: str = "C"
+    nu: float = 0.3
 
     @property
     def settings(self) -> MulticlassSettings:
@@ -101,6 +106,7 @@ class MulticlassRequest(data_source.DataRequest):
             loss=self.loss,
             bias=self.bias,
             max_seconds=room.fit_seconds(),
+            nu=self.nu if self.machine == "nu" else None,
         )
 
     def class_names(self, k: int) -> tuple[str, ...]:
@@ -141,14 +147,30 @@ def controls() -> MulticlassRequest | None:
         ("kernel", "C", "sigma", "degree"),
         heading="Model (every method)",
     )
+    machine = model_block(
+        MULTICLASS_STATE,
+        ("machine",),
+        heading="Binary fits (one-vs-rest, one-vs-one)",
+        formats={"machine": BINARY_MACHINES.get},
+        helps={
+            "machine": "ν-SVC in every binary fit (LIBSVM's -s 1 with several "
+            "classes); Crammer-Singer keeps C."
+        },
+    )["machine"]
+    nu_svc = machine == "nu"
     binary = model_block(
         MULTICLASS_STATE,
-        ("loss", "bias"),
-        heading="Binary fits (one-vs-rest, one-vs-one)",
+        ("nu", "loss", "bias"),
+        heading="",
         helps={
-            "loss": "Crammer-Singer always uses its own multiclass hinge.",
-            "bias": "Crammer-Singer has no bias here, as in Sugiyama's dual.",
+            "nu": "At most a fraction ν of each binary fit's points are margin "
+            "errors, at least ν are support vectors.",
+            "loss": "Crammer-Singer always uses its own multiclass hinge; ν-SVC "
+            "the hinge.",
+            "bias": "Crammer-Singer has no bias here, as in Sugiyama's dual; ν-SVC "
+            "an unregularized one.",
         },
+        disabled=("loss", "bias") if nu_svc else ("nu",),
     )
     if not items:
         return None
@@ -161,6 +183,8 @@ def controls() -> MulticlassRequest | None:
         degree=int(model["degree"]),
         loss=str(binary["loss"]),
         bias=str(binary["bias"]),
+        machine=str(machine),
+        nu=float(binary["nu"]),
     )
 
 

@@ -502,6 +502,23 @@ SOLVERS_STATE = PageState(
     ),
 )
 
+#: ε stops (0 and a log grid) of the Regression page, ν stops of every ν slider.
+EPSILON_GRID: tuple[float, ...] = (0.0, *log_grid(-3, 1))
+NU_GRID: tuple[float, ...] = (
+    0.02,
+    0.05,
+    0.1,
+    0.2,
+    0.3,
+    0.4,
+    0.5,
+    0.6,
+    0.7,
+    0.8,
+    0.9,
+    1.0,
+)
+
 MULTICLASS_STATE = PageState(
     page="pages/6_Multiclass.py",
     prefix="multiclass",
@@ -519,6 +536,8 @@ MULTICLASS_STATE = PageState(
         Grid("C", "multiclass_C", PAGE_C_GRID, 1.0, "C"),
         Grid("sigma", "multiclass_sigma", SIGMA_GRID, 1.0, "σ"),
         Number("degree", "multiclass_degree", 3, 1, 6, "The degree", True),
+        Choice("machine", "multiclass_machine", ("C", "nu"), "C", "Binary machine"),
+        Grid("nu", "multiclass_nu", NU_GRID, 0.3, "ν"),
         Choice("loss", "multiclass_loss", tuple(LOSSES), "hinge", "Loss"),
         Choice("bias", "multiclass_bias", tuple(BIASES), "unregularized", "Bias"),
         Flag("classroom", "multiclass_classroom", False, "Classroom mode"),
@@ -563,23 +582,6 @@ SELECTION_STATE = PageState(
         Choice("fits", "selection_stop", ("kkt", "lee"), "kkt", "Fits"),
         Flag("classroom", "selection_classroom", False, "Classroom mode"),
     ),
-)
-
-#: The Regression page's ε stops (0 and a log grid) and ν stops.
-EPSILON_GRID: tuple[float, ...] = (0.0, *log_grid(-3, 1))
-NU_GRID: tuple[float, ...] = (
-    0.02,
-    0.05,
-    0.1,
-    0.2,
-    0.3,
-    0.4,
-    0.5,
-    0.6,
-    0.7,
-    0.8,
-    0.9,
-    1.0,
 )
 
 REGRESSION_STATE = PageState(
