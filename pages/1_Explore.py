@@ -191,7 +191,7 @@ def playground() -> None:
     if edit.apply_chart_event(identity, len(data.y_train), record, data, selection):
         edit.rerun()
     with right:
-        follow_panel.room_row()  # open a room, or its code big
+        follow_panel.room_row(settings.classroom)  # open a room, or its code
         if settings.classroom:  # the big numbers first, the paragraph below
             highlight = PRESETS[settings.preset].number if settings.preset else None
             panels.numbers(record, highlight, classroom=True)

@@ -9,6 +9,7 @@ updates."""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -16,6 +17,14 @@ from benchmarks.follow_room import Client, follow, move_slider, open_room, setti
 from benchmarks.lecture_room import connect
 
 QUIET_S = 3.0  # how long "no update came" is waited for
+pytestmark = pytest.mark.timeout(240)
+
+
+def _run(coroutine):
+    """``asyncio.run`` in a thread of its own: Playwright's sync API, live in
+    this process for the other browser tests, holds this thread's event loop."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 async def _room(url: str, n_followers: int) -> dict:
@@ -71,6 +80,6 @@ async def _room(url: str, n_followers: int) -> dict:
 def test_followers_follow_branch_off_and_stop_when_closed(
     streamlit_url: str, followers: int
 ) -> None:
-    out = asyncio.run(_room(streamlit_url, followers))
+    out = _run(_room(streamlit_url, followers))
     # Every follower's pushed run finished within a few seconds of the move.
     assert max(out["latencies"]) < 20.0, out

@@ -267,12 +267,15 @@ def popover(where: Any) -> None:
         st.button("Close the room", key="explore_room_close", on_click=_close)
 
 
-def room_row() -> None:
+def room_row(classroom: bool = False) -> None:
     """Above the numbers, in the page's fragment (so the followers' count
     follows every move): the "Room" popover and, once a room is open, its code
-    big with how many follow."""
+    big with how many follow. In classroom mode only once a room is open (the
+    row would push the big numbers down a 720-line screen)."""
     own = st.session_state.get(OWN_KEY)
     room = ROOMS.get(own[0]) if own else None
+    if classroom and room is None:
+        return
     left, right = st.columns([1.4, 3], vertical_alignment="center")
     popover(left)
     if room is None:

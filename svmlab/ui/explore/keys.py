@@ -52,13 +52,19 @@ HIDDEN_KEY = "explore_keys"
 PLAY_KEY = "explore_play_key"
 
 #: Keeps the shortcut-only buttons out of sight and the shortcut badges out of
-#: the visible buttons (the keys are listed in the help).
+#: the visible buttons (the keys are listed in the help); and two spacings of
+#: the rows above the chart, so that the chart keeps its height at 720 lines.
 STYLE = (
     "<style>"
     # The container's wrapper too: else it adds a gap of the page's flow.
     f"div:has(> .st-key-{HIDDEN_KEY}),.st-key-{HIDDEN_KEY},.st-key-{PLAY_KEY}"
     "{display:none}"
     '[class*="st-key-explore_"] button kbd{display:none}'
+    ".st-key-explore_undo_said{margin-top:-0.9rem}"
+    # The chart's click listener draws nothing (its script listens on the
+    # document): out of the flow, it adds no gap above the C and σ row.
+    ".st-key-click_listener_explore_chart{display:none}"
+    ".st-key-explore_undo_said p{line-height:1.25}"
     "</style>"
 )
 

@@ -102,5 +102,8 @@ def buttons() -> Any:
             width="stretch",
         )
     said = [f"{d}: {n}" for d, n in names.items() if n]
-    st.caption(" · ".join(said) if said else "Nothing to undo yet.")
+    # Pulled up to the buttons (keys.STYLE): the row is then no taller than the
+    # C and σ sliders beside it, and the chart keeps its height at 720 lines.
+    with st.container(key="explore_undo_said"):
+        st.caption(" · ".join(said) if said else "Nothing to undo yet.")
     return slot
