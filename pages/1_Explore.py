@@ -36,8 +36,8 @@ from svmlab.ui.presets import PRESETS
 frame.guard()
 
 controls.sidebar()
-title_area, reset_area, keys_area = st.columns(
-    [5.5, 1.5, 1], vertical_alignment="center"
+title_area, reset_area, room_area, keys_area = st.columns(
+    [5.5, 1.5, 1.1, 1], vertical_alignment="center"
 )
 title_area.title(
     "Explore",
@@ -46,6 +46,9 @@ title_area.title(
     "Click the plane to add a point; drag a box or lasso to remove points.",
 )
 panels.reset_button(reset_area, edit.reset_edits)
+follow_panel.title_popover(
+    room_area, bool(st.session_state.get(controls.KEYS["classroom"]))
+)
 keys.help(keys_area)
 follow_panel.banner()
 controls.show_notes()

@@ -126,3 +126,20 @@ def test_followers_see_the_lecturers_page_branch_and_come_back(fresh_rooms) -> N
     assert _settings(other).C == 1000.0
     assert "is closed" in other.info[0].value
     assert not problems(lecturer) and not problems(other)
+
+
+def test_a_room_opens_in_classroom_mode_from_the_title_row(fresh_rooms) -> None:
+    """Classroom mode hides the row above the numbers until a room is open, so
+    the Room popover sits in the title row there; once open, the code shows big
+    above the numbers and the title row's popover goes (one set of its keys)."""
+    lecturer = open_page(EXPLORE, {"n": "40", "classroom": "1"})
+    assert not problems(lecturer)
+    lecturer.button(key="explore_room_open").click().run()
+    assert not problems(lecturer)
+    code = lecturer.session_state[follow_panel.OWN_KEY][0]
+    assert any(code in h.proto.body for h in lecturer.get("html"))
+    assert lecturer.session_state["explore_settings"].classroom
+    follower = page_test(EXPLORE)
+    follower.query_params["follow"] = code
+    assert not problems(follower.run())
+    assert fresh_rooms.get(code).following == 1

@@ -267,13 +267,26 @@ def popover(where: Any) -> None:
         st.button("Close the room", key="explore_room_close", on_click=_close)
 
 
+def _own_room() -> Any:
+    own = st.session_state.get(OWN_KEY)
+    return ROOMS.get(own[0]) if own else None
+
+
+def title_popover(where: Any, classroom: bool) -> None:
+    """In classroom mode, before a room is open: the "Room" popover in the
+    title row, so the lecturer can open one without leaving classroom mode (the
+    row above the numbers, :func:`room_row`, then shows its code big)."""
+    if classroom and _own_room() is None:
+        popover(where)
+
+
 def room_row(classroom: bool = False) -> None:
     """Above the numbers, in the page's fragment (so the followers' count
     follows every move): the "Room" popover and, once a room is open, its code
     big with how many follow. In classroom mode only once a room is open (the
-    row would push the big numbers down a 720-line screen)."""
-    own = st.session_state.get(OWN_KEY)
-    room = ROOMS.get(own[0]) if own else None
+    row would push the big numbers down a 720-line screen; the popover sits in
+    the title row then, :func:`title_popover`)."""
+    room = _own_room()
     if classroom and room is None:
         return
     left, right = st.columns([1.4, 3], vertical_alignment="center")
