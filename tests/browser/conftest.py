@@ -206,6 +206,20 @@ def _wait_for_rerun(page, timeout_ms: int = RERUN_TIMEOUT_MS) -> None:
     page.evaluate("() => { const l = window.__svmlabStates; l._cursor = l.length; }")
 
 
+#: Every drawn Plotly chart's layout matches its element's size (no resize
+#: pending), two frames in a row.
+PLOTS_SETTLED_JS = """() => {
+  const plots = [...document.querySelectorAll('.js-plotly-plot')]
+    .filter((gd) => gd._fullLayout && gd.clientHeight > 0 && gd.clientWidth > 0);
+  const ok = plots.every((gd) =>
+    Math.abs(gd.clientHeight - gd._fullLayout.height) <= 2
+    && Math.abs(gd.clientWidth - gd._fullLayout.width) <= 2);
+  const was = window.__svmlabSettled || 0;
+  window.__svmlabSettled = ok ? was + 1 : 0;
+  return window.__svmlabSettled >= 2;
+}"""
+
+
 def _full_screenshot(page, path: Path) -> None:
     """Screenshot the whole app: Streamlit scrolls inside its main pane, so
     grow the viewport to the content height first, then restore it."""
@@ -217,6 +231,10 @@ def _full_screenshot(page, path: Path) -> None:
         page.screenshot(path=str(path), full_page=True)
     finally:
         page.set_viewport_size(size)
+        # Charts sized to the window (Explore's fits 100vh) redraw after the
+        # viewport comes back; a test that then aims at a point must wait for
+        # that, or it aims at where the point was on the tall screen.
+        page.wait_for_function(PLOTS_SETTLED_JS, timeout=15_000, polling=50)
 
 
 @pytest.fixture
