@@ -27,6 +27,7 @@ def test_regression_page_tube_click_and_path(
     open_page,
     check_page,
     wait_for_rerun,
+    press_slider,
     full_screenshot,
 ):
     open_page("/Regression?epsilon=0.1")
@@ -40,6 +41,14 @@ def test_regression_page_tube_click_and_path(
     wait_for_rerun(page)
     assert "epsilon=0.12" in page.url
     assert "f ± ε (ε = 0.12)" in page.locator(CHART).inner_text()
+
+    # C and σ one stop each: the link and the numbers follow, no error box.
+    press_slider("regression_C", "ArrowRight", 1)
+    press_slider("regression_sigma", "ArrowLeft", 1)
+    _chart_drawn(page)
+    check_page()
+    assert "C=12" in page.url and "sigma=0.39" in page.url, page.url
+    assert _n_points(page) == 100
 
     # A click on empty space, high above the curve: one more point, drawn.
     plot = page.locator(f"{CHART} .nsewdrag").first
