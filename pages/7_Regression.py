@@ -27,10 +27,7 @@ st.title(
 request = page_url.require(page_url.sidebar_request(REGRESSION_STATE, rp.controls))
 
 # A click on the chart adds a point (x, t) where it landed; one rerun.
-chart_click.click_listener(rp.CHART_KEY)
-clicked = chart_click.take_click(rp.CHART_KEY)
-if clicked is not None:
-    rp.add_point(request, clicked)
+chart_click.add_clicked(rp.CHART_KEY, lambda point: rp.add_point(request, point))
 added = rp.added_points(request)
 
 fitted = engine_result(lambda: rp.fit(request, added))

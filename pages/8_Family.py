@@ -30,10 +30,7 @@ st.title(
 request = page_url.require(page_url.sidebar_request(FAMILY_STATE, fp.controls))
 
 # A click on the plane adds a point of the class chosen beside it; one rerun.
-chart_click.click_listener(fp.CHART_KEY)
-clicked = chart_click.take_click(fp.CHART_KEY)
-if clicked is not None:
-    fp.add_point(request, clicked)
+chart_click.add_clicked(fp.CHART_KEY, lambda point: fp.add_point(request, point))
 added = fp.added_points(request)
 
 fitted = engine_result(lambda: fp.fit(request, added))

@@ -14,9 +14,11 @@ a time).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
-__all__ = ["click_listener", "take_click"]
+__all__ = ["add_clicked", "click_listener", "take_click"]
 
 _JS = r"""
 export default function (component) {
@@ -99,3 +101,12 @@ def click_listener(prefix: str) -> tuple[float, float] | None:
 def take_click(prefix: str) -> tuple[float, float] | None:
     """The click on ``prefix``'s chart not yet used, once."""
     return st.session_state.pop(_pending_key(prefix), None)
+
+
+def add_clicked(prefix: str, add: Callable[[tuple[float, float]], None]) -> None:
+    """Mount the listener for ``prefix``'s chart and hand a click not yet used
+    to ``add`` (a page that adds the clicked point to its data; one rerun)."""
+    click_listener(prefix)
+    clicked = take_click(prefix)
+    if clicked is not None:
+        add(clicked)
