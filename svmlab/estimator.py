@@ -9,11 +9,10 @@ from __future__ import annotations
 import math
 import time
 import warnings
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -26,6 +25,7 @@ from svmlab.errors import (
     UnknownNameError,
     plain_value,
 )
+from svmlab.estimator_parameters import BinarySVMParameters, parameters
 from svmlab.fit_checks import (
     check_finite_solution,
     check_gram,
@@ -70,7 +70,8 @@ def _plain(value: object) -> object:
 ITERATION_CAP = 100_000
 
 
-class SVC(ClassifierMixin, BaseEstimator):
+@parameters
+class SVC(ClassifierMixin, BinarySVMParameters):
     """Binary support vector classifier with a choice of kernel, loss and solver.
 
     Parameters
@@ -157,43 +158,9 @@ class SVC(ClassifierMixin, BaseEstimator):
     ``min(C, max alpha)`` (:func:`svmlab.solvers.base.sv_states`).
     """
 
-    def __init__(
-        self,
-        C: float = 1.0,
-        kernel: str = "gaussian",
-        sigma: float = 1.0,
-        degree: int = 3,
-        coef0: float = 1.0,
-        scale: float = 1.0,
-        loss: str = "hinge",
-        delta: float = 0.1,
-        solver: str = "auto",
-        bias: str = "unregularized",
-        tol: float = 1e-3,
-        max_iter: int | None = None,
-        record_history: bool = False,
-        solver_options: dict[str, Any] | None = None,
-        random_state: int | None = None,
-        max_seconds: float | None = None,
-        class_weight: dict | str | None = None,
-    ) -> None:
-        self.C = C
-        self.kernel = kernel
-        self.sigma = sigma
-        self.degree = degree
-        self.coef0 = coef0
-        self.scale = scale
-        self.loss = loss
-        self.delta = delta
-        self.solver = solver
-        self.bias = bias
-        self.tol = tol
-        self.max_iter = max_iter
-        self.record_history = record_history
-        self.solver_options = solver_options
-        self.random_state = random_state
-        self.max_seconds = max_seconds
-        self.class_weight = class_weight
+    scale: float = 1.0
+    record_history: bool = False
+    class_weight: dict | str | None = None
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

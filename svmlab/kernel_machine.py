@@ -7,7 +7,9 @@ and :class:`svmlab.NuSVR` derive from :class:`KernelMachine`; each ``fit``
 validates its data (scikit-learn's ``validate_data``, errors rewritten by
 :func:`svmlab.validation.plain_data_error`), builds its QP with a function of
 :mod:`svmlab.solvers.family` and hands the answer to :meth:`KernelMachine._store`.
-Parameters are stored verbatim in ``__init__`` (STYLE rule 9).
+Parameters are stored verbatim in ``__init__`` (STYLE rule 9): the shared ones
+are declared once, as fields of :class:`KernelMachine`, and each machine adds
+its own the same way (:mod:`svmlab.estimator_parameters`).
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab.errors import DataError, ParameterError, counted, plain_value
+from svmlab.estimator_parameters import parameters
 from svmlab.kernels import KernelRows, check_kernel_params, gram
 from svmlab.solvers.base import check_max_seconds
 from svmlab.solvers.family import FamilySolution
+from svmlab.solvers.row_cache import CACHE_MB
 from svmlab.validation import plain_data_error
 
 __all__ = ["KernelMachine", "check_nu", "is_number"]
@@ -65,12 +69,26 @@ def check_positive(name: str, value: object, what: str = "") -> float:
     return float(value)
 
 
+@parameters
 class KernelMachine(BaseEstimator):
     """The parameters and the fitted state every family machine shares.
 
-    Subclasses define ``__init__`` with these names (scikit-learn reads the
-    signature) and ``fit``.
+    Subclasses are decorated with
+    :data:`svmlab.estimator_parameters.parameters`, declare their own
+    parameters as fields and define ``fit``.
     """
+
+    kernel: str = "gaussian"
+    sigma: float = 1.0
+    degree: int = 3
+    coef0: float = 1.0
+    scale: float = 1.0
+    tol: float = 1e-3
+    max_iter: int | None = None
+    shrinking: bool = True
+    cache_mb: float = CACHE_MB
+    cache_precision: str = "float64"
+    max_seconds: float | None = None
 
     # -- validation -----------------------------------------------------------------
 

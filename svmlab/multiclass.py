@@ -21,7 +21,6 @@ import math
 import time
 import warnings
 from itertools import combinations
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -32,6 +31,11 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from svmlab import crammer_singer
 from svmlab.errors import DataError, ParameterError, UnknownNameError, plain_value
 from svmlab.estimator import SVC, _is_number, _plain
+from svmlab.estimator_parameters import (
+    BinarySVMParameters,
+    field_names,
+    parameters,
+)
 from svmlab.kernels import check_kernel_params, gram
 from svmlab.nu_svm import NuSVC
 from svmlab.solvers.base import Budget, check_max_seconds
@@ -70,23 +74,6 @@ CS_SOLVERS: dict[str, str] = {
     "exact QP chunks where those stall",
 }
 
-#: The parameters of :class:`svmlab.SVC` that the reductions pass through.
-SVC_PARAMS = (
-    "C",
-    "kernel",
-    "sigma",
-    "degree",
-    "coef0",
-    "loss",
-    "delta",
-    "solver",
-    "bias",
-    "tol",
-    "max_iter",
-    "solver_options",
-    "random_state",
-)
-
 
 def _check_data(estimator: BaseEstimator, X: ArrayLike, y: ArrayLike):
     """Validated ``(X, y)``, with ``classes_`` set; plain sentences otherwise."""
@@ -116,8 +103,12 @@ def _remaining(budget: Budget) -> float | None:
     return budget.remaining()
 
 
-class _Reduction(ClassifierMixin, BaseEstimator):
-    """What one-vs-rest and one-vs-one share: the binary SVC they train."""
+@parameters
+class _Reduction(ClassifierMixin, BinarySVMParameters):
+    """What one-vs-rest and one-vs-one share: the binary SVC they train (its
+    parameters, and ``nu`` for a :class:`svmlab.NuSVC` instead)."""
+
+    nu: float | None = None
 
     def _binary(self, budget: Budget) -> SVC | NuSVC:
         """The binary machine: :class:`svmlab.SVC` with the reduction's
@@ -135,8 +126,9 @@ class _Reduction(ClassifierMixin, BaseEstimator):
                 max_iter=self.max_iter,
                 max_seconds=_remaining(budget),
             )
-        params = {name: getattr(self, name) for name in SVC_PARAMS}
-        return SVC(**params, max_seconds=_remaining(budget))
+        names = field_names(BinarySVMParameters)
+        params = {name: getattr(self, name) for name in names}
+        return SVC(**{**params, "max_seconds": _remaining(budget)})
 
     def _fit_all(self, X: Array, tasks: list[tuple[Array, Array]]) -> list[SVC]:
         """Fit one binary SVC per ``(rows, labels)``; one warning for all that
@@ -174,6 +166,7 @@ class _Reduction(ClassifierMixin, BaseEstimator):
         )
 
 
+@parameters
 class OneVsRestSVC(_Reduction):
     """One binary :class:`svmlab.SVC` per class against all the others.
 
@@ -192,40 +185,6 @@ class OneVsRestSVC(_Reduction):
     training rows of each), support_ (a support vector of any classifier),
     fit_time_, converged_, n_iter_ (summed), fit_notes_.
     """
-
-    def __init__(
-        self,
-        C: float = 1.0,
-        kernel: str = "gaussian",
-        sigma: float = 1.0,
-        degree: int = 3,
-        coef0: float = 1.0,
-        loss: str = "hinge",
-        delta: float = 0.1,
-        solver: str = "auto",
-        bias: str = "unregularized",
-        tol: float = 1e-3,
-        max_iter: int | None = None,
-        solver_options: dict[str, Any] | None = None,
-        random_state: int | None = None,
-        max_seconds: float | None = None,
-        nu: float | None = None,
-    ) -> None:
-        self.C = C
-        self.kernel = kernel
-        self.sigma = sigma
-        self.degree = degree
-        self.coef0 = coef0
-        self.loss = loss
-        self.delta = delta
-        self.solver = solver
-        self.bias = bias
-        self.tol = tol
-        self.max_iter = max_iter
-        self.solver_options = solver_options
-        self.random_state = random_state
-        self.max_seconds = max_seconds
-        self.nu = nu
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> OneVsRestSVC:
         start = time.perf_counter()
@@ -260,6 +219,7 @@ class OneVsRestSVC(_Reduction):
         return self.classes_[best]
 
 
+@parameters
 class OneVsOneSVC(_Reduction):
     """One binary :class:`svmlab.SVC` per pair of classes, and a vote (LIBSVM).
 
@@ -284,43 +244,8 @@ class OneVsOneSVC(_Reduction):
     ``-s 1`` with several classes; scikit-learn's ``NuSVC``).
     """
 
-    def __init__(
-        self,
-        C: float = 1.0,
-        kernel: str = "gaussian",
-        sigma: float = 1.0,
-        degree: int = 3,
-        coef0: float = 1.0,
-        loss: str = "hinge",
-        delta: float = 0.1,
-        solver: str = "auto",
-        bias: str = "unregularized",
-        tol: float = 1e-3,
-        max_iter: int | None = None,
-        solver_options: dict[str, Any] | None = None,
-        random_state: int | None = None,
-        max_seconds: float | None = None,
-        nu: float | None = None,
-        decision_function_shape: str = "ovr",
-        break_ties: bool = False,
-    ) -> None:
-        self.C = C
-        self.kernel = kernel
-        self.sigma = sigma
-        self.degree = degree
-        self.coef0 = coef0
-        self.loss = loss
-        self.delta = delta
-        self.solver = solver
-        self.bias = bias
-        self.tol = tol
-        self.max_iter = max_iter
-        self.solver_options = solver_options
-        self.random_state = random_state
-        self.max_seconds = max_seconds
-        self.nu = nu
-        self.decision_function_shape = decision_function_shape
-        self.break_ties = break_ties
+    decision_function_shape: str = "ovr"
+    break_ties: bool = False
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> OneVsOneSVC:
         if self.decision_function_shape not in ("ovr", "ovo"):
@@ -399,6 +324,7 @@ def ovo_ties(votes: NDArray) -> NDArray[np.bool_]:
     return np.sum(votes == votes.max(axis=1, keepdims=True), axis=1) > 1
 
 
+@parameters
 class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
     """Crammer and Singer's multiclass SVM (Sugiyama 2015, section 27.5).
 
@@ -437,31 +363,17 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
     margins_ (n,) ``f_{y_i}(x_i) - max_{m != y_i} f_m(x_i)``, fit_notes_.
     """
 
-    def __init__(
-        self,
-        C: float = 1.0,
-        kernel: str = "gaussian",
-        sigma: float = 1.0,
-        degree: int = 3,
-        coef0: float = 1.0,
-        bias: str = "none",
-        solver: str = "auto",
-        tol: float = 1e-3,
-        max_iter: int | None = None,
-        random_state: int | None = 0,
-        max_seconds: float | None = None,
-    ) -> None:
-        self.C = C
-        self.kernel = kernel
-        self.sigma = sigma
-        self.degree = degree
-        self.coef0 = coef0
-        self.bias = bias
-        self.solver = solver
-        self.tol = tol
-        self.max_iter = max_iter
-        self.random_state = random_state
-        self.max_seconds = max_seconds
+    C: float = 1.0
+    kernel: str = "gaussian"
+    sigma: float = 1.0
+    degree: int = 3
+    coef0: float = 1.0
+    bias: str = "none"
+    solver: str = "auto"
+    tol: float = 1e-3
+    max_iter: int | None = None
+    random_state: int | None = 0
+    max_seconds: float | None = None
 
     def _check_params(self) -> None:
         C = self.C

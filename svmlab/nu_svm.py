@@ -35,9 +35,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from svmlab.errors import DataError, InfeasibleNuError
 from svmlab.estimator import _plain
+from svmlab.estimator_parameters import parameters
 from svmlab.kernel_machine import KernelMachine, check_nu
 from svmlab.solvers.family import solve_nu_svc, solve_one_class
-from svmlab.solvers.row_cache import CACHE_MB
 from svmlab.validation import check_labels
 
 __all__ = ["NuSVC", "OneClassSVM", "max_feasible_nu"]
@@ -83,6 +83,7 @@ def _nu_property(margins: Array, at_upper: NDArray[np.bool_], coef: Array) -> tu
     return errors / n, int(np.count_nonzero(coef)) / n
 
 
+@parameters
 class NuSVC(ClassifierMixin, KernelMachine):
     """Binary ν-support vector classifier (LIBSVM's ``-s 1``).
 
@@ -136,33 +137,7 @@ class NuSVC(ClassifierMixin, KernelMachine):
         The solver's report (:class:`svmlab.solvers.family.FamilySolution`).
     """
 
-    def __init__(
-        self,
-        nu: float = 0.5,
-        kernel: str = "gaussian",
-        sigma: float = 1.0,
-        degree: int = 3,
-        coef0: float = 1.0,
-        scale: float = 1.0,
-        tol: float = 1e-3,
-        max_iter: int | None = None,
-        shrinking: bool = True,
-        cache_mb: float = CACHE_MB,
-        cache_precision: str = "float64",
-        max_seconds: float | None = None,
-    ) -> None:
-        self.nu = nu
-        self.kernel = kernel
-        self.sigma = sigma
-        self.degree = degree
-        self.coef0 = coef0
-        self.scale = scale
-        self.tol = tol
-        self.max_iter = max_iter
-        self.shrinking = shrinking
-        self.cache_mb = cache_mb
-        self.cache_precision = cache_precision
-        self.max_seconds = max_seconds
+    nu: float = 0.5
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -222,6 +197,7 @@ class NuSVC(ClassifierMixin, KernelMachine):
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
 
+@parameters
 class OneClassSVM(OutlierMixin, KernelMachine):
     """The one-class SVM (LIBSVM's ``-s 2``): where the data are, without labels.
 
@@ -254,33 +230,7 @@ class OneClassSVM(OutlierMixin, KernelMachine):
         As :class:`NuSVC`.
     """
 
-    def __init__(
-        self,
-        nu: float = 0.5,
-        kernel: str = "gaussian",
-        sigma: float = 1.0,
-        degree: int = 3,
-        coef0: float = 1.0,
-        scale: float = 1.0,
-        tol: float = 1e-3,
-        max_iter: int | None = None,
-        shrinking: bool = True,
-        cache_mb: float = CACHE_MB,
-        cache_precision: str = "float64",
-        max_seconds: float | None = None,
-    ) -> None:
-        self.nu = nu
-        self.kernel = kernel
-        self.sigma = sigma
-        self.degree = degree
-        self.coef0 = coef0
-        self.scale = scale
-        self.tol = tol
-        self.max_iter = max_iter
-        self.shrinking = shrinking
-        self.cache_mb = cache_mb
-        self.cache_precision = cache_precision
-        self.max_seconds = max_seconds
+    nu: float = 0.5
 
     def fit(self, X: ArrayLike, y: object = None) -> OneClassSVM:
         """Fit on X (n, d); ``y`` is ignored (the data are unlabelled)."""

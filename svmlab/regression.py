@@ -36,11 +36,16 @@ from svmlab.errors import (
     counted,
     plain_value,
 )
-from svmlab.kernel_machine import KernelMachine, check_nu, check_positive, is_number
+from svmlab.estimator_parameters import parameters
+from svmlab.kernel_machine import (
+    KernelMachine,
+    check_nu,
+    check_positive,
+    is_number,
+)
 from svmlab.kernel_psd import check_bounded_dual
 from svmlab.kernels import PSD_KERNELS
 from svmlab.solvers.family import FamilySolution, solve_epsilon_svr, solve_nu_svr
-from svmlab.solvers.row_cache import CACHE_MB
 
 __all__ = ["REGRESSION_LOSSES", "TUBE_STATES", "EpsilonSVR", "NuSVR", "tube_states"]
 
@@ -150,6 +155,7 @@ _COMMON_PARAMETERS = """
 """
 
 
+@parameters
 class EpsilonSVR(_SVR):
     __doc__ = (
         """ε-support vector regression (LIBSVM's ``-s 3``).
@@ -167,37 +173,9 @@ class EpsilonSVR(_SVR):
         + _SVR_ATTRIBUTES
     )
 
-    def __init__(
-        self,
-        C: float = 1.0,
-        epsilon: float = 0.1,
-        loss: str = "epsilon_insensitive",
-        kernel: str = "gaussian",
-        sigma: float = 1.0,
-        degree: int = 3,
-        coef0: float = 1.0,
-        scale: float = 1.0,
-        tol: float = 1e-3,
-        max_iter: int | None = None,
-        shrinking: bool = True,
-        cache_mb: float = CACHE_MB,
-        cache_precision: str = "float64",
-        max_seconds: float | None = None,
-    ) -> None:
-        self.C = C
-        self.epsilon = epsilon
-        self.loss = loss
-        self.kernel = kernel
-        self.sigma = sigma
-        self.degree = degree
-        self.coef0 = coef0
-        self.scale = scale
-        self.tol = tol
-        self.max_iter = max_iter
-        self.shrinking = shrinking
-        self.cache_mb = cache_mb
-        self.cache_precision = cache_precision
-        self.max_seconds = max_seconds
+    C: float = 1.0
+    epsilon: float = 0.1
+    loss: str = "epsilon_insensitive"
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> EpsilonSVR:
         """Fit on X (n, d) and real targets y (n,)."""
@@ -230,6 +208,7 @@ class EpsilonSVR(_SVR):
         return self
 
 
+@parameters
 class NuSVR(_SVR):
     __doc__ = (
         """ν-support vector regression (LIBSVM's ``-s 4``): ν finds ε.
@@ -249,35 +228,8 @@ class NuSVR(_SVR):
 """
     )
 
-    def __init__(
-        self,
-        nu: float = 0.5,
-        C: float = 1.0,
-        kernel: str = "gaussian",
-        sigma: float = 1.0,
-        degree: int = 3,
-        coef0: float = 1.0,
-        scale: float = 1.0,
-        tol: float = 1e-3,
-        max_iter: int | None = None,
-        shrinking: bool = True,
-        cache_mb: float = CACHE_MB,
-        cache_precision: str = "float64",
-        max_seconds: float | None = None,
-    ) -> None:
-        self.nu = nu
-        self.C = C
-        self.kernel = kernel
-        self.sigma = sigma
-        self.degree = degree
-        self.coef0 = coef0
-        self.scale = scale
-        self.tol = tol
-        self.max_iter = max_iter
-        self.shrinking = shrinking
-        self.cache_mb = cache_mb
-        self.cache_precision = cache_precision
-        self.max_seconds = max_seconds
+    nu: float = 0.5
+    C: float = 1.0
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> NuSVR:
         """Fit on X (n, d) and real targets y (n,)."""

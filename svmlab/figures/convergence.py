@@ -7,7 +7,14 @@ from typing import TYPE_CHECKING
 import plotly.graph_objects as go
 
 from svmlab.errors import ParameterError
-from svmlab.figures.style import PALETTE, _axis, _base_layout, _figure, _short
+from svmlab.figures.style import (
+    PALETTE,
+    _axis,
+    _base_layout,
+    _figure,
+    _short,
+    vertical_line,
+)
 
 if TYPE_CHECKING:
     from svmlab.solvers.base import History
@@ -70,17 +77,12 @@ def convergence_figure(
             )
         xc = xs[k % count]
         shapes.append(
-            {
-                "type": "line",
-                "name": "current",
-                "xref": "x2",
-                "yref": "paper",
-                "x0": xc,
-                "x1": xc,
-                "y0": 0,
-                "y1": 1,
-                "line": {"color": PALETTE["text"], "dash": "dot", "width": 2},
-            }
+            vertical_line(
+                xc,
+                {"color": PALETTE["text"], "dash": "dot", "width": 2},
+                xref="x2",
+                name="current",
+            )
         )
     if not count:
         annotations.append(

@@ -21,7 +21,13 @@ from svmlab.figures.model_state import (
     _snapshot_index,
     _state,
 )
-from svmlab.figures.plane import grid_points, iso_line, surface_png
+from svmlab.figures.plane import (
+    grid_points,
+    iso_line,
+    plane_axes,
+    plane_image,
+    surface_png,
+)
 from svmlab.figures.points import (
     _CLASS_COLOUR,
     _SYMBOLS,
@@ -35,7 +41,6 @@ from svmlab.figures.style import (
     FONT_SIZE,
     PALETTE,
     Bounds,
-    _axis,
     _base_layout,
     _figure,
     _short,
@@ -100,20 +105,11 @@ _POINT_HOVER = (
 
 
 def decision_figure(
-    model: SVC,
-    X: ArrayLike,
-    y: ArrayLike,
-    *,
-    bounds: Bounds,
-    test: tuple[ArrayLike, ArrayLike] | None = None,
-    resolution: int = 120,
-    snapshot: int | None = None,
-    new_points: ArrayLike | None = None,
-    height: int = 620,
-    dragmode: str = "zoom",
-    legend: str = "right",
+    model: SVC, X: ArrayLike, y: ArrayLike, **options: Any
 ) -> go.Figure:
     """The main picture: regions of f, boundary and margins, points, support vectors.
+
+    ``options`` are :func:`decision_spec`'s keywords (``bounds`` is required).
 
     Parameters
     ----------
@@ -147,19 +143,7 @@ def decision_figure(
         "test: <label>" (with ``test``), the free SV ring trace ("free SV (0 < α < C)",
         or "SV (α > 0)" when alpha has no upper bound) and "bound SV (α = C)".
     """
-    spec = decision_spec(
-        model,
-        X,
-        y,
-        bounds=bounds,
-        test=test,
-        resolution=resolution,
-        snapshot=snapshot,
-        new_points=new_points,
-        height=height,
-        dragmode=dragmode,
-        legend=legend,
-    )
+    spec = decision_spec(model, X, y, **options)
     return _figure(spec["data"], spec["layout"])
 
 
@@ -184,7 +168,8 @@ def decision_spec(
     ``{"data": [trace dicts], "layout": {...}}``, lists and floats only, ready for
     ``json.dumps``: for callers that serialise the figure themselves (building the
     ``go.Figure`` and turning it back into a dict copies every list twice, about a
-    third of the build). The arguments are :func:`decision_figure`'s, and:
+    third of the build). The arguments are listed under :func:`decision_figure`,
+    and:
 
     scale
         Markers, lines and text this many times their size (classroom mode on a
@@ -305,24 +290,7 @@ def decision_spec(
             )
         )
 
-    xmin, xmax, ymin, ymax = (float(b) for b in bounds)
-    dx = (xmax - xmin) / (len(xs) - 1)
-    dy = (ymax - ymin) / (len(ys) - 1)
-    surface = {
-        "source": surface_png(Z),
-        "xref": "x",
-        "yref": "y",
-        # Pixel centres on the grid points: the image overhangs half a pixel,
-        # which plotly clips to the plot area.
-        "x": xmin - dx / 2,
-        "y": ymax + dy / 2,
-        "sizex": xmax - xmin + dx,
-        "sizey": ymax - ymin + dy,
-        "xanchor": "left",
-        "yanchor": "top",
-        "sizing": "stretch",
-        "layer": "below",
-    }
+    surface = plane_image(surface_png(Z), bounds, grid=(len(xs), len(ys)))
     if legend == "top":
         legend_layout: dict[str, Any] = {
             "orientation": "h",
@@ -360,8 +328,8 @@ def decision_spec(
     # image pixels per screen pixel, so they show at their Plotly size.
     px = POINT_SCALE
     side = px * max(64, min(int(height) - margin["t"] - margin["b"], 520))
-    points_layer = {
-        "source": points_png(
+    points_layer = plane_image(
+        points_png(
             bounds,
             side,
             [
@@ -377,17 +345,8 @@ def decision_spec(
                 for P, symbol, colour, size, lines, widths, hollow in painted
             ],
         ),
-        "xref": "x",
-        "yref": "y",
-        "x": xmin,
-        "y": ymax,
-        "sizex": xmax - xmin,
-        "sizey": ymax - ymin,
-        "xanchor": "left",
-        "yanchor": "top",
-        "sizing": "stretch",
-        "layer": "below",
-    }
+        bounds,
+    )
     layout = _base_layout(
         height=int(height),
         margin=margin,
@@ -395,15 +354,7 @@ def decision_spec(
         showlegend=legend != "none",
         dragmode=dragmode,
         images=[surface, points_layer],
-        xaxis=_axis("x₁", range=[xmin, xmax], autorange=False, constrain="domain"),
-        yaxis=_axis(
-            "x₂",
-            range=[ymin, ymax],
-            autorange=False,
-            constrain="domain",
-            scaleanchor="x",
-            scaleratio=1,
-        ),
+        **plane_axes(bounds),
     )
     if highlight is not None and 0 <= highlight < n:
         traces.append(

@@ -15,7 +15,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from svmlab.figures.plane import F_SATURATION, grid_points, iso_line, surface_png
+from svmlab.figures.plane import (
+    F_SATURATION,
+    grid_points,
+    iso_line,
+    plane_axes,
+    plane_image,
+    surface_png,
+)
 from svmlab.figures.style import (
     PALETTE,
     _axis,
@@ -23,6 +30,7 @@ from svmlab.figures.style import (
     _figure,
     _short,
     _title,
+    vertical_line,
 )
 
 __all__ = ["PROBABILITY_LEVELS", "family_figure", "nu_path_figure", "roc_figure"]
@@ -209,22 +217,7 @@ def family_figure(
     if np.any(state == 2):
         name = "bound SV (α at its bound)"
         traces.append(_rings(X, state == 2, name, PALETTE["bound"], size))
-    xmin, xmax, ymin, ymax = (float(b) for b in bounds)
-    dx = (xmax - xmin) / (len(xs) - 1)
-    dy = (ymax - ymin) / (len(ys) - 1)
-    surface = {
-        "source": surface_png(shading),
-        "xref": "x",
-        "yref": "y",
-        "x": xmin - dx / 2,
-        "y": ymax + dy / 2,
-        "sizex": xmax - xmin + dx,
-        "sizey": ymax - ymin + dy,
-        "xanchor": "left",
-        "yanchor": "top",
-        "sizing": "stretch",
-        "layer": "below",
-    }
+    surface = plane_image(surface_png(shading), bounds, grid=(len(xs), len(ys)))
     # The key stands right of the square plot, in the width its equal aspect
     # leaves free (below it, it took three rows of a projector's 720 lines).
     legend = {
@@ -246,15 +239,7 @@ def family_figure(
         legend=legend,
         images=[surface],
         font={"size": round(16 * scale)},
-        xaxis=_axis("x₁", range=[xmin, xmax], autorange=False, constrain="domain"),
-        yaxis=_axis(
-            "x₂",
-            range=[ymin, ymax],
-            autorange=False,
-            constrain="domain",
-            scaleanchor="x",
-            scaleratio=1,
-        ),
+        **plane_axes(bounds),
     )
     return _figure(traces, layout)
 
@@ -379,27 +364,15 @@ def nu_path_figure(
         ),
     ]
     shapes = [
-        {
-            "type": "line",
-            "x0": 100.0 * current,
-            "x1": 100.0 * current,
-            "y0": 0,
-            "y1": 1,
-            "yref": "paper",
-            "line": {"color": PALETTE["orange"], "width": 2.5 * scale},
-        }
+        vertical_line(
+            100.0 * current, {"color": PALETTE["orange"], "width": 2.5 * scale}
+        )
     ]
     if top is not None and top < 1.0:
         shapes.append(
-            {
-                "type": "line",
-                "x0": 100.0 * top,
-                "x1": 100.0 * top,
-                "y0": 0,
-                "y1": 1,
-                "yref": "paper",
-                "line": {"color": PALETTE["axis"], "width": 1.5, "dash": "dot"},
-            }
+            vertical_line(
+                100.0 * top, {"color": PALETTE["axis"], "width": 1.5, "dash": "dot"}
+            )
         )
     # The axes end a little past what is drawn: ν-SVC's path stops at its
     # largest feasible ν, often a third of the way.

@@ -25,11 +25,10 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 from PIL import Image
 
-from svmlab.figures.plane import grid_points, iso_line
+from svmlab.figures.plane import grid_points, iso_line, plane_axes, plane_image
 from svmlab.figures.style import (
     PALETTE,
     Bounds,
-    _axis,
     _base_layout,
     _figure,
     _rgb,
@@ -218,34 +217,13 @@ def multiclass_panel(
             showlegend=False,
         )
     )
-    xmin, xmax, ymin, ymax = bounds
-    image = {
-        "source": _regions_png(codes, regions["undecided"], resolution),
-        "xref": "x",
-        "yref": "y",
-        "x": xmin,
-        "y": ymax,
-        "sizex": xmax - xmin,
-        "sizey": ymax - ymin,
-        "xanchor": "left",
-        "yanchor": "top",
-        "sizing": "stretch",
-        "layer": "below",
-    }
+    image = plane_image(_regions_png(codes, regions["undecided"], resolution), bounds)
     layout = _base_layout(
         height=int(height),
         margin={"l": 56, "r": 8, "t": 8, "b": 48},
         showlegend=False,
         images=[image],
-        xaxis=_axis("x₁", range=[xmin, xmax], autorange=False, constrain="domain"),
-        yaxis=_axis(
-            "x₂",
-            range=[ymin, ymax],
-            autorange=False,
-            constrain="domain",
-            scaleanchor="x",
-            scaleratio=1,
-        ),
+        **plane_axes(bounds),
     )
     return _figure(traces, layout)
 

@@ -17,6 +17,7 @@ from svmlab.figures.style import (
     _figure,
     _short,
     _title,
+    vertical_line,
 )
 from svmlab.solvers.base import sv_states
 
@@ -99,17 +100,9 @@ def alpha_histogram(
     shapes, annotations = [], []
     if boxed:
         shapes.append(
-            {
-                "type": "line",
-                "name": "C",
-                "xref": "x",
-                "yref": "paper",
-                "x0": C,
-                "x1": C,
-                "y0": 0,
-                "y1": 1,
-                "line": {"color": PALETTE["text"], "dash": "dash", "width": 2},
-            }
+            vertical_line(
+                C, {"color": PALETTE["text"], "dash": "dash", "width": 2}, name="C"
+            )
         )
         annotations.append(
             {

@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import plotly.graph_objects as go
 
-from svmlab.figures.style import FONT_SIZE, PALETTE, _axis, _base_layout, _figure
+from svmlab.figures.style import (
+    FONT_SIZE,
+    PALETTE,
+    _axis,
+    _base_layout,
+    _figure,
+    vertical_line,
+)
 
 if TYPE_CHECKING:
     from svmlab.path import PathResult
@@ -112,16 +119,7 @@ def path_figure(
     shapes = []
     if cursor is not None:
         shapes.append(
-            {
-                "type": "line",
-                "xref": "x",
-                "yref": "paper",
-                "x0": cursor,
-                "x1": cursor,
-                "y0": 0,
-                "y1": 1,
-                "line": {"color": PALETTE["orange"], "width": 3 * scale},
-            }
+            vertical_line(cursor, {"color": PALETTE["orange"], "width": 3 * scale})
         )
     layout = _base_layout(
         height=int(height),

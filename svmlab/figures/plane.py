@@ -19,12 +19,14 @@ from numpy.typing import ArrayLike
 from PIL import Image
 
 from svmlab.errors import DataError, ParameterError
-from svmlab.figures.style import PALETTE, Array, Bounds, _short
+from svmlab.figures.style import PALETTE, Array, Bounds, _axis, _short
 
 __all__ = [
     "data_bounds",
     "grid_points",
     "iso_line",
+    "plane_axes",
+    "plane_image",
     "surface_png",
     "unresolved_width_note",
 ]
@@ -248,3 +250,49 @@ def iso_line(xs: Array, ys: Array, Z: Array, level: float) -> tuple[list, list]:
                 py.append(point[1])
                 last = point
     return px, py
+
+
+def plane_image(
+    source: str, bounds: Bounds, *, grid: tuple[int, int] | None = None
+) -> dict[str, Any]:
+    """A layout image stretched over the plane ``bounds`` (drawn below the traces).
+
+    With ``grid`` (the image's columns and rows, one pixel per grid point of
+    :func:`grid_points`) the pixel centres sit on the grid points: the image
+    overhangs half a pixel, which plotly clips to the plot area.
+    """
+    xmin, xmax, ymin, ymax = (float(b) for b in bounds)
+    dx = dy = 0.0
+    if grid is not None:
+        dx = (xmax - xmin) / (grid[0] - 1)
+        dy = (ymax - ymin) / (grid[1] - 1)
+    return {
+        "source": source,
+        "xref": "x",
+        "yref": "y",
+        "x": xmin - dx / 2,
+        "y": ymax + dy / 2,
+        "sizex": xmax - xmin + dx,
+        "sizey": ymax - ymin + dy,
+        "xanchor": "left",
+        "yanchor": "top",
+        "sizing": "stretch",
+        "layer": "below",
+    }
+
+
+def plane_axes(bounds: Bounds) -> dict[str, Any]:
+    """The x₁ and x₂ axes of a 2-D plane over ``bounds``, at equal aspect (a
+    circle in the data stays a circle on the screen)."""
+    xmin, xmax, ymin, ymax = (float(b) for b in bounds)
+    return {
+        "xaxis": _axis("x₁", range=[xmin, xmax], autorange=False, constrain="domain"),
+        "yaxis": _axis(
+            "x₂",
+            range=[ymin, ymax],
+            autorange=False,
+            constrain="domain",
+            scaleanchor="x",
+            scaleratio=1,
+        ),
+    }

@@ -24,6 +24,7 @@ from svmlab.figures.style import (
     _short,
     _title,
     tint,
+    vertical_line,
 )
 
 __all__ = [
@@ -368,16 +369,9 @@ def epsilon_path_figure(
     shapes = []
     if cursor is not None and cursor > 0:
         shapes.append(
-            {
-                "type": "line",
-                "xref": "x",
-                "yref": "paper",
-                "x0": cursor,
-                "x1": cursor,
-                "y0": 0,
-                "y1": 1,
-                "line": {"color": PALETTE["reference"], "dash": "dot", "width": 2},
-            }
+            vertical_line(
+                cursor, {"color": PALETTE["reference"], "dash": "dot", "width": 2}
+            )
         )
     layout = _base_layout(
         height=height,

@@ -19,6 +19,7 @@ from svmlab.figures.style import (
     _figure,
     _legend_below,
     _short,
+    vertical_line,
 )
 from svmlab.kernels import lee_sigma2_from_sigma
 
@@ -177,13 +178,5 @@ def _grid_ticks(values: np.ndarray, max_ticks: int = 7) -> list[float]:
 
 
 def _vline(x: float, xref: str) -> dict[str, Any]:
-    return {
-        "type": "line",
-        "xref": xref,
-        "x0": x,
-        "x1": x,
-        "yref": "paper",
-        "y0": 0.0,
-        "y1": 1.0,
-        "line": {"color": PALETTE["reference"], "width": 1.5, "dash": "dot"},
-    }
+    line = {"color": PALETTE["reference"], "width": 1.5, "dash": "dot"}
+    return vertical_line(x, line, xref=xref)

@@ -18,7 +18,7 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["FONT_SIZE", "PALETTE", "UIREVISION", "tint"]
+__all__ = ["FONT_SIZE", "PALETTE", "UIREVISION", "tint", "vertical_line"]
 
 Array = NDArray[np.float64]
 Bounds = tuple[float, float, float, float]
@@ -87,6 +87,26 @@ def _axis(title: str, **overrides: Any) -> dict[str, Any]:
         "zeroline": False,
     }
     return _merge(base, overrides)
+
+
+def vertical_line(
+    x: float, line: dict[str, Any], *, xref: str = "x", name: str | None = None
+) -> dict[str, Any]:
+    """A layout shape: a vertical line at ``x`` across the whole plot height (a
+    cursor, a current value, a bound)."""
+    shape: dict[str, Any] = {
+        "type": "line",
+        "xref": xref,
+        "yref": "paper",
+        "x0": x,
+        "x1": x,
+        "y0": 0,
+        "y1": 1,
+        "line": line,
+    }
+    if name is not None:
+        shape["name"] = name
+    return shape
 
 
 def _legend_below() -> dict[str, Any]:

@@ -1,0 +1,50 @@
+"""How every svmlab estimator declares its parameters: once, as dataclass fields.
+
+scikit-learn reads an estimator's parameters from the signature of its
+``__init__``, which must store each one verbatim (STYLE rule 9). Written by
+hand, that is every name three times (signature, body, docstring) and the same
+list again in each estimator that shares it. Declared as keyword-only dataclass
+fields, the dataclass writes that ``__init__``; a group of parameters that
+several estimators share (the kernel and solver settings, a binary C-SVM's
+settings that the multiclass reductions pass on) is declared once in a base
+class, and an estimator adds its own fields or a new default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from sklearn.base import BaseEstimator
+
+__all__ = ["BinarySVMParameters", "field_names", "parameters"]
+
+#: Class decorator: the fields become keyword-only ``__init__`` parameters;
+#: ``repr`` and equality stay scikit-learn's (BaseEstimator's repr, identity).
+parameters = dataclass(eq=False, repr=False, kw_only=True)
+
+
+def field_names(cls: type) -> tuple[str, ...]:
+    """The parameter names a :data:`parameters` class declares (its bases' too)."""
+    return tuple(f.name for f in fields(cls))
+
+
+@parameters
+class BinarySVMParameters(BaseEstimator):
+    """A binary C-SVM's settings: :class:`svmlab.SVC`'s, and those the
+    one-vs-rest and one-vs-one reductions hand to every binary machine."""
+
+    C: float = 1.0
+    kernel: str = "gaussian"
+    sigma: float = 1.0
+    degree: int = 3
+    coef0: float = 1.0
+    loss: str = "hinge"
+    delta: float = 0.1
+    solver: str = "auto"
+    bias: str = "unregularized"
+    tol: float = 1e-3
+    max_iter: int | None = None
+    solver_options: dict[str, Any] | None = None
+    random_state: int | None = None
+    max_seconds: float | None = None
