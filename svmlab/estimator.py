@@ -36,6 +36,7 @@ from svmlab.fit_checks import (
 from svmlab.kernel_psd import check_bounded_dual
 from svmlab.kernels import PSD_KERNELS, KernelRows, check_kernel_params, gram
 from svmlab.losses import LOSSES, Loss, make_loss
+from svmlab.parameter_checks import check_max_iter, check_positive, is_number
 from svmlab.solvers.base import Problem, check_max_seconds, sv_states
 from svmlab.validation import check_init, check_labels, plain_data_error
 
@@ -52,13 +53,6 @@ BIASES: dict[str, str] = {
 
 #: KKT state codes of ``SVC.sv_state_``.
 SV_STATES: dict[int, str] = {0: "non-SV", 1: "free SV", 2: "bound SV"}
-
-
-def _is_number(value: object) -> bool:
-    """A real number (Python or NumPy), not a bool or a string."""
-    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
-        value, bool | np.bool_
-    )
 
 
 def _plain(value: object) -> object:
@@ -175,7 +169,7 @@ class SVC(ClassifierMixin, BinarySVMParameters):
         # NumPy scalars become Python ones so that no message prints np.float64.
         loss = make_loss(self.loss, delta=_plain(self.delta))
         C = self.C
-        if not _is_number(C) or math.isnan(C) or C <= 0:
+        if not is_number(C) or math.isnan(C) or C <= 0:
             raise ParameterError(f"C must be a positive number; got {plain_value(C)}.")
         if math.isinf(C) and self.loss != "hinge":
             raise ParameterError(
@@ -190,17 +184,8 @@ class SVC(ClassifierMixin, BinarySVMParameters):
         )
         if not isinstance(self.bias, str) or self.bias not in BIASES:
             raise UnknownNameError("bias mode", self.bias, BIASES)
-        if not (_is_number(self.tol) and math.isfinite(self.tol) and self.tol > 0):
-            raise ParameterError(
-                f"tol must be a positive number; got {plain_value(self.tol)}."
-            )
-        m = self.max_iter
-        if m is not None and not (
-            _is_number(m) and math.isfinite(m) and int(m) == m and m >= 1
-        ):
-            raise ParameterError(
-                f"max_iter must be a whole number of at least 1; got {plain_value(m)}."
-            )
+        check_positive("tol", self.tol)
+        check_max_iter(self.max_iter)
         check_max_seconds(self.max_seconds)
         return loss
 

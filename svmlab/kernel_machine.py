@@ -14,7 +14,6 @@ its own the same way (:mod:`svmlab.estimator_parameters`).
 
 from __future__ import annotations
 
-import math
 import time
 import warnings
 from typing import Any
@@ -28,45 +27,15 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from svmlab.errors import DataError, ParameterError, counted, plain_value
 from svmlab.estimator_parameters import parameters
 from svmlab.kernels import KernelRows, check_kernel_params, gram
+from svmlab.parameter_checks import check_max_iter, check_positive
 from svmlab.solvers.base import check_max_seconds
 from svmlab.solvers.family import FamilySolution
 from svmlab.solvers.row_cache import CACHE_MB
 from svmlab.validation import plain_data_error
 
-__all__ = ["KernelMachine", "check_nu", "is_number"]
+__all__ = ["KernelMachine"]
 
 Array = NDArray[np.float64]
-
-
-def is_number(value: object) -> bool:
-    """A real number (Python or NumPy), not a bool or a string."""
-    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
-        value, bool | np.bool_
-    )
-
-
-def check_nu(nu: object) -> float:
-    """ν as a float in (0, 1], or a ParameterError (LIBSVM: "nu <= 0 or nu > 1").
-
-    ν bounds the fraction of margin errors from above and the fraction of
-    support vectors from below (Schölkopf et al. 2000, Proposition 5), so it is
-    a fraction of the training points.
-    """
-    if not (is_number(nu) and math.isfinite(nu) and 0.0 < nu <= 1.0):
-        raise ParameterError(
-            f"nu must be a number in (0, 1]: a fraction of the training points; "
-            f"got {plain_value(nu)}."
-        )
-    return float(nu)
-
-
-def check_positive(name: str, value: object, what: str = "") -> float:
-    """A positive finite number, or a ParameterError naming it."""
-    if not (is_number(value) and math.isfinite(value) and value > 0):
-        raise ParameterError(
-            f"{name} must be a positive number{what}; got {plain_value(value)}."
-        )
-    return float(value)
 
 
 @parameters
@@ -102,13 +71,7 @@ class KernelMachine(BaseEstimator):
             scale=self.scale,
         )
         check_positive("tol", self.tol)
-        m = self.max_iter
-        if m is not None and not (
-            is_number(m) and math.isfinite(m) and int(m) == m and m >= 1
-        ):
-            raise ParameterError(
-                f"max_iter must be a whole number of at least 1; got {plain_value(m)}."
-            )
+        max_iter = check_max_iter(self.max_iter)
         cache_mb = check_positive("cache_mb", self.cache_mb, " of megabytes")
         if self.cache_precision not in ("float64", "float32"):
             raise ParameterError(
@@ -117,7 +80,7 @@ class KernelMachine(BaseEstimator):
             )
         return {
             "tol": float(self.tol),
-            "max_iter": None if m is None else int(m),
+            "max_iter": max_iter,
             "max_seconds": check_max_seconds(self.max_seconds),
             "shrinking": bool(self.shrinking),
             "cache_mb": cache_mb,

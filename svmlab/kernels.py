@@ -24,6 +24,7 @@ from sklearn.metrics.pairwise import euclidean_distances
 
 from svmlab.compiled_args import read_only
 from svmlab.errors import DataError, ParameterError, UnknownNameError, plain_value
+from svmlab.parameter_checks import is_number
 
 __all__ = [
     "DIRECT_MAX_DIM",
@@ -77,7 +78,7 @@ def sigma_from_gamma(gamma: float) -> float:
 
     Computed as ``sqrt(0.5) / sqrt(gamma)`` (no overflow of ``1 / gamma``).
     """
-    if not (_is_number(gamma) and math.isfinite(gamma) and gamma > 0):
+    if not (is_number(gamma) and math.isfinite(gamma) and gamma > 0):
         raise ParameterError(
             f"gamma must be a positive finite number; got {plain_value(gamma)} "
             "(gamma = 0 would be an infinitely wide kernel)."
@@ -281,15 +282,8 @@ TITLES: dict[str, str] = {
 }
 
 
-def _is_number(value: object) -> bool:
-    """A real number (Python or NumPy), not a bool or a string."""
-    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
-        value, bool | np.bool_
-    )
-
-
 def _check_sigma(sigma: object) -> None:
-    if not (_is_number(sigma) and math.isfinite(sigma) and sigma > 0):
+    if not (is_number(sigma) and math.isfinite(sigma) and sigma > 0):
         raise ParameterError(
             f"sigma must be a positive number; got {plain_value(sigma)}. Any "
             "positive float works (the kernel is then between 0 and 1)."
@@ -328,7 +322,7 @@ def check_kernel_params(
         _check_sigma(sigma)
     if kernel == "polynomial":
         if not (
-            _is_number(degree)
+            is_number(degree)
             and math.isfinite(degree)
             and int(degree) == degree
             and 1 <= degree <= MAX_DEGREE
@@ -337,18 +331,18 @@ def check_kernel_params(
                 "degree must be a whole number of at least 1 (and at most "
                 f"{MAX_DEGREE}); got {plain_value(degree)}."
             )
-        if not (_is_number(coef0) and math.isfinite(coef0) and coef0 >= 0):
+        if not (is_number(coef0) and math.isfinite(coef0) and coef0 >= 0):
             raise ParameterError(
                 "coef0 (the a in (x'z + a)^p) must be a number >= 0; got "
                 f"{plain_value(coef0)}."
             )
     if kernel == "sigmoid":
-        if not (_is_number(scale) and math.isfinite(scale) and scale > 0):
+        if not (is_number(scale) and math.isfinite(scale) and scale > 0):
             raise ParameterError(
                 "scale (the a in tanh(a x'z + r)) must be a positive number; got "
                 f"{plain_value(scale)}."
             )
-        if not (_is_number(coef0) and math.isfinite(coef0)):
+        if not (is_number(coef0) and math.isfinite(coef0)):
             raise ParameterError(
                 "coef0 (the r in tanh(a x'z + r)) must be a finite number; got "
                 f"{plain_value(coef0)}."

@@ -30,7 +30,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab import crammer_singer
 from svmlab.errors import DataError, ParameterError, UnknownNameError, plain_value
-from svmlab.estimator import SVC, _is_number, _plain
+from svmlab.estimator import SVC, _plain
 from svmlab.estimator_parameters import (
     BinarySVMParameters,
     field_names,
@@ -38,6 +38,7 @@ from svmlab.estimator_parameters import (
 )
 from svmlab.kernels import check_kernel_params, gram
 from svmlab.nu_svm import NuSVC
+from svmlab.parameter_checks import check_max_iter, check_positive, is_number
 from svmlab.solvers.base import Budget, check_max_seconds
 from svmlab.validation import check_labels, plain_data_error
 
@@ -377,7 +378,7 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
 
     def _check_params(self) -> None:
         C = self.C
-        if not _is_number(C) or not math.isfinite(C) or C <= 0:
+        if not is_number(C) or not math.isfinite(C) or C <= 0:
             raise ParameterError(
                 "C must be a positive finite number for Crammer-Singer; got "
                 f"{plain_value(C)}."
@@ -389,17 +390,8 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
             raise UnknownNameError("Crammer-Singer bias mode", self.bias, CS_BIASES)
         if not isinstance(self.solver, str) or self.solver not in CS_SOLVERS:
             raise UnknownNameError("Crammer-Singer solver", self.solver, CS_SOLVERS)
-        if not (_is_number(self.tol) and math.isfinite(self.tol) and self.tol > 0):
-            raise ParameterError(
-                f"tol must be a positive number; got {plain_value(self.tol)}."
-            )
-        m = self.max_iter
-        if m is not None and not (
-            _is_number(m) and math.isfinite(m) and int(m) == m and m >= 1
-        ):
-            raise ParameterError(
-                f"max_iter must be a whole number of at least 1; got {plain_value(m)}."
-            )
+        check_positive("tol", self.tol)
+        check_max_iter(self.max_iter)
         check_max_seconds(self.max_seconds)
 
     def _gram(self, X: Array, Z: Array | None = None) -> Array:

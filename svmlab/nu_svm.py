@@ -36,7 +36,8 @@ from sklearn.utils.validation import check_is_fitted
 from svmlab.errors import DataError, InfeasibleNuError
 from svmlab.estimator import _plain
 from svmlab.estimator_parameters import parameters
-from svmlab.kernel_machine import KernelMachine, check_nu
+from svmlab.kernel_machine import KernelMachine
+from svmlab.parameter_checks import check_nu
 from svmlab.solvers.family import solve_nu_svc, solve_one_class
 from svmlab.validation import check_labels
 

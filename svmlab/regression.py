@@ -37,14 +37,10 @@ from svmlab.errors import (
     plain_value,
 )
 from svmlab.estimator_parameters import parameters
-from svmlab.kernel_machine import (
-    KernelMachine,
-    check_nu,
-    check_positive,
-    is_number,
-)
+from svmlab.kernel_machine import KernelMachine
 from svmlab.kernel_psd import check_bounded_dual
 from svmlab.kernels import PSD_KERNELS
+from svmlab.parameter_checks import check_nu, check_positive, is_number
 from svmlab.solvers.family import FamilySolution, solve_epsilon_svr, solve_nu_svr
 
 __all__ = ["REGRESSION_LOSSES", "TUBE_STATES", "EpsilonSVR", "NuSVR", "tube_states"]
