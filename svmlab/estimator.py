@@ -34,7 +34,13 @@ from svmlab.fit_checks import (
     numerical_notes,
 )
 from svmlab.kernel_psd import check_bounded_dual
-from svmlab.kernels import PSD_KERNELS, KernelRows, check_kernel_params, gram
+from svmlab.kernels import (
+    PSD_KERNELS,
+    KernelRows,
+    check_kernel_params,
+    gram,
+    kernel_settings,
+)
 from svmlab.losses import LOSSES, Loss, make_loss
 from svmlab.parameter_checks import check_max_iter, check_positive, is_number
 from svmlab.solvers.base import Problem, check_max_seconds, sv_states
@@ -175,13 +181,7 @@ class SVC(ClassifierMixin, BinarySVMParameters):
             raise ParameterError(
                 "C = inf (the hard margin) is only defined for the hinge loss."
             )
-        check_kernel_params(
-            self.kernel,
-            sigma=self.sigma,
-            degree=self.degree,
-            coef0=self.coef0,
-            scale=self.scale,
-        )
+        check_kernel_params(**kernel_settings(self))
         if not isinstance(self.bias, str) or self.bias not in BIASES:
             raise UnknownNameError("bias mode", self.bias, BIASES)
         check_positive("tol", self.tol)
@@ -197,16 +197,7 @@ class SVC(ClassifierMixin, BinarySVMParameters):
         return None if name in solvers.SCALED_CAP else ITERATION_CAP
 
     def _gram(self, X: Array, Z: Array | None = None) -> Array:
-        K = gram(
-            X,
-            Z,
-            kernel=self.kernel,
-            sigma=self.sigma,
-            degree=self.degree,
-            coef0=self.coef0,
-            scale=self.scale,
-        )
-        return K
+        return gram(X, Z, **kernel_settings(self))
 
     # -- fitting --------------------------------------------------------------------
 
@@ -279,15 +270,7 @@ class SVC(ClassifierMixin, BinarySVMParameters):
         if K is None and name in solvers.ON_DEMAND:
             # SMO and the entropy dual compute and cache only the kernel rows
             # they visit (LIBSVM).
-            rows = KernelRows(
-                X,
-                kernel=self.kernel,
-                sigma=self.sigma,
-                degree=self.degree,
-                coef0=self.coef0,
-                scale=self.scale,
-                shift=shift,
-            )
+            rows = KernelRows(X, **kernel_settings(self), shift=shift)
         else:
             K = self._gram(X) if K is None else check_gram(K, X.shape[0])
             if shift:

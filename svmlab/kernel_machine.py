@@ -26,7 +26,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab.errors import DataError, ParameterError, counted, plain_value
 from svmlab.estimator_parameters import parameters
-from svmlab.kernels import KernelRows, check_kernel_params, gram
+from svmlab.kernels import KernelRows, check_kernel_params, gram, kernel_settings
 from svmlab.parameter_checks import check_max_iter, check_positive
 from svmlab.solvers.base import check_max_seconds
 from svmlab.solvers.family import FamilySolution
@@ -63,13 +63,7 @@ class KernelMachine(BaseEstimator):
 
     def _check_common(self) -> dict[str, Any]:
         """Kernel and solver parameters; returns the solver options."""
-        check_kernel_params(
-            self.kernel,
-            sigma=self.sigma,
-            degree=self.degree,
-            coef0=self.coef0,
-            scale=self.scale,
-        )
+        check_kernel_params(**kernel_settings(self))
         check_positive("tol", self.tol)
         max_iter = check_max_iter(self.max_iter)
         cache_mb = check_positive("cache_mb", self.cache_mb, " of megabytes")
@@ -95,18 +89,9 @@ class KernelMachine(BaseEstimator):
         except (TypeError, ValueError) as error:
             raise plain_data_error(error) from error
 
-    def _kernel_args(self) -> dict[str, Any]:
-        return {
-            "kernel": self.kernel,
-            "sigma": self.sigma,
-            "degree": self.degree,
-            "coef0": self.coef0,
-            "scale": self.scale,
-        }
-
     def _rows(self, X: Array) -> KernelRows:
         """The training Gram matrix as rows on demand (LIBSVM's kernel cache)."""
-        return KernelRows(X, **self._kernel_args())
+        return KernelRows(X, **kernel_settings(self))
 
     # -- the fitted model ----------------------------------------------------------
 
@@ -145,7 +130,7 @@ class KernelMachine(BaseEstimator):
         b = float(self.intercept_[0])
         if self.support_.size == 0:
             return np.full(X.shape[0], b)
-        K = gram(X, self.support_vectors_, **self._kernel_args())
+        K = gram(X, self.support_vectors_, **kernel_settings(self))
         with np.errstate(over="ignore", invalid="ignore"):
             f = K @ self.dual_coef_[0] + b
         if not np.all(np.isfinite(f)):

@@ -53,10 +53,7 @@ def bump(model: SVC, X: ArrayLike, y: ArrayLike, index: int, XY: ArrayLike) -> A
     k = kernels.gram(
         X[index : index + 1],
         np.asarray(XY, dtype=np.float64),
-        kernel=model.kernel,
-        sigma=model.sigma,
-        degree=model.degree,
-        coef0=model.coef0,
+        **kernels.kernel_settings(model),
     )
     return model.alpha_[index] * _signs(model, y)[index] * k[0]
 

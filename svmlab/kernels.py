@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -29,6 +30,7 @@ from svmlab.parameter_checks import is_number
 __all__ = [
     "DIRECT_MAX_DIM",
     "KERNELS",
+    "KERNEL_PARAMETERS",
     "PSD_KERNELS",
     "TITLES",
     "KernelRows",
@@ -36,6 +38,7 @@ __all__ = [
     "gaussian",
     "gram",
     "kernel_row_into",
+    "kernel_settings",
     "lee_sigma2_from_sigma",
     "linear",
     "polynomial",
@@ -303,6 +306,21 @@ def _check_shapes(X: Array, Z: Array) -> None:
         )
 
 
+#: The kernel parameters an estimator may hold beside ``kernel``.
+KERNEL_PARAMETERS = ("sigma", "degree", "coef0", "scale")
+
+
+def kernel_settings(owner: object) -> dict[str, Any]:
+    """``kernel`` and those of :data:`KERNEL_PARAMETERS` that ``owner`` (an
+    estimator, a :class:`KernelRows`) holds, as keywords for :func:`gram`,
+    :class:`KernelRows` and :func:`check_kernel_params`."""
+    out: dict[str, Any] = {"kernel": owner.kernel}
+    for name in KERNEL_PARAMETERS:
+        if hasattr(owner, name):
+            out[name] = getattr(owner, name)
+    return out
+
+
 def check_kernel_params(
     kernel: str,
     *,
@@ -551,14 +569,7 @@ class KernelRows:
 
     def full(self) -> Array:
         """The whole Gram matrix (plus ``shift``), as :func:`gram` computes it."""
-        K = gram(
-            self.X,
-            kernel=self.kernel,
-            sigma=self.sigma,
-            degree=self.degree,
-            coef0=self.coef0,
-            scale=self.scale,
-        )
+        K = gram(self.X, **kernel_settings(self))
         return K + self.shift if self.shift else K
 
 

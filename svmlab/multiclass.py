@@ -36,7 +36,7 @@ from svmlab.estimator_parameters import (
     field_names,
     parameters,
 )
-from svmlab.kernels import check_kernel_params, gram
+from svmlab.kernels import check_kernel_params, gram, kernel_settings
 from svmlab.nu_svm import NuSVC
 from svmlab.parameter_checks import check_max_iter, check_positive, is_number
 from svmlab.solvers.base import Budget, check_max_seconds
@@ -119,10 +119,7 @@ class _Reduction(ClassifierMixin, BinarySVMParameters):
         if self.nu is not None:
             return NuSVC(
                 nu=self.nu,
-                kernel=self.kernel,
-                sigma=self.sigma,
-                degree=self.degree,
-                coef0=self.coef0,
+                **kernel_settings(self),
                 tol=self.tol,
                 max_iter=self.max_iter,
                 max_seconds=_remaining(budget),
@@ -383,9 +380,7 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
                 "C must be a positive finite number for Crammer-Singer; got "
                 f"{plain_value(C)}."
             )
-        check_kernel_params(
-            self.kernel, sigma=self.sigma, degree=self.degree, coef0=self.coef0
-        )
+        check_kernel_params(**kernel_settings(self))
         if not isinstance(self.bias, str) or self.bias not in CS_BIASES:
             raise UnknownNameError("Crammer-Singer bias mode", self.bias, CS_BIASES)
         if not isinstance(self.solver, str) or self.solver not in CS_SOLVERS:
@@ -395,14 +390,7 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
         check_max_seconds(self.max_seconds)
 
     def _gram(self, X: Array, Z: Array | None = None) -> Array:
-        K = gram(
-            X,
-            Z,
-            kernel=self.kernel,
-            sigma=self.sigma,
-            degree=self.degree,
-            coef0=self.coef0,
-        )
+        K = gram(X, Z, **kernel_settings(self))
         return K + 1.0 if self.bias == "regularized" else K
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> CrammerSingerSVC:

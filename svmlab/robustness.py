@@ -46,6 +46,7 @@ from svmlab.errors import (
     plain_value,
 )
 from svmlab.estimator import SVC
+from svmlab.kernels import kernel_settings
 from svmlab.losses import LOSSES, Loss
 
 __all__ = [
@@ -250,10 +251,7 @@ class FitSettings:
         """The :class:`svmlab.SVC` for one loss with these settings."""
         return SVC(
             C=self.C,
-            kernel=self.kernel,
-            sigma=self.sigma,
-            degree=self.degree,
-            coef0=self.coef0,
+            **kernel_settings(self),
             loss=loss,
             delta=self.delta,
             bias=self.bias,

@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from svmlab.errors import IncompatibleLossError, SvmlabError
-from svmlab.kernels import gamma_from_sigma, gram
+from svmlab.kernels import gamma_from_sigma, gram, kernel_settings
 from svmlab.losses import make_loss
 from svmlab.robustness import plane_window
 from svmlab.solvers import SOLVERS, DualSolution, Problem, check_solver, solve
@@ -98,9 +98,7 @@ class ModelSpec:
         K = gram(
             np.asarray(X, dtype=np.float64),
             None if Z is None else np.asarray(Z, dtype=np.float64),
-            kernel=self.kernel,
-            sigma=self.sigma,
-            degree=self.degree,
+            **kernel_settings(self),
         )
         return K + self.shift if self.shift else K
 
