@@ -312,5 +312,20 @@ def press_slider(page) -> Callable[[str, str, int], None]:
 
 
 @pytest.fixture
+def click_plot(page) -> Callable[[str, float, float], None]:
+    """``click_plot(chart, fx, fy)``: click the plot area of the Plotly chart
+    under the CSS selector ``chart`` at the fractions ``fx`` of its width from
+    the left and ``fy`` of its height from the top, and wait for the rerun."""
+
+    def click(chart: str, fx: float, fy: float) -> None:
+        box = page.locator(f"{chart} .nsewdrag").first.bounding_box()
+        assert box is not None, f"no plot area under {chart}"
+        page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+        _wait_for_rerun(page)
+
+    return click
+
+
+@pytest.fixture
 def full_screenshot() -> Callable[[object, Path], None]:
     return _full_screenshot

@@ -68,7 +68,13 @@ def _settle(page) -> None:
 
 
 def test_sliders_click_and_box_select(
-    page, open_page, check_page, wait_for_rerun, press_slider, full_screenshot
+    page,
+    open_page,
+    check_page,
+    wait_for_rerun,
+    press_slider,
+    full_screenshot,
+    click_plot,
 ):
     _open(open_page, "/Explore")
     _settle(page)
@@ -107,11 +113,7 @@ def test_sliders_click_and_box_select(
     assert "sigma=1.5" in page.url and "C=18" in page.url
 
     # A click on empty space (the top-left corner of the plot) adds a point.
-    plot = page.locator(f"{MAIN} .nsewdrag").first
-    box = plot.bounding_box()
-    assert box is not None
-    page.mouse.click(box["x"] + 0.06 * box["width"], box["y"] + 0.06 * box["height"])
-    wait_for_rerun(page)
+    click_plot(MAIN, 0.06, 0.06)
     _settle(page)
     sv3, n3 = _sv(page)
     assert n3 == n1 + 1, "the click did not add a training point"
@@ -119,6 +121,8 @@ def test_sliders_click_and_box_select(
     page.mouse.move(2, 2)
 
     # Drag a box over the left third of the plot: those points are removed.
+    box = page.locator(f"{MAIN} .nsewdrag").first.bounding_box()
+    assert box is not None
     page.mouse.move(box["x"] + 2, box["y"] + 2)
     page.mouse.down()
     page.mouse.move(

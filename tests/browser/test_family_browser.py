@@ -27,7 +27,13 @@ def _choose(page, key: str, label: str, wait_for_rerun) -> None:
 
 
 def test_family_page_every_control(
-    page, open_page, check_page, wait_for_rerun, press_slider, full_screenshot
+    page,
+    open_page,
+    check_page,
+    wait_for_rerun,
+    press_slider,
+    full_screenshot,
+    click_plot,
 ):
     open_page("/Family")
     _drawn(page)
@@ -36,11 +42,7 @@ def test_family_page_every_control(
     assert "training errors, class +1: 6 / 33" in _text(page)
 
     # A click on empty space adds a point of the class chosen beside the plane.
-    plot = page.locator(f"{CHART} .nsewdrag").first
-    box = plot.bounding_box()
-    assert box is not None
-    page.mouse.click(box["x"] + 0.95 * box["width"], box["y"] + 0.05 * box["height"])
-    wait_for_rerun(page)
+    click_plot(CHART, 0.95, 0.05)
     _drawn(page)
     assert "training errors, class +1: 6 / 34" in _text(page)
     page.get_by_role("button", name=re.compile("Remove clicked points")).click()

@@ -29,6 +29,7 @@ def test_regression_page_tube_click_and_path(
     wait_for_rerun,
     press_slider,
     full_screenshot,
+    click_plot,
 ):
     open_page("/Regression?epsilon=0.1")
     _chart_drawn(page)
@@ -51,11 +52,7 @@ def test_regression_page_tube_click_and_path(
     assert _n_points(page) == 100
 
     # A click on empty space, high above the curve: one more point, drawn.
-    plot = page.locator(f"{CHART} .nsewdrag").first
-    box = plot.bounding_box()
-    assert box is not None
-    page.mouse.click(box["x"] + 0.5 * box["width"], box["y"] + 0.04 * box["height"])
-    wait_for_rerun(page)
+    click_plot(CHART, 0.5, 0.04)
     _chart_drawn(page)
     assert _n_points(page) == 101
     assert "clicked in" in page.locator(CHART).inner_text()
