@@ -27,6 +27,19 @@ _streamlit_config.set_option("client.showErrorDetails", "full")
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Compile svmlab's numba functions once, before the first test: the warm-up
+    a server runs at its start (:mod:`svmlab.precompile`). On a fresh machine
+    (an empty numba cache, or compiled sources just changed) the first page
+    test otherwise compiled the solvers inside its script timeout and failed
+    when the machine was busy (seen: Explore's AppTest after 30 s at load 8).
+    With a filled cache this loads the functions, about 4 s."""
+    from svmlab import precompile
+
+    report = precompile.warm_up()
+    assert not report.errors, report.errors
+
+
 def python_output(
     code: str,
     *,
