@@ -71,7 +71,7 @@ from numpy.typing import NDArray
 
 from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
 from svmlab.kernels import KernelRows
-from svmlab.solvers import entropy_newton
+from svmlab.solvers import entropy_loop, entropy_newton
 from svmlab.solvers import entropy_steps as steps
 from svmlab.solvers.base import (
     Budget,
@@ -298,7 +298,7 @@ class EntropyState:
             self.shrinking,
         )
         self.it, converged, out = run_chunked(
-            steps.chunk, args, self.it, stop, budget, snapshot=snapshot
+            entropy_loop.chunk, args, self.it, stop, budget, snapshot=snapshot
         )
         return converged, out
 
