@@ -599,6 +599,10 @@ def _rows_into(X, kind, params, index, out):  # pragma: no cover - compiled
 @njit(cache=True, nogil=True)
 def _diagonal_into(X, kind, params, out):  # pragma: no cover - compiled
     n = X.shape[0]
+    if kind == ROW_GAUSSIAN:
+        # k(x, x) = exp(0) = 1 exactly: no n one-entry rows (0.3 ms at n = 2000).
+        out[:] = 1.0 + params[5]
+        return
     perm = np.arange(n)
     dummy = np.empty((1, 1))
     for i in range(n):
