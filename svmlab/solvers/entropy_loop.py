@@ -25,13 +25,9 @@ rebuilt at the start of each chunk (O(n), every few thousand steps), so the
 Newton phases and the refits, which move ``a`` between chunks, need not keep
 them.
 
-**Rows.** The row source and the cache tuples are unpacked once per chunk and
-rows are fetched through :func:`svmlab.solvers.row_cache.row_slot` (a tuple
-unpacked in every call costs reference counts: SMO measured 0.75 against 0.34
-us an iteration). A pair step's two margin updates are one pass over ``q``.
-
-Measured at n = 2000 (rings, Gaussian sigma 0.5, C = 3, a Gram matrix given):
-the partner scan took 7.8 us a step written from ``lo``/``hi``/``la``/``a``.
+**Rows** come through :func:`svmlab.solvers.entropy_steps.kernel_row` (the
+Gram matrix's row, or the row cache's), two or three a step. A pair step's two
+margin updates are one pass over ``q``.
 """
 
 from __future__ import annotations
@@ -41,7 +37,6 @@ import math
 import numpy as np
 from numba import njit
 
-from svmlab.kernels import ROW_DENSE
 from svmlab.solvers.entropy_steps import (
     COUNTER,
     NACT,
@@ -55,10 +50,10 @@ from svmlab.solvers.entropy_steps import (
     all_active,
     coordinate_optimum,
     interval,
+    kernel_row,
     pair_step,
     shrink,
 )
-from svmlab.solvers.row_cache import row_slot
 
 __all__ = ["chunk"]
 
@@ -134,10 +129,6 @@ def chunk(rows, diag, y, a, la, q, lo, hi, eligible, act, ist, C, delta, tol, pa
     with no gain: the smallest ``U``). Without it, the point with the largest
     interval violation moves alone, unless a pair promises a larger
     second-order gain (:mod:`svmlab.solvers.entropy_steps`)."""
-    src, cache, counters = rows
-    K, X, perm, kind, kp = src
-    cdata, slot_of, owner, clen, stamp = cache
-    dense = kind == ROW_DENSE
     n = y.shape[0]
     floor = tol * C
     BL, BU, P, CV = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
@@ -169,26 +160,7 @@ def chunk(rows, diag, y, a, la, q, lo, hi, eligible, act, ist, C, delta, tol, pa
             j = -1
             gain = 0.0
             if i >= 0 and (pair or pick >= 0):
-                if dense:
-                    Ki = K[i]
-                else:
-                    Ki = cdata[
-                        row_slot(
-                            i,
-                            n,
-                            K,
-                            X,
-                            perm,
-                            kind,
-                            kp,
-                            cdata,
-                            slot_of,
-                            owner,
-                            clen,
-                            stamp,
-                            counters,
-                        )
-                    ]
+                Ki = kernel_row(i, rows)
                 j, fallback, gain = _partner(
                     i, Ki, diag[i], y, q, diag, BL, BU, P, CV, act, nact, full, big_l
                 )
@@ -217,26 +189,7 @@ def chunk(rows, diag, y, a, la, q, lo, hi, eligible, act, ist, C, delta, tol, pa
             all_active(eligible, act, ist)
             ist[UNSHRINKS] += 1
             ist[COUNTER] = 1  # shrink again at the next step
-        if dense:
-            Ki = K[i]
-        else:
-            Ki = cdata[
-                row_slot(
-                    i,
-                    n,
-                    K,
-                    X,
-                    perm,
-                    kind,
-                    kp,
-                    cdata,
-                    slot_of,
-                    owner,
-                    clen,
-                    stamp,
-                    counters,
-                )
-            ]
+        Ki = kernel_row(i, rows)
         if j >= 0:
             la_i, la_j, new_i, new_j = pair_step(
                 y[i],
@@ -269,27 +222,7 @@ def chunk(rows, diag, y, a, la, q, lo, hi, eligible, act, ist, C, delta, tol, pa
                     y[j], a[j], la[j], lo[j], hi[j], delta, floor
                 )
             if cj != 0.0:
-                if dense:
-                    Kj = K[j]
-                else:
-                    # Ki was used last: the LRU (two rows at least) keeps it.
-                    Kj = cdata[
-                        row_slot(
-                            j,
-                            n,
-                            K,
-                            X,
-                            perm,
-                            kind,
-                            kp,
-                            cdata,
-                            slot_of,
-                            owner,
-                            clen,
-                            stamp,
-                            counters,
-                        )
-                    ]
+                Kj = kernel_row(j, rows)
                 if ci != 0.0:
                     for t in range(n):
                         q[t] += y[t] * (ci * Ki[t] + cj * Kj[t])
