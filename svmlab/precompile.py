@@ -269,7 +269,7 @@ def _inlined() -> None:
     shrinking._add_row(G.copy(), 1.0, y, K[0], n)
     rows, _ = entropy_steps.make_rows(None, KernelRows(X), n)
     BL, P, CV = -np.ones(n), np.ones(n), np.ones(n)
-    entropy_loop._scan_values(1.0, 0.5, -0.7, 1.0, 2.0, 0.1, 1e-3)
+    entropy_loop._scan_values(1.0, 0.5, -0.7, 1.0, 2.0, 0.1, 1e-3, -13.8)
     entropy_loop._max_l(y, G, BL, np.arange(n), n, True)
     entropy_loop._partner(
         0, K[0], 1.0, y, G, QD, BL, -BL, P, CV, R.astype(np.int64), n, True, 1.0

@@ -23,7 +23,8 @@ def reference_pair(state: EntropyState) -> tuple[int, int]:
     (svmlab/solvers/entropy_steps.py, module docstring), from the state's
     ``lo, hi, la, a, q`` over the active list, in plain Python."""
     y, q, lo, hi, la, a = state.y, state.q, state.lo, state.hi, state.la, state.a
-    delta, floor = state.delta, TOL_FRACTION * state.tol * state.C
+    tol = TOL_FRACTION * state.tol
+    delta, floor = state.delta, tol * state.C
     act = state.act[: state.ist[0]]
 
     def bounds(k):
@@ -31,8 +32,8 @@ def reference_pair(state: EntropyState) -> tuple[int, int]:
             return lo[k] - q[k], hi[k] - q[k]
         return q[k] - hi[k], q[k] - lo[k]
 
-    def grad(k):  # y_k G_k
-        return y[k] * (1.0 - delta - delta * la[k] - q[k])
+    def grad(k):  # y_k G_k, at a_k >= tol^2 C (the gain's floor)
+        return y[k] * (1.0 - delta - delta * max(la[k], 2 * math.log(tol)) - q[k])
 
     i = max(act, key=lambda k: (bounds(k)[0], -k))  # first of the largest L
     big_l = bounds(i)[0]

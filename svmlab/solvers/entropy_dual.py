@@ -24,7 +24,8 @@ Lambert-W equation solved by Newton); **with it** (``y'a = 0``) two move at once
 along ``(y_i, -y_j)``, SMO-style, to the exact maximiser on that line (a
 safeguarded Newton solve in the log of the smaller multiplier). Working set,
 KKT intervals, shrinking and the steps: :mod:`svmlab.solvers.entropy_steps`;
-the Newton phases: :mod:`svmlab.solvers.entropy_newton`.
+the compiled loop that runs them: :mod:`svmlab.solvers.entropy_loop`; the
+Newton phases: :mod:`svmlab.solvers.entropy_newton`.
 
 **Stopping** is the modified hinge's own KKT measure, the stationarity residual
 ``max_k |a_k / C - psi(m_k)|`` (``psi = -h'``) of

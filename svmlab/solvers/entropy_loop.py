@@ -14,13 +14,27 @@ curvature. The loop keeps, per point,
 
     BL_k = lo_k (y_k = +1) or -hi_k (y_k = -1),  so L_k = BL_k - y_k q_k
     BU_k = hi_k (y_k = +1) or -lo_k (y_k = -1),  so U_k = BU_k - y_k q_k
-    P_k  = y_k (1 - delta - delta la_k),          so y_k G_k = P_k - y_k q_k
+    P_k  = y_k (1 - delta - delta max(la_k, 2 log tol)),  y_k G_k = P_k - y_k q_k
     CV_k = delta / max(a_k, tol C)                (the curvature of the pair gain)
 
 which change only when ``a_k`` does (O(1) a step); the margins ``q`` change
-for every point and stay the one array the steps update. Each value equals
-the one written out from ``lo``, ``hi`` and ``la`` to the last bit (negation
-is exact), so the choice of every step is the same as before. The arrays are
+for every point and stay the one array the steps update. ``L`` and ``U``
+equal the ones written out from ``lo`` and ``hi`` to the last bit (negation
+is exact).
+
+**The gain's gradient** is taken at ``a_k >= tol^2 C`` (``P_k``), as its
+curvature is at ``a_k >= tol C``: a multiplier never moved sits at ``a_k =
+0`` with ``log(a_k / C)`` at -700, where the entropy's gradient ``-delta
+log(a_k / C)`` is 70 at delta = 0.1 and made every untouched violator the
+best partner, so that almost every step brought in a new point and computed
+its row, many of which ended back on the tail (outlier blobs, n = 2000: 849
+rows for 430 multipliers above tol C; 625 rows with the floor). Only the
+choice among violating pairs changes (the pair step is exact on the true
+dual). Measured (solver CPU time, n = 2000, tol 1e-3) without -> with it:
+outlier blobs 8.6 -> 6.0 ms, spiral 17.0 -> 12.2, overlapping Gaussians 34
+-> 30.4, rings 4.2 -> 3.7, C = 500 105 -> 103.5; two circles with label
+noise 11.7 -> 17.5 (its margins build more slowly, and shrinking starts at
+step 1300 rather than 400). tol C, or tol^3 C: worse on most. The arrays are
 rebuilt at the start of each chunk (O(n), every few thousand steps), so the
 Newton phases and the refits, which move ``a`` between chunks, need not keep
 them.
@@ -59,14 +73,16 @@ __all__ = ["chunk"]
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _scan_values(yk, ak, lak, lok, hik, delta, floor):  # pragma: no cover - compiled
-    """``(BL_k, BU_k, P_k, CV_k)`` of one point (scalars in and out: a helper
-    taking the arrays costs their reference counts, measured 90 ns a call)."""
+def _scan_values(yk, ak, lak, lok, hik, delta, floor, lfloor):  # pragma: no cover
+    """``(BL_k, BU_k, P_k, CV_k)`` of one point, ``lfloor = 2 log tol``
+    (scalars in and out: a helper taking the arrays costs their reference
+    counts, measured 90 ns a call)."""
     if yk > 0.0:
         bl, bu = lok, hik
     else:
         bl, bu = -hik, -lok
-    return bl, bu, yk * (1.0 - delta - delta * lak), delta / max(ak, floor)
+    g = 1.0 - delta - delta * max(lak, lfloor)
+    return bl, bu, yk * g, delta / max(ak, floor)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -131,10 +147,11 @@ def chunk(rows, diag, y, a, la, q, lo, hi, eligible, act, ist, C, delta, tol, pa
     second-order gain (:mod:`svmlab.solvers.entropy_steps`)."""
     n = y.shape[0]
     floor = tol * C
+    lfloor = 2.0 * math.log(tol)  # the gain's gradient floor (module docstring)
     BL, BU, P, CV = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
     for k in range(n):
         BL[k], BU[k], P[k], CV[k] = _scan_values(
-            y[k], a[k], la[k], lo[k], hi[k], delta, floor
+            y[k], a[k], la[k], lo[k], hi[k], delta, floor, lfloor
         )
     while it < stop_at:
         if shrinking:
@@ -213,13 +230,13 @@ def chunk(rows, diag, y, a, la, q, lo, hi, eligible, act, ist, C, delta, tol, pa
                 a[i], la[i] = new_i, la_i
                 lo[i], hi[i] = interval(la_i, tol, delta)
                 BL[i], BU[i], P[i], CV[i] = _scan_values(
-                    y[i], a[i], la[i], lo[i], hi[i], delta, floor
+                    y[i], a[i], la[i], lo[i], hi[i], delta, floor, lfloor
                 )
             if la_j != la[j]:
                 a[j], la[j] = new_j, la_j
                 lo[j], hi[j] = interval(la_j, tol, delta)
                 BL[j], BU[j], P[j], CV[j] = _scan_values(
-                    y[j], a[j], la[j], lo[j], hi[j], delta, floor
+                    y[j], a[j], la[j], lo[j], hi[j], delta, floor, lfloor
                 )
             if cj != 0.0:
                 Kj = kernel_row(j, rows)
@@ -242,7 +259,7 @@ def chunk(rows, diag, y, a, la, q, lo, hi, eligible, act, ist, C, delta, tol, pa
                 a[i], la[i] = new, la_i
                 lo[i], hi[i] = interval(la_i, tol, delta)
                 BL[i], BU[i], P[i], CV[i] = _scan_values(
-                    y[i], a[i], la[i], lo[i], hi[i], delta, floor
+                    y[i], a[i], la[i], lo[i], hi[i], delta, floor, lfloor
                 )
                 if ci != 0.0:
                     for t in range(n):
