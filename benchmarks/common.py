@@ -76,16 +76,24 @@ def machine_load() -> dict[str, Any]:
 
 
 def interleaved_medians(
-    fns: dict[str, Callable[[], Any]], repeats: int
+    fns: dict[str, Callable[[], Any]],
+    repeats: int,
+    cpu: dict[str, float] | None = None,
 ) -> tuple[dict[str, float], dict[str, Any]]:
     """Median wall time of each function, the calls interleaved round by round
     (so that a change in the machine's load hits every contender alike), and
-    each function's last result."""
+    each function's last result. ``cpu`` (optional) receives the median CPU
+    time of this process per function: on a shared machine a call that waits
+    for a core loses wall time but not CPU time."""
     times: dict[str, list[float]] = {k: [] for k in fns}
+    cpu_times: dict[str, list[float]] = {k: [] for k in fns}
     results: dict[str, Any] = {}
     for _ in range(repeats):
         for name, fn in fns.items():
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             results[name] = fn()
             times[name].append(time.perf_counter() - start)
+            cpu_times[name].append(time.process_time() - start_cpu)
+    if cpu is not None:
+        cpu.update({k: statistics.median(v) for k, v in cpu_times.items()})
     return {k: statistics.median(v) for k, v in times.items()}, results

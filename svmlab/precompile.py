@@ -246,7 +246,13 @@ def _inlined() -> None:
     the callers never compiles them on their own), called once directly, as a
     test or a reader calling one from Python would."""
     from svmlab.kernels import KernelRows, gram
-    from svmlab.solvers import entropy_steps, row_cache, shrinking, working_set
+    from svmlab.solvers import (
+        entropy_loop,
+        entropy_steps,
+        row_cache,
+        shrinking,
+        working_set,
+    )
 
     X, labels = _points(8)
     y = np.where(labels > 0, 1.0, -1.0)
@@ -262,6 +268,12 @@ def _inlined() -> None:
     shrinking._step_single(0, K[0], y, a.copy(), G.copy(), QD, U, R, n)
     shrinking._add_row(G.copy(), 1.0, y, K[0], n)
     rows, _ = entropy_steps.make_rows(None, KernelRows(X), n)
+    BL, P, CV = -np.ones(n), np.ones(n), np.ones(n)
+    entropy_loop._scan_values(1.0, 0.5, -0.7, 1.0, 2.0, 0.1, 1e-3, -13.8)
+    entropy_loop._max_l(y, G, BL, np.arange(n), n, True)
+    entropy_loop._partner(
+        0, K[0], 1.0, y, G, QD, BL, -BL, P, CV, R.astype(np.int64), n, True, 1.0
+    )
     entropy_steps.kernel_row(0, rows)
     src, cache, ist = rows
     row_cache.cached_row(1, n, src, cache, ist)

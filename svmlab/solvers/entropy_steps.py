@@ -53,7 +53,7 @@ linear in ``u`` and a multiplier headed for ``e^-1000`` gets there in a few
 steps, where Newton in ``t`` would overshoot to negative values.
 
 **Shrinking** (Joachims 1999; Chang & Lin 2011, section 5.1): every
-``min(n, 1000)`` steps a point whose interval is one-sided (``a_k = C``: only
+``min(n, 100)`` steps a point whose interval is one-sided (``a_k = C``: only
 ``hi``; ``v_k <= tol``: only ``lo``) and whose finite side lies beyond the
 current extreme violation leaves the active list, which only the scans read:
 ``q`` is still updated for every point, so no gradient has to be rebuilt and a
@@ -83,7 +83,7 @@ from svmlab.solvers.row_cache import CACHE_MB, N_COUNTERS, cache_arrays, cached_
 
 __all__ = [
     "N_STATE",
-    "chunk",
+    "all_active",
     "coordinate_optimum",
     "interval",
     "intervals_into",
@@ -91,6 +91,7 @@ __all__ = [
     "make_rows",
     "margins_from_rows",
     "pair_step",
+    "shrink",
     "violation",
 ]
 
@@ -104,8 +105,14 @@ N_STATE = 7
 #: multipliers) is at rounding level; this many in a row (or n) stop the loop.
 TINY_STEP = 1e-13
 TINY_RUN = 100
-#: Shrink every min(n, SHRINK_EVERY) steps (LIBSVM's 1000).
-SHRINK_EVERY = 1000
+#: Shrink every min(n, SHRINK_EVERY) steps. LIBSVM shrinks every 1000; here
+#: every 100 (issue 29, n = 2000, SVC.fit CPU time, the six problems of
+#: benchmarks/issue29_targets.py): a cold start has every point violating its
+#: interval, and the points far beyond the margin band that leave the scans
+#: early are never picked (nor their rows computed): rings 7.4 -> 5.3 ms, two
+#: circles with label noise 24.2 -> 16.5 ms (kernel entries 2.57 -> 1.91
+#: million), C = 500 and the others within the noise.
+SHRINK_EVERY = 100
 #: Newton iterations at most in a 1-D solve (a handful are used).
 MAX_NEWTON = 100
 
@@ -365,129 +372,7 @@ def violation(y, q, lo, hi, index, count, pair):
 
 
 @njit(cache=True, nogil=True)
-def _select_pair(rows, diag, y, a, la, q, lo, hi, act, nact, delta, floor):
-    """``(i, j, gain)``: the pair with the largest second-order gain among the
-    partners of the largest ``L_i``; ``(-1, -1, 0)`` when ``max L <= min U``.
-
-    The entropy's curvature ``delta / a_k`` is taken at ``max(a_k, floor)``
-    (``floor = tol C``): a point on the tail that violates its interval is
-    headed above ``tol C``, where its curvature is at most that, and at its
-    current ``a_k`` (1e-13 C after a cold start) the quadratic model would
-    rate its step as worthless (measured: such points waited 10^6 steps).
-
-    With every point active (``act`` is then ``0 .. n - 1``: shrinking keeps
-    the list's order) the scans run over the arrays directly rather than
-    through ``act``: contiguous loads, a quarter less time a scan (issue 29;
-    measured at n = 2000 on rings and a spiral: 4.3 -> 3.2 us)."""
-    full = nact == y.shape[0]
-    big_l, i = -np.inf, -1
-    if full:
-        for k in range(nact):
-            L, _ = _bounds(k, y, q, lo, hi)
-            if L > big_l:
-                big_l, i = L, k
-    else:
-        for r in range(nact):
-            k = act[r]
-            L, _ = _bounds(k, y, q, lo, hi)
-            if L > big_l:
-                big_l, i = L, k
-    if i < 0:
-        return -1, -1, 0.0
-    gi = y[i] * (1.0 - delta - delta * la[i] - q[i])
-    curv_i = delta / max(a[i], floor)
-    Ki = kernel_row(i, rows)
-    kii = diag[i]
-    best_b2, best_quad = 0.0, 1.0
-    j, fallback, small_u = -1, -1, np.inf
-    if full:
-        for k in range(nact):
-            # Written out in both loops: a helper taking the arrays costs
-            # reference counts a candidate (measured: 50x slower scans).
-            _, U = _bounds(k, y, q, lo, hi)
-            if U >= big_l:
-                continue
-            if U < small_u:
-                small_u, fallback = U, k
-            b = gi - y[k] * (1.0 - delta - delta * la[k] - q[k])
-            curv = diag[k] + kii - 2.0 * Ki[k]
-            quad = max(curv, 0.0) + curv_i + delta / max(a[k], floor)
-            b2 = b * b
-            if math.isfinite(quad) and b2 * best_quad > best_b2 * quad:
-                best_b2, best_quad, j = b2, quad, k
-    else:
-        for r in range(nact):
-            k = act[r]
-            _, U = _bounds(k, y, q, lo, hi)
-            if U >= big_l:
-                continue
-            if U < small_u:
-                small_u, fallback = U, k
-            b = gi - y[k] * (1.0 - delta - delta * la[k] - q[k])
-            curv = diag[k] + kii - 2.0 * Ki[k]
-            quad = max(curv, 0.0) + curv_i + delta / max(a[k], floor)
-            b2 = b * b
-            if math.isfinite(quad) and b2 * best_quad > best_b2 * quad:
-                best_b2, best_quad, j = b2, quad, k
-    if fallback < 0:
-        return -1, -1, 0.0
-    if j < 0:
-        return i, fallback, 0.0
-    return i, j, best_b2 / best_quad
-
-
-@njit(cache=True, nogil=True)
-def _select(rows, diag, y, a, la, q, lo, hi, act, nact, C, delta, pair, tol):
-    """The working set over the active list: ``(i, j)``; ``j = -1`` for a
-    single step on ``i``, ``i = -1`` when the active points meet the test.
-
-    With the bias, the pair of :func:`_select_pair`. Without it, the point
-    with the largest interval violation moves alone, unless a pair promises a
-    larger second-order gain: pair steps keep ``y'a`` and converge far faster
-    along the ill-conditioned directions of ``H`` that do not change it (at
-    a large C on a smooth kernel, single steps alone took over 10^7 steps
-    where the mix takes 4 x 10^5), while single steps move ``y'a``.
-    """
-    floor = tol * C
-    if pair:
-        i, j, _ = _select_pair(rows, diag, y, a, la, q, lo, hi, act, nact, delta, floor)
-        return i, j
-    best, pick = 0.0, -1
-    for r in range(nact):
-        k = act[r]
-        v = max(lo[k] - q[k], q[k] - hi[k])
-        if v > best:
-            best, pick = v, k
-    if pick < 0:
-        return -1, -1
-    g = 1.0 - delta - delta * la[pick] - q[pick]
-    curv = diag[pick] + delta / max(a[pick], floor)
-    single = g * g / curv if curv > 0.0 else np.inf
-    i, j, gain = _select_pair(rows, diag, y, a, la, q, lo, hi, act, nact, delta, floor)
-    if j >= 0 and gain > single:
-        return i, j
-    return pick, -1
-
-
-@njit(cache=True, nogil=True)
-def _move(rows, y, a, la, q, lo, hi, k, la_new, new, tol, delta):
-    """Set ``a_k = new`` (``log(a_k / C) = la_new``): the margins of every
-    point and the interval of k. Returns whether ``la_k`` changed."""
-    if la_new == la[k]:
-        return False
-    dc = y[k] * (new - a[k])
-    a[k] = new
-    la[k] = la_new
-    lo[k], hi[k] = interval(la_new, tol, delta)
-    if dc != 0.0:
-        row = kernel_row(k, rows)
-        for t in range(q.shape[0]):
-            q[t] += y[t] * dc * row[t]
-    return True
-
-
-@njit(cache=True, nogil=True)
-def _shrink(y, a, q, lo, hi, act, ist, pair):
+def shrink(y, a, q, lo, hi, act, ist, pair):
     """Drop one-sided points whose finite side lies beyond the current
     extreme violation from the active list (module docstring)."""
     nact = ist[NACT]
@@ -512,69 +397,10 @@ def _shrink(y, a, q, lo, hi, act, ist, pair):
 
 
 @njit(cache=True, nogil=True)
-def _all_active(eligible, act, ist):
+def all_active(eligible, act, ist):
     count = 0
     for k in range(eligible.shape[0]):
         if eligible[k]:
             act[count] = k
             count += 1
     ist[NACT] = count
-
-
-@njit(cache=True, nogil=True)
-def chunk(rows, diag, y, a, la, q, lo, hi, eligible, act, ist, C, delta, tol, pair,
-          shrinking, it, stop_at):  # fmt: skip
-    """Steps ``it .. stop_at`` of the solver (state in place); returns
-    ``(it, converged)``. Points with ``eligible[k] = False`` never move (left
-    out of a refit); their margins are still updated."""
-    n = y.shape[0]
-    while it < stop_at:
-        if shrinking:
-            ist[COUNTER] -= 1
-            if ist[COUNTER] <= 0:
-                ist[COUNTER] = min(n, SHRINK_EVERY)
-                _shrink(y, a, q, lo, hi, act, ist, pair)
-        i, j = _select(
-            rows, diag, y, a, la, q, lo, hi, act, ist[NACT], C, delta, pair, tol
-        )
-        if i < 0:
-            full = 0
-            for k in range(n):
-                full += eligible[k]
-            if ist[NACT] == full:
-                return it, True
-            _all_active(eligible, act, ist)
-            ist[UNSHRINKS] += 1
-            i, j = _select(
-                rows, diag, y, a, la, q, lo, hi, act, ist[NACT], C, delta, pair, tol
-            )
-            if i < 0:
-                return it, True
-            ist[COUNTER] = 1  # shrink again at the next step
-        if j >= 0:
-            kij = kernel_row(i, rows)[j]
-            la_i, la_j, new_i, new_j = pair_step(
-                y[i], y[j], a[i], a[j], la[i], la[j], q[i], q[j],
-                diag[i], diag[j], kij, C, delta,
-            )  # fmt: skip
-            change = max(abs(la_i - la[i]), abs(la_j - la[j]))
-            _move(rows, y, a, la, q, lo, hi, i, la_i, new_i, tol, delta)
-            _move(rows, y, a, la, q, lo, hi, j, la_j, new_j, tol, delta)
-        else:
-            c = q[i] - diag[i] * a[i]
-            la_i = coordinate_optimum(c, diag[i], C, delta)
-            change = abs(la_i - la[i])
-            _move(rows, y, a, la, q, lo, hi, i, la_i, C * math.exp(la_i), tol, delta)
-        it += 1
-        ist[STEPS] += 1
-        if not change > TINY_STEP:
-            ist[TINY] += 1
-            if ist[TINY] >= max(TINY_RUN, n):
-                # Steps at rounding level only: the test cannot be met at this
-                # tol in float64 (the margins' rounding, magnified by the
-                # tail's slope 1/delta); stop rather than loop.
-                ist[STALLS] += 1
-                return it, False
-        else:
-            ist[TINY] = 0
-    return it, False
