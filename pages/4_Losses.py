@@ -101,8 +101,28 @@ axis = controls[0].radio(
 )
 run = controls[2].button("Run sweep", type="primary", key="losses_run_sweep")
 sweep_request = lp.SweepRequest(request, axis)
+
+
+def sweep_measures(sweep_request: lp.SweepRequest) -> list[str]:
+    """The boundary-shift measures that apply to the sweep's kernel."""
+    if sweep_request.base.kernel == "linear":
+        return ["angle", "shift_data"]
+    return ["shift_data", "shift_plane"]
+
+
+def partial_sweep(sweep) -> None:
+    """The two sweep charts over the seeds done so far, while the sweep runs."""
+    shift = st.session_state.get("losses_sweep_measure")
+    if shift not in sweep_measures(sweep_request):
+        shift = sweep_measures(sweep_request)[0]
+    note = f"{len(sweep.seeds)} of {sweep_request.n_seeds} data seeds"
+    for column, measure in zip(st.columns(2), ("test_error", shift), strict=True):
+        with column:
+            panels.partial_chart(fig.sweep_figure(sweep, measure, TITLES), note)
+
+
 if run:
-    engine_result(lambda: lp.run_sweep(sweep_request), stop=False)
+    engine_result(lambda: lp.run_sweep(sweep_request, partial_sweep), stop=False)
 stored = lp.stored_sweep()
 if stored is None:
     st.info(
@@ -120,14 +140,7 @@ else:
             "This sweep was run for other settings; press Run sweep to redo it for "
             "the current ones."
         )
-    measures = (
-        ["angle", "shift_data"]
-        if done.base.kernel == "linear"
-        else [
-            "shift_data",
-            "shift_plane",
-        ]
-    )
+    measures = sweep_measures(done)
     shift = controls[1].selectbox(
         "Boundary shift measured as",
         measures,

@@ -14,6 +14,7 @@ result is kept in the session with its request.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -191,18 +192,24 @@ SCALINGS: SharedResults[tuple[ScalingResult, list[LeeRow]]] = SharedResults(8)
 def _compute_scaling(
     request: ScalingRequest, progress
 ) -> tuple[ScalingResult, list[LeeRow]]:
-    """The engine calls, reporting ``progress(fraction, message)``."""
+    """The engine calls, reporting ``progress(fraction, message[, partial])``:
+    the times over the sizes done so far after each size."""
     model = request.base.model
     model = ModelSpec(**{**model.__dict__, "max_seconds": SCALING_FIT_SECONDS})
+    last = [0.0, "Scaling: starting"]
+
+    def on_progress(done: int, total: int) -> None:
+        last[:] = [done / total, f"Scaling: {done} of {total} fits"]
+        progress(*last)
+
     with room.page_fits():
         result = scaling(
             request.base.data_of_size,
             model,
             request.sizes,
             budget_seconds=request.budget,
-            on_progress=lambda done, total: progress(
-                done / total, f"Scaling: {done} of {total} fits"
-            ),
+            on_progress=on_progress,
+            on_partial=lambda partial: progress(*last, partial),
         )
         progress(1.0, "Lee's Table 1 setting (n = 100 to 400)…")
         # Median of 3: one run each flipped the order at n = 400 under load.
@@ -210,14 +217,19 @@ def _compute_scaling(
     return result, lee
 
 
-def run_scaling(request: ScalingRequest) -> tuple[ScalingResult, list[LeeRow]]:
+def run_scaling(
+    request: ScalingRequest,
+    draw_partial: Callable[[ScalingResult], None] | None = None,
+) -> tuple[ScalingResult, list[LeeRow]]:
     """Run (or fetch from the shared results) a scaling sweep with a progress bar
-    and keep it in the session. Raises SvmlabError."""
+    and keep it in the session; ``draw_partial`` draws the times over the sizes
+    done so far while it runs. Raises SvmlabError."""
     result = with_progress(
         SCALINGS,
         request,
         lambda progress: _compute_scaling(request, progress),
         text="Timing every solver at growing n…",
+        draw_partial=draw_partial,
     )
     st.session_state[SCALING_KEY] = (request, *result)
     return result
