@@ -6,6 +6,7 @@ Widgets (svmlab.ui.losses_page) -> a LossesRequest -> cached engine calls
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -115,7 +116,10 @@ def partial_sweep(sweep) -> None:
     shift = st.session_state.get("losses_sweep_measure")
     if shift not in sweep_measures(sweep_request):
         shift = sweep_measures(sweep_request)[0]
-    note = f"{len(sweep.seeds)} of {sweep_request.n_seeds} data seeds"
+    fitted = int(np.isfinite(sweep.test_error).any(axis=2).sum())
+    total = len(sweep.values) * sweep_request.n_seeds
+    seeds = f"{len(sweep.seeds)} of {sweep_request.n_seeds} seeds"
+    note = f"{fitted} of {total} data sets ({seeds})"
     for column, measure in zip(st.columns(2), ("test_error", shift), strict=True):
         with column:
             panels.partial_chart(fig.sweep_figure(sweep, measure, TITLES), note)
