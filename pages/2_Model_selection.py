@@ -80,7 +80,13 @@ def partial_grid(r) -> None:
     for k, name in enumerate(r.criteria):
         with columns[k % 2]:
             panels.partial_chart(
-                figures.heatmap_figure(r, name, zrange=zrange, title=TITLES[name]),
+                # The title's first part only: the note takes its second line.
+                figures.heatmap_figure(
+                    r,
+                    name,
+                    zrange=zrange,
+                    title=f"{TITLES[name].partition(' (')[0]} (so far: {note})",
+                ),
                 note,
             )
 

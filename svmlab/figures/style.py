@@ -192,11 +192,14 @@ def mark_partial(fig: go.Figure, note: str) -> go.Figure:
     top left corner, above the plot (the top margin grows to hold it), so a
     chart that is still filling in is never read as the finished one. A figure
     whose title is an annotation named "title" (the heatmaps) gets the note at
-    the end of its title instead."""
+    the end of its title instead (unless the title says "so far" already: a
+    long title leaves the note no room on its line, so the page shortens it
+    and puts the note in it itself)."""
     layout = fig.layout
     for annotation in layout.annotations or ():
         if annotation.name == "title":
-            annotation.text = f"{annotation.text} <i>(so far: {note})</i>"
+            if "so far" not in annotation.text:  # else its builder said it
+                annotation.text = f"{annotation.text} <i>(so far: {note})</i>"
             return fig
     top = layout.margin.t if layout.margin.t is not None else 80
     fig.update_layout(margin={"t": max(top, 0) + 2 * FONT_SIZE})
