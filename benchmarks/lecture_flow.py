@@ -1,7 +1,18 @@
 """A lecture as the room waits for it, in Chromium, beside the floor (issue 28).
 
     python -m benchmarks.lecture_flow [--moves 20] [--warmup 3] [--skip-scaling]
-        [--app-dir DIR] [--name lecture_flow]
+        [--app-dir DIR] [--name lecture_flow] [--ports 8750-8799]
+    python -m benchmarks.lecture_flow --buttons-only [--rounds 3] [--app-dir DIR]
+
+``--buttons-only`` times only the buttons (a preset from the hub, Explore's
+"Compute the path", Losses' and Model selection's "Run sweep", Solvers' "Run
+scaling", the Multiclass page's three fits on a switch), each round on a server
+of its own (a second round on one server would be served the first's shared
+results) after every page was loaded once; it prints the medians over the
+rounds and writes ``results/<name>_buttons.json``. Each button's row has
+``partial_s`` beside the complete wait: when the first chart drawn from a
+partial result appeared (a Plotly chart of the main pane whose title or
+annotation says "so far", as the pages mark them; None when none was drawn).
 
 Drives headless Debian Chromium (Playwright, ``/usr/bin/chromium``, the flags of
 ``tests/browser/conftest.py``) through a scripted lecture against a ``streamlit

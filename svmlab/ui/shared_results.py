@@ -147,16 +147,17 @@ class SharedResults(Generic[T]):
             if hit is not None:
                 return hit
             with self._lock:
-                # A waiter that takes over after a failure starts afresh.
-                self._running[key] = running
-                self._progress.pop(key, None)
+                # A waiter that takes over after a failure starts afresh (unless
+                # a newcomer started meanwhile: both then compute, as before).
+                if self._running.setdefault(key, running) is running:
+                    self._progress.pop(key, None)
             try:
                 result = compute()
             finally:
                 with self._lock:
-                    self._progress.pop(key, None)
                     if self._running.get(key) is running:
                         del self._running[key]
+                        self._progress.pop(key, None)
             if keep(result):
                 with self._lock:
                     self._done[key] = result
