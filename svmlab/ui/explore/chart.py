@@ -78,7 +78,7 @@ COMPONENT = "svmlab_plotly"
 
 _JS = r"""
 const SCRIPT = "__ASSET__";
-const PRELOAD_BYTES = __PRELOAD_BYTES__;
+const PRELOAD = "__PRELOAD__";
 
 function plotlyReady() {
   if (window.Plotly && window.Plotly.react) return Promise.resolve(window.Plotly);
@@ -237,21 +237,30 @@ export default function (component) {
     }).observe(gd);
   }
   gd.__svmlabSend = setTriggerValue;
-  if (data && data.byteLength === PRELOAD_BYTES) {
-    // The frame's preload (every page): fetch and parse plotly.js while the
-    // browser is idle, so the first chart of the tab does not wait for it.
-    if (!window.Plotly) {
-      const load = () => plotlyReady().catch((error) => console.error(error));
-      if (window.requestIdleCallback) {
-        window.requestIdleCallback(load, { timeout: 2000 });
-      } else {
-        setTimeout(load, 500);
-      }
+  const text = data ? new TextDecoder().decode(data) : null;
+  if (text && text.startsWith(PRELOAD)) {
+    // The frame's preload (every page): while the browser is idle, fetch and
+    // run plotly.js, then Streamlit's own Plotly element code (the chunk
+    // named after the prefix), so the tab's first chart of either kind does
+    // not wait for a download and a parse. Once per tab.
+    if (!window.__svmlabPreloaded) {
+      window.__svmlabPreloaded = true;
+      const idle = (run) => window.requestIdleCallback
+        ? window.requestIdleCallback(run, { timeout: 2000 })
+        : setTimeout(run, 500);
+      const chunk = text.slice(PRELOAD.length);
+      const own = document.querySelector('script[src*="/static/js/"]');
+      idle(() => plotlyReady().catch((error) => console.error(error)).then(() => {
+        if (chunk && own) {
+          const url = own.src.slice(0, own.src.indexOf("static/js/")) +
+            "static/js/" + chunk;
+          idle(() => import(url).catch((error) => console.error(error)));
+        }
+      }));
     }
     return () => {};
   }
-  if (data) {
-    const text = new TextDecoder().decode(data);
+  if (text) {
     if (text !== gd.__svmlabText) {
       gd.__svmlabText = text;
       const spec = JSON.parse(text);
@@ -288,14 +297,19 @@ export default function (component) {
 }
 """
 
-#: The payload of :func:`preload` (a figure's payload is never this short).
-PRELOAD = b"preload"
+#: The payload of :func:`preload` starts so (a figure's starts with "{"), and
+#: goes on with the file name of Streamlit's own Plotly element code: a chunk
+#: of Streamlit's bundle with a hashed name (Streamlit is pinned; none found
+#: after an upgrade: plotly.js alone is preloaded).
+PRELOAD = "svmlab-preload:"
+_STREAMLIT_JS = Path(st.__file__).resolve().parent / "static" / "static" / "js"
+PLOTLY_CHUNK = next(
+    (f.name for f in sorted(_STREAMLIT_JS.glob("PlotlyChart.*.js"))), ""
+)
 
 _component = st.components.v2.component(
     COMPONENT,
-    js=_JS.replace("__ASSET__", ASSET_NAME).replace(
-        "__PRELOAD_BYTES__", str(len(PRELOAD))
-    ),
+    js=_JS.replace("__ASSET__", ASSET_NAME).replace("__PRELOAD__", PRELOAD),
     isolate_styles=False,
 )
 
@@ -393,10 +407,13 @@ def plot(
 
 
 def preload() -> None:
-    """An invisible instance of the chart that loads plotly.js when the browser
-    is next idle (issue 28): the frame mounts it on every page, so the tab's
-    first kept-alive chart (a preset from the hub, a switch to Explore) is
-    drawn at once instead of after a 1.5 MB download and a 1-3 s parse (measured
-    on two loaded cores). Nothing is drawn and nothing is sent back."""
+    """An invisible instance of the chart that loads plotly.js, then
+    Streamlit's own Plotly element code, when the browser is next idle (issue
+    28): the frame mounts it on every page, so the tab's first chart (a preset
+    from the hub, a switch to Explore, the Multiclass page, the path) is drawn
+    at once instead of after a download (1.5 MB, 4.7 MB) and a 1-3 s parse
+    (measured on two loaded cores). Nothing is drawn, nothing is sent back."""
     _serve_plotly_js()
-    _component(key=PRELOAD_KEY, data=PRELOAD, height="content")
+    _component(
+        key=PRELOAD_KEY, data=(PRELOAD + PLOTLY_CHUNK).encode(), height="content"
+    )
