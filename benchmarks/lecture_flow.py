@@ -1,7 +1,18 @@
 """A lecture as the room waits for it, in Chromium, beside the floor (issue 28).
 
     python -m benchmarks.lecture_flow [--moves 20] [--warmup 3] [--skip-scaling]
-        [--app-dir DIR] [--name lecture_flow]
+        [--app-dir DIR] [--name lecture_flow] [--ports 8750-8799]
+    python -m benchmarks.lecture_flow --buttons-only [--rounds 3] [--app-dir DIR]
+
+``--buttons-only`` times only the buttons (a preset from the hub, Explore's
+"Compute the path", Losses' and Model selection's "Run sweep", Solvers' "Run
+scaling", the Multiclass page's three fits on a switch), each round on a server
+of its own (a second round on one server would be served the first's shared
+results) after every page was loaded once; it prints the medians over the
+rounds and writes ``results/<name>_buttons.json``. Each button's row has
+``partial_s`` beside the complete wait: when the first chart drawn from a
+partial result appeared (a Plotly chart of the main pane whose title or
+annotation says "so far", as the pages mark them; None when none was drawn).
 
 Drives headless Debian Chromium (Playwright, ``/usr/bin/chromium``, the flags of
 ``tests/browser/conftest.py``) through a scripted lecture against a ``streamlit
@@ -98,8 +109,14 @@ INIT_JS = r"""
   const now = () => performance.now();
   const L = window.__lf = {
     t0: 0, armed: false, states: [], lastMsg: 0, firstMsg: null, bytes: 0,
-    lastChart: 0, lastMain: 0,
+    lastChart: 0, lastMain: 0, firstPartial: null,
   };
+  // A partial result: a chart of the main pane whose title or annotation says
+  // "so far" (the pages mark a chart drawn from the rows computed so far).
+  const partialDrawn = () => [...document.querySelectorAll(
+    '[data-testid="stMain"] .js-plotly-plot .main-svg')].some((svg) =>
+    [...svg.querySelectorAll('.gtitle, .annotation-text')]
+      .some((e) => e.textContent.includes('so far')));
   const start = () => { if (L.armed && L.t0 === null) { L.t0 = now(); } };
   window.addEventListener('keydown', start, true);
   window.addEventListener('pointerdown', start, true);
@@ -142,6 +159,10 @@ INIT_JS = r"""
       L[key] = t;
       requestAnimationFrame(() => { L[key] = Math.max(L[key], now()); });
     };
+    if (chart && L.t0 !== null && L.firstPartial === null && partialDrawn()) {
+      L.firstPartial = t;
+      requestAnimationFrame(() => { L.firstPartial = now(); });
+    }
     if (chart) bump('lastChart');
     if (main) bump('lastMain');
   }).observe(document, {subtree: true, childList: true, attributes: true,
@@ -150,7 +171,8 @@ INIT_JS = r"""
 """
 
 ARM_JS = """() => { const L = window.__lf;
-  L.t0 = null; L.armed = true; L.bytes = 0; L.firstMsg = null; }"""
+  L.t0 = null; L.armed = true; L.bytes = 0; L.firstMsg = null;
+  L.firstPartial = null; }"""
 
 STATE_JS = r"""
 () => {
@@ -180,7 +202,7 @@ STATE_JS = r"""
     pending: charts.filter((c) => !c.querySelector('.main-svg')).length
       + unmounted.length,
     script, lastChart: L.lastChart, lastMain: L.lastMain, bytes: L.bytes,
-    firstMsg: L.firstMsg,
+    firstMsg: L.firstMsg, firstPartial: L.firstPartial,
     lastState: after.length ? after[after.length - 1][0] : 0,
     containers: main ? main.querySelectorAll('[data-testid="stElementContainer"]')
       .length : 0,
@@ -198,10 +220,19 @@ NUMBERS_JS = r"""
 # -- processes ----------------------------------------------------------------------
 
 
+#: Ports the servers may take (``--ports 8750-8799``; None: any free port).
+PORTS: range | None = None
+
+
 def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    for port in PORTS or (0,):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return s.getsockname()[1]
+    raise RuntimeError(f"no free port in {PORTS}")
 
 
 class Server:
@@ -358,6 +389,12 @@ class Lecture:
             "first_msg_s": (
                 round((s["firstMsg"] - s["t0"]) / 1000, 3)
                 if s["firstMsg"] is not None
+                else None
+            ),
+            # The first chart drawn from a partial result (None: none was).
+            "partial_s": (
+                round((s["firstPartial"] - s["t0"]) / 1000, 3)
+                if s["firstPartial"] is not None
                 else None
             ),
             "charts": s["charts"],
@@ -630,12 +667,6 @@ def lecture_on(lecture: Lecture, app_dir: Path, cache: Path, args: Any) -> dict:
             lecture, page, "explore_sigma_slider", "ArrowLeft", args.moves,
             args.warmup, "Explore: σ move, key press to every chart drawn",
         )  # fmt: skip
-        tool = page.locator(".st-key-explore_tool").get_by_text(
-            "Regularisation path", exact=True
-        )
-        lecture.act("Explore: tool 'Regularisation path'", page, lambda: tool.click())
-        run = page.locator(".st-key-explore_path_run button")
-        lecture.act("Explore: Compute the path", page, lambda: run.click(), 180)
         lecture.close_pages()
 
         for title, path in PAGES.items():
@@ -656,29 +687,101 @@ def lecture_on(lecture: Lecture, app_dir: Path, cache: Path, args: Any) -> dict:
             )
         lecture.close_pages()
 
-        buttons = [
-            ("Losses", "losses_run_sweep", "Losses: Run sweep", 180),
-            ("Model_selection", "selection_run", "Model selection: Run sweep", 300),
-        ]
-        if not args.skip_scaling:
-            buttons.append(
-                (
-                    "Solvers",
-                    "solvers_run_scaling",
-                    "Solvers: Run scaling (60 s budget)",
-                    300,
-                )
-            )
-        for path, key, step, timeout in buttons:
-            page = lecture.load(f"{path} for its button", f"{base}/{path}")
-            lecture.rows.pop()
-            button = page.locator(f".st-key-{key} button")
-            lecture.act(step, page, lambda button=button: button.click(), timeout)
-            lecture.close_pages()
+        buttons(lecture, base, args.skip_scaling)
     finally:
         lecture.close_pages()
         server.stop()
     return out
+
+
+#: Each page's main button: (page path, button key, step, timeout in seconds).
+BUTTONS = (
+    ("Losses", "losses_run_sweep", "Losses: Run sweep", 180),
+    ("Model_selection", "selection_run", "Model selection: Run sweep", 300),
+    ("Solvers", "solvers_run_scaling", "Solvers: Run scaling (60 s budget)", 300),
+)
+
+
+def buttons(lecture: Lecture, base: str, skip_scaling: bool = False) -> None:
+    """Every button of the lecture, each in a new session on a loaded page:
+    a preset from the hub, Explore's "Compute the path", each page's main
+    button (each row says when the first partial result was drawn,
+    ``partial_s``, beside the complete wait)."""
+    page = lecture.load("hub (new session, for the preset)", base)
+    lecture.rows.pop()
+    link = page.locator('[data-testid="stMain"] a[href*="preset=c_too_large"]')
+    lecture.act("preset from the hub: C too large (Explore)", page, link.first.click)
+    lecture.close_pages()
+    page = lecture.load("Explore for the path", base + "/Explore")
+    lecture.rows.pop()
+    tool = page.locator(".st-key-explore_tool").get_by_text(
+        "Regularisation path", exact=True
+    )
+    lecture.act("Explore: tool 'Regularisation path'", page, tool.click)
+    run = page.locator(".st-key-explore_path_run button")
+    lecture.act("Explore: Compute the path", page, run.click, 180)
+    lecture.close_pages()
+    for path, key, step, timeout in BUTTONS:
+        if skip_scaling and key == "solvers_run_scaling":
+            continue
+        page = lecture.load(f"{path} for its button", f"{base}/{path}")
+        lecture.rows.pop()
+        button = page.locator(f".st-key-{key} button")
+        lecture.act(step, page, button.click, timeout)
+        lecture.close_pages()
+    # The Multiclass page has no button: its three fits run as it loads.
+    page = lecture.load("hub (new session, for Multiclass)", base)
+    lecture.rows.pop()
+    link = page.locator('[data-testid="stSidebar"] a', has_text="Multiclass")
+    lecture.act("Multiclass: page switch (its three fits)", page, link.first.click)
+    lecture.close_pages()
+
+
+def buttons_only(browser: Any, app_dir: Path, rounds: int, skip: bool) -> dict:
+    """Only the buttons, ``rounds`` times, each round on a server of its own (a
+    second round on the same server would be served the first's shared
+    results): every page loaded once first (its imports and compiled code),
+    then :func:`buttons`. Medians per button over the rounds."""
+    per_step: dict[str, list[dict[str, Any]]] = {}
+    for r in range(rounds):
+        print(f"round {r + 1} of {rounds}:", flush=True)
+        lecture = Lecture(browser)
+        server = Server("app.py", app_dir)
+        lecture.server = server
+        try:
+            for path in ("", *PAGES.values()):
+                lecture.load(f"warm {path or 'hub'}", f"{server.url}/{path}")
+                lecture.close_pages()
+            lecture.rows.clear()
+            buttons(lecture, server.url, skip)
+        finally:
+            lecture.close_pages()
+            server.stop()
+        for row in lecture.rows:
+            per_step.setdefault(row["step"], []).append(row)
+    table = []
+    for step, samples in per_step.items():
+
+        def med(key: str, samples=samples) -> float | None:
+            values = [s[key] for s in samples if s[key] is not None]
+            return round(statistics.median(values), 3) if values else None
+
+        table.append(
+            {
+                "button": step,
+                "rounds": len(samples),
+                "partial_s": med("partial_s"),
+                "complete_s": med("wait_s"),
+                "script_s": med("script_s"),
+                "server_cpu_s": med("server_cpu_s"),
+                "browser_cpu_s": med("browser_cpu_s"),
+                "charts": samples[-1]["charts"],
+                "KB": med("kb"),
+                "load1": med("load1"),
+                "samples": samples,
+            }
+        )
+    return {"buttons": table}
 
 
 # -- the table ----------------------------------------------------------------------
@@ -766,9 +869,41 @@ def main() -> None:
     )
     parser.add_argument("--app-dir", type=Path, default=ROOT)
     parser.add_argument("--name", default="lecture_flow")
+    parser.add_argument(
+        "--buttons-only",
+        action="store_true",
+        help="time only the buttons (first partial result and complete), "
+        "--rounds times, each round on a new server; JSON <name>_buttons.json",
+    )
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--ports", help="a range FIRST-LAST the servers take their ports from"
+    )
     args = parser.parse_args()
+    if args.ports:
+        global PORTS
+        first, last = (int(v) for v in args.ports.split("-"))
+        PORTS = range(first, last + 1)
 
     from playwright.sync_api import sync_playwright
+
+    if args.buttons_only:
+        load_start = machine_load()
+        print(f"load at start: {load_start}", flush=True)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            )
+            result = buttons_only(browser, args.app_dir, args.rounds, args.skip_scaling)
+            browser.close()
+        result.update(load_start=load_start, load_end=machine_load())
+        result["app_dir"] = str(args.app_dir)
+        print()
+        columns = [c for c in result["buttons"][0] if c != "samples"]
+        print_table(result["buttons"], columns)
+        print(f"\nload at start {load_start}, at end {result['load_end']}")
+        print(f"wrote {write_json(args.name + '_buttons', result)}")
+        return
 
     result: dict[str, Any] = {
         "app_dir": str(args.app_dir),

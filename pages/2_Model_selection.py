@@ -66,8 +66,33 @@ if request is not None:
         f"fit alone. The sweep runs on {sp.sweep_location()}."
     )
 
+
+def partial_grid(r) -> None:
+    """Every criterion's surface over the cells done so far, while the sweep
+    runs (the same heatmaps, colour range and columns as the finished ones)."""
+    done = int(np.isfinite(r.scores[r.criteria[0]]).sum())
+    note = f"{done} of {r.Cs.size * r.sigmas.size} cells"
+    finite = np.concatenate([v[np.isfinite(v)] for v in r.scores.values()])
+    zrange = (
+        (float(finite.min()), float(np.percentile(finite, 95))) if finite.size else None
+    )
+    columns = st.columns(2)
+    for k, name in enumerate(r.criteria):
+        with columns[k % 2]:
+            panels.partial_chart(
+                # The title's first part only: the note takes its second line.
+                figures.heatmap_figure(
+                    r,
+                    name,
+                    zrange=zrange,
+                    title=f"{TITLES[name].partition(' (')[0]} (so far: {note})",
+                ),
+                note,
+            )
+
+
 if run and request is not None:
-    stored = engine_result(lambda: sp.run_sweep(request), stop=False)
+    stored = engine_result(lambda: sp.run_sweep(request, partial_grid), stop=False)
     if stored is not None:
         st.session_state[sp.STATE_KEY] = stored
         i, j = stored.result.argmin("loo")

@@ -6,6 +6,7 @@ Widgets (svmlab.ui.losses_page) -> a LossesRequest -> cached engine calls
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -101,8 +102,31 @@ axis = controls[0].radio(
 )
 run = controls[2].button("Run sweep", type="primary", key="losses_run_sweep")
 sweep_request = lp.SweepRequest(request, axis)
+
+
+def sweep_measures(sweep_request: lp.SweepRequest) -> list[str]:
+    """The boundary-shift measures that apply to the sweep's kernel."""
+    if sweep_request.base.kernel == "linear":
+        return ["angle", "shift_data"]
+    return ["shift_data", "shift_plane"]
+
+
+def partial_sweep(sweep) -> None:
+    """The two sweep charts over the seeds done so far, while the sweep runs."""
+    shift = st.session_state.get("losses_sweep_measure")
+    if shift not in sweep_measures(sweep_request):
+        shift = sweep_measures(sweep_request)[0]
+    fitted = int(np.isfinite(sweep.test_error).any(axis=2).sum())
+    total = len(sweep.values) * sweep_request.n_seeds
+    seeds = f"{len(sweep.seeds)} of {sweep_request.n_seeds} seeds"
+    note = f"{fitted} of {total} data sets ({seeds})"
+    for column, measure in zip(st.columns(2), ("test_error", shift), strict=True):
+        with column:
+            panels.partial_chart(fig.sweep_figure(sweep, measure, TITLES), note)
+
+
 if run:
-    engine_result(lambda: lp.run_sweep(sweep_request), stop=False)
+    engine_result(lambda: lp.run_sweep(sweep_request, partial_sweep), stop=False)
 stored = lp.stored_sweep()
 if stored is None:
     st.info(
@@ -120,14 +144,7 @@ else:
             "This sweep was run for other settings; press Run sweep to redo it for "
             "the current ones."
         )
-    measures = (
-        ["angle", "shift_data"]
-        if done.base.kernel == "linear"
-        else [
-            "shift_data",
-            "shift_plane",
-        ]
-    )
+    measures = sweep_measures(done)
     shift = controls[1].selectbox(
         "Boundary shift measured as",
         measures,

@@ -155,8 +155,18 @@ run = st.button(
     type="primary",
     key="solvers_run_scaling",
 )
+
+
+def partial_scaling(scaled) -> None:
+    """The times over the sizes done so far, in the finished chart's column."""
+    note = f"n up to {scaled.sizes[-1]} of {max(scale_request.sizes)}"
+    left, _ = st.columns(2)
+    with left:
+        panels.partial_chart(scaling_figure(scaled.sizes, scaled.times, TITLES), note)
+
+
 if run:
-    engine_result(lambda: sp.run_scaling(scale_request), stop=False)
+    engine_result(lambda: sp.run_scaling(scale_request, partial_scaling), stop=False)
 stored = sp.stored_scaling()
 if stored is None:
     st.info(

@@ -101,11 +101,16 @@ def _sweep_row(
     sigma: float,
     criteria: Sequence[str],
     tick: Callable[[str], None] | None,
+    row: dict[str, list[CriterionResult]] | None = None,
+    on_cell: Callable[[], None] | None = None,
 ) -> dict[str, list[CriterionResult]]:
-    """One sigma: the Gram matrix once, the full fits warm-started along C."""
+    """One sigma: the Gram matrix once, the full fits warm-started along C.
+    The cells are appended to ``row`` (a new one if None) as they finish, and
+    ``on_cell()`` is called after each."""
     base = clone(estimator).set_params(sigma=float(sigma))
     K = base._gram(X)
-    row: dict[str, list[CriterionResult]] = {c: [] for c in criteria}
+    if row is None:
+        row = {c: [] for c in criteria}
     init = None
     for C in Cs:
         est = clone(base).set_params(C=float(C))
@@ -126,6 +131,8 @@ def _sweep_row(
             row[c].append(result)
         if tick is not None:
             tick(f"sigma = {sigma:.3g}, C = {C:.3g}")
+        if on_cell is not None:
+            on_cell()
     return row
 
 
@@ -179,6 +186,7 @@ def grid_sweep(
     n_jobs: int = 1,
     executor: object = None,
     max_seconds: float | None = None,
+    on_partial: Callable[[SweepResult], None] | None = None,
 ) -> SweepResult:
     """Evaluate ``criteria`` at every (C, sigma) of the grid.
 
@@ -194,6 +202,11 @@ def grid_sweep(
     worker once). Rows finish in any order and ``progress`` counts them. Rows
     not finished within ``max_seconds``, or lost on the cluster, are reported
     in ``missing_rows`` (their cells NaN); finished rows are kept.
+
+    ``on_partial`` is given the grid as far as it is done, after every cell
+    (every row when the rows run elsewhere): the cells not done are NaN and
+    their rows are in ``missing_rows`` as "not computed yet", so a partial
+    grid is never taken for a whole one.
     """
     X, y = check_data(X, y)
     Cs = np.sort(_grid_axis(Cs, "C"))
@@ -217,8 +230,23 @@ def grid_sweep(
         if progress is not None:
             progress(done / cells, message)
 
+    rows: list[dict[str, list[CriterionResult]] | None] = [None] * sigmas.size
+
+    def partial() -> None:
+        if on_partial is not None:
+            not_yet = {
+                i: "not computed yet"
+                for i, row in enumerate(rows)
+                if row is None or len(row[criteria[0]]) < Cs.size
+            }
+            on_partial(
+                _collect(Cs, sigmas, criteria, rows, X.shape[0], missing=not_yet)
+            )
+
     if executor is None and n_jobs == 1 and max_seconds is None:
-        rows = [_sweep_row(estimator, X, y, Cs, s, criteria, tick) for s in sigmas]
+        for i, s in enumerate(sigmas):
+            rows[i] = {c: [] for c in criteria}
+            _sweep_row(estimator, X, y, Cs, s, criteria, tick, rows[i], partial)
         return _collect(Cs, sigmas, criteria, rows, X.shape[0])
     if executor is None:
         executor = n_jobs
@@ -226,7 +254,9 @@ def grid_sweep(
     def row_done(i: int, row: object) -> None:
         nonlocal done
         done += Cs.size - 1
+        rows[i] = row  # type: ignore[assignment]
         tick(f"sigma = {sigmas[i]:.3g} done")
+        partial()
 
     ran = run_tasks(
         _sweep_row_task,

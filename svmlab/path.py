@@ -112,6 +112,7 @@ def regularization_path(
     warm: bool = True,
     progress: Callable[[int, int], None] | None = None,
     max_seconds: float | None = None,
+    on_partial: Callable[[PathResult], None] | None = None,
 ) -> PathResult:
     """Fit ``SVC(**params, param=value)`` for each value, in order.
 
@@ -132,6 +133,9 @@ def regularization_path(
         Start each fit from the previous value's α (cold: every fit from zero).
     progress
         Called as ``progress(done, total)`` after each fit.
+    on_partial
+        Given the path as far as it is fitted after each fit but the last
+        (``complete`` False: the values not fitted yet are NaN).
     max_seconds
         Stop starting new fits after this many seconds (a fit already started
         finishes); the values left out are NaN.
@@ -181,6 +185,17 @@ def regularization_path(
         models.append(model)
         if progress is not None:
             progress(i + 1, n_values)
+        if on_partial is not None and i + 1 < n_values:
+            on_partial(
+                PathResult(
+                    param=param,
+                    values=values,
+                    models=tuple(models),
+                    warm=warm,
+                    elapsed=time.perf_counter() - start,
+                    **{name: array.copy() for name, array in out.items()},
+                )
+            )
     return PathResult(
         param=param,
         values=values,

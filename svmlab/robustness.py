@@ -523,6 +523,7 @@ def sweep_outliers(
     seeds: Sequence[int] = (0, 1, 2, 3, 4),
     losses: Sequence[str] = LOSS_ORDER,
     on_progress: Callable[[int, int], None] | None = None,
+    on_partial: Callable[[SweepResult], None] | None = None,
 ) -> SweepResult:
     """:func:`compare_losses` for each swept value and each data seed.
 
@@ -531,7 +532,10 @@ def sweep_outliers(
     data's box widened to hold the farthest outliers of the sweep, so that the
     share is comparable along the sweep. ``on_progress(done, total)`` is called
     after every (value, seed); fits stop with :class:`svmlab.FitCancelled`
-    inside :func:`svmlab.cancel_when`.
+    inside :func:`svmlab.cancel_when`. ``on_partial`` is given the sweep as far
+    as it is done after each (value, seed) but the last: its ``seeds`` are the
+    seeds started (a median over one seed is not one over five) and the
+    values not fitted yet are NaN.
     """
     if axis not in SWEEP_AXES:
         raise ParameterError(
@@ -584,6 +588,17 @@ def sweep_outliers(
             done += 1
             if on_progress is not None:
                 on_progress(done, total)
+            if on_partial is not None and done < total:
+                on_partial(
+                    SweepResult(
+                        axis,
+                        values,
+                        seeds[: s + 1],
+                        losses,
+                        failures=list(failures),
+                        **{k: a[:, : s + 1].copy() for k, a in measures.items()},
+                    )
+                )
     return SweepResult(axis, values, seeds, losses, failures=failures, **measures)
 
 

@@ -111,6 +111,7 @@ def scaling(
     *,
     budget_seconds: float = 60.0,
     on_progress: Callable[[int, int], None] | None = None,
+    on_partial: Callable[[ScalingResult], None] | None = None,
 ) -> ScalingResult:
     """Fit time against n for every solver valid for ``model``, and the library.
 
@@ -130,6 +131,9 @@ def scaling(
         already started may overrun the sweep's budget by up to its cap.
     on_progress
         Called with (fits done, fits planned) after every fit.
+    on_partial
+        Given the result over the sizes done so far after each size but the
+        last.
     """
     hard = math.isinf(model.C)
     names = []
@@ -180,6 +184,16 @@ def scaling(
                     stopped[name] = f"hit its {cap:g} s limit at n = {n}"
             if on_progress is not None:
                 on_progress(done, total)
+        k = len(times[names[0]]) if names else 0
+        if on_partial is not None and k < len(sizes):
+            on_partial(
+                ScalingResult(
+                    sizes[:k],
+                    {name: list(row) for name, row in times.items()},
+                    dict(stopped),
+                    time.perf_counter() - start,
+                )
+            )
     return ScalingResult(sizes, times, stopped, time.perf_counter() - start)
 
 

@@ -12,17 +12,21 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import fields, replace
+from typing import Any
 
 import numpy as np
 import pytest
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from svmlab import criterion_grid, path, robustness
+from svmlab.errors import FitCancelled
 from svmlab.ui import losses_page
+from svmlab.ui import panels as losses_panels
 from svmlab.ui import selection_page as selection
 from svmlab.ui import solvers_page as solvers
 from svmlab.ui.explore import path_view
-from svmlab.ui.shared_results import SharedResults
+from svmlab.ui.shared_results import Progress, SharedResults
 from tests.pages import EXPLORE, PAGES, open_page, page_test, problems
 
 
@@ -82,35 +86,80 @@ def test_a_failed_computation_stores_nothing() -> None:
     assert table.get_or_compute("k", lambda: "ok") == "ok"
 
 
-def test_two_visitors_at_once_compute_once_and_the_second_is_told() -> None:
-    table: SharedResults[int] = SharedResults(max_entries=4)
-    started, release = threading.Event(), threading.Event()
+def test_two_visitors_at_once_compute_once_and_the_second_sees_the_partial() -> None:
+    """The second visitor is shown the first's progress, its partial result
+    included, while the table holds nothing for the key; then the whole one."""
+    table: SharedResults[str] = SharedResults(max_entries=4)
+    reported, release = threading.Event(), threading.Event()
     runs: list[int] = []
-    waited: list[int] = []
+    seen: list[Progress | None] = []
 
-    def slow() -> int:
+    def slow() -> str:
         runs.append(1)
-        started.set()
+        table.report(1, Progress(0.5, "half way", partial="half"))
+        reported.set()
         release.wait(5)
-        return 42
+        return "whole"
 
-    results: list[int] = []
+    results: list[str] = []
     first = threading.Thread(
         target=lambda: results.append(table.get_or_compute(1, slow))
     )
     first.start()
-    started.wait(5)
+    reported.wait(5)
+    stored_meanwhile: list[object] = []
+
+    def waiting(progress: Progress | None) -> None:
+        seen.append(progress)
+        stored_meanwhile.append(table.get(1))
+        if len(seen) == 2:
+            release.set()
+
     second = threading.Thread(
-        target=lambda: results.append(
-            table.get_or_compute(1, slow, on_wait=lambda: waited.append(1))
-        )
+        target=lambda: results.append(table.get_or_compute(1, slow, on_wait=waiting))
     )
     second.start()
-    time.sleep(0.1)
-    release.set()
     first.join(5)
     second.join(5)
-    assert results == [42, 42] and len(runs) == 1 and waited == [1]
+    assert results == ["whole", "whole"] and len(runs) == 1
+    assert seen[0] == Progress(0.5, "half way", partial="half")
+    assert stored_meanwhile[:2] == [None, None]
+    assert table.get(1) == "whole" and table.progress_of(1) is None
+
+
+def test_a_partial_is_never_the_answer_when_its_computation_stops() -> None:
+    """The first visitor left (its fits raise FitCancelled) after a partial
+    result: the waiting visitor computes the whole result for itself."""
+    table: SharedResults[str] = SharedResults(max_entries=4)
+    reported, release = threading.Event(), threading.Event()
+
+    def left() -> str:
+        table.report("k", Progress(0.2, "a fifth", partial="a fifth"))
+        reported.set()
+        release.wait(5)
+        raise FitCancelled()
+
+    errors: list[BaseException] = []
+
+    def first_visitor() -> None:
+        try:
+            table.get_or_compute("k", left)
+        except FitCancelled as error:
+            errors.append(error)
+
+    first = threading.Thread(target=first_visitor)
+    first.start()
+    reported.wait(5)
+    seen: list[Progress | None] = []
+
+    def waiting(progress: Progress | None) -> None:
+        seen.append(progress)
+        release.set()
+
+    got = table.get_or_compute("k", lambda: "whole", on_wait=waiting)
+    first.join(5)
+    assert errors and got == "whole" and table.get("k") == "whole"
+    assert seen[0] is not None and seen[0].partial == "a fifth"
 
 
 # -- every page's long computation, in two sessions ---------------------------------
@@ -243,3 +292,80 @@ def test_only_answers_that_meet_tol_or_came_cold_are_shared() -> None:
     assert shareable("max_iter", warm=False) and shareable("rule", warm=False)
     assert not shareable("max_iter", warm=True) and not shareable("rule", warm=True)
     assert not shareable("max_seconds", warm=False)
+
+
+# -- partial results on a page, two sessions at once (issue 28, item 4) -------------
+
+
+def test_a_second_session_mid_sweep_sees_the_partial_then_the_whole(
+    monkeypatch,
+) -> None:
+    """Two sessions press the Losses page's Run sweep at once. The first
+    computes; its sweep stops after one seed until released. Both sessions draw
+    the one-seed partial ("so far"), nothing is stored meanwhile, and both end
+    with the whole five-seed sweep, computed once."""
+    real = robustness.sweep_outliers
+    partial_out, release = threading.Event(), threading.Event()
+    runs: list[int] = []
+
+    def held(*args, **kwargs):
+        runs.append(1)
+        own = kwargs["on_partial"]
+
+        def on_partial(sweep):
+            own(sweep)
+            if np.isfinite(sweep.test_error).any(axis=2).sum() == 3:
+                partial_out.set()  # three data sets of the first seed fitted
+                release.wait(60)
+
+        return real(*args, **{**kwargs, "on_partial": on_partial})
+
+    monkeypatch.setattr(robustness, "sweep_outliers", held)
+    drawn: dict[str, list[str]] = {}
+    real_chart = losses_panels.partial_chart
+
+    def recorded(fig, note):
+        session_id = id(get_script_run_ctx().session_state)  # one per AppTest
+        drawn.setdefault(session_id, []).append(note)
+        real_chart(fig, note)
+
+    monkeypatch.setattr(losses_panels, "partial_chart", recorded)
+
+    def session() -> Any:
+        at = page_test(str(PAGES / "4_Losses.py"), default_timeout=180).run()
+        at.slider(key="losses_outlier_blobs_n_samples").set_value(40).run()
+        return at
+
+    first_at, second_at = session(), session()
+    done: dict[str, Any] = {}
+
+    def press(name: str, at: Any) -> None:
+        at.button(key="losses_run_sweep").click().run()
+        done[name] = at
+
+    first = threading.Thread(target=press, args=("first", first_at), name="first")
+    first.start()
+    assert partial_out.wait(120)
+    assert len(losses_page.SWEEPS) == 0  # the partial is not stored
+    second = threading.Thread(target=press, args=("second", second_at), name="second")
+    second.start()
+    # The second session waits, drawing the first's partial; then release it.
+    deadline = time.monotonic() + 60
+    while len(drawn) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    before_release = {k: list(v) for k, v in drawn.items()}
+    release.set()
+    first.join(180)
+    second.join(180)
+    # Both sessions drew a partial of the first seed before the release (the
+    # first its own at once, throttled after; the second the one held).
+    assert len(before_release) == 2, before_release
+    notes = [n for drawn_notes in before_release.values() for n in drawn_notes]
+    assert all(n.endswith("(1 of 5 seeds)") for n in notes), notes
+    assert any(n == "3 of 45 data sets (1 of 5 seeds)" for n in notes), notes
+    whole = [done[k].session_state[losses_page.SWEEP_KEY][1] for k in done]
+    assert len(runs) == 1 and whole[0] is whole[1]
+    assert len(whole[0].seeds) == losses_page.N_SEEDS
+    for at in done.values():
+        assert not problems(at), problems(at)
+        assert not at.get("progress")  # the bar is gone with the partial charts

@@ -18,7 +18,14 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["FONT_SIZE", "PALETTE", "UIREVISION", "tint", "vertical_line"]
+__all__ = [
+    "FONT_SIZE",
+    "PALETTE",
+    "UIREVISION",
+    "mark_partial",
+    "tint",
+    "vertical_line",
+]
 
 Array = NDArray[np.float64]
 Bounds = tuple[float, float, float, float]
@@ -205,3 +212,34 @@ def tint(hexcode: str, opacity: float) -> str:
     """``hexcode`` at ``opacity`` over white, as an opaque colour."""
     rgb = [round(255 + opacity * (c - 255)) for c in _rgb(hexcode)]
     return "#" + "".join(f"{c:02X}" for c in rgb)
+
+
+def mark_partial(fig: go.Figure, note: str) -> go.Figure:
+    """``fig`` marked as drawn from a partial result: "so far: <note>" in its
+    top left corner, above the plot (the top margin grows to hold it), so a
+    chart that is still filling in is never read as the finished one. A figure
+    whose title is an annotation named "title" (the heatmaps) gets the note at
+    the end of its title instead (unless the title says "so far" already: a
+    long title leaves the note no room on its line, so the page shortens it
+    and puts the note in it itself)."""
+    layout = fig.layout
+    for annotation in layout.annotations or ():
+        if annotation.name == "title":
+            if "so far" not in annotation.text:  # else its builder said it
+                annotation.text = f"{annotation.text} <i>(so far: {note})</i>"
+            return fig
+    top = layout.margin.t if layout.margin.t is not None else 80
+    fig.update_layout(margin={"t": max(top, 0) + 2 * FONT_SIZE})
+    fig.add_annotation(
+        text=f"<i>so far: {note}</i>",
+        xref="paper",
+        yref="paper",
+        x=0.0,
+        y=1.0,
+        xanchor="left",
+        yanchor="bottom",
+        yshift=4,
+        showarrow=False,
+        font={"size": FONT_SIZE, "color": PALETTE["negative"]},
+    )
+    return fig

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from svmlab.ui import keyed
+from svmlab.ui.explore.chart import preload as preload_plotly
 
 __all__ = ["CLASSROOM_CSS", "PAGES", "Page", "classroom", "guard", "route"]
 
@@ -161,7 +162,8 @@ CLASSROOM_CSS = (
 _COMPACT = (
     "<style>"
     '[data-testid="stMainBlockContainer"]{padding-top:2.2rem;padding-bottom:2rem}'
-    '[class*="st-key-click_listener_"]{position:absolute}'
+    '[class*="st-key-click_listener_"],.st-key-svmlab_plotly_preload'
+    "{position:absolute}"
     '[data-testid="stSidebarUserContent"]{padding-top:0.5rem}'
     "h1{padding-top:0.25rem !important}"
     "</style>"
@@ -243,6 +245,8 @@ def route() -> None:
         )
     if on:
         st.html(CLASSROOM_CSS)
+    with st.sidebar:
+        preload_plotly()
     _routed.active = True
     try:
         current.run()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -310,14 +311,21 @@ SWEEPS: SharedResults[robustness.SweepResult] = SharedResults(max_entries=8)
 
 
 def _compute_sweep(request: SweepRequest, progress) -> robustness.SweepResult:
-    """The engine call, reporting ``progress(fraction, message)``."""
+    """The engine call, reporting ``progress(fraction, message[, partial])``:
+    the sweep over the seeds done so far after each seed."""
     base = request.base
+    done = [0, 1]
 
     def clean(seed: int):
         return base.clean_data(seed)
 
-    def on_progress(done: int, total: int) -> None:
-        progress(done / total, f"Sweep: {done} of {total} data sets fitted")
+    def on_progress(count: int, total: int) -> None:
+        done[:] = [count, total]
+        progress(count / total, f"Sweep: {count} of {total} data sets fitted")
+
+    def on_partial(sweep: robustness.SweepResult) -> None:
+        count, total = done
+        progress(count / total, f"Sweep: {count} of {total} data sets fitted", sweep)
 
     with room.page_fits():
         return robustness.sweep_outliers(
@@ -328,19 +336,25 @@ def _compute_sweep(request: SweepRequest, progress) -> robustness.SweepResult:
             values=request.values,
             seeds=request.seeds,
             on_progress=on_progress,
+            on_partial=on_partial,
         )
 
 
-def run_sweep(request: SweepRequest) -> robustness.SweepResult:
+def run_sweep(
+    request: SweepRequest,
+    draw_partial: Callable[[robustness.SweepResult], None] | None = None,
+) -> robustness.SweepResult:
     """Run (or fetch from the shared results) a sweep with a progress bar that
     disappears when it is done, and keep it in the session with how long this
-    visitor waited (:data:`SWEEP_WAIT_KEY`). Raises SvmlabError."""
+    visitor waited (:data:`SWEEP_WAIT_KEY`). ``draw_partial`` draws the sweep
+    over the seeds done so far while it runs. Raises SvmlabError."""
     start = time.perf_counter()
     result = with_progress(
         SWEEPS,
         request,
         lambda progress: _compute_sweep(request, progress),
         text="Starting the sweep…",
+        draw_partial=draw_partial,
     )
     st.session_state[SWEEP_KEY] = (request, result)
     st.session_state[SWEEP_WAIT_KEY] = time.perf_counter() - start

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
 
-__all__ = ["CHART_CONFIG", "internal_error", "plotly_chart"]
+__all__ = ["CHART_CONFIG", "internal_error", "partial_chart", "plotly_chart"]
 
 #: Plotly chart options: a hover-only modebar with the PNG export alone.
 CHART_CONFIG = {
@@ -33,6 +34,19 @@ def plotly_chart(
         config=CHART_CONFIG if config is None else config,
         **kwargs,
     )
+
+
+#: Partial charts are redrawn in one run: each draw gets a key of its own.
+_partial_draws = itertools.count()
+
+
+def partial_chart(fig: Any, note: str) -> None:
+    """A chart of a partial result (issue 28: a button shows something within a
+    second): marked "so far: <note>" (:func:`svmlab.figures.style.mark_partial`),
+    with a key of its own, never the final chart's, and no selection."""
+    from svmlab.figures.style import mark_partial
+
+    plotly_chart(mark_partial(fig, note), key=f"partial_chart_{next(_partial_draws)}")
 
 
 def internal_error(error: Exception) -> None:

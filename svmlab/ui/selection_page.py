@@ -395,7 +395,14 @@ SWEEPS: SharedResults[criterion_grid.SweepResult] = SharedResults(max_entries=6)
 def _compute_sweep(
     request: SweepRequest, X: Array, y: Array, executor: str | None, progress
 ) -> criterion_grid.SweepResult:
-    """The one engine call, reporting ``progress(fraction, message)``."""
+    """The one engine call, reporting ``progress(fraction, message[, partial])``:
+    the grid as far as it is done after every cell."""
+    last = [0.0, "Sweep: starting"]
+
+    def on_progress(fraction: float, message: str) -> None:
+        last[:] = [fraction, f"Sweep: {message}"]
+        progress(*last)
+
     # Every fit of the sweep stops once nobody will see the result (the visitor
     # left or started another run): svmlab.ui.run_state.
     with room.page_fits():
@@ -406,13 +413,18 @@ def _compute_sweep(
             request.Cs,
             request.sigmas,
             criteria=request.criteria,
-            progress=lambda fraction, message: progress(fraction, f"Sweep: {message}"),
+            progress=on_progress,
             executor=executor,
+            on_partial=lambda partial: progress(*last, partial),
         )
 
 
 def _sweep(
-    request: SweepRequest, X: Array, y: Array, executor: str | None
+    request: SweepRequest,
+    X: Array,
+    y: Array,
+    executor: str | None,
+    draw_partial: Callable[[criterion_grid.SweepResult], None] | None = None,
 ) -> criterion_grid.SweepResult:
     return with_progress(
         SWEEPS,
@@ -420,25 +432,30 @@ def _sweep(
         lambda progress: _compute_sweep(request, X, y, executor, progress),
         text="Starting the sweep…",
         keep=lambda result: not result.missing_rows,
+        draw_partial=draw_partial,
     )
 
 
-def run_sweep(request: SweepRequest) -> StoredSweep:
+def run_sweep(
+    request: SweepRequest,
+    draw_partial: Callable[[criterion_grid.SweepResult], None] | None = None,
+) -> StoredSweep:
     """Run (or fetch from the shared results) the sweep of ``request``, with a
     progress bar that disappears when it is done, on the configured cluster if
     there is one (:func:`cluster_address`; the numbers do not depend on where it
     ran, so the key leaves it out). A cluster that cannot be used gets a warning
-    and the sweep runs here. Raises :class:`svmlab.SvmlabError`."""
+    and the sweep runs here. ``draw_partial`` draws the grid as far as it is
+    done while it runs. Raises :class:`svmlab.SvmlabError`."""
     X, y = request_data(request)
     # Fail before the sweep, not when the result is drawn: a result that
     # cannot be drawn is never stored (its error would replay on every rerun).
     figures.data_bounds(X)
     address = cluster_address()
     try:
-        result = _sweep(request, X, y, address)
+        result = _sweep(request, X, y, address, draw_partial)
     except ClusterError as error:
         st.warning(f"{plain(error)} The sweep runs on this machine instead.")
-        result = _sweep(request, X, y, None)
+        result = _sweep(request, X, y, None, draw_partial)
     converged = None
     if request.stop == "lee":
         # What Lee's rule does to the numbers: the same sweep, converged.

@@ -23,3 +23,22 @@ def test_landing_page_renders_cleanly(
 
     assert not browser_log.page_errors, browser_log.page_errors
     assert not browser_log.console_errors, browser_log.console_errors
+
+
+def test_the_hub_preloads_both_plotly_codes_while_idle(page, browser_log, open_page):
+    """Issue 28: the frame's invisible chart instance loads plotly.js (svmlab's
+    kept-alive chart) and Streamlit's own Plotly element code while the hub is
+    idle, so the first chart after a click does not wait for them. The hub has
+    no chart of its own: without the preload neither would be loaded."""
+    open_page()
+    page.wait_for_function("() => !!(window.Plotly && window.Plotly.react)")
+    page.wait_for_function(
+        """() => performance.getEntriesByType('resource').some(
+             (e) => /static\\/js\\/PlotlyChart\\.[^/]*\\.js$/.test(e.name)
+               && e.responseEnd > 0)"""
+    )
+    # Invisible: nothing of it is drawn, and it takes no room in the sidebar.
+    box = page.locator(".st-key-svmlab_plotly_preload").bounding_box()
+    assert box is None or box["height"] == 0
+    assert not browser_log.page_errors, browser_log.page_errors
+    assert not browser_log.console_errors, browser_log.console_errors

@@ -35,6 +35,7 @@ from svmlab.ui.explore.cache import (
 from svmlab.ui.explore.controls import KEYS
 from svmlab.ui.explore.settings import NU_TOOL_NOTE, ExploreSettings
 from svmlab.ui.link_values import C_GRID, SIGMA_GRID, nearest
+from svmlab.ui.panels import partial_chart
 from svmlab.ui.shared_results import SharedResults, with_progress
 
 __all__ = ["PATH_SECONDS", "clicked_value", "path_values", "section", "stored_record"]
@@ -70,7 +71,11 @@ PATHS: SharedResults[PathResult] = SharedResults(max_entries=4)
 
 
 def _compute_path(
-    identity: tuple, param: str, values: tuple[float, ...], progress=None
+    identity: tuple,
+    param: str,
+    values: tuple[float, ...],
+    progress=None,
+    on_partial=None,
 ) -> PathResult:
     source, data_items, test_fraction, edits, items = identity
     data = load_data(source, data_items, test_fraction)
@@ -91,6 +96,7 @@ def _compute_path(
             y_test=data.y_test,
             progress=progress,
             max_seconds=PATH_SECONDS,
+            on_partial=on_partial,
         )
 
 
@@ -181,7 +187,16 @@ def section(s: ExploreSettings, edits: Edits, scale: float) -> None:
                 param,
                 values,
                 lambda done, total: progress(done / total, f"{done} of {total} fits"),
+                lambda part: progress(
+                    len(part.models) / len(values),
+                    f"{len(part.models)} of {len(values)} fits",
+                    part,
+                ),
             )
+
+        def partial_curves(part: PathResult) -> None:
+            note = f"{len(part.models)} of {len(values)} values of {param}"
+            partial_chart(figures.path_figure(part, scale=scale), note)
 
         result = with_progress(
             PATHS,
@@ -189,6 +204,7 @@ def section(s: ExploreSettings, edits: Edits, scale: float) -> None:
             compute,
             text=f"Fitting {len(values)} values of {param}…",
             keep=lambda r: r.complete,
+            draw_partial=partial_curves,
         )
         held = (identity, result)
         st.session_state[STATE_KEY] = held
