@@ -143,3 +143,46 @@ def test_a_room_opens_in_classroom_mode_from_the_title_row(fresh_rooms) -> None:
     follower.query_params["follow"] = code
     assert not problems(follower.run())
     assert fresh_rooms.get(code).following == 1
+
+
+def test_a_pushed_run_sends_its_link_whatever_query_it_started_from(
+    fresh_rooms, monkeypatch
+) -> None:
+    """The follower's address bar (issue 33): a run the server pushes starts
+    from the session's saved query, which Streamlit refreshes only when the
+    session's script thread ends; two pushes in a row (C 10 → 12 → 10) start
+    the second from C=10 while the browser shows C=12. The run that takes the
+    room's state must send its link even when it equals that stale query."""
+    from streamlit.runtime.state.query_params import QueryParams
+
+    sent: list[dict] = []
+    original = QueryParams._send_query_param_msg
+
+    def spy(self) -> None:
+        sent.append(dict(self._query_params))
+        original(self)
+
+    monkeypatch.setattr(QueryParams, "_send_query_param_msg", spy)
+    lecturer = open_page(EXPLORE, {"n": "40"})
+    lecturer.button(key="explore_room_open").click().run()
+    code = lecturer.session_state[follow_panel.OWN_KEY][0]
+    follower = page_test(EXPLORE)
+    follower.query_params["follow"] = code
+    follower.run()
+    start = dict(follower.query_params)  # the link at C = 10: the saved query
+    lecturer.select_slider(key="explore_C_slider").set_value(100.0).run()
+    follower.run()  # the first push: the browser's address bar shows C = 100
+    assert follower.query_params["C"] == "100"
+    lecturer.select_slider(key="explore_C_slider").set_value(10.0).run()
+    # The second push starts from the query saved before the first.
+    follower.query_params.clear()
+    follower.query_params.update(start)
+    sent.clear()
+    follower.run()
+    assert _settings(follower).C == 10.0
+    assert sent, "the run took the room's state but sent no link"
+
+    def one(params) -> dict[str, str]:
+        return {k: v if isinstance(v, str) else v[-1] for k, v in params.items()}
+
+    assert one(sent[-1]) == one(lecturer.query_params)

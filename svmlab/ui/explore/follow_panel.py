@@ -87,10 +87,19 @@ def _session_id() -> str:
 
 
 def _take(snapshot: Snapshot) -> None:
-    """Show the room's ``snapshot`` (before the widgets are drawn)."""
+    """Show the room's ``snapshot`` (before the widgets are drawn), and send
+    its link to the browser whatever this run's query was.
+
+    Why always: a run the server pushed (:func:`_push`) starts from the
+    session's saved client state, whose query Streamlit refreshes only when the
+    session's script thread ends. While pushed runs follow one another (the
+    lecturer moves twice within a run), each starts from the query of the run
+    before that chain, not from the address bar; a link compared with that
+    query and found equal (C 10 → 12 → 10) was not sent, and the address bar
+    kept 12 while the page showed 10."""
     classroom = bool(st.session_state.get(controls.KEYS["classroom"]))
     settings = replace(snapshot.settings, classroom=classroom)
-    controls.apply_settings(settings)
+    controls.apply_settings(settings, send_link=True)
     edit.restore_edits(edit.identity_of(settings), snapshot.edits)
 
 
