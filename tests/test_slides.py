@@ -152,22 +152,15 @@ def test_the_playback_gif_has_one_frame_per_recorded_step_in_order() -> None:
             shown.append(np.asarray(image.convert("RGB"), dtype=float))
     # Frame k is the picture of step k, drawn separately from the model's state
     # at that step (its multipliers and intercept as recorded).
-    drawn = []
-    for k in range(steps):
-        spec = figures.decision_spec(
-            record.model,
-            record.X,
-            record.y,
-            bounds=data.bounds,
-            snapshot=k,
-            legend="none",
-            height=760,
-        )
-        drawn.append(
-            np.asarray(
-                slides.frame_image(spec, frames[k][1], caption, size), dtype=float
-            )
-        )
+    model, X, y, bounds = record.model, record.X, record.y, data.bounds
+    specs = [
+        figures.decision_spec(model, X, y, bounds=bounds, snapshot=k, legend="none")
+        for k in range(steps)
+    ]
+    drawn = [
+        np.asarray(slides.frame_image(spec, label, caption, size), dtype=float)
+        for spec, (_, label) in zip(specs, frames, strict=True)
+    ]
     for k, frame in enumerate(shown):
         distances = [np.abs(frame - d).mean() for d in drawn]
         assert int(np.argmin(distances)) == k

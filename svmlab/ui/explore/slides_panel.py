@@ -133,20 +133,35 @@ def path_frames(
             if data.y_test.size
             else None
         )
-        spec = figures.decision_spec(
-            model,
-            X,
-            y,
-            bounds=data.bounds,
-            test=test,
-            new_points=added,
-            legend="none",
-            height=760,
-            scale=scale,
-        )
+        spec = _plane(model, X, y, data, test, added, scale)
         label += f" · training error {_pct(train)} · test error {_pct(tested)}"
         frames.append((spec, label))
     return frames
+
+
+def _plane(
+    model: Any,
+    X: np.ndarray,
+    y: np.ndarray,
+    data: Data,
+    test: tuple | None,
+    added: np.ndarray | None,
+    scale: float,
+    snapshot: int | None = None,
+) -> dict[str, Any]:
+    """The plane of a frame as the page draws it (its key beside, not in it)."""
+    return figures.decision_spec(
+        model,
+        X,
+        y,
+        bounds=data.bounds,
+        test=test,
+        snapshot=snapshot,
+        new_points=added,
+        legend="none",
+        height=760,
+        scale=scale,
+    )
 
 
 def playback_frames(
@@ -164,18 +179,7 @@ def playback_frames(
     test = (data.X_test, data.y_test) if s.show_test else None
     frames = []
     for k in range(len(history)):
-        spec = figures.decision_spec(
-            record.model,
-            record.X,
-            record.y,
-            bounds=data.bounds,
-            test=test,
-            snapshot=k,
-            new_points=added,
-            legend="none",
-            height=760,
-            scale=scale,
-        )
+        spec = _plane(record.model, record.X, record.y, data, test, added, scale, k)
         label = (
             f"iteration {history.iteration[k]} · objective "
             f"{history.objective[k]:.4g} · KKT violation "
