@@ -316,12 +316,23 @@ def top(
     still: str = "",
     clicks: tuple[str, Callable[[Any, tuple[float, float]], None]] | None = None,
 ) -> Any:
-    """The top of a page: the title row with ↶ ↷ and "Keys", the sidebar's
-    settings and the link (``page_url.sidebar_request``, ``still`` as there),
-    a click on the chart keyed ``clicks[0]`` handed to ``clicks[1](request,
-    point)``, this run's undo step; returns the request the controls made."""
-    row = st.columns([8, 0.6, 0.6, 1.1], vertical_alignment="center", gap="small")
-    row[0].title(title, help=help)
+    """The top of a page: the title, ↶ ↷ and "Keys", the sidebar's settings
+    and the link (``page_url.sidebar_request``, ``still`` as there), a click
+    on the chart keyed ``clicks[0]`` handed to ``clicks[1](request, point)``,
+    this run's undo step; returns the request the controls made.
+
+    ↶ ↷ and "Keys" sit at the top of the sidebar, above the settings they
+    undo, with the steps named under them; in classroom mode (the sidebar
+    collapsed, the title smaller) in the title row. In the title row at
+    1280 x 720 with the sidebar open they wrapped a long title (Solvers'), so
+    pushing the page down a line."""
+    if page_url.classroom(state):
+        row = st.columns([8, 0.6, 0.6, 1.1], vertical_alignment="center")
+        row[0].title(title, help=help)
+        slots = row[1:]
+    else:
+        st.title(title, help=help)
+        slots = st.sidebar.columns([1, 1, 1.7], vertical_alignment="center")
     with st.sidebar:
         said = st.empty()  # the steps, at the top of the sidebar
     request = page_url.sidebar_request(state, controls, still)
@@ -332,10 +343,10 @@ def top(
     h.record(snapshot(state))
     p = state.prefix
     buttons = {"undo": f"{p}_undo", "redo": f"{p}_redo"}
-    steps = undo.buttons(h, buttons, partial(restore, state), (row[1], row[2]))
+    steps = undo.buttons(h, buttons, partial(restore, state), (slots[0], slots[1]))
     said.caption(" · ".join(steps) if steps else "Nothing to undo yet.")
     rows = key_rows(state)
-    keys.help([(k, does) for k, does, _ in rows], row[3], key=f"{p}_keys_help")
+    keys.help([(k, does) for k, does, _ in rows], slots[2], key=f"{p}_keys_help")
     keys.hidden_buttons(
         f"{p}_keys",
         [k for *_, ks in rows for k in ks],
