@@ -326,10 +326,21 @@ def top(
     collapsed, the title smaller) in the title row. In the title row at
     1280 x 720 with the sidebar open they wrapped a long title (Solvers'), so
     pushing the page down a line."""
+    p = state.prefix
+    buttons = {"undo": f"{p}_undo", "redo": f"{p}_redo"}
+    css = undo.kbd_hidden(*buttons.values())
     if page_url.classroom(state):
         row = st.columns([8, 0.6, 0.6, 1.1], vertical_alignment="center")
         row[0].title(title, help=help)
         slots = row[1:]
+        # No taller than the title (1.7rem there): a taller row pushed Solvers'
+        # traces 12 px below a 720-line screen.
+        css += (
+            ",".join(
+                f".st-key-{k} button" for k in (*buttons.values(), f"{p}_keys_help")
+            )
+            + "{min-height:0;height:1.8rem;padding:0 0.6rem;line-height:1}"
+        )
     else:
         st.title(title, help=help)
         slots = st.sidebar.columns([1, 1, 1.7], vertical_alignment="center")
@@ -341,15 +352,9 @@ def top(
         chart_click.add_clicked(chart, lambda point: add(request, point))
     h = history(state)
     h.record(snapshot(state))
-    p = state.prefix
-    buttons = {"undo": f"{p}_undo", "redo": f"{p}_redo"}
     steps = undo.buttons(h, buttons, partial(restore, state), (slots[0], slots[1]))
     said.caption(" · ".join(steps) if steps else "Nothing to undo yet.")
     rows = key_rows(state)
     keys.help([(k, does) for k, does, _ in rows], slots[2], key=f"{p}_keys_help")
-    keys.hidden_buttons(
-        f"{p}_keys",
-        [k for *_, ks in rows for k in ks],
-        undo.kbd_hidden(*buttons.values()),
-    )
+    keys.hidden_buttons(f"{p}_keys", [k for *_, ks in rows for k in ks], css)
     return request
