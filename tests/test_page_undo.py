@@ -10,9 +10,18 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab.ui.page_state import LOSSES_STATE, PAGE_C_GRID, REGRESSION_STATE, PageState
+from svmlab.ui.page_state import (
+    FAMILY_STATE,
+    LOSSES_STATE,
+    MULTICLASS_STATE,
+    PAGE_C_GRID,
+    REGRESSION_STATE,
+    SELECTION_STATE,
+    SOLVERS_STATE,
+    PageState,
+)
 from svmlab.ui.undo import LIMIT
-from tests.pages import PAGES, open_page, problems
+from tests.pages import PAGES, ROOT, open_page, problems
 
 _KINDS = (
     "select_slider",
@@ -157,3 +166,46 @@ def test_a_page_history_keeps_at_most_the_limit(n: int) -> None:
         h.record(PageSnapshot((("losses_seed", i),)))
     assert len(h.entries) == LIMIT
     assert h.undo_name() == f"seed {n - 2} → {n - 1}"
+
+
+@pytest.mark.parametrize(
+    ("state", "key", "value"),
+    [
+        (SOLVERS_STATE, "solvers_tol", 1e-5),
+        (SELECTION_STATE, "selection_n_C", 5),
+        (MULTICLASS_STATE, "multiclass_loss", "squared_hinge"),
+        (FAMILY_STATE, "family_threshold", 0.5),
+    ],
+    ids=lambda v: getattr(v, "prefix", None),
+)
+def test_every_page_undoes_and_redoes_a_setting(
+    state: PageState, key: str, value: Any
+) -> None:
+    at = open_page(ROOT / state.page, {"n": "40"}, default_timeout=120)
+    before = _shown(at, state)
+    _widget(at, key).set_value(value).run()
+    after = _shown(at, state)
+    assert after[key] == value and after != before
+    _press(at, f"{state.prefix}_undo")
+    assert _shown(at, state) == before
+    assert _link(at) == _expected_link(state, before)
+    _press(at, f"{state.prefix}_redo")
+    assert _shown(at, state) == after
+    assert _link(at) == _expected_link(state, after)
+
+
+def test_family_points_keep_their_class_through_undo() -> None:
+    pending = "family_chart_pending_click"
+    at = open_page(ROOT / FAMILY_STATE.page, {"n": "40"}, default_timeout=120)
+    at.session_state[pending] = (1.0, 1.0)
+    at.run()
+    at.radio(key="family_click_label").set_value(-1.0).run()
+    at.session_state[pending] = (-1.0, 0.5)
+    at.run()
+    both = _shown(at, FAMILY_STATE)["points"]
+    assert both == ((1.0, 1.0, 1.0), (-1.0, 0.5, -1.0))
+    assert "undo: point added" in _said(at)
+    _press(at, "family_undo")
+    assert _shown(at, FAMILY_STATE)["points"] == ((1.0, 1.0, 1.0),)
+    _press(at, "family_redo")
+    assert _shown(at, FAMILY_STATE)["points"] == both
