@@ -138,10 +138,10 @@ def test_page_keys_go_through_the_pages_presets_and_classroom_mode(
         if p_.topic == t and p_.page == state.page
     ]
     at = _open(state)
-    _press(at, f"{p}_key_preset_next")
+    _press(at, f"{p}_key_preset_up")
     assert at.session_state[f"{p}_preset"] == names[0]
     assert at.query_params["preset"] in (names[0], [names[0]])
-    _press(at, f"{p}_key_preset_back")
+    _press(at, f"{p}_key_preset_down")
     assert at.session_state[f"{p}_preset"] == names[-1]  # wraps round
     assert any(c.value == f"undo: preset {names[-1]}" for c in at.sidebar.caption)
     _press(at, f"{p}_key_classroom")
@@ -153,10 +153,10 @@ def test_page_keys_go_through_the_pages_presets_and_classroom_mode(
 def test_solvers_race_keys_step_the_race() -> None:
     at = _open(SOLVERS_STATE)
     now = at.slider(key="solvers_race").value
-    _press(at, "solvers_key_scrub_forward")  # L
+    _press(at, "solvers_key_scrub_up")  # L
     assert at.slider(key="solvers_race").value == now + 2
-    _press(at, "solvers_key_scrub_back")  # J
-    _press(at, "solvers_key_scrub_back")
+    _press(at, "solvers_key_scrub_down")  # J
+    _press(at, "solvers_key_scrub_down")
     assert at.slider(key="solvers_race").value == now - 2
 
 

@@ -218,92 +218,50 @@ def _scrub(key: str, low: int, high: int, step: int, direction: int) -> None:
     st.session_state[key] = min(max(now + step * direction, low), high)
 
 
-def key_rows(state: PageState) -> list[tuple[str, str, tuple[keys.Key, ...]]]:
+Row = tuple[str, str, tuple[keys.Key, ...]]
+
+
+def _pair(
+    p: str, name: str, shortcuts: str, does: str, action: Callable, args: tuple
+) -> Row:
+    """A help row of two keys (``shortcuts``, e.g. "QW") moving one thing
+    back and on: buttons ``<p>_key_<name>_down`` and ``..._up``."""
+    down, up = shortcuts
+    return (
+        f"{down} / {up}",
+        does,
+        tuple(
+            keys.Key(f"{p}_key_{name}_{d}", f"{name} {d}", k, action, (*args, sign))
+            for k, d, sign in ((down, "down", -1), (up, "up", 1))
+        ),
+    )
+
+
+def key_rows(state: PageState) -> list[Row]:
     """The page's keys as the help lists them: ``(keys, what they do, the
     shortcut-only buttons)``; undo and redo are the visible ↶ ↷."""
     p = state.prefix
-    rows: list[tuple[str, str, tuple[keys.Key, ...]]] = [
-        (
-            f"{undo.SHORTCUTS['undo']} / {undo.SHORTCUTS['redo']}",
-            "undo / redo (⌘ on a Mac)",
-            (),
-        ),
-    ]
-    for query, pair, what in (("C", "QW", "C"), ("sigma", "AS", "σ")):
-        if _grid(state, query) is None:
-            continue
-        if query == "C" and p in _NU_FOR_C:
-            what = "C (ν when the machine takes ν)"
-        if query == "sigma":
-            what = "σ (Gaussian kernel)"
-        rows.append(
-            (
-                f"{pair[0]} / {pair[1]}",
-                f"{what} one stop down / up",
-                tuple(
-                    keys.Key(
-                        f"{p}_key_{query}_{d}",
-                        f"{query} {d}",
-                        k,
-                        _step,
-                        (state, query, sign),
-                    )
-                    for k, d, sign in ((pair[0], "down", -1), (pair[1], "up", 1))
-                ),
-            )
-        )
+    shortcuts = f"{undo.SHORTCUTS['undo']} / {undo.SHORTCUTS['redo']}"
+    rows: list[Row] = [(shortcuts, "undo / redo (⌘ on a Mac)", ())]
+    if _grid(state, "C") is not None:
+        what = "C (ν when the machine takes ν)" if p in _NU_FOR_C else "C"
+        does = f"{what} one stop down / up"
+        rows.append(_pair(p, "C", "QW", does, _step, (state, "C")))
+    if _grid(state, "sigma") is not None:
+        does = "σ (Gaussian kernel) one stop down / up"
+        rows.append(_pair(p, "sigma", "AS", does, _step, (state, "sigma")))
     if page_presets(state):
-        rows.append(
-            (
-                "PageUp / PageDown",
-                "previous / next teaching preset of this page (a clicker's keys)",
-                (
-                    keys.Key(
-                        f"{p}_key_preset_back",
-                        "previous preset",
-                        "PageUp",
-                        _preset,
-                        (state, -1),
-                    ),
-                    keys.Key(
-                        f"{p}_key_preset_next",
-                        "next preset",
-                        "PageDown",
-                        _preset,
-                        (state, 1),
-                    ),
-                ),
-            )
-        )
-    rows.append(
-        (
-            "M",
-            "classroom mode on / off",
-            (
-                keys.Key(
-                    f"{p}_key_classroom", "classroom mode", "M", _classroom, (state,)
-                ),
-            ),
-        )
+        does = "previous / next teaching preset of this page (a clicker's keys)"
+        row = _pair(p, "preset", ("PageUp", "PageDown"), does, _preset, (state,))
+        rows.append(row)
+    classroom = keys.Key(
+        f"{p}_key_classroom", "classroom mode", "M", _classroom, (state,)
     )
+    rows.append(("M", "classroom mode on / off", (classroom,)))
     if p in _SCRUBS:
         key, low, high, step, what = _SCRUBS[p]
-        rows.append(
-            (
-                "J / L",
-                f"{what} one step back / forward",
-                tuple(
-                    keys.Key(
-                        f"{p}_key_scrub_{d}",
-                        f"{what} {d}",
-                        k,
-                        _scrub,
-                        (key, low, high, step, sign),
-                    )
-                    for k, d, sign in (("J", "back", -1), ("L", "forward", 1))
-                ),
-            )
-        )
+        does = f"{what} one step back / forward"
+        rows.append(_pair(p, "scrub", "JL", does, _scrub, (key, low, high, step)))
     return rows
 
 
