@@ -134,7 +134,7 @@ def test_the_playback_gif_has_one_frame_per_recorded_step_in_order() -> None:
     steps = len(history)
     assert steps >= 3
     labels = [b.label for b in at.get("download_button")]
-    assert any(label.endswith(f"playback ({steps} frames)") for label in labels)
+    assert f"GIF: the playback, SMO ({steps} frames)" in labels
     frames = slides_panel.playback_frames(settings, record, data)
     assert len(frames) == steps
     # Each label prints its step's iteration, objective and KKT violation.
@@ -142,6 +142,9 @@ def test_the_playback_gif_has_one_frame_per_recorded_step_in_order() -> None:
         assert label.startswith(f"iteration {history.iteration[k]} · ")
         assert f"objective {history.objective[k]:.4g}" in label
     assert list(history.iteration) == sorted(history.iteration)
+    # The caption under every frame says what stays; not the final fit's errors.
+    steady = slides_panel.caption(settings, record, without="errors")
+    assert "error" not in steady and "C = 1 · σ = 3.3" in steady
     caption, size = "playback", (480, 270)  # small: the test draws every step twice
     gif = slides.animation(frames, caption, seconds_per_frame=0.3, size=size)
     with Image.open(io.BytesIO(gif)) as image:

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from svmlab import SVC, SvmlabError, datasets, figures, losses, slides
+from svmlab import SVC, SvmlabError, datasets, figures, losses, slides, solvers
 from svmlab.solvers.lane import long_fits_through
 from svmlab.ui import room
 from svmlab.ui.explore import upload
@@ -66,7 +66,9 @@ def _kernel(s: ExploreSettings) -> str:
 
 def caption(s: ExploreSettings, record: FitRecord, *, without: str = "") -> str:
     """The caption line of a slide of ``record`` (``without`` = "C" or "sigma"
-    leaves out the swept value and the errors: an animation's caption)."""
+    leaves out the swept value and the errors: an animation's caption;
+    "errors" the errors alone: the playback's, whose frames are not the final
+    fit)."""
     loss = losses.LOSSES[s.loss].title.lower()
     if s.is_nu:  # ν-SVC: the hinge at its equivalent C, ν said beside it
         loss = f"ν-SVC, ν = {s.nu:g}, hinge"
@@ -83,7 +85,9 @@ def caption(s: ExploreSettings, record: FitRecord, *, without: str = "") -> str:
     if not without:
         return text
     parts = text.split(" · ")
-    drop = ("training error", "test error", f"{_SYMBOL[without]} = ")
+    drop = ("training error", "test error")
+    if without in _SYMBOL:
+        drop += (f"{_SYMBOL[without]} = ",)
     return " · ".join(p for p in parts if not p.startswith(drop))
 
 
@@ -266,18 +270,19 @@ def popover(
             )
         steps = len(getattr(record.model, "history_", None) or ())
         if s.playback and steps >= 2:
+            solver = solvers.SOLVERS[record.model.solver_].title.split(" (")[0]
 
             def playback_gif() -> bytes:
                 frames = playback_frames(s, record, data, added=added, scale=scale)
                 return slides.animation(
                     frames,
-                    f"{record.model.solver_} · {text}",
+                    f"{solver} · {caption(s, record, without='errors')}",
                     seconds_per_frame=0.3,
                     size=PLAYBACK_FRAME,
                 )
 
             st.download_button(
-                f"GIF: the {record.model.solver_} playback ({steps} frames)",
+                f"GIF: the playback, {solver} ({steps} frames)",
                 data=playback_gif,
                 file_name=f"{_stem(s)}_playback.gif",
                 mime="image/gif",
