@@ -43,8 +43,9 @@ __all__ = [
 #: Frames of a path animation.
 N_FRAMES = 13
 #: One frame of the playback's GIF: a recorded history holds up to 200 steps,
-#: so smaller than a path's (measured at 960 x 540: 160 frames took 47 s and
-#: made 9.9 MB on the shared two-core machine).
+#: so smaller than a path's frame; the file is then a quarter smaller (167
+#: frames: 6.5 MB against 8.5 MB), not faster (about 26 s either way, 150 ms a
+#: frame of matplotlib; benchmarks/slides_gif.py).
 PLAYBACK_FRAME = (800, 450)
 _SYMBOL = {"C": "C", "sigma": "σ"}
 
