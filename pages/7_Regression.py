@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from svmlab.figures import regression as fig
-from svmlab.ui import chart_click, frame, page_url, panels
+from svmlab.ui import frame, page_hands, page_url, panels
 from svmlab.ui import regression_page as rp
 from svmlab.ui.explore.chart import plot
 from svmlab.ui.model_block import engine_result
@@ -17,17 +17,18 @@ from svmlab.ui.page_state import REGRESSION_STATE
 
 frame.guard()
 
-st.title(
-    "Support vector regression",
-    help="The same machine as the classifier, with the hinge replaced by the "
-    "ε-insensitive loss: residuals inside a tube of half-width ε cost nothing. "
-    "ε-SVR takes ε; ν-SVR takes ν and finds ε itself.",
+request = page_url.require(
+    page_hands.top(
+        REGRESSION_STATE,
+        rp.controls,
+        title="Support vector regression",
+        help="The same machine as the classifier, with the hinge replaced by the "
+        "ε-insensitive loss: residuals inside a tube of half-width ε cost nothing. "
+        "ε-SVR takes ε; ν-SVR takes ν and finds ε itself.",
+        clicks=(rp.CHART_KEY, rp.add_point),
+    )
 )
 
-request = page_url.require(page_url.sidebar_request(REGRESSION_STATE, rp.controls))
-
-# A click on the chart adds a point (x, t) where it landed; one rerun.
-chart_click.add_clicked(rp.CHART_KEY, lambda point: rp.add_point(request, point))
 added = rp.added_points(request)
 
 fitted = engine_result(lambda: rp.fit(request, added))

@@ -143,3 +143,104 @@ def test_a_room_opens_in_classroom_mode_from_the_title_row(fresh_rooms) -> None:
     follower.query_params["follow"] = code
     assert not problems(follower.run())
     assert fresh_rooms.get(code).following == 1
+
+
+def test_a_pushed_run_sends_its_link_whatever_query_it_started_from(
+    fresh_rooms, monkeypatch
+) -> None:
+    """The follower's address bar (issue 33): a run the server pushes starts
+    from the session's saved query, which Streamlit refreshes only when the
+    session's script thread ends; two pushes in a row (C 10 → 12 → 10) start
+    the second from C=10 while the browser shows C=12. The run that takes the
+    room's state must send its link even when it equals that stale query."""
+    from streamlit.runtime.state.query_params import QueryParams
+
+    sent: list[dict] = []
+    original = QueryParams._send_query_param_msg
+
+    def spy(self) -> None:
+        sent.append(dict(self._query_params))
+        original(self)
+
+    monkeypatch.setattr(QueryParams, "_send_query_param_msg", spy)
+    lecturer = open_page(EXPLORE, {"n": "40"})
+    lecturer.button(key="explore_room_open").click().run()
+    code = lecturer.session_state[follow_panel.OWN_KEY][0]
+    follower = page_test(EXPLORE)
+    follower.query_params["follow"] = code
+    follower.run()
+    start = dict(follower.query_params)  # the link at C = 10: the saved query
+    lecturer.select_slider(key="explore_C_slider").set_value(100.0).run()
+    follower.run()  # the first push: the browser's address bar shows C = 100
+    assert follower.query_params["C"] == "100"
+    lecturer.select_slider(key="explore_C_slider").set_value(10.0).run()
+    # The second push starts from the query saved before the first.
+    follower.query_params.clear()
+    follower.query_params.update(start)
+    sent.clear()
+    follower.run()
+    assert _settings(follower).C == 10.0
+    assert sent, "the run took the room's state but sent no link"
+
+    def one(params) -> dict[str, str]:
+        return {k: v if isinstance(v, str) else v[-1] for k, v in params.items()}
+
+    assert one(sent[-1]) == one(lecturer.query_params)
+
+
+def test_a_room_carries_uploaded_data_bounded_in_size() -> None:
+    rooms = Rooms()
+    room, owner = rooms.open(None)
+    rooms.publish(room.code, owner, "s1", data=("points", follow_rooms.MAX_DATA_POINTS))
+    assert room.data == "points"
+    rooms.publish(
+        room.code, owner, "s2", data=("more", follow_rooms.MAX_DATA_POINTS + 1)
+    )
+    assert room.data is None  # too big: not carried
+    rooms.publish(room.code, owner, "s3")
+    assert room.data is None
+
+
+def test_uploaded_data_and_edited_points_travel_to_two_followers(fresh_rooms) -> None:
+    """The lecturer uploads a CSV and deletes a point of it; two followers who
+    never saw the file show the same data, the same points and the same fit."""
+    from pathlib import Path
+
+    import numpy as np
+
+    from svmlab import csv_data
+    from svmlab.ui.explore import cache, upload
+
+    name = "good_comma_header.csv"
+    content = (Path(__file__).parent / "data" / "csv" / name).read_bytes()
+    lecturer = open_page(EXPLORE, {"n": "40"})
+    lecturer.button(key="explore_room_open").click().run()
+    code = lecturer.session_state[follow_panel.OWN_KEY][0]
+    followers = []
+    for _ in range(2):
+        at = page_test(EXPLORE)
+        at.query_params["follow"] = code
+        followers.append(at.run())
+    lecturer.radio(key=upload.SOURCE_KEY).set_value(upload.UPLOAD_CSV).run()
+    lecturer.file_uploader(key=upload.FILE_KEY).set_value((name, content, "text/csv"))
+    lecturer.run()
+    assert _settings(lecturer).upload and not problems(lecturer)
+    lecturer.radio(key="explore_tool").set_value("inspect").run()
+    lecturer.number_input(key="explore_inspect_point").set_value(2).run()
+    lecturer.button(key="explore_inspect_delete").click().run()
+    assert _edits(lecturer)[1] == (2,)
+    # The file's points, read by the engine directly (not through any page).
+    X_file, y_file, _ = csv_data.to_dataset(csv_data.read_table(content))
+    for at in followers:
+        at.run()
+        assert not problems(at)
+        assert _settings(at) == _settings(lecturer)
+        assert _edits(at) == _edits(lecturer)
+        mine = at.session_state[cache.LAST_GOOD_KEY][-1]
+        theirs = lecturer.session_state[cache.LAST_GOOD_KEY][-1]
+        np.testing.assert_array_equal(mine.X, theirs.X)
+        np.testing.assert_array_equal(mine.model.alpha_, theirs.model.alpha_)
+        # Every point the follower fits is one of the file's (one deleted).
+        rows = {tuple(p) for p in X_file}
+        assert all(tuple(p) in rows for p in mine.X)
+        assert len(mine.y) < len(y_file)

@@ -123,3 +123,49 @@ def test_the_page_offers_one_click_exports(page) -> None:
     assert "PNG" in labels and "SVG" in labels
     assert any(label.startswith("GIF: C from") for label in labels)
     assert any(label.startswith("GIF: σ from") for label in labels)
+
+
+def test_the_playback_gif_has_one_frame_per_recorded_step_in_order() -> None:
+    # Few points: a dozen recorded SMO steps, each drawn twice below.
+    at = open_page(EXPLORE, {"n": "20", "playback": "1", "C": "1"})
+    assert not problems(at)
+    settings, _identity, data, _edits, record = at.session_state[cache.LAST_GOOD_KEY]
+    history = record.model.history_
+    steps = len(history)
+    assert steps >= 3
+    labels = [b.label for b in at.get("download_button")]
+    assert f"GIF: the playback, SMO ({steps} frames)" in labels
+    frames = slides_panel.playback_frames(settings, record, data)
+    assert len(frames) == steps
+    # Each label prints its step's iteration, objective and KKT violation.
+    for k, (_, label) in enumerate(frames):
+        assert label.startswith(f"iteration {history.iteration[k]} · ")
+        assert f"objective {history.objective[k]:.4g}" in label
+    assert list(history.iteration) == sorted(history.iteration)
+    # The caption under every frame says what stays; not the final fit's errors.
+    steady = slides_panel.caption(settings, record, without="errors")
+    assert "error" not in steady and "C = 1 · σ = 3.3" in steady
+    caption, size = "playback", (480, 270)  # small: the test draws every step twice
+    gif = slides.animation(frames, caption, seconds_per_frame=0.3, size=size)
+    with Image.open(io.BytesIO(gif)) as image:
+        assert image.format == "GIF" and image.n_frames == steps
+        shown = []
+        for k in range(image.n_frames):
+            image.seek(k)
+            shown.append(np.asarray(image.convert("RGB"), dtype=float))
+    # Frame k is the picture of step k, drawn separately from the model's state
+    # at that step (its multipliers and intercept as recorded).
+    model, X, y, bounds = record.model, record.X, record.y, data.bounds
+    specs = [
+        figures.decision_spec(model, X, y, bounds=bounds, snapshot=k, legend="none")
+        for k in range(steps)
+    ]
+    drawn = [
+        np.asarray(slides.frame_image(spec, label, caption, size), dtype=float)
+        for spec, (_, label) in zip(specs, frames, strict=True)
+    ]
+    for k, frame in enumerate(shown):
+        distances = [np.abs(frame - d).mean() for d in drawn]
+        assert int(np.argmin(distances)) == k
+    # The first step and the last are different pictures (the fit moved).
+    assert np.abs(drawn[0] - drawn[-1]).mean() > 1.0

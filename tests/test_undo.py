@@ -10,7 +10,8 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from svmlab.ui.explore.settings import ExploreSettings
-from svmlab.ui.explore.undo import LIMIT, History, Snapshot, describe
+from svmlab.ui.explore.undo import Snapshot, describe
+from svmlab.ui.undo import LIMIT, History
 from tests.pages import EXPLORE, open_page, problems
 
 # -- the history on its own ---------------------------------------------------------
@@ -39,7 +40,7 @@ def test_steps_are_named_by_what_changed() -> None:
 
 
 def test_undo_redo_and_a_new_step_after_an_undo() -> None:
-    h = History()
+    h = History(describe)
     states = [_snap(C=c) for c in (1.0, 10.0, 100.0)]
     for s in states:
         assert h.record(s)
@@ -54,7 +55,7 @@ def test_undo_redo_and_a_new_step_after_an_undo() -> None:
 
 
 def test_the_history_is_bounded() -> None:
-    h = History()
+    h = History(describe)
     for i in range(LIMIT + 30):
         h.record(_snap(seed=i))
     assert len(h.entries) == LIMIT

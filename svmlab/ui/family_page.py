@@ -275,7 +275,7 @@ def view_controls(classroom: bool = False) -> tuple[str, float]:
 #: Points clicked in, ``((x1, x2, label), ...)``.
 Added = tuple[tuple[float, float, float], ...]
 #: Session key of the points clicked in: ``(data identity, Added)``.
-ADDED_KEY = f"{PREFIX}_added"
+ADDED_KEY = FAMILY_STATE.points
 #: The radio choosing the class a click adds (a session choice, not a link's).
 CLICK_LABEL_KEY = f"{PREFIX}_click_label"
 

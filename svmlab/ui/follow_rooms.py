@@ -10,9 +10,15 @@ student branched off or the lecturer paused the room. Nobody but the owner can
 publish, pause or close (the owner is named by a random token only the owner's
 session holds).
 
+The data the lecturer's state names but a link cannot carry (an uploaded CSV)
+travel with it: ``publish(..., data=(payload, points))`` keeps the payload beside
+the state when it holds at most :data:`MAX_DATA_POINTS` points, and followers
+take it from the room (one data set a room: the state's own).
+
 Bounded: at most :data:`MAX_ROOMS` rooms and :data:`MAX_FOLLOWERS` followers a
-room; a room untouched for :data:`ROOM_SECONDS` expires, and a closed room
-tells nobody anything again.
+room, one data set of :data:`MAX_DATA_POINTS` points a room; a room untouched
+for :data:`ROOM_SECONDS` expires, and a closed room tells nobody anything
+again.
 
 This module does not import streamlit: plain data under one lock.
 """
@@ -27,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "MAX_DATA_POINTS",
     "MAX_FOLLOWERS",
     "MAX_ROOMS",
     "ROOM_SECONDS",
@@ -36,6 +43,8 @@ __all__ = [
 
 MAX_ROOMS = 50
 MAX_FOLLOWERS = 200
+#: The most points of uploaded data a room carries (a CSV upload's own cap).
+MAX_DATA_POINTS = 5000
 #: A room nobody has touched (published to, joined, looked at) for this long
 #: expires: three hours, longer than a lecture.
 ROOM_SECONDS = 3 * 3600.0
@@ -50,6 +59,8 @@ class Room:
     code: str
     owner: str
     state: Any = None
+    #: The data ``state`` names that no link carries (None: none, or too big).
+    data: Any = None
     version: int = 0
     paused: bool = False
     closed: bool = False
@@ -105,10 +116,19 @@ class Rooms:
             self._expire()
             return self._rooms.get(str(code).strip().upper())
 
-    def publish(self, code: str, owner: str, state: Any, hint: Any = None) -> list[str]:
+    def publish(
+        self,
+        code: str,
+        owner: str,
+        state: Any,
+        hint: Any = None,
+        data: tuple[Any, int] | None = None,
+    ) -> list[str]:
         """The owner's new state; returns the sessions told of it (none when
         unchanged, paused, closed, or ``owner`` is not the owner). ``hint``
-        goes with each notice (what kind of change it was)."""
+        goes with each notice (what kind of change it was); ``data``, ``(payload,
+        points)``, the data the state names, kept when ``points`` is at most
+        :data:`MAX_DATA_POINTS`."""
         with self._lock:
             room = self._rooms.get(code)
             if room is None or room.owner != owner:
@@ -117,6 +137,8 @@ class Rooms:
             if state == room.state:
                 return []
             room.state = state
+            fits = data is not None and data[1] <= MAX_DATA_POINTS
+            room.data = data[0] if fits else None
             room.version += 1
             if room.paused:
                 return []

@@ -294,7 +294,10 @@ class PageState:
     (:mod:`svmlab.datasets` or :mod:`svmlab.multiclass_data`); ``dataset`` the
     default generator; ``max_n`` the page's cap on the number of points;
     ``fixed`` the generator parameters the page pins itself (no slider, no
-    field); ``fields`` the model's widgets.
+    field); ``fields`` the model's widgets; ``points`` the session key of the
+    points clicked in (``""``: the page has none), which its undo history
+    keeps with the fields (:mod:`svmlab.ui.page_hands`) and a link never
+    carries.
     """
 
     page: str
@@ -304,6 +307,7 @@ class PageState:
     max_n: int
     fields: tuple[Field, ...]
     fixed: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    points: str = ""
 
     def __post_init__(self) -> None:
         # Unique by construction: a page's declared fields and its data source
@@ -590,6 +594,7 @@ REGRESSION_STATE = PageState(
     catalogue=regression_data,
     dataset="sinc",
     max_n=500,
+    points="regression_added",
     fields=(
         Choice("machine", "regression_machine", ("epsilon", "nu"), "epsilon", "SVR"),
         Choice(
@@ -635,6 +640,7 @@ FAMILY_STATE = PageState(
     catalogue=datasets,
     dataset="imbalanced",
     max_n=400,
+    points="family_added",
     fields=(
         Choice(
             "machine",

@@ -31,9 +31,11 @@ from svmlab.ui.presets import PRESETS, Preset, page_query
 __all__ = [
     "active_preset",
     "classroom",
+    "go_to_preset",
     "load",
     "messages",
     "preset_box",
+    "preset_key",
     "publish",
     "require",
     "sidebar_request",
@@ -44,7 +46,8 @@ def _slot(state: PageState, name: str) -> str:
     return f"{state.prefix}_url_{name}"
 
 
-def _preset_key(state: PageState) -> str:
+def preset_key(state: PageState) -> str:
+    """The session key of the preset this page's settings came from ("")."""
     return f"{state.prefix}_preset"
 
 
@@ -64,7 +67,7 @@ def _apply(state: PageState, params: dict[str, Any]) -> None:
             f"The link's preset {str(preset)[:40]!r} is not one of this page's "
             "presets; showing the link's settings."
         )
-    st.session_state[_preset_key(state)] = _page_preset(state, preset)
+    st.session_state[preset_key(state)] = _page_preset(state, preset)
     st.session_state[_slot(state, "messages")] = (errors, notes)
 
 
@@ -107,7 +110,7 @@ def classroom(state: PageState) -> bool:
 
 def active_preset(state: PageState) -> Preset | None:
     """The preset this page's settings came from (kept while they change)."""
-    return PRESETS.get(st.session_state.get(_preset_key(state), ""))
+    return PRESETS.get(st.session_state.get(preset_key(state), ""))
 
 
 def messages(state: PageState) -> None:
@@ -146,14 +149,15 @@ def require(request: Any) -> Any:
     return request
 
 
-def _back(state: PageState, name: str) -> None:
-    # Back to the preset's settings, in the same layout (classroom mode kept).
+def go_to_preset(state: PageState, name: str) -> None:
+    """Show the preset ``name``'s settings (a callback), in the same layout
+    (classroom mode kept)."""
     keep = {"classroom": "1"} if st.session_state.get(state.classroom_key) else {}
     _apply(state, {**page_query(name), **keep})
 
 
 def _leave(state: PageState) -> None:
-    st.session_state[_preset_key(state)] = ""
+    st.session_state[preset_key(state)] = ""
 
 
 def preset_box(state: PageState, result: Any) -> None:
@@ -189,7 +193,7 @@ def preset_box(state: PageState, result: Any) -> None:
             row[0].button(
                 "Back to the preset",
                 key=f"{state.prefix}_preset_back",
-                on_click=_back,
+                on_click=go_to_preset,
                 args=(state, preset.name),
             )
         row[-1].button(

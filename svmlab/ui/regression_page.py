@@ -54,7 +54,7 @@ N_TEST = 400
 MAX_N = 500
 MACHINES = {"epsilon": "ε-SVR (you set ε)", "nu": "ν-SVR (ν finds ε)"}
 #: Session key of the points clicked in: ``(data identity, ((x, t), ...))``.
-ADDED_KEY = f"{PREFIX}_added"
+ADDED_KEY = REGRESSION_STATE.points
 PATH_SECONDS = 30.0
 #: The solver's tolerance: the page prints ε, RMSE and b to four digits, and at
 #: LIBSVM's 1e-3 ν-SVR's ε is off in the fourth (0.1136 for 0.1132 on the

@@ -155,17 +155,34 @@ def test_a_two_browser_room(
     student.get_by_text(f"Following room {code}").wait_for()
 
     def student_c(value: str) -> None:
-        # The page's C box (the address bar of a run the server pushed may
-        # keep the earlier link: a Streamlit frontend detail, README).
+        # The page's C box, then the address bar: the student's link is the
+        # lecturer's (a run the server pushes sends its link whatever query it
+        # started from: svmlab.ui.explore.follow_panel._take).
         student.wait_for_function(
             "(v) => { const i = document.querySelector('.st-key-explore_C input');"
             " return i && i.value === v; }",
             arg=value,
             timeout=20_000,
         )
+        student.wait_for_timeout(1500)  # every push done (p99 0.3 s for two)
+        student.wait_for_selector(
+            '[data-testid="stApp"][data-test-script-state="notRunning"]'
+        )
+        assert _query(student) == _query(page)
 
     _key(page, "w", wait_for_rerun)  # C 10 -> 12 on the lecturer's screen ...
     student_c("12")  # ... and on the student's, with no action of theirs
+    # Two moves in quick succession, back where it was (12 -> 15 -> 12): when
+    # the second push reaches the student's session during the first's run,
+    # that run starts from the query before both; the link is sent anyway.
+    page.mouse.click(2, 700)
+    page.keyboard.press("w")
+    wait_for_rerun(page)
+    page.keyboard.press("q")
+    wait_for_rerun(page)
+    page.wait_for_timeout(300)
+    assert _query(page)["C"] == "12"
+    student_c("12")
     page.wait_for_timeout(300)
     assert "1 following" in page.locator("[data-svmlab-room]").inner_text()
     student.screenshot(path=str(ARTIFACTS / "hands_follower.png"))
@@ -183,3 +200,29 @@ def test_a_two_browser_room(
     student_c("15")
     check_page()
     check_page(student)
+
+
+def test_undo_and_redo_by_key_on_the_losses_page(
+    page, open_page, check_page, wait_for_rerun
+) -> None:
+    """Undo is every page's: on Losses, W steps C, Ctrl+Z takes it back (the
+    link with it), Ctrl+Shift+Z makes it again; the Keys help lists the keys."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_page("/Losses?n=60")
+    assert page.locator(".st-key-losses_undo button:visible").is_disabled()
+    _key(page, "w", wait_for_rerun)
+    assert _query(page)["C"] == "1.2"
+    assert "undo: C 1 → 1.2" in page.locator("body").inner_text()
+    _key(page, "Control+z", wait_for_rerun)
+    assert "C" not in _query(page)
+    assert page.locator(".st-key-losses_undo button:visible").is_disabled()
+    _key(page, "Control+Shift+z", wait_for_rerun)
+    assert _query(page)["C"] == "1.2"
+    page.locator('[data-testid="stPopoverButton"]:visible', has_text="Keys").click()
+    page.wait_for_timeout(500)
+    help_text = page.locator('[data-testid="stPopoverBody"]').inner_text()
+    for keys in ("Ctrl+Z", "Q / W", "A / S", "PageUp / PageDown", "M"):
+        assert keys in help_text
+    page.screenshot(path=str(ARTIFACTS / "hands_losses_keys.png"))
+    page.keyboard.press("Escape")
+    check_page()

@@ -132,19 +132,24 @@ def _widget_values(s: ExploreSettings) -> dict[str, Any]:
     return values
 
 
-def apply_settings(s: ExploreSettings, notes: list[str] | None = None) -> None:
+def apply_settings(
+    s: ExploreSettings, notes: list[str] | None = None, *, send_link: bool = False
+) -> None:
     """Make every widget show ``s`` on the next draw (presets, URL, tests).
 
     ``s`` is clamped to the widgets' ranges first; the sentences saying what was
     clamped (and any ``notes`` the caller brings) are shown once on the page.
-    Call it before the widgets are drawn in a run, or from a callback.
+    Call it before the widgets are drawn in a run, or from a callback. With
+    ``send_link`` the link is sent to the browser even when it equals the query
+    this run started from (a run the server started, whose query may be older
+    than the browser's address bar: :mod:`svmlab.ui.explore.follow_panel`).
     """
     s, clamped = s.clamped()
     st.session_state.update(_widget_values(s))
     st.session_state[SETTINGS_KEY] = s
     # The URL follows at once: a preset's link in it must not look newer than s.
     query = s.to_query()
-    if query != st.query_params.to_dict():
+    if send_link or query != st.query_params.to_dict():
         st.query_params.from_dict(query)
     st.session_state[NOTES_KEY] = [*(notes or ()), *clamped]
 

@@ -17,8 +17,11 @@ followers, and what a follower's page does.
   room's state again. A follower's session never writes the room's state: only
   the session holding the owner's token publishes.
 
-Uploaded data do not travel (a link never carries data): a room's followers
-see generated data sets.
+Uploaded data travel with the room (a link never carries them): the lecturer's
+run publishes the held upload its settings name (:func:`after_run`, at most
+``follow_rooms.MAX_DATA_POINTS`` points) and a follower's session holds it
+before its settings name it (:func:`_take`); points clicked, deleted or moved
+travel as the snapshot's edits, on generated and uploaded data alike.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from typing import Any
 
 import streamlit as st
 
-from svmlab.ui.explore import controls, edit
+from svmlab.ui.explore import controls, edit, upload
 from svmlab.ui.explore.undo import Snapshot
 from svmlab.ui.follow_rooms import Rooms
 
@@ -86,11 +89,25 @@ def _session_id() -> str:
     return f"{ctx.session_id if ctx is not None else 'bare'}:{token}"
 
 
-def _take(snapshot: Snapshot) -> None:
-    """Show the room's ``snapshot`` (before the widgets are drawn)."""
+def _take(snapshot: Snapshot, data: Any = None) -> None:
+    """Show the room's ``snapshot`` (before the widgets are drawn), and send
+    its link to the browser whatever this run's query was.
+
+    Why always: a run the server pushed (:func:`_push`) starts from the
+    session's saved client state, whose query Streamlit refreshes only when the
+    session's script thread ends. While pushed runs follow one another (the
+    lecturer moves twice within a run), each starts from the query of the run
+    before that chain, not from the address bar; a link compared with that
+    query and found equal (C 10 → 12 → 10) was not sent, and the address bar
+    kept 12 while the page showed 10.
+
+    ``data``: the room's uploaded data, held here before the settings name
+    them (else the page would fall back to the generator: ``upload.resolve``)."""
+    if data is not None and data.key == snapshot.settings.upload:
+        upload.adopt(data)
     classroom = bool(st.session_state.get(controls.KEYS["classroom"]))
     settings = replace(snapshot.settings, classroom=classroom)
-    controls.apply_settings(settings)
+    controls.apply_settings(settings, send_link=True)
     edit.restore_edits(edit.identity_of(settings), snapshot.edits)
 
 
@@ -119,7 +136,7 @@ def load() -> None:
         return
     if room.paused or room.state is None or room.version == followed["version"]:
         return
-    _take(room.state)
+    _take(room.state, room.data)
     followed.update(version=room.version, state=room.state)
 
 
@@ -149,7 +166,7 @@ def load_in_fragment() -> None:
     if room is None or room.paused or room.version == followed["version"]:
         return
     light = _only_c_sigma(followed["state"], room.state)
-    _take(room.state)
+    _take(room.state, room.data)
     followed.update(version=room.version, state=room.state)
     if not light:
         st.rerun(scope="app")
@@ -179,7 +196,9 @@ def after_run(settings: Any, edits: Any) -> None:
             state.pop(OWN_KEY, None)
         else:
             light = _only_c_sigma(room.state, snapshot)
-            ROOMS.publish(own[0], own[1], snapshot, hint=light)
+            held = upload.held(settings.upload)
+            data = None if held is None else (held, len(held.y))
+            ROOMS.publish(own[0], own[1], snapshot, hint=light, data=data)
     followed = state.get(FOLLOW_KEY)
     if followed and len(_FRAGMENTS) < 10_000:
         fragment = _fragment_id()

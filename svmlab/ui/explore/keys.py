@@ -20,6 +20,7 @@ from dataclasses import replace
 
 import streamlit as st
 
+from svmlab.ui import keys as shared
 from svmlab.ui.explore import controls
 from svmlab.ui.explore.settings import RANGES
 from svmlab.ui.link_values import C_GRID, SIGMA_GRID
@@ -55,17 +56,13 @@ PLAY_KEY = "explore_play_key"
 #: the visible buttons (the keys are listed in the help); and two spacings of
 #: the rows above the chart, so that the chart keeps its height at 720 lines.
 STYLE = (
-    "<style>"
-    # The container's wrapper too: else it adds a gap of the page's flow.
-    f"div:has(> .st-key-{HIDDEN_KEY}),.st-key-{HIDDEN_KEY},.st-key-{PLAY_KEY}"
-    "{display:none}"
-    '[class*="st-key-explore_"] button kbd{display:none}'
+    shared.style(HIDDEN_KEY, PLAY_KEY)
+    + '[class*="st-key-explore_"] button kbd{display:none}'
     ".st-key-explore_undo_said{margin-top:-0.9rem}"
     # The chart's click listener draws nothing (its script listens on the
     # document): out of the flow, it adds no gap above the C and σ row.
     ".st-key-click_listener_explore_chart{display:none}"
     ".st-key-explore_undo_said p{line-height:1.25}"
-    "</style>"
 )
 
 #: Button key -> (label, shortcut) of the shortcut-only buttons.
@@ -80,13 +77,7 @@ _BUTTONS = {
 }
 
 
-def step_grid(grid: tuple[float, ...], value: float, direction: int) -> float:
-    """The next stop of ``grid`` above (``direction`` +1) or below (-1)
-    ``value``; the end of the grid when there is none (a typed value off the
-    grid goes to its neighbour on the grid)."""
-    if direction > 0:
-        return next((g for g in grid if g > value * (1 + 1e-12)), grid[-1])
-    return next((g for g in reversed(grid) if g < value * (1 - 1e-12)), grid[0])
+step_grid = shared.step_grid
 
 
 def explore_presets() -> list[str]:
@@ -143,19 +134,18 @@ _ACTIONS = {
 def hidden_buttons() -> None:
     """The shortcut-only buttons (outside the page's fragment: a key reruns the
     whole page, whose sidebar may change), and the page's key style."""
-    with st.container(key=HIDDEN_KEY):  # hidden, so it adds no gap to the page
-        st.html(STYLE)
-        for key, (label, shortcut) in _BUTTONS.items():
-            action, args = _ACTIONS[key]
-            st.button(label, key=key, on_click=action, args=args, shortcut=shortcut)
+    table = [
+        shared.Key(key, label, shortcut, *_ACTIONS[key])
+        for key, (label, shortcut) in _BUTTONS.items()
+    ]
+    shared.hidden_buttons(HIDDEN_KEY, table, STYLE)
 
 
 def help(where=st) -> None:
     """The "Keys" popover: every key of the page and what it does."""
-    with where.popover("Keys", help="The keyboard shortcuts of this page."):
-        rows = "\n".join(f"| {k} | {a} |" for k, a in KEYMAP)
-        st.markdown(f"| key | does |\n| --- | --- |\n{rows}")
-        st.caption(
-            "Not while typing in a box. J, K and L work with "
-            "'Record iterations (playback)' on."
-        )
+    shared.help(
+        KEYMAP,
+        where,
+        "Not while typing in a box. J, K and L work with "
+        "'Record iterations (playback)' on.",
+    )

@@ -1,11 +1,15 @@
-"""Slides from Explore: the figure as it reads (PNG, SVG) and a C or σ path (GIF).
+"""Slides from Explore: the figure as it reads (PNG, SVG), a C or σ path and the
+solver's iteration playback (GIF).
 
 One click on a download button exports: the files are made when the button is
 clicked (Streamlit's deferred download data), from the figure the page shows
 and its fit, by :mod:`svmlab.slides` (matplotlib and Pillow). The path's
 frames fit the model afresh at each value (:func:`path_values`, two or three a
 decade around the current value) through the fit lane every fit takes turns
-in; each frame prints its value and the errors it gives.
+in; each frame prints its value and the errors it gives. The playback's frames
+fit nothing: one per recorded iteration of the fit shown
+(``model.history_``, :func:`playback_frames`), each printing its iteration, the
+objective and the KKT violation there.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from svmlab import SVC, SvmlabError, datasets, figures, losses, slides
+from svmlab import SVC, SvmlabError, datasets, figures, losses, slides, solvers
 from svmlab.solvers.lane import long_fits_through
 from svmlab.ui import room
 from svmlab.ui.explore import upload
@@ -26,10 +30,23 @@ from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.link_values import C_GRID, SIGMA_GRID
 from svmlab.user_text import plain
 
-__all__ = ["N_FRAMES", "caption", "path_frames", "path_values", "popover"]
+__all__ = [
+    "N_FRAMES",
+    "PLAYBACK_FRAME",
+    "caption",
+    "path_frames",
+    "path_values",
+    "playback_frames",
+    "popover",
+]
 
 #: Frames of a path animation.
 N_FRAMES = 13
+#: One frame of the playback's GIF: a recorded history holds up to 200 steps,
+#: so smaller than a path's frame; the file is then a quarter smaller (167
+#: frames: 6.5 MB against 8.5 MB), not faster (about 26 s either way, 150 ms a
+#: frame of matplotlib; benchmarks/slides_gif.py).
+PLAYBACK_FRAME = (800, 450)
 _SYMBOL = {"C": "C", "sigma": "σ"}
 
 
@@ -50,7 +67,9 @@ def _kernel(s: ExploreSettings) -> str:
 
 def caption(s: ExploreSettings, record: FitRecord, *, without: str = "") -> str:
     """The caption line of a slide of ``record`` (``without`` = "C" or "sigma"
-    leaves out the swept value and the errors: an animation's caption)."""
+    leaves out the swept value and the errors: an animation's caption;
+    "errors" the errors alone: the playback's, whose frames are not the final
+    fit)."""
     loss = losses.LOSSES[s.loss].title.lower()
     if s.is_nu:  # ν-SVC: the hinge at its equivalent C, ν said beside it
         loss = f"ν-SVC, ν = {s.nu:g}, hinge"
@@ -67,7 +86,9 @@ def caption(s: ExploreSettings, record: FitRecord, *, without: str = "") -> str:
     if not without:
         return text
     parts = text.split(" · ")
-    drop = ("training error", "test error", f"{_SYMBOL[without]} = ")
+    drop = ("training error", "test error")
+    if without in _SYMBOL:
+        drop += (f"{_SYMBOL[without]} = ",)
     return " · ".join(p for p in parts if not p.startswith(drop))
 
 
@@ -117,18 +138,58 @@ def path_frames(
             if data.y_test.size
             else None
         )
-        spec = figures.decision_spec(
-            model,
-            X,
-            y,
-            bounds=data.bounds,
-            test=test,
-            new_points=added,
-            legend="none",
-            height=760,
-            scale=scale,
-        )
+        spec = _plane(model, X, y, data, test, added, scale)
         label += f" · training error {_pct(train)} · test error {_pct(tested)}"
+        frames.append((spec, label))
+    return frames
+
+
+def _plane(
+    model: Any,
+    X: np.ndarray,
+    y: np.ndarray,
+    data: Data,
+    test: tuple | None,
+    added: np.ndarray | None,
+    scale: float,
+    snapshot: int | None = None,
+) -> dict[str, Any]:
+    """The plane of a frame as the page draws it (its key beside, not in it)."""
+    return figures.decision_spec(
+        model,
+        X,
+        y,
+        bounds=data.bounds,
+        test=test,
+        snapshot=snapshot,
+        new_points=added,
+        legend="none",
+        height=760,
+        scale=scale,
+    )
+
+
+def playback_frames(
+    s: ExploreSettings,
+    record: FitRecord,
+    data: Data,
+    *,
+    added: np.ndarray | None = None,
+    scale: float = 1.0,
+) -> list[tuple[dict[str, Any], str]]:
+    """One ``(figure spec, label)`` per recorded step of the fit's iteration
+    history, in order: the plane as the playback draws it at that step; the
+    label is "iteration 12 · objective 3.41 · KKT violation 0.021"."""
+    history = record.model.history_
+    test = (data.X_test, data.y_test) if s.show_test else None
+    frames = []
+    for k in range(len(history)):
+        spec = _plane(record.model, record.X, record.y, data, test, added, scale, k)
+        label = (
+            f"iteration {history.iteration[k]} · objective "
+            f"{history.objective[k]:.4g} · KKT violation "
+            f"{history.kkt_violation[k]:.2g}"
+        )
         frames.append((spec, label))
     return frames
 
@@ -158,8 +219,9 @@ def popover(
     title: str = "",
 ) -> None:
     """The "Slides" popover: one click each for the figure as PNG or SVG (with
-    its key and caption) and for the C path (and, with the Gaussian kernel, the
-    σ path) as an animated GIF."""
+    its key and caption), for the C path (and, with the Gaussian kernel, the
+    σ path) as an animated GIF, and, with the playback on, for the solver's
+    iterations as one."""
     text = caption(s, record)
     scale = 1.5 if s.classroom else 1.0
     with where.popover("Slides", help="This figure as PNG or SVG, a path as GIF."):
@@ -204,6 +266,28 @@ def popover(
                 file_name=f"{_stem(s)}_{param}_path.gif",
                 mime="image/gif",
                 key=f"explore_slide_gif_{param}",
+                on_click="ignore",
+                width="stretch",
+            )
+        steps = len(getattr(record.model, "history_", None) or ())
+        if s.playback and steps >= 2:
+            solver = solvers.SOLVERS[record.model.solver_].title.split(" (")[0]
+
+            def playback_gif() -> bytes:
+                frames = playback_frames(s, record, data, added=added, scale=scale)
+                return slides.animation(
+                    frames,
+                    f"{solver} · {caption(s, record, without='errors')}",
+                    seconds_per_frame=0.3,
+                    size=PLAYBACK_FRAME,
+                )
+
+            st.download_button(
+                f"GIF: the playback, {solver} ({steps} frames)",
+                data=playback_gif,
+                file_name=f"{_stem(s)}_playback.gif",
+                mime="image/gif",
+                key="explore_slide_gif_playback",
                 on_click="ignore",
                 width="stretch",
             )

@@ -6,11 +6,8 @@ points (``(added, removed, moved)``, :mod:`svmlab.ui.explore.edit`). Classroom
 mode is not part of it: it is how the room sees the page, not a step of the
 lecture (an undo never switches the projector layout).
 
-:class:`History` keeps up to :data:`LIMIT` snapshots and a position in them.
-The page records the snapshot of every run (:meth:`History.record`: a run that
-changed nothing adds nothing, a change after an undo drops the redo branch);
-undo and redo move the position and hand back the snapshot to restore. Each
-step is named by what changed (:func:`describe`: "C 10 → 100", "data set
+:class:`svmlab.ui.undo.History`, the history every page shares, keeps them;
+each step is named by what changed (:func:`describe`: "C 10 → 100", "data set
 spiral → moons", "point added"), so the buttons say what they will undo.
 
 The history lives in the session state (:mod:`svmlab.ui.explore.undo_bar`);
@@ -22,18 +19,15 @@ on its own (``tests/test_undo.py``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 
 from svmlab.ui.explore.settings import ExploreSettings
 
-__all__ = ["LIMIT", "History", "Snapshot", "describe"]
+__all__ = ["Snapshot", "describe"]
 
 #: ``(added, removed, moved)`` as :mod:`svmlab.ui.explore.cache` keeps them.
 Edits = tuple[tuple, tuple, tuple]
 NO_EDITS: Edits = ((), (), ())
-
-#: Snapshots kept (the oldest are dropped first).
-LIMIT = 100
 
 #: Field names as the page says them.
 _NAMES = {
@@ -138,62 +132,3 @@ def _edit_changes(before: Edits, after: Edits) -> list[str]:
         changed = set(b_mv) - set(a_mv)
         out.append(_count(max(len(changed), 1), "points moved"))
     return out
-
-
-@dataclass
-class History:
-    """A bounded undo history: snapshots and the position of the one shown."""
-
-    limit: int = LIMIT
-    entries: list[Snapshot] = field(default_factory=list)
-    position: int = -1
-
-    @property
-    def current(self) -> Snapshot | None:
-        return self.entries[self.position] if self.entries else None
-
-    def record(self, snapshot: Snapshot) -> bool:
-        """Record what the page shows now; True if it was a new step. A new
-        step after an undo drops the steps that could have been redone."""
-        if self.current == snapshot:
-            return False
-        del self.entries[self.position + 1 :]
-        self.entries.append(snapshot)
-        if len(self.entries) > self.limit:
-            del self.entries[: len(self.entries) - self.limit]
-        self.position = len(self.entries) - 1
-        return True
-
-    @property
-    def can_undo(self) -> bool:
-        return self.position > 0
-
-    @property
-    def can_redo(self) -> bool:
-        return self.position < len(self.entries) - 1
-
-    def undo_name(self) -> str | None:
-        """The step an undo reverts, named; None when there is none."""
-        if not self.can_undo:
-            return None
-        return describe(self.entries[self.position - 1], self.entries[self.position])
-
-    def redo_name(self) -> str | None:
-        """The step a redo makes again, named; None when there is none."""
-        if not self.can_redo:
-            return None
-        return describe(self.entries[self.position], self.entries[self.position + 1])
-
-    def undo(self) -> Snapshot | None:
-        """Step back; the snapshot to restore (None: nothing to undo)."""
-        if not self.can_undo:
-            return None
-        self.position -= 1
-        return self.entries[self.position]
-
-    def redo(self) -> Snapshot | None:
-        """Step forward again; the snapshot to restore (None: nothing to redo)."""
-        if not self.can_redo:
-            return None
-        self.position += 1
-        return self.entries[self.position]

@@ -3,7 +3,7 @@
 Every run of the page's fragment records what the page shows
 (:func:`record`, after the settings and the edits are known); the undo and
 redo buttons (keys Ctrl+Z and Ctrl+Shift+Z, ⌘ on a Mac) restore a snapshot
-of :class:`svmlab.ui.explore.undo.History`: every widget
+of :class:`svmlab.ui.undo.History`: every widget
 (``controls.apply_settings``, which also writes the link) and the edited
 points (``edit.restore_edits``), across a data set switch too. The buttons sit
 in the fragment, beside C and σ, so that their step names follow a slider
@@ -17,9 +17,10 @@ from typing import Any
 
 import streamlit as st
 
+from svmlab.ui import undo
 from svmlab.ui.explore import controls, edit
 from svmlab.ui.explore.settings import ExploreSettings
-from svmlab.ui.explore.undo import Edits, History, Snapshot
+from svmlab.ui.explore.undo import Edits, Snapshot, describe
 
 __all__ = ["HISTORY_KEY", "KEYS", "buttons", "history", "record", "rerun_if_restored"]
 
@@ -28,16 +29,12 @@ HISTORY_KEY = "explore_history"
 _FULL_KEY = "explore_undo_full"
 #: The buttons' widget keys and keyboard shortcuts.
 KEYS = {"undo": "explore_undo", "redo": "explore_redo"}
-SHORTCUTS = {"undo": "Ctrl+Z", "redo": "Ctrl+Shift+Z"}
+SHORTCUTS = undo.SHORTCUTS
 
 
-def history() -> History:
+def history() -> undo.History:
     """This session's history (created empty)."""
-    found = st.session_state.get(HISTORY_KEY)
-    if not isinstance(found, History):
-        found = History()
-        st.session_state[HISTORY_KEY] = found
-    return found
+    return undo.history(HISTORY_KEY, describe)
 
 
 def record(settings: ExploreSettings, edits: Edits) -> bool:
@@ -59,13 +56,6 @@ def restore(snapshot: Snapshot) -> None:
     state[_FULL_KEY] = True
 
 
-def _step(direction: str) -> None:
-    h = history()
-    target = h.undo() if direction == "undo" else h.redo()
-    if target is not None:
-        restore(target)
-
-
 def rerun_if_restored() -> None:
     """First line of the page's fragment: after a restore made in a fragment
     run, rerun the whole page (the sidebar shows the restored settings)."""
@@ -82,26 +72,8 @@ def buttons() -> Any:
     """The undo and redo buttons, side by side, and the step each would take;
     returns the row's last slot (the page puts its "Slides" popover there once
     the figure is drawn)."""
-    h = history()
-    names = {"undo": h.undo_name(), "redo": h.redo_name()}
     left, right, slot = st.columns([1, 1, 1.9], gap="small")
-    for where, direction, icon in ((left, "undo", "↶"), (right, "redo", "↷")):
-        name = names[direction]
-        where.button(
-            icon,
-            key=KEYS[direction],
-            on_click=_step,
-            args=(direction,),
-            disabled=name is None,
-            shortcut=SHORTCUTS[direction],
-            help=(
-                f"{direction.capitalize()} ({SHORTCUTS[direction]}): {name}"
-                if name
-                else f"Nothing to {direction} ({SHORTCUTS[direction]})."
-            ),
-            width="stretch",
-        )
-    said = [f"{d}: {n}" for d, n in names.items() if n]
+    said = undo.buttons(history(), KEYS, restore, (left, right))
     # Pulled up to the buttons (keys.STYLE): the row is then no taller than the
     # C and σ sliders beside it, and the chart keeps its height at 720 lines.
     with st.container(key="explore_undo_said"):

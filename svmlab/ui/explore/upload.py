@@ -40,12 +40,14 @@ __all__ = [
     "GENERATOR",
     "UPLOAD_CSV",
     "HeldUpload",
+    "adopt",
     "data_csv",
     "default_columns",
     "draw",
     "escape_markdown",
     "held",
     "hold_current",
+    "keep",
     "make_held",
     "resolve",
     "upload_key",
@@ -273,7 +275,7 @@ def held(key: str) -> HeldUpload | None:
     return _held_uploads().get(key) if key else None
 
 
-def _keep(upload: HeldUpload) -> None:
+def keep(upload: HeldUpload) -> None:
     """Hold ``upload`` in the session (newest last, at most a few) and the cache."""
     uploads = _held_uploads()
     uploads.pop(upload.key, None)
@@ -283,6 +285,13 @@ def _keep(upload: HeldUpload) -> None:
         if key != current:
             del uploads[key]
     hold_upload(upload.key, upload.X, upload.y)
+
+
+def adopt(upload: HeldUpload) -> None:
+    """Hold data that came without a file (a followed room's) as this session's
+    last upload: the upload branch then shows them with no file chosen."""
+    keep(upload)
+    st.session_state[LAST_KEY] = upload.key
 
 
 def hold_current(key: str) -> None:
@@ -464,6 +473,6 @@ def draw() -> None:
         )
         return
     refusals.accept("explore")
-    _keep(upload)
+    keep(upload)
     state[CURRENT_KEY] = state[LAST_KEY] = upload.key
     st.caption(_describe(upload, current=True))
