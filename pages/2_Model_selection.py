@@ -15,14 +15,14 @@ import streamlit as st
 from svmlab import SvmlabError, figures, selection
 from svmlab.errors import counted
 from svmlab.kernels import lee_sigma2_from_sigma
-from svmlab.ui import frame, page_hands, panels
+from svmlab.ui import page_hands, panels
 from svmlab.ui import selection_page as sp
 from svmlab.ui.model_block import engine_result
 from svmlab.ui.page_state import SELECTION_STATE
 
-frame.guard()
-
-request = page_hands.top(SELECTION_STATE, sp.sweep_controls, title="Model selection")
+request = page_hands.top(
+    SELECTION_STATE, sp.sweep_controls, title="Model selection", require=False
+)
 st.markdown(
     "Choosing C and σ by leave-one-out cross-validation costs up to n refits per "
     "grid cell. Lee (2006) proposed the **ACV** function: an approximation of "

@@ -14,23 +14,19 @@ from svmlab import figures
 from svmlab.figures import robustness as fig
 from svmlab.losses import make_loss
 from svmlab.robustness import LOSS_ORDER, best_start
-from svmlab.ui import frame, page_hands, page_url, panels
 from svmlab.ui import losses_page as lp
+from svmlab.ui import page_hands, page_url, panels
 from svmlab.ui.model_block import engine_result
 from svmlab.ui.page_state import LOSSES_STATE
 from svmlab.user_text import for_markdown
 
-frame.guard()
-
-request = page_url.require(
-    page_hands.top(
-        LOSSES_STATE,
-        lp.controls,
-        title="Losses: robustness to outliers",
-        help="Every panel fits the same data, outliers included, with one loss; the "
-        "grey dotted line is that loss's boundary on the data without the outliers. "
-        + lp.NUMBERS_TEXT,
-    )
+request = page_hands.top(
+    LOSSES_STATE,
+    lp.controls,
+    title="Losses: robustness to outliers",
+    help="Every panel fits the same data, outliers included, with one loss; the "
+    "grey dotted line is that loss's boundary on the data without the outliers. "
+    + lp.NUMBERS_TEXT,
 )
 
 result = engine_result(lambda: lp.comparison(request))

@@ -12,24 +12,20 @@ import streamlit as st
 from svmlab.figures.solver_race import race_panel
 from svmlab.figures.solver_traces import scaling_figure, traces_figure
 from svmlab.solver_race import CLOCKS
-from svmlab.ui import frame, keyed, page_hands, page_url, panels
+from svmlab.ui import keyed, page_hands, page_url, panels
 from svmlab.ui import solvers_page as sp
 from svmlab.ui import solvers_text as text
 from svmlab.ui.model_block import engine_result
 from svmlab.ui.page_state import SOLVERS_STATE
 from svmlab.user_text import for_markdown
 
-frame.guard()
-
-request = page_url.require(
-    page_hands.top(
-        SOLVERS_STATE,
-        sp.controls,
-        title="Solvers: the same problem, every way",
-        help="Every solver registered for the chosen loss and bias minimises the same "
-        "objective on the same data; scikit-learn's SVC and LinearSVC join as library "
-        "references where they solve exactly that problem.",
-    )
+request = page_hands.top(
+    SOLVERS_STATE,
+    sp.controls,
+    title="Solvers: the same problem, every way",
+    help="Every solver registered for the chosen loss and bias minimises the same "
+    "objective on the same data; scikit-learn's SVC and LinearSVC join as library "
+    "references where they solve exactly that problem.",
 )
 
 result = engine_result(lambda: sp.comparison(request))

@@ -12,24 +12,20 @@ import streamlit as st
 from svmlab import figures
 from svmlab.figures import multiclass as fig
 from svmlab.multiclass import METHODS
-from svmlab.ui import frame, page_hands, page_url, panels
 from svmlab.ui import multiclass_page as mp
+from svmlab.ui import page_hands, page_url, panels
 from svmlab.ui.model_block import engine_result
 from svmlab.ui.page_state import MULTICLASS_STATE
 from svmlab.user_text import for_markdown
 
-frame.guard()
-
-request = page_url.require(
-    page_hands.top(
-        MULTICLASS_STATE,
-        mp.controls,
-        title="Multiclass SVMs",
-        help="The same data, kernel and C for the three methods. One-vs-rest trains "
-        "one binary SVM per class against the rest and takes the largest score; "
-        "one-vs-one trains one per pair and votes (LIBSVM); Crammer-Singer solves "
-        "one problem for all classes.",
-    )
+request = page_hands.top(
+    MULTICLASS_STATE,
+    mp.controls,
+    title="Multiclass SVMs",
+    help="The same data, kernel and C for the three methods. One-vs-rest trains "
+    "one binary SVM per class against the rest and takes the largest score; "
+    "one-vs-one trains one per pair and votes (LIBSVM); Crammer-Singer solves "
+    "one problem for all classes.",
 )
 
 

@@ -9,24 +9,20 @@ from __future__ import annotations
 import streamlit as st
 
 from svmlab.figures import regression as fig
-from svmlab.ui import frame, page_hands, page_url, panels
+from svmlab.ui import page_hands, page_url, panels
 from svmlab.ui import regression_page as rp
 from svmlab.ui.explore.chart import plot
 from svmlab.ui.model_block import engine_result
 from svmlab.ui.page_state import REGRESSION_STATE
 
-frame.guard()
-
-request = page_url.require(
-    page_hands.top(
-        REGRESSION_STATE,
-        rp.controls,
-        title="Support vector regression",
-        help="The same machine as the classifier, with the hinge replaced by the "
-        "ε-insensitive loss: residuals inside a tube of half-width ε cost nothing. "
-        "ε-SVR takes ε; ν-SVR takes ν and finds ε itself.",
-        clicks=(rp.CHART_KEY, rp.add_point),
-    )
+request = page_hands.top(
+    REGRESSION_STATE,
+    rp.controls,
+    title="Support vector regression",
+    help="The same machine as the classifier, with the hinge replaced by the "
+    "ε-insensitive loss: residuals inside a tube of half-width ε cost nothing. "
+    "ε-SVR takes ε; ν-SVR takes ν and finds ε itself.",
+    clicks=(rp.CHART_KEY, rp.add_point),
 )
 
 added = rp.added_points(request)

@@ -12,24 +12,20 @@ import streamlit as st
 
 from svmlab.figures import family as fig
 from svmlab.ui import family_page as fp
-from svmlab.ui import frame, page_hands, page_url, panels
+from svmlab.ui import page_hands, page_url, panels
 from svmlab.ui.explore.chart import plot
 from svmlab.ui.model_block import engine_result
 from svmlab.ui.page_state import FAMILY_STATE
 
-frame.guard()
-
-request = page_url.require(
-    page_hands.top(
-        FAMILY_STATE,
-        fp.controls,
-        title="The SVM family",
-        help="The same data under C-SVC (you set C, and a C per class), ν-SVC (ν "
-        "bounds the fractions of margin errors and support vectors) and the "
-        "one-class SVM (no labels: where are the points?). Below: Platt's "
-        "probabilities and a threshold on f with its ROC curve.",
-        clicks=(fp.CHART_KEY, fp.add_point),
-    )
+request = page_hands.top(
+    FAMILY_STATE,
+    fp.controls,
+    title="The SVM family",
+    help="The same data under C-SVC (you set C, and a C per class), ν-SVC (ν "
+    "bounds the fractions of margin errors and support vectors) and the "
+    "one-class SVM (no labels: where are the points?). Below: Platt's "
+    "probabilities and a threshold on f with its ROC curve.",
+    clicks=(fp.CHART_KEY, fp.add_point),
 )
 
 added = fp.added_points(request)

@@ -27,7 +27,7 @@ from typing import Any
 
 import streamlit as st
 
-from svmlab.ui import chart_click, keys, page_url, undo
+from svmlab.ui import chart_click, frame, keys, page_url, undo
 from svmlab.ui.page_state import GENERATOR, Flag, Grid, Multi, Number, PageState
 from svmlab.ui.presets import by_topic
 
@@ -273,17 +273,22 @@ def top(
     help: str | None = None,
     still: str = "",
     clicks: tuple[str, Callable[[Any, tuple[float, float]], None]] | None = None,
+    require: bool = True,
 ) -> Any:
-    """The top of a page: the title, ↶ ↷ and "Keys", the sidebar's settings
-    and the link (``page_url.sidebar_request``, ``still`` as there), a click
-    on the chart keyed ``clicks[0]`` handed to ``clicks[1](request, point)``,
-    this run's undo step; returns the request the controls made.
+    """The top of a page, its first call: the frame (``frame.guard``), the
+    title, ↶ ↷ and "Keys", the sidebar's settings and the link
+    (``page_url.sidebar_request``, ``still`` as there), a click on the chart
+    keyed ``clicks[0]`` handed to ``clicks[1](request, point)``, this run's undo
+    step; returns the request the controls made. With ``require`` a page with
+    no data to show (an upload not chosen yet) says so and stops
+    (``page_url.require``); without it the request may be None.
 
     ↶ ↷ and "Keys" sit at the top of the sidebar, above the settings they
     undo, with the steps named under them; in classroom mode (the sidebar
     collapsed, the title smaller) in the title row. In the title row at
     1280 x 720 with the sidebar open they wrapped a long title (Solvers'), so
     pushing the page down a line."""
+    frame.guard()
     p = state.prefix
     buttons = {"undo": f"{p}_undo", "redo": f"{p}_redo"}
     css = undo.kbd_hidden(*buttons.values())
@@ -315,4 +320,4 @@ def top(
     rows = key_rows(state)
     keys.help([(k, does) for k, does, _ in rows], slots[2], key=f"{p}_keys_help")
     keys.hidden_buttons(f"{p}_keys", [k for *_, ks in rows for k in ks], css)
-    return request
+    return page_url.require(request) if require else request
