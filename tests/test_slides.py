@@ -125,6 +125,31 @@ def test_the_page_offers_one_click_exports(page) -> None:
     assert any(label.startswith("GIF: σ from") for label in labels)
 
 
+def test_a_long_playback_shows_evenly_spaced_steps_first_and_last_included() -> None:
+    # Written out: 167 recorded steps into 60 frames, and a short history whole.
+    steps = slides_panel.playback_steps(167, 60)
+    assert len(steps) == 60 and steps[0] == 0 and steps[-1] == 166
+    assert steps == sorted(steps) and len(set(steps)) == 60
+    gaps = np.diff(steps)
+    assert gaps.min() >= 2 and gaps.max() <= 3  # 166 / 59 = 2.8 apart
+    assert slides_panel.playback_steps(12, 60) == list(range(12))
+    # On a fit: the frames are those steps' pictures, labelled with their
+    # iterations, in order.
+    at = open_page(EXPLORE, {"n": "20", "playback": "1", "C": "1"})
+    settings, _identity, data, _edits, record = at.session_state[cache.LAST_GOOD_KEY]
+    history = record.model.history_
+    frames = slides_panel.playback_frames(settings, record, data, most=4)
+    chosen = slides_panel.playback_steps(len(history), 4)
+    assert len(frames) == 4 and chosen[-1] == len(history) - 1
+    for k, (spec, label) in zip(chosen, frames, strict=True):
+        assert label.startswith(f"iteration {history.iteration[k]} · ")
+        model, X, y = record.model, record.X, record.y
+        expect = figures.decision_spec(
+            model, X, y, bounds=data.bounds, snapshot=k, legend="none"
+        )
+        assert spec["layout"]["images"][0] == expect["layout"]["images"][0]
+
+
 def test_the_playback_gif_has_one_frame_per_recorded_step_in_order() -> None:
     # Few points: a dozen recorded SMO steps, each drawn twice below.
     at = open_page(EXPLORE, {"n": "20", "playback": "1", "C": "1"})

@@ -47,6 +47,10 @@ N_FRAMES = 13
 #: frames: 6.5 MB against 8.5 MB), not faster (about 26 s either way, 150 ms a
 #: frame of matplotlib; benchmarks/slides_gif.py).
 PLAYBACK_FRAME = (800, 450)
+#: At most this many frames in the playback's GIF, steps evenly spaced with the
+#: first and the last: 167 frames took 26 s after the click and played 50 s on
+#: a slide; 60 take about 9 s and play 18 s.
+PLAYBACK_MAX_FRAMES = 60
 _SYMBOL = {"C": "C", "sigma": "σ"}
 
 
@@ -169,6 +173,14 @@ def _plane(
     )
 
 
+def playback_steps(count: int, most: int = PLAYBACK_MAX_FRAMES) -> list[int]:
+    """The recorded steps the playback's GIF shows: all ``count`` of them, or
+    ``most`` evenly spaced, the first and the last included, in order."""
+    if count <= most:
+        return list(range(count))
+    return sorted({round(k * (count - 1) / (most - 1)) for k in range(most)})
+
+
 def playback_frames(
     s: ExploreSettings,
     record: FitRecord,
@@ -176,14 +188,16 @@ def playback_frames(
     *,
     added: np.ndarray | None = None,
     scale: float = 1.0,
+    most: int = PLAYBACK_MAX_FRAMES,
 ) -> list[tuple[dict[str, Any], str]]:
-    """One ``(figure spec, label)`` per recorded step of the fit's iteration
-    history, in order: the plane as the playback draws it at that step; the
-    label is "iteration 12 · objective 3.41 · KKT violation 0.021"."""
+    """One ``(figure spec, label)`` per step of :func:`playback_steps` of the
+    fit's iteration history, in order: the plane as the playback draws it at
+    that step; the label is "iteration 12 · objective 3.41 · KKT violation
+    0.021"."""
     history = record.model.history_
     test = (data.X_test, data.y_test) if s.show_test else None
     frames = []
-    for k in range(len(history)):
+    for k in playback_steps(len(history), most):
         spec = _plane(record.model, record.X, record.y, data, test, added, scale, k)
         label = (
             f"iteration {history.iteration[k]} · objective "
@@ -282,8 +296,10 @@ def popover(
                     size=PLAYBACK_FRAME,
                 )
 
+            shown = len(playback_steps(steps))
+            count = f"{shown} frames" if shown == steps else f"{shown} of {steps} steps"
             st.download_button(
-                f"GIF: the playback, {solver} ({steps} frames)",
+                f"GIF: the playback, {solver} ({count})",
                 data=playback_gif,
                 file_name=f"{_stem(s)}_playback.gif",
                 mime="image/gif",
