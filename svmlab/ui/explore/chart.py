@@ -80,8 +80,12 @@ _JS = r"""
 const SCRIPT = "__ASSET__";
 const PRELOAD = "__PRELOAD__";
 
+// svmlab's own plotly.js, kept by reference: Streamlit's Plotly element code
+// (which the frame's preload imports) brings another copy that may take the
+// global window.Plotly, and under it a box drawn on svmlab's chart selected
+// nothing (tests/browser/test_explore_browser.py).
 function plotlyReady() {
-  if (window.Plotly && window.Plotly.react) return Promise.resolve(window.Plotly);
+  if (window.__svmlabPlotlyLib) return Promise.resolve(window.__svmlabPlotlyLib);
   if (!window.__svmlabPlotly) {
     // Streamlit's own bundle tells where the app is served from (base path).
     const own = document.querySelector('script[src*="/static/js/"]');
@@ -90,7 +94,10 @@ function plotlyReady() {
       const tag = document.createElement("script");
       tag.src = base + "component/" + SCRIPT + "/plotly.min.js";
       tag.async = true;
-      tag.onload = () => resolve(window.Plotly);
+      tag.onload = () => {
+        window.__svmlabPlotlyLib = window.Plotly;
+        resolve(window.Plotly);
+      };
       tag.onerror = () => {
         window.__svmlabPlotly = null;
         reject(new Error("svmlab: could not load plotly.js from " + tag.src));
@@ -227,11 +234,12 @@ export default function (component) {
     // differently covered the plot (seen with the sidebar collapsed).
     gd.__svmlabObserver = new ResizeObserver(() => {
       const layout = gd._fullLayout;
-      if (!window.Plotly || !layout || gd.__svmlabBusy || !gd.isConnected) return;
+      const Plotly = window.__svmlabPlotlyLib;
+      if (!Plotly || !layout || gd.__svmlabBusy || !gd.isConnected) return;
       const wide = gd.clientWidth > 0 && Math.abs(gd.clientWidth - layout.width) > 1;
       const tall = gd.clientHeight > 0 && Math.abs(gd.clientHeight - layout.height) > 1;
       if (wide || tall) {
-        window.Plotly.react(gd, gd.data, Object.assign({}, gd.layout))
+        Plotly.react(gd, gd.data, Object.assign({}, gd.layout))
           .catch(() => {});  // hidden meanwhile
       }
     }).observe(gd);
@@ -289,7 +297,8 @@ export default function (component) {
     setTimeout(() => {
       if (gd.isConnected) return;
       if (gd.__svmlabObserver) gd.__svmlabObserver.disconnect();
-      if (window.Plotly && window.Plotly.purge) window.Plotly.purge(gd);
+      const Plotly = window.__svmlabPlotlyLib;
+      if (Plotly && Plotly.purge) Plotly.purge(gd);
       gd.__svmlabSelect = false;
       gd.__svmlabText = null;
     }, 0);
