@@ -439,7 +439,8 @@ def kernel_row_into(K, X, perm, kind, params, pos, start, end, out):  # pragma: 
     :func:`gaussian`'s direct loop does (scaled differences, no cancellation),
     its ``exp`` by :func:`svmlab.vector_exp.exp_into` (within 2 units in the
     last place of the C library's), so a row equals the Gram matrix's to a few
-    units in the last place.
+    units in the last place. Into a float32 row (LIBSVM's cache) each Gaussian
+    entry is computed in double with the C library's ``exp`` and rounded once.
     """
     if kind == 0:
         m = K.shape[0]
@@ -453,6 +454,21 @@ def kernel_row_into(K, X, perm, kind, params, pos, start, end, out):  # pragma: 
     shift = params[5]
     if kind == 1:
         inv, sigma, use_inv = params[0], params[1], params[2] != 0.0
+        if out.itemsize != 8:
+            # LIBSVM's float32 cache: each entry in double, rounded once, as
+            # LIBSVM computes it. The vectorised loops below run in the row's
+            # own precision: float32 sums and exp, and ν-SVC's decision values
+            # no longer matched LIBSVM's to 1e-5 (tests/test_nu_svm.py).
+            for t in range(start, end):
+                s = 0.0
+                for k in range(d):
+                    if use_inv:
+                        u = (X[pos, k] - X[t, k]) * inv
+                    else:
+                        u = (X[pos, k] - X[t, k]) / sigma
+                    s += u * u
+                out[t] = math.exp(-0.5 * s) + shift
+            return
         # Coordinate by coordinate over the row (the same sums in the same
         # order as point by point, but loops over t that vectorise).
         row = out[start:end]
