@@ -240,25 +240,18 @@ def popover(
     scale = 1.5 if s.classroom else 1.0
     with where.popover("Slides", help="This figure as PNG or SVG, a path as GIF."):
         st.caption(text)
-        left, right = st.columns(2)
-        left.download_button(
-            "PNG",
-            data=lambda: slides.slide(spec, text, fmt="png", title=title),
-            file_name=f"{_stem(s)}.png",
-            mime="image/png",
-            key="explore_slide_png",
-            on_click="ignore",
-            width="stretch",
-        )
-        right.download_button(
-            "SVG",
-            data=lambda: slides.slide(spec, text, fmt="svg", title=title),
-            file_name=f"{_stem(s)}.svg",
-            mime="image/svg+xml",
-            key="explore_slide_svg",
-            on_click="ignore",
-            width="stretch",
-        )
+        for column, fmt, mime in zip(
+            st.columns(2), ("png", "svg"), ("image/png", "image/svg+xml"), strict=True
+        ):
+            column.download_button(
+                fmt.upper(),
+                data=lambda fmt=fmt: slides.slide(spec, text, fmt=fmt, title=title),
+                file_name=f"{_stem(s)}.{fmt}",
+                mime=mime,
+                key=f"explore_slide_{fmt}",
+                on_click="ignore",
+                width="stretch",
+            )
         # The paths refit C-SVC at other C and σ: none under ν-SVC.
         params = [] if math.isinf(s.effective_C) or s.is_nu else ["C"]
         if s.kernel == "gaussian" and not s.is_nu:
