@@ -784,6 +784,82 @@ def buttons_only(browser: Any, app_dir: Path, rounds: int, skip: bool) -> dict:
     return {"buttons": table}
 
 
+def first_visits(browser: Any, app_dir: Path, rounds: int) -> dict:
+    """A fresh clone's first Explore, ``rounds`` times beside the floor's first
+    load, each on a server of its own: the floor page with one small Plotly chart;
+    a fresh ``git clone`` of ``app_dir`` (no bytecode) installed as the README
+    says (``python -m svmlab.precompile`` into an empty numba cache, timed as the
+    install's step, then ``streamlit run``); and a fresh clone started without
+    that step (an empty cache: the solvers compile while the first page loads).
+    Medians per step over the rounds."""
+    per_step: dict[str, list[dict[str, Any]]] = {}
+    install: list[float] = []
+    for r in range(rounds):
+        print(f"round {r + 1} of {rounds}:", flush=True)
+        lecture = Lecture(browser)
+        server = Server(str(FLOORS / "plotly_chart.py"), ROOT)
+        lecture.server = server
+        try:
+            lecture.load("floor plotly_chart: first load", server.url)
+        finally:
+            lecture.close_pages()
+            server.stop()
+        for label, precompile in (
+            ("fresh clone, README install: /Explore first", True),
+            ("fresh clone, no precompile: /Explore first", False),
+        ):
+            with (
+                tempfile.TemporaryDirectory(prefix="svmlab_clone_") as clone,
+                tempfile.TemporaryDirectory(prefix="svmlab_cold_") as cache,
+            ):
+                subprocess.run(["git", "clone", "-q", str(app_dir), clone], check=True)
+                env = {"SVMLAB_CACHE_DIR": cache}
+                if precompile:
+                    began = time.perf_counter()
+                    subprocess.run(
+                        [sys.executable, "-m", "svmlab.precompile"],
+                        cwd=clone,
+                        env={**os.environ, **env, "OPENBLAS_NUM_THREADS": "1"},
+                        capture_output=True,
+                        check=True,
+                    )
+                    install.append(round(time.perf_counter() - began, 2))
+                server = Server("app.py", Path(clone), env)
+                lecture.server = server
+                try:
+                    page = lecture.load(label, server.url + "/Explore", timeout_s=600)
+                    lecture.rows[-1]["numbers"] = page.evaluate(NUMBERS_JS)
+                finally:
+                    lecture.close_pages()
+                    server.stop()
+        for row in lecture.rows:
+            per_step.setdefault(row["step"], []).append(row)
+    floor = statistics.median(
+        s["wait_s"] for s in per_step["floor plotly_chart: first load"]
+    )
+    table = []
+    for step, samples in per_step.items():
+        wait = statistics.median(s["wait_s"] for s in samples)
+        table.append(
+            {
+                "step": step,
+                "rounds": len(samples),
+                "wait_s": round(wait, 3),
+                "x_floor": round(wait / floor, 2),
+                "script_s": round(statistics.median(s["script_s"] for s in samples), 3),
+                "server_cpu_s": round(
+                    statistics.median(s["server_cpu_s"] for s in samples), 3
+                ),
+                "load1": round(statistics.median(s["load1"] for s in samples), 2),
+                "samples": samples,
+            }
+        )
+    return {
+        "first_visits": table,
+        "precompile_install_s": install,
+    }
+
+
 # -- the table ----------------------------------------------------------------------
 
 
@@ -877,6 +953,13 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument(
+        "--first-visit-only",
+        action="store_true",
+        help="time only a fresh clone's first Explore (README install, and without "
+        "its precompile step) beside the floor's first load, --rounds times; "
+        "JSON <name>_first_visit.json",
+    )
+    parser.add_argument(
         "--ports", help="a range FIRST-LAST the servers take their ports from"
     )
     args = parser.parse_args()
@@ -886,6 +969,27 @@ def main() -> None:
         PORTS = range(first, last + 1)
 
     from playwright.sync_api import sync_playwright
+
+    if args.first_visit_only:
+        load_start = machine_load()
+        print(f"load at start: {load_start}", flush=True)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            )
+            result = first_visits(browser, args.app_dir, args.rounds)
+            browser.close()
+        result.update(load_start=load_start, load_end=machine_load())
+        result["app_dir"] = str(args.app_dir)
+        print()
+        print_table(
+            result["first_visits"],
+            [c for c in result["first_visits"][0] if c != "samples"],
+        )
+        print(f"install's precompile step: {result['precompile_install_s']} s")
+        print(f"\nload at start {load_start}, at end {result['load_end']}")
+        print(f"wrote {write_json(args.name + '_first_visit', result)}")
+        return
 
     if args.buttons_only:
         load_start = machine_load()
