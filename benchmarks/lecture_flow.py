@@ -3,6 +3,7 @@
     python -m benchmarks.lecture_flow [--moves 20] [--warmup 3] [--skip-scaling]
         [--app-dir DIR] [--name lecture_flow] [--ports 8750-8799]
     python -m benchmarks.lecture_flow --buttons-only [--rounds 3] [--app-dir DIR]
+    python -m benchmarks.lecture_flow --first-visit-only [--rounds 3] [--app-dir DIR]
 
 ``--buttons-only`` times only the buttons (a preset from the hub, Explore's
 "Compute the path", Losses' and Model selection's "Run sweep", Solvers' "Run
@@ -13,6 +14,12 @@ rounds and writes ``results/<name>_buttons.json``. Each button's row has
 ``partial_s`` beside the complete wait: when the first chart drawn from a
 partial result appeared (a Plotly chart of the main pane whose title or
 annotation says "so far", as the pages mark them; None when none was drawn).
+
+``--first-visit-only`` times a fresh ``git clone``'s first ``/Explore`` on a
+server started as the README's first command starts it (the install's
+``python -m svmlab.precompile`` into an empty numba cache first) and without
+that step, beside the floor page's first load, each on a server of its own;
+``results/<name>_first_visit.json``.
 
 Drives headless Debian Chromium (Playwright, ``/usr/bin/chromium``, the flags of
 ``tests/browser/conftest.py``) through a scripted lecture against a ``streamlit
