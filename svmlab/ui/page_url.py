@@ -38,6 +38,7 @@ __all__ = [
     "preset_key",
     "publish",
     "require",
+    "say",
     "sidebar_request",
 ]
 
@@ -111,6 +112,16 @@ def classroom(state: PageState) -> bool:
 def active_preset(state: PageState) -> Preset | None:
     """The preset this page's settings came from (kept while they change)."""
     return PRESETS.get(st.session_state.get(preset_key(state), ""))
+
+
+def say(state: PageState, errors: list[str], notes: list[str]) -> None:
+    """Add sentences for :func:`messages` to show once (a page's own checks
+    beside the link's: Explore's across fields)."""
+    held = st.session_state.get(_slot(state, "messages"), ((), ()))
+    st.session_state[_slot(state, "messages")] = (
+        [*held[0], *errors],
+        [*held[1], *notes],
+    )
 
 
 def messages(state: PageState) -> None:
