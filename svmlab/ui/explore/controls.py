@@ -1,10 +1,12 @@
 """The Explore page's sidebar: widgets that read and write :class:`ExploreSettings`.
 
-Every widget has an explicit ``explore_``-prefixed key (AppTest finds them by key)
-and takes its value from ``st.session_state``. :func:`sync_state` seeds the keys
-from a settings object: from the URL on a session's first run, from the last
-settings for widgets that were hidden (Streamlit forgets a widget's value while it
-is not drawn), and from any settings a caller applies (presets, classroom mode).
+Every widget has an explicit ``explore_``-prefixed key, its declared field's
+(:data:`svmlab.ui.explore_state.EXPLORE_STATE`; AppTest finds them by key), and
+takes its value from ``st.session_state``; the model's and display's widgets are
+drawn by the shared :func:`svmlab.ui.model_block.draw_field`, as on every page.
+:func:`sync_state` seeds the keys from a settings object: from the URL on a
+session's first run, from the last settings for widgets that were hidden, and
+from any settings a caller applies (presets, classroom mode).
 Every widget is also drawn with its current value as its default (``value=`` /
 ``index=``, :mod:`svmlab.ui.keyed`): Streamlit sends a value set through the session
 state to the browser only in the run that set it, and a widget the browser mounts
@@ -13,8 +15,9 @@ sends that back; with the current value as the default, nothing changes by
 itself. :func:`sidebar` draws the widgets and returns the settings they show.
 
 Values that reach the page from outside the widgets (a link, another page, a
-preset) are clamped to the widgets' ranges first (``ExploreSettings.clamped``),
-and what was changed is said on the page (:func:`show_notes`).
+preset, a room) go through the schema first (``ExploreSettings.clamped``), and
+what was malformed or changed is said once on the page by the shared
+:func:`svmlab.ui.page_url.messages` (:func:`show_notes`).
 
 The data come from a generator or from an uploaded CSV file (the "Data source"
 radio; :mod:`svmlab.ui.explore.upload` draws the upload widgets and keeps the uploaded
