@@ -1,4 +1,6 @@
-"""The session side of a page's URL state (Losses, Solvers, Multiclass).
+"""The session side of a page's URL state (every page with settings; Explore
+loads its link itself into its settings object and says it through :func:`say`
+and :func:`messages`).
 
 A page calls :func:`load` before its widgets are drawn, :func:`publish` after,
 and :func:`messages` and :func:`preset_box` where it shows them:
