@@ -115,7 +115,8 @@ LINK_CASES = [
     ({"solver": "not-a-solver"}, {}, True),
     ({"bias": "maybe"}, {}, True),
     ({"test": "0.99"}, {"test_fraction": 0.8}, True),
-    ({"delta": "1"}, {}, True),
+    # The shared δ slider's rule (as on Losses): beyond its last stop, the last.
+    ({"delta": "1"}, {"delta": 0.95}, True),
     ({"loss": "modified_hinge", "delta": "0.0001"}, {"delta": 1e-4}, False),
     ({"loss": "modified_hinge", "delta": "0.33"}, {"delta": 0.35}, True),
     ({"hard": "yes please"}, {}, True),

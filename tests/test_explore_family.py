@@ -103,8 +103,8 @@ def test_infeasible_nu_is_one_sentence_and_keeps_the_rest() -> None:
 @pytest.mark.parametrize(
     ("link", "said", "nu"),
     [
-        ({"nu": "-1"}, "nu = '-1' is not understood", 0.5),
-        ({"nu": "0.537"}, "not on the ν slider", 0.54),
+        ({"nu": "-1"}, "The link's nu = '-1' is not a positive number; using 0.5", 0.5),
+        ({"nu": "0.537"}, "ν = 0.537 is not on its slider", 0.54),
         ({"nu": "7"}, "outside the range", 1.0),
     ],
 )

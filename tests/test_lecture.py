@@ -207,7 +207,9 @@ def test_a_compare_link_off_the_slider_is_said_and_moved_to_it() -> None:
     s = ExploreSettings.from_query({"compare": "C:0.011"}, notes)
     assert s.compare == "C:0.012" and "not on its slider" in notes[-1]
     s = ExploreSettings.from_query({"compare": "kernel:linear"}, notes)
-    assert s.compare == "" and "is not understood" in notes[-1]
+    assert (
+        s.compare == "" and "The link's compare = 'kernel:linear' is not" in notes[-1]
+    )
 
 
 def test_classroom_mode_hides_advanced_controls_and_enlarges() -> None:

@@ -7,7 +7,10 @@ its own (issue 30), each shown on a small script of Streamlit 1.67.
   number to its end (``C=99`` on a slider to 10 is 10, not the default). Its URL
   names are the widget keys (``losses_C``), and a bound parameter cannot be set
   through ``st.query_params``, which a preset's link (it wins over the session's
-  values) needs. So the URL state stays :mod:`svmlab.ui.page_state`'s.
+  values) needs; Explore's links name ``C``, not ``explore_C``, and a data
+  set's link changes the defaults of kernel, C and σ, which a bound widget's
+  fixed default cannot. So the URL state stays :mod:`svmlab.ui.page_state`'s,
+  Explore's included (:data:`svmlab.ui.explore_state.EXPLORE_STATE`).
 - ``persist_state`` keeps a widget's value while the widget is not drawn; svmlab
   uses it for every widget a page hides (the model block's, the data block's).
 """
@@ -18,6 +21,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from svmlab.ui.explore_state import EXPLORE_STATE
 from svmlab.ui.page_state import LOSSES_STATE
 
 BOUND = """
@@ -50,6 +54,12 @@ def test_a_bound_widget_drops_a_bad_link_value_without_a_word(tmp_path) -> None:
     assert values["losses_count"] == 5 and values["losses_C"] == 1e4
     assert any("'banana'" in e for e in errors)
     assert any("outside the range" in n for n in notes)
+    # Explore's link too, through the same schema.
+    errors, notes = [], []
+    values = EXPLORE_STATE.values({"C": "banana", "sigma": "1e9"}, errors, notes)
+    assert values["explore_C"] == 10.0 and values["explore_sigma"] == 1000.0
+    assert errors == ["The link's C = 'banana' is not a positive number; using 10."]
+    assert any("σ = 1e+09 is outside the range" in n for n in notes)
 
 
 def test_persist_state_keeps_a_hidden_widgets_value(tmp_path) -> None:

@@ -22,9 +22,7 @@ from typing import Any
 
 import streamlit as st
 
-from svmlab.ui.link_values import nearest
-
-__all__ = ["index", "log_slider", "value"]
+__all__ = ["index", "value"]
 
 
 def value(key: str, fallback: Any) -> Any:
@@ -39,21 +37,3 @@ def index(key: str, options: Sequence[Any], fallback: int = 0) -> int:
         if option == current:
             return i
     return fallback
-
-
-def log_slider(
-    label: str, key: str, grid: tuple[float, ...], fallback: float, **kw: Any
-) -> float:
-    """A keyed select slider over a log grid (C, sigma), drawn at the grid value
-    nearest its current one, which is ``fallback`` until it has one."""
-    return float(
-        st.select_slider(
-            label,
-            options=grid,
-            value=nearest(grid, float(value(key, fallback))),
-            format_func=lambda v: f"{v:g}",
-            key=key,
-            persist_state="session",
-            **kw,
-        )
-    )

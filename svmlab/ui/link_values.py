@@ -1,7 +1,7 @@
 """The grids of the log sliders and the reading of link values, shared by every
-page's URL state (:mod:`svmlab.ui.page_state`, :mod:`svmlab.ui.explore.settings`).
+page's URL state (:mod:`svmlab.ui.page_fields`, Explore's included).
 
-One set of parsers (:func:`parse_number`, :func:`parse_int`), of phrasings for a
+One parser of numbers (:func:`parse_number`), one set of phrasings for a
 value in a sentence (:func:`shown`, :func:`quoted`) and of encodings
 (:func:`encoded`), where Explore and the other pages each had their own. No
 streamlit: plain functions of text.
@@ -19,7 +19,6 @@ __all__ = [
     "encoded",
     "log_grid",
     "nearest",
-    "parse_int",
     "parse_number",
     "query_getter",
     "quoted",
@@ -150,11 +149,3 @@ def parse_number(raw: str | None, overflow: bool = False) -> float | None:
         return value
     literal = str(raw).strip().lower().lstrip("+-") in ("inf", "infinity", "nan")
     return value if overflow and not math.isnan(value) and not literal else None
-
-
-def parse_int(raw: str | None, overflow: bool = False) -> int | float | None:
-    """A whole number (or, with ``overflow``, ±inf), else None."""
-    value = parse_number(raw, overflow)
-    if value is None or (math.isfinite(value) and value != int(value)):
-        return None
-    return int(value) if math.isfinite(value) else value

@@ -1,6 +1,7 @@
-"""Shared sidebar controls, written once from a page's declared fields: the model
-block (kernel, C, σ, degree, δ, loss, bias) of the Losses, Solvers and Multiclass
-pages, and the guard around a page's one engine call.
+"""Shared controls, written once from a page's declared fields: every declared
+field's widget (:func:`draw_field`: Explore's kernel, C, σ, degree, δ, bias...
+and the Losses, Solvers, Multiclass, Regression and Family pages' model blocks,
+:func:`model_block`), and the guard around a page's one engine call.
 
 Each widget is drawn from its :class:`~svmlab.ui.page_state.PageState` field (key,
 choices or grid, default), with its current value as its default
@@ -11,6 +12,7 @@ called in its words.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -20,10 +22,11 @@ from svmlab.errors import FitCancelled, SvmlabError
 from svmlab.estimator import BIASES
 from svmlab.losses import LOSSES
 from svmlab.ui import keyed, panels
+from svmlab.ui.link_values import nearest
 from svmlab.ui.page_state import Choice, Flag, Grid, Number, PageState
 from svmlab.user_text import for_markdown
 
-__all__ = ["KERNEL_TITLES", "engine_result", "model_block"]
+__all__ = ["KERNEL_TITLES", "draw_field", "engine_result", "model_block", "typed_note"]
 
 T = TypeVar("T")
 
@@ -56,20 +59,160 @@ _FORMATS: dict[str, Callable[[Any], str]] = {
 }
 
 
-def _draw(
+def _typed_note_key(key: str) -> str:
+    return f"{key}_typed_note"
+
+
+def _used_key(key: str) -> str:
+    return f"{key}_used"
+
+
+def _typed(field: Number, label: str, cap: tuple[float, str] | None) -> None:
+    """A number typed into ``field``'s box: moved inside the field's range by
+    the schema's own rule (:meth:`~svmlab.ui.page_fields.Number.clamp`), then
+    under ``cap`` (a limit of this server's, with its sentence); what changed is
+    said once under the box. An emptied box keeps the value in use."""
+    state = st.session_state
+    value = state[field.key]
+    notes: list[str] = []
+    if value is None or not math.isfinite(float(value)):
+        used = state.get(_used_key(field.key), field.default)
+        notes.append(f"{label} must be a number; still using {used:g}.")
+    else:
+        used = field.clamp(value, notes)
+        if cap is not None and used > cap[0]:
+            used = type(used)(cap[0])
+            notes.append(cap[1])
+        if not notes:
+            return
+    state[field.key] = used
+    state[_typed_note_key(field.key)] = " ".join(notes)
+
+
+def typed_note(field: Number, where: Any = st) -> None:
+    """Say, once, that the value typed into ``field``'s box was moved."""
+    note = st.session_state.pop(_typed_note_key(field.key), None)
+    if note:
+        where.warning(note, icon=":material/tune:")
+
+
+def _box(
+    field: Number,
+    label: str,
+    where: Any,
+    *,
+    cap: tuple[float, str] | None = None,
+    note: bool = True,
+    **kwargs: Any,
+) -> float | int:
+    """A number box for ``field`` with no min/max of Streamlit's (which would
+    keep an out-of-range number in the box, outlined red, while the page used
+    the old value): :func:`_typed` clamps it and says so under the box."""
+    kind = int if field.integer else float
+    current = kind(keyed.value(field.key, field.default))
+    st.session_state[_used_key(field.key)] = current
+    value = where.number_input(
+        label,
+        value=current,
+        key=field.key,
+        on_change=_typed,
+        args=(field, label, cap),
+        persist_state="session",
+        **kwargs,
+    )
+    if note:
+        typed_note(field, where)
+    return value
+
+
+def _typed_log(
+    field: Number,
+    label: str,
+    grid: tuple[float, ...],
+    where: Any,
+    *,
+    help: str | None,
+    disabled: bool,
+) -> float:
+    """A log-spaced select slider over ``grid`` and, beside it, the exact value
+    (typed values allowed anywhere in the field's range).
+
+    The slider always shows the exact value: a typed value that is not on the
+    grid becomes one more stop of the slider. A slider's value travels as an
+    index into its options, so a slider with other options is another widget
+    (its key names the extra stop) rather than the same one with shifted stops.
+    """
+    state = st.session_state
+    value = float(keyed.value(field.key, field.default))
+    base = f"{field.key}_slider"
+    if value in grid:
+        key, options = base, grid
+    else:
+        key, options = f"{base}_{value!r}", tuple(sorted({*grid, value}))
+    if state.get(key) != value:
+        state[key] = value
+    left, right = where.columns([3, 2], vertical_alignment="bottom")
+    left.select_slider(
+        label,
+        options=options,
+        value=value,
+        format_func=lambda v: f"{v:g}",
+        key=key,
+        help=help,
+        on_change=_slider_moved,
+        args=(field.key, key),
+        disabled=disabled,
+    )
+    # No min/max on the box: the callback clamps a typed value instead, and a
+    # sentence says what was typed and what is used (typed_note).
+    return float(
+        _box(
+            field,
+            f"{label} (type a value)",
+            right,
+            note=False,
+            format="%g",
+            step=None,
+            label_visibility="collapsed",
+            disabled=disabled,
+            help=f"Any value from {field.low:g} to {field.high:g}.",
+        )
+    )
+
+
+def _slider_moved(key: str, slider: str) -> None:
+    st.session_state[key] = st.session_state[slider]
+
+
+def draw_field(
     field: Any,
     label: str,
-    disabled: bool,
-    help: str | None,
+    disabled: bool = False,
+    help: str | None = None,
     fmt: Callable[[Any], str] | None = None,
+    *,
+    where: Any = st,
+    widget: str = "",
+    grid: tuple[float, ...] = (),
+    cap: tuple[float, str] | None = None,
+    on_change: Callable[..., None] | None = None,
+    args: tuple[Any, ...] = (),
+    **kwargs: Any,
 ) -> Any:
-    """One widget for ``field`` (its kind decides the widget)."""
+    """The one widget of a declared field, on every page (its kind decides the
+    widget; ``widget`` picks another: "selectbox" for a short choice, "box" for
+    a number typed in, "toggle" for a flag). A number with a ``grid`` is a
+    log slider over it with a box beside it for any value in the field's range
+    (Explore's C and σ). Every widget is keyed by its field, drawn at its
+    current value (:mod:`svmlab.ui.keyed`) and kept while hidden
+    (``persist_state="session"``)."""
     key = field.key
+    change = {"on_change": on_change, "args": args} if on_change else {}
     if isinstance(field, Choice):
         options = list(field.options)
         fmt = fmt or _FORMATS.get(field.query, str)
-        if len(options) <= 3:
-            return st.radio(
+        if len(options) <= 3 and widget != "selectbox":
+            return where.radio(
                 label,
                 options,
                 index=keyed.index(key, options),
@@ -79,8 +222,10 @@ def _draw(
                 persist_state="session",
                 disabled=disabled,
                 help=help,
+                **change,
+                **kwargs,
             )
-        return st.selectbox(
+        return where.selectbox(
             label,
             options,
             index=keyed.index(key, options),
@@ -89,22 +234,34 @@ def _draw(
             persist_state="session",
             disabled=disabled,
             help=help,
+            **change,
+            **kwargs,
         )
     if isinstance(field, Grid):
         return float(
-            keyed.log_slider(
+            where.select_slider(
                 label,
-                key,
-                field.grid,
-                field.default,
+                options=field.grid,
+                value=nearest(field.grid, float(keyed.value(key, field.default))),
+                format_func=fmt or (lambda v: f"{v:g}"),
+                key=key,
+                persist_state="session",
                 disabled=disabled,
                 help=help,
+                **change,
+                **kwargs,
             )
+        )
+    if isinstance(field, Number) and grid:
+        return _typed_log(field, label, grid, where, help=help, disabled=disabled)
+    if isinstance(field, Number) and widget == "box":
+        return _box(
+            field, label, where, cap=cap, disabled=disabled, help=help, **kwargs
         )
     if isinstance(field, Number):
         kind = int if field.integer else float
         return kind(
-            st.slider(
+            where.slider(
                 label,
                 kind(field.low),
                 kind(field.high),
@@ -114,17 +271,22 @@ def _draw(
                 persist_state="session",
                 disabled=disabled,
                 help=help,
+                **change,
+                **kwargs,
             )
         )
     if isinstance(field, Flag):
+        draw = where.toggle if widget == "toggle" else where.checkbox
         return bool(
-            st.checkbox(
+            draw(
                 label,
                 value=bool(keyed.value(key, field.default)),
                 key=key,
                 persist_state="session",
                 disabled=disabled,
                 help=help,
+                **change,
+                **kwargs,
             )
         )
     raise TypeError(f"no widget for {type(field).__name__}")
@@ -161,7 +323,7 @@ def model_block(
         label = (labels or {}).get(name, LABELS.get(name, name))
         help = (helps or {}).get(name)
         fmt = (formats or {}).get(name)
-        values[name] = _draw(fields[name], label, off, help, fmt)
+        values[name] = draw_field(fields[name], label, off, help, fmt)
     return values
 
 

@@ -1,9 +1,9 @@
-"""The URL state of the Losses, Solvers and Multiclass pages: widget keys <-> query.
+"""The URL state of every page with settings: widget keys <-> query.
 
-Explore has one settings object (:class:`svmlab.ui.explore.settings.ExploreSettings`);
-these pages keep their state in keyed widgets (``<prefix>_...``). A
+Each page keeps its state in keyed widgets (``<prefix>_...``). A
 :class:`PageState` lists a page's widgets as fields (the query name, the widget
-key, the default and what the widget accepts), and converts both ways:
+key, the default and what the widget accepts; the kinds are in
+:mod:`svmlab.ui.page_fields`), and converts both ways:
 
 - :meth:`PageState.values` reads query parameters into widget values; it never
   raises: a malformed value (not a number, not one of the choices) keeps its
@@ -16,7 +16,9 @@ key, the default and what the widget accepts), and converts both ways:
 ``query(values(q)) == q`` for every ``q`` that ``query`` wrote: a page's link
 round-trips (``tests/test_presets.py``). The data set's own parameters (n, noise,
 radii...) are fields too, named as in :mod:`svmlab.datasets` (``n`` for
-``n_samples``), and only the chosen data set's are read or written.
+``n_samples``), and only the chosen data set's are read or written. A page
+whose model defaults follow the data set (Explore's, declared in
+:mod:`svmlab.ui.explore_state`) says so in ``model_defaults``.
 
 This module does not import streamlit (:mod:`svmlab.ui.page_url` does the
 session side).
@@ -24,9 +26,8 @@ session side).
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -39,11 +40,18 @@ from svmlab.ui.link_values import (
     DELTA_GRID,
     SIGMA_GRID,
     log_grid,
-    nearest,
-    parse_number,
     query_getter,
     quoted,
-    shown,
+)
+from svmlab.ui.page_fields import (
+    Choice,
+    Field,
+    Flag,
+    Grid,
+    Multi,
+    Number,
+    Range,
+    Text,
 )
 
 __all__ = [
@@ -52,212 +60,20 @@ __all__ = [
     "PAGE_STATES",
     "SOLVERS_STATE",
     "Choice",
+    "Field",
     "Flag",
     "Grid",
+    "Multi",
     "Number",
     "PageState",
+    "Range",
+    "Text",
 ]
 
 #: The data source radio's two options (every page with a ``<prefix>_source``).
 GENERATOR, UPLOAD_CSV = "Generator", "Upload CSV"
 #: The ``data`` value of uploaded data (a link names it, never carries it).
 UPLOAD = "upload"
-
-
-@dataclass(frozen=True)
-class Choice:
-    """A radio or select box: one of ``options`` (compared as text in a URL)."""
-
-    query: str
-    key: str
-    options: tuple[Any, ...]
-    default: Any
-    label: str
-
-    def parse(self, raw: str, errors: list[str], notes: list[str]) -> Any:
-        for option in self.options:
-            if str(option) == raw:
-                return option
-        errors.append(
-            f"The link's {self.query} = {quoted(raw)} is not one of "
-            f"{', '.join(map(str, self.options))}; using {shown(self.default)}."
-        )
-        return self.default
-
-    def encode(self, value: Any) -> str:
-        return str(value)
-
-
-@dataclass(frozen=True)
-class Number:
-    """A slider or number box: a number in ``[low, high]`` (whole with
-    ``integer``)."""
-
-    query: str
-    key: str
-    default: float | int
-    low: float
-    high: float
-    label: str
-    integer: bool = False
-    #: The slider's step (None: Streamlit's, 1 or 0.01).
-    step: float | None = None
-
-    def parse(self, raw: str, errors: list[str], notes: list[str]) -> float | int:
-        value = parse_number(raw, overflow=True)
-        if value is None or (
-            self.integer and math.isfinite(value) and value != int(value)
-        ):
-            kind = "a whole number" if self.integer else "a number"
-            errors.append(
-                f"The link's {self.query} = {quoted(raw)} is not {kind}; "
-                f"using {shown(self.default)}."
-            )
-            return self.default
-        if not self.low <= value <= self.high:
-            end = self.low if value < self.low else self.high
-            notes.append(
-                f"{self.label} = {shown(value)} is outside the range "
-                f"{shown(self.low)} to {shown(self.high)} that this page offers; "
-                f"using {shown(end)}."
-            )
-            value = end
-        return int(value) if self.integer else float(value)
-
-    def encode(self, value: Any) -> str:
-        return str(int(value)) if self.integer else shown(float(value))
-
-
-@dataclass(frozen=True)
-class Grid:
-    """A select slider over a grid of numbers (C, σ, δ, tol): a value off the
-    grid moves to the nearest stop (on a log scale), with a note."""
-
-    query: str
-    key: str
-    grid: tuple[float, ...]
-    default: float
-    label: str
-
-    def __post_init__(self) -> None:
-        # The slider shows the stop nearest its fallback: so must the URL.
-        object.__setattr__(self, "default", nearest(self.grid, self.default))
-
-    def parse(self, raw: str, errors: list[str], notes: list[str]) -> float:
-        value = parse_number(raw, overflow=True)
-        if value is None or (value <= 0 and value not in self.grid):
-            errors.append(
-                f"The link's {self.query} = {quoted(raw)} is not a positive "
-                f"number; using {shown(self.default)}."
-            )
-            return self.default
-        stop = nearest(self.grid, value)
-        low, high = min(self.grid), max(self.grid)  # tol's grid runs downwards
-        if not low <= value <= high:
-            notes.append(
-                f"{self.label} = {shown(value)} is outside the range "
-                f"{shown(low)} to {shown(high)} that this page offers; "
-                f"using {shown(stop)}."
-            )
-        elif stop != value:
-            notes.append(
-                f"{self.label} = {shown(value)} is not on its slider; using the "
-                f"nearest value on it, {shown(stop)}."
-            )
-        return stop
-
-    def encode(self, value: Any) -> str:
-        return shown(float(value))
-
-
-@dataclass(frozen=True)
-class Flag:
-    """A checkbox: ``1`` or ``0`` in a URL (``true`` / ``false`` read too)."""
-
-    query: str
-    key: str
-    default: bool
-    label: str
-
-    def parse(self, raw: str, errors: list[str], notes: list[str]) -> bool:
-        value = {"1": True, "true": True, "0": False, "false": False}.get(raw.lower())
-        if value is None:
-            errors.append(
-                f"The link's {self.query} = {quoted(raw)} is not 1 or 0; "
-                f"using {'1' if self.default else '0'}."
-            )
-            return self.default
-        return value
-
-    def encode(self, value: Any) -> str:
-        return "1" if value else "0"
-
-
-@dataclass(frozen=True)
-class Range:
-    """A two-handled select slider over a grid (``low:high`` in a URL): each end
-    off the grid moves to its nearest stop, and a low above the high is swapped,
-    each with a note."""
-
-    query: str
-    key: str
-    grid: tuple[float, ...]
-    default: tuple[float, float]
-    label: str
-
-    def parse(
-        self, raw: str, errors: list[str], notes: list[str]
-    ) -> tuple[float, float]:
-        low, sep, high = raw.partition(":")
-        ends = (parse_number(low, overflow=True), parse_number(high, overflow=True))
-        if not sep or any(v is None or v <= 0 for v in ends):
-            errors.append(
-                f"The link's {self.query} = {quoted(raw)} is not two positive "
-                f"numbers as low:high; using {self.encode(self.default)}."
-            )
-            return self.default
-        stops = tuple(nearest(self.grid, v) for v in ends)  # type: ignore[arg-type]
-        if stops != ends:
-            notes.append(
-                f"{self.label} = {raw} is not on its slider; using the nearest "
-                f"values on it, {self.encode(stops)}."
-            )
-        if stops[0] > stops[1]:
-            stops = (stops[1], stops[0])
-            notes.append(f"{self.label}: its ends were swapped, low before high.")
-        return stops  # type: ignore[return-value]
-
-    def encode(self, value: Any) -> str:
-        low, high = value
-        return f"{shown(float(low))}:{shown(float(high))}"
-
-
-@dataclass(frozen=True)
-class Multi:
-    """A multiselect of ``options`` (comma-separated in a URL); unknown names
-    are dropped, each said."""
-
-    query: str
-    key: str
-    options: tuple[str, ...]
-    default: tuple[str, ...]
-    label: str
-
-    def parse(self, raw: str, errors: list[str], notes: list[str]) -> list[str]:
-        names = [name for name in raw.split(",") if name]
-        unknown = [name for name in names if name not in self.options]
-        if unknown:
-            errors.append(
-                f"The link's {self.query} names {', '.join(map(quoted, unknown))}, "
-                f"not among {', '.join(self.options)}; left out."
-            )
-        return [o for o in self.options if o in names]
-
-    def encode(self, value: Any) -> str:
-        return ",".join(o for o in self.options if o in value)
-
-
-Field = Choice | Number | Grid | Flag | Range | Multi
 
 
 #: The columns a wide CSV upload lets the visitor choose (svmlab.ui.data_source).
@@ -271,18 +87,24 @@ def csv_column_key(prefix: str, column: str) -> str:
     return f"{prefix}_csv_{column}"
 
 
-def data_source_keys(prefix: str, catalogue: Any) -> frozenset[str]:
+def data_source_keys(
+    prefix: str, catalogue: Any, param_key: Callable[[str, str], str] | None = None
+) -> frozenset[str]:
     """Every session key the data source block (:mod:`svmlab.ui.data_source`)
     makes on a page with this ``prefix``: the source radio, the generator box,
-    every generator's sliders, the seed, the uploader, its column boxes and the
-    held uploads."""
+    every generator's sliders (``param_key(data set, parameter)``, by default
+    ``<prefix>_<data set>_<parameter>``), the seed, the uploader, its column
+    boxes and the held uploads."""
     keys = {
         f"{prefix}_{name}" for name in ("source", "dataset", "seed", "file", "drop")
     }
     keys.update({f"{prefix}_uploads", f"{prefix}_refusal"})
     keys.update(csv_column_key(prefix, c) for c in CSV_COLUMNS)
     for name, params in catalogue.PARAMS.items():
-        keys.update(f"{prefix}_{name}_{p.name}" for p in params)
+        keys.update(
+            param_key(name, p.name) if param_key else f"{prefix}_{name}_{p.name}"
+            for p in params
+        )
     return frozenset(keys)
 
 
@@ -297,7 +119,9 @@ class PageState:
     field); ``fields`` the model's widgets; ``points`` the session key of the
     points clicked in (``""``: the page has none), which its undo history
     keeps with the fields (:mod:`svmlab.ui.page_hands`) and a link never
-    carries.
+    carries; ``model_defaults`` the fields whose default follows the data set
+    (data set -> query name -> default); ``param_key`` the generator sliders'
+    keys (data set, parameter -> key; None: ``<prefix>_<data set>_<param>``).
     """
 
     page: str
@@ -308,13 +132,15 @@ class PageState:
     fields: tuple[Field, ...]
     fixed: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     points: str = ""
+    model_defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    param_key: Callable[[str, str], str] | None = None
 
     def __post_init__(self) -> None:
         # Unique by construction: a page's declared fields and its data source
         # never share a widget key (two widgets with one key is a traceback).
         keys = [f.key for f in self.fields]
         taken = (
-            data_source_keys(self.prefix, self.catalogue)
+            data_source_keys(self.prefix, self.catalogue, self.param_key)
             if self.catalogue is not None
             else frozenset()
         )
@@ -339,6 +165,11 @@ class PageState:
     def seed_key(self) -> str:
         return f"{self.prefix}_seed"
 
+    @property
+    def seed_field(self) -> Number:
+        """The data source's seed as a field (every page with data has it)."""
+        return Number("seed", self.seed_key, 0, 0, 2**31 - 1, "The seed", True)
+
     def data_fields(self, name: str) -> tuple[Number, ...]:
         """The sliders of generator ``name`` (the pinned ones left out)."""
         pinned = self.fixed.get(name, {})
@@ -346,7 +177,11 @@ class PageState:
         for p in self.catalogue.PARAMS[name]:
             if p.name in pinned:
                 continue
-            key = f"{self.prefix}_{name}_{p.name}"
+            key = (
+                self.param_key(name, p.name)
+                if self.param_key
+                else f"{self.prefix}_{name}_{p.name}"
+            )
             if p.name == "n_samples":
                 default = min(int(p.default), self.max_n)
                 out.append(Number("n", key, default, 10, self.max_n, p.label, True))
@@ -364,6 +199,16 @@ class PageState:
                     )
                 )
         return tuple(out)
+
+    def model_fields(self, name: str) -> tuple[Field, ...]:
+        """The page's fields with data set ``name``'s defaults (``model_defaults``)."""
+        own = self.model_defaults.get(name, {})
+        if not own:
+            return self.fields
+        return tuple(
+            replace(f, default=own[f.query]) if f.query in own else f
+            for f in self.fields
+        )
 
     @property
     def classroom_key(self) -> str:
@@ -422,8 +267,9 @@ class PageState:
                     f"{', '.join(self.catalogue.GENERATORS)}; showing "
                     f"{self.dataset}."
                 )
-        seed = Number("seed", self.seed_key, 0, 0, 2**31 - 1, "The seed", True)
-        for f in (seed, *self.data_fields(out[self.dataset_key]), *self.fields):
+        seed = self.seed_field
+        name = out[self.dataset_key]
+        for f in (seed, *self.data_fields(name), *self.model_fields(name)):
             raw = get(f.query)
             out[f.key] = f.default if raw is None else f.parse(raw, errors, notes)
         return out
@@ -443,8 +289,8 @@ class PageState:
             out["data"] = UPLOAD
         elif name != self.dataset:
             out["data"] = str(name)
-        seed = Number("seed", self.seed_key, 0, 0, 2**31 - 1, "The seed", True)
-        for f in (seed, *self.data_fields(name), *self.fields):
+        seed = self.seed_field
+        for f in (seed, *self.data_fields(name), *self.model_fields(name)):
             # Compared as written: a multiselect's list equals its tuple default.
             text = f.encode(values.get(f.key, f.default))
             if text != f.encode(f.default):

@@ -1,4 +1,6 @@
-"""The session side of a page's URL state (Losses, Solvers, Multiclass).
+"""The session side of a page's URL state (every page with settings; Explore
+loads its link itself into its settings object and says it through :func:`say`
+and :func:`messages`).
 
 A page calls :func:`load` before its widgets are drawn, :func:`publish` after,
 and :func:`messages` and :func:`preset_box` where it shows them:
@@ -38,6 +40,7 @@ __all__ = [
     "preset_key",
     "publish",
     "require",
+    "say",
     "sidebar_request",
 ]
 
@@ -111,6 +114,16 @@ def classroom(state: PageState) -> bool:
 def active_preset(state: PageState) -> Preset | None:
     """The preset this page's settings came from (kept while they change)."""
     return PRESETS.get(st.session_state.get(preset_key(state), ""))
+
+
+def say(state: PageState, errors: list[str], notes: list[str]) -> None:
+    """Add sentences for :func:`messages` to show once (a page's own checks
+    beside the link's: Explore's across fields)."""
+    held = st.session_state.get(_slot(state, "messages"), ((), ()))
+    st.session_state[_slot(state, "messages")] = (
+        [*held[0], *errors],
+        [*held[1], *notes],
+    )
 
 
 def messages(state: PageState) -> None:

@@ -22,7 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from svmlab.ui.explore.settings import EXPLORE_PRESETS, ExploreSettings
+from svmlab.ui.explore.settings import ExploreSettings
+from svmlab.ui.explore_state import EXPLORE_PRESETS
 
 __all__ = ["EXPLORE", "PRESETS", "TOPICS", "Preset", "by_topic", "page_query", "query"]
 

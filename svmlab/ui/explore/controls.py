@@ -1,10 +1,12 @@
 """The Explore page's sidebar: widgets that read and write :class:`ExploreSettings`.
 
-Every widget has an explicit ``explore_``-prefixed key (AppTest finds them by key)
-and takes its value from ``st.session_state``. :func:`sync_state` seeds the keys
-from a settings object: from the URL on a session's first run, from the last
-settings for widgets that were hidden (Streamlit forgets a widget's value while it
-is not drawn), and from any settings a caller applies (presets, classroom mode).
+Every widget has an explicit ``explore_``-prefixed key, its declared field's
+(:data:`svmlab.ui.explore_state.EXPLORE_STATE`; AppTest finds them by key), and
+takes its value from ``st.session_state``; the model's and display's widgets are
+drawn by the shared :func:`svmlab.ui.model_block.draw_field`, as on every page.
+:func:`sync_state` seeds the keys from a settings object: from the URL on a
+session's first run, from the last settings for widgets that were hidden, and
+from any settings a caller applies (presets, classroom mode).
 Every widget is also drawn with its current value as its default (``value=`` /
 ``index=``, :mod:`svmlab.ui.keyed`): Streamlit sends a value set through the session
 state to the browser only in the run that set it, and a widget the browser mounts
@@ -13,8 +15,9 @@ sends that back; with the current value as the default, nothing changes by
 itself. :func:`sidebar` draws the widgets and returns the settings they show.
 
 Values that reach the page from outside the widgets (a link, another page, a
-preset) are clamped to the widgets' ranges first (``ExploreSettings.clamped``),
-and what was changed is said on the page (:func:`show_notes`).
+preset, a room) go through the schema first (``ExploreSettings.clamped``), and
+what was malformed or changed is said once on the page by the shared
+:func:`svmlab.ui.page_url.messages` (:func:`show_notes`).
 
 The data come from a generator or from an uploaded CSV file (the "Data source"
 radio; :mod:`svmlab.ui.explore.upload` draws the upload widgets and keeps the uploaded
@@ -28,26 +31,27 @@ appears without touching this module.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import streamlit as st
 
-from svmlab import datasets, kernels, losses, solvers
+from svmlab import datasets, kernels, solvers
 from svmlab.errors import SvmlabError
 from svmlab.estimator import BIASES
-from svmlab.ui import keyed, presets  # noqa: F401 (presets: see EXPLORE_PRESETS)
+from svmlab.ui import keyed, model_block, page_url, presets  # noqa: F401 (presets: see EXPLORE_PRESETS)
 from svmlab.ui.explore import upload
 from svmlab.ui.explore.settings import (
     MACHINES,
-    RANGES,
     ExploreSettings,
     compare_choice,
     compare_text,
-    ranges,
+    max_iter_cap,
     room_param,
 )
-from svmlab.ui.link_values import C_GRID, DELTA_GRID, SIGMA_GRID
+from svmlab.ui.explore_state import EXPLORE_STATE, param_key
+from svmlab.ui.explore_state import KEYS as _SCHEMA_KEYS
+from svmlab.ui.explore_state import field as schema_field
+from svmlab.ui.link_values import C_GRID, SIGMA_GRID
 
 __all__ = [
     "KEYS",
@@ -62,62 +66,34 @@ __all__ = [
 ]
 
 P = "explore_"
-#: Settings field -> widget key (data set shape parameters use ``explore_dp_<name>``).
+#: Settings field -> widget key, the schema's (:data:`EXPLORE_STATE`); the
+#: upload and compare mode's B have widgets of their own (:mod:`upload`,
+#: :mod:`svmlab.ui.explore.compare`). Data set shape parameters use
+#: ``explore_dp_<name>``.
 KEYS: dict[str, str] = {
-    "dataset": P + "dataset",
-    "n": P + "n",
-    "noise": P + "noise",
-    "seed": P + "seed",
-    "test_fraction": P + "test_fraction",
-    "machine": P + "machine",
-    "nu": P + "nu",
-    "kernel": P + "kernel",
-    "sigma": P + "sigma",
-    "degree": P + "degree",
-    "coef0": P + "coef0",
-    "sig_a": P + "sig_a",
-    "sig_r": P + "sig_r",
-    "loss": P + "loss",
-    "delta": P + "delta",
-    "solver": P + "solver",
-    "C": P + "C",
-    "bias": P + "bias",
-    "hard_margin": P + "hard_margin",
-    "tol": P + "tol",
-    "max_iter": P + "max_iter",
-    "log_count": P + "log_count",
-    "show_test": P + "show_test",
-    "playback": P + "playback",
-    "classroom": P + "classroom",
-    "preset": P + "preset",
+    name: key for name, key in _SCHEMA_KEYS.items() if name not in ("upload", "compare")
 }
-#: The log sliders beside the typed C and sigma inputs.
-SLIDERS = {"C": (P + "C_slider", C_GRID), "sigma": (P + "sigma_slider", SIGMA_GRID)}
+#: The log sliders' grids beside the typed C and sigma boxes.
+GRIDS = {"C": C_GRID, "sigma": SIGMA_GRID}
 SETTINGS_KEY = P + "settings"
 #: The lecture tool picker's key, and compare mode's (which field B changes,
 #: and B's value: ``COMPARE_PREFIX + field``): the ``compare`` setting.
 TOOL_KEY = P + "tool"
 COMPARE_FIELD_KEY = P + "compare_field"
 COMPARE_PREFIX = P + "compare_"
-#: Sentences about values that were clamped on their way in (link, preset).
-NOTES_KEY = P + "notes"
-#: The sentence about a typed C or σ that was clamped, until shown.
-TYPED_KEY = P + "typed_note"
 #: The last data set switch, ``(settings before, settings after)``, until shown.
 SWITCH_KEY = P + "switch"
 
 
 def _dp_key(name: str) -> str:
-    return f"{P}dp_{name}"
+    """A generator parameter's widget key (the schema's, one across data sets)."""
+    return param_key("", name)
 
 
 def _widget_values(s: ExploreSettings) -> dict[str, Any]:
-    values: dict[str, Any] = {
-        key: getattr(s, field) for field, key in KEYS.items() if field != "data_params"
-    }
-    values.update({_dp_key(name): value for name, value in s.data_params})
+    values = s.widget_values()
+    values.pop(_SCHEMA_KEYS["compare"])  # no widget: the tool's own below
     values[KEYS["noise"]] = float(s.noise)
-    values[upload.CURRENT_KEY] = s.upload
     values[upload.SOURCE_KEY] = upload.UPLOAD_CSV if s.upload else upload.GENERATOR
     choice = compare_choice(s.compare)
     if choice is not None:  # a compare link opens the tool at its B
@@ -133,16 +109,22 @@ def _widget_values(s: ExploreSettings) -> dict[str, Any]:
 
 
 def apply_settings(
-    s: ExploreSettings, notes: list[str] | None = None, *, send_link: bool = False
+    s: ExploreSettings,
+    notes: list[str] | None = None,
+    *,
+    errors: list[str] | None = None,
+    send_link: bool = False,
 ) -> None:
     """Make every widget show ``s`` on the next draw (presets, URL, tests).
 
-    ``s`` is clamped to the widgets' ranges first; the sentences saying what was
-    clamped (and any ``notes`` the caller brings) are shown once on the page.
-    Call it before the widgets are drawn in a run, or from a callback. With
-    ``send_link`` the link is sent to the browser even when it equals the query
-    this run started from (a run the server started, whose query may be older
-    than the browser's address bar: :mod:`svmlab.ui.explore.follow_panel`).
+    ``s`` is clamped to the widgets' ranges first (through the schema,
+    :meth:`ExploreSettings.clamped`); what was clamped (and the ``notes`` and
+    ``errors`` the caller brings) is said once on the page by the shared
+    mechanism (:func:`svmlab.ui.page_url.messages`). Call it before the
+    widgets are drawn in a run, or from a callback. With ``send_link`` the link
+    is sent to the browser even when it equals the query this run started from
+    (a run the server started, whose query may be older than the browser's
+    address bar: :mod:`svmlab.ui.explore.follow_panel`).
     """
     s, clamped = s.clamped()
     st.session_state.update(_widget_values(s))
@@ -151,14 +133,13 @@ def apply_settings(
     query = s.to_query()
     if send_link or query != st.query_params.to_dict():
         st.query_params.from_dict(query)
-    st.session_state[NOTES_KEY] = [*(notes or ()), *clamped]
+    page_url.say(EXPLORE_STATE, list(errors or ()), [*(notes or ()), *clamped])
 
 
 def show_notes() -> None:
-    """Say, once, which values from a link or a preset were changed to fit."""
-    notes = st.session_state.pop(NOTES_KEY, None)
-    if notes:
-        st.info("  \n".join(notes), icon=":material/tune:")
+    """Say, once, what a link had wrong (``st.error``) and which values from a
+    link or a preset were changed to fit (``st.info``): the shared mechanism."""
+    page_url.messages(EXPLORE_STATE)
 
 
 def _followed_preset_link(last: ExploreSettings) -> bool:
@@ -184,8 +165,9 @@ def sync_state() -> ExploreSettings:
     last = st.session_state.get(SETTINGS_KEY)
     if last is None or _followed_preset_link(last):
         notes: list[str] = []
-        last = ExploreSettings.from_query(st.query_params, notes)
-        apply_settings(last, notes)
+        errors: list[str] = []
+        last = ExploreSettings.from_query(st.query_params, notes, errors)
+        apply_settings(last, notes, errors=errors)
         return st.session_state[SETTINGS_KEY]
     for key, value in _widget_values(last).items():
         if key not in st.session_state:
@@ -257,10 +239,7 @@ def show_switch() -> None:
     )
 
 
-def _param_key(name: str) -> str:
-    """The widget key of a generator parameter."""
-    field = {"n_samples": "n", "noise": "noise"}.get(name)
-    return KEYS[field] if field else _dp_key(name)
+_param_key = _dp_key
 
 
 def _param_moved(moved: str) -> None:
@@ -277,18 +256,10 @@ def _param_moved(moved: str) -> None:
         if value != params[key]:
             state[_param_key(key)] = value
     if notes:
-        state[NOTES_KEY] = [*state.get(NOTES_KEY, ()), *notes]
-
-
-def _slider_moved(field: str, key: str) -> None:
-    st.session_state[KEYS[field]] = st.session_state[key]
+        page_url.say(EXPLORE_STATE, [], notes)
 
 
 # -- widgets ------------------------------------------------------------------------
-
-
-def _fmt(value: float) -> str:
-    return f"{value:g}"
 
 
 def _param_widget(p: datasets.Param, key: str) -> None:
@@ -305,107 +276,6 @@ def _param_widget(p: datasets.Param, key: str) -> None:
         on_change=_param_moved,
         args=(p.name,),
     )
-
-
-def _log_control(field: str, label: str, help: str, disabled: bool = False) -> None:
-    """A log-spaced slider and, beside it, the exact value (typed values allowed).
-
-    The slider always shows the exact value: a typed value that is not on the
-    grid becomes one more stop of the slider. A slider's value travels as an
-    index into its options, so a slider with other options is another widget
-    (its key names the extra stop) rather than the same one with shifted stops.
-    """
-    base, grid = SLIDERS[field]
-    state = st.session_state
-    value = float(state[KEYS[field]])
-    if value in grid:
-        key, options = base, grid
-    else:
-        key, options = f"{base}_{value!r}", tuple(sorted({*grid, value}))
-    if state.get(key) != value:
-        state[key] = value
-    low, high = RANGES[field]
-    left, right = st.columns([3, 2], vertical_alignment="bottom")
-    left.select_slider(
-        label,
-        options=options,
-        value=value,
-        format_func=_fmt,
-        key=key,
-        help=help,
-        on_change=_slider_moved,
-        args=(field, key),
-        disabled=disabled,
-    )
-    # No min/max on the box: Streamlit would keep an out-of-range number in it,
-    # outlined red, while the model kept the old value. The callback clamps it
-    # instead, and the row says what was typed and what is used.
-    right.number_input(
-        f"{label} (type a value)",
-        value=value,
-        key=KEYS[field],
-        format="%g",
-        step=None,
-        label_visibility="collapsed",
-        disabled=disabled,
-        help=f"Any value from {low:g} to {high:g}.",
-        on_change=_typed,
-        args=(field, label),
-    )
-
-
-def _typed(field: str, label: str) -> None:
-    """A typed number: kept when inside its range (:func:`ranges`, room mode's
-    caps included), else clamped to it with a sentence that the box's
-    :func:`typed_note` shows; an emptied box keeps the value in use."""
-    state = st.session_state
-    low, high = ranges()[field]
-    value = state[KEYS[field]]
-    previous = getattr(state[SETTINGS_KEY], field)
-    if value is None or not math.isfinite(float(value)):
-        used = previous
-        note = f"{label} must be a number; still using {used:g}."
-    elif low <= value <= high:
-        return
-    else:
-        used = type(previous)(min(max(value, low), high))
-        note = (
-            f"{label} = {value:g} is outside the range {low:g} to {high:g} that "
-            f"this page offers; using {used:g}."
-        )
-    state[KEYS[field]] = used
-    state.setdefault(TYPED_KEY, {})[field] = note
-
-
-def typed_note(field: str, where: Any = st) -> None:
-    """Say, once, that the value typed into ``field``'s box was clamped."""
-    note = st.session_state.get(TYPED_KEY, {}).pop(field, None)
-    if note:
-        where.warning(note, icon=":material/tune:")
-
-
-def _number_box(
-    where: Any,
-    field: str,
-    label: str,
-    default: float,
-    *,
-    integer: bool = False,
-    **kwargs: Any,
-) -> None:
-    """A number box for ``field`` with no min/max of Streamlit's (which would keep
-    an out-of-range number in the box, outlined red, while the page used the old
-    value): :func:`_typed` clamps it and says so under the box."""
-    kind = int if integer else float
-    where.number_input(
-        label,
-        value=kind(keyed.value(KEYS[field], default)),
-        key=KEYS[field],
-        on_change=_typed,
-        args=(field, label),
-        **kwargs,
-    )
-    typed_note(field, where)
 
 
 def _data_controls(classroom: bool = False) -> None:
@@ -444,15 +314,13 @@ def _data_controls(classroom: bool = False) -> None:
         for p in datasets.PARAMS[st.session_state[KEYS["dataset"]]]:
             _param_widget(p, _param_key(p.name))
     left, right = st.columns(2)
-    _number_box(left, "seed", "Seed", 0, integer=True, step=1)
-    low, high = RANGES["test_fraction"]
-    right.slider(
+    model_block.draw_field(
+        EXPLORE_STATE.seed_field, "Seed", where=left, widget="box", step=1
+    )
+    model_block.draw_field(
+        schema_field("test_fraction"),
         "Test fraction",
-        low,
-        high,
-        value=keyed.value(KEYS["test_fraction"], 0.2),
-        step=0.05,
-        key=KEYS["test_fraction"],
+        where=right,
         help="Share of the points held out (hollow markers) for the test error.",
     )
 
@@ -483,16 +351,15 @@ def _auto_note(loss: str, fit_intercept: bool, hard: bool) -> str | None:
 
 
 def _model_controls(classroom: bool = False) -> None:
+    """The model's widgets, each drawn from its declared field by the shared
+    :func:`~svmlab.ui.model_block.draw_field` (the solver's list, which follows
+    the loss and the bias, is the page's own)."""
     state = st.session_state
     st.header("Model")
-    names = list(MACHINES)
-    machine = st.radio(
+    machine = model_block.draw_field(
+        schema_field("machine"),
         "C or ν",
-        names,
-        index=keyed.index(KEYS["machine"], names),
-        format_func=MACHINES.__getitem__,
-        horizontal=True,
-        key=KEYS["machine"],
+        fmt=MACHINES.__getitem__,
         help="C-SVC takes C (every loss and solver). ν-SVC takes ν in (0, 1]: an "
         "upper bound on the fraction of margin errors and a lower bound on the "
         "fraction of support vectors (Schölkopf et al. 2000); it is the hinge "
@@ -501,65 +368,55 @@ def _model_controls(classroom: bool = False) -> None:
     nu = machine == "nu"
     # The sigmoid is not a Mercer kernel: the numbers then show the smallest
     # eigenvalue of its Gram matrix, and a sentence when it is negative.
-    names = list(kernels.KERNELS)
-    kernel = st.selectbox(
-        "Kernel",
-        names,
-        index=keyed.index(KEYS["kernel"], names),
-        format_func=kernels.TITLES.__getitem__,
-        key=KEYS["kernel"],
+    kernel = model_block.draw_field(
+        schema_field("kernel"), "Kernel", fmt=kernels.TITLES.__getitem__
     )
-    if kernel == "polynomial":
-        left, right = st.columns(2)
-        _number_box(left, "degree", "Degree p", 3, integer=True, step=1)
-        _number_box(right, "coef0", "Offset a", 1.0, step=0.5, format="%g")
-    if kernel == "sigmoid":
-        left, right = st.columns(2)
-        _number_box(left, "sig_a", "Slope a", 0.1, step=0.05, format="%g")
-        _number_box(right, "sig_r", "Offset r", 0.0, step=0.5, format="%g")
-    names = list(losses.LOSSES)
-    loss = st.selectbox(
-        "Loss",
-        names,
-        index=keyed.index(KEYS["loss"], names),
-        format_func=lambda name: losses.LOSSES[name].title,
-        key=KEYS["loss"],
-        disabled=nu,
-    )
+    pairs = {
+        "polynomial": (("degree", "Degree p", 1), ("coef0", "Offset a", 0.5)),
+        "sigmoid": (("sig_a", "Slope a", 0.05), ("sig_r", "Offset r", 0.5)),
+    }
+    if kernel in pairs:
+        for where, (name, label, step) in zip(
+            st.columns(2), pairs[kernel], strict=True
+        ):
+            box = schema_field(name)
+            model_block.draw_field(
+                box,
+                label,
+                where=where,
+                widget="box",
+                step=step,
+                **({} if box.integer else {"format": "%g"}),
+            )
+    loss = model_block.draw_field(schema_field("loss"), "Loss", disabled=nu)
     if nu:
         st.caption(
             "ν-SVC is the hinge with an unregularized bias and its own solver: "
             "the loss, bias and solver here wait for C-SVC."
         )
     if loss == "modified_hinge" and not nu:
-        st.select_slider(
+        model_block.draw_field(
+            schema_field("delta"),
             "δ (modified hinge)",
-            options=DELTA_GRID,
-            value=keyed.value(KEYS["delta"], 0.1),
-            format_func=_fmt,
-            key=KEYS["delta"],
             help="Width of the smoothed corner of Lee's loss; Lee (2006) uses "
             "δ = 1e-4.",
         )
     hard = False
     if loss == "hinge" and not nu:
-        hard = st.checkbox(
+        hard = model_block.draw_field(
+            schema_field("hard_margin"),
             "hard margin (C = ∞)",
-            value=bool(keyed.value(KEYS["hard_margin"], False)),
-            key=KEYS["hard_margin"],
             help="Only for separable data (e.g. the linearly separable set); "
             "otherwise the fit reports that no separating boundary exists.",
         )
     if classroom:  # bias and solver keep their values, out of sight
         return
-    names = list(BIASES)
-    bias = st.selectbox(
+    bias = model_block.draw_field(
+        schema_field("bias"),
         "Bias b",
-        names,
-        index=keyed.index(KEYS["bias"], names),
-        format_func=BIASES.__getitem__,
-        key=KEYS["bias"],
         disabled=nu,
+        fmt=BIASES.__getitem__,
+        widget="selectbox",
     )
     fit_intercept = bias == "unregularized"
     # With the hard margin only the solvers that take C = inf are offered (SMO
@@ -593,43 +450,39 @@ def _model_controls(classroom: bool = False) -> None:
 
 def _display_controls() -> None:
     st.header("Display")
-    st.toggle(
-        "Show test points",
-        value=bool(keyed.value(KEYS["show_test"], True)),
-        key=KEYS["show_test"],
-    )
-    st.toggle(
-        "Log count (α histogram)",
-        value=bool(keyed.value(KEYS["log_count"], False)),
-        key=KEYS["log_count"],
-    )
-    st.toggle(
-        "Record iterations (playback)",
-        value=bool(keyed.value(KEYS["playback"], False)),
-        key=KEYS["playback"],
-        help="Iterative solvers keep snapshots of α to replay the fit step by step.",
-    )
+    for name, label, help in (
+        ("show_test", "Show test points", None),
+        ("log_count", "Log count (α histogram)", None),
+        (
+            "playback",
+            "Record iterations (playback)",
+            "Iterative solvers keep snapshots of α to replay the fit step by step.",
+        ),
+    ):
+        model_block.draw_field(schema_field(name), label, help=help, widget="toggle")
     with st.expander("Solver tolerance and iteration cap"):
-        low, high = RANGES["tol"]
-        _number_box(
-            st,
+        tol = schema_field("tol")
+        model_block.draw_field(
+            tol,
             "tol",
-            "tol",
-            1e-3,
+            widget="box",
             format="%g",
             step=None,
             help="The solver stops when its optimality measure (the KKT "
-            f"violation) is below tol; from {low:g} to {high:g}.",
+            f"violation) is below tol; from {tol.low:g} to {tol.high:g}.",
         )
-        low, high = ranges()["max_iter"]
-        _number_box(
-            st,
+        cap = max_iter_cap()
+        model_block.draw_field(
+            schema_field("max_iter"),
             "max_iter",
-            "max_iter",
-            100_000,
-            integer=True,
+            widget="box",
+            cap=(
+                cap,
+                f"This server allows at most {cap:,} iterations in room mode; "
+                f"using {cap:,}.",
+            ),
             step=100,
-            help=f"From {low:,} to {high:,} iterations.",
+            help=f"From {int(schema_field('max_iter').low):,} to {cap:,} iterations.",
         )
 
 
@@ -719,33 +572,33 @@ def live_controls() -> tuple[ExploreSettings, Any]:
     left, right, tools = st.columns([4.4, 4.4, 3.2], gap="medium")
     with left:
         if nu:
-            st.slider(
+            model_block.draw_field(
+                schema_field("nu"),
                 "ν",
-                0.01,
-                1.0,
-                value=float(keyed.value(KEYS["nu"], 0.5)),
-                step=0.01,
-                key=KEYS["nu"],
                 help="At most a fraction ν of the training points are margin "
                 "errors (at the bound, y f < 1), at least ν are support "
                 "vectors; ν-SVC finds its margin ρ, and the C-SVC with C = 1/r "
                 "draws the same f. At most 2 min(n₊, n₋)/n.",
             )
         else:
-            _log_control(
+            model_block.draw_field(
+                schema_field("C"),
                 "C",
-                "C",
-                "Cost of the loss term: small C, wide soft margin; large C, few "
-                "training errors. Disabled with the hard margin (C = ∞).",
+                grid=GRIDS["C"],
+                help="Cost of the loss term: small C, wide soft margin; large C, "
+                "few training errors. Disabled with the hard margin (C = ∞).",
                 disabled=hard,
             )
     if gaussian:
         with right:
-            _log_control(
-                "sigma", "σ", "Gaussian width: k(x, z) = exp(-‖x − z‖² / 2σ²)."
+            model_block.draw_field(
+                schema_field("sigma"),
+                "σ",
+                grid=GRIDS["sigma"],
+                help="Gaussian width: k(x, z) = exp(-‖x − z‖² / 2σ²).",
             )
-    for field in ("C", "sigma"):
-        typed_note(field)
+    for name in ("C", "sigma"):
+        model_block.typed_note(schema_field(name))
     settings = current_settings()
     state[SETTINGS_KEY] = settings
     query = settings.to_query()

@@ -20,9 +20,9 @@ from dataclasses import replace
 
 import streamlit as st
 
+from svmlab.ui import explore_state
 from svmlab.ui import keys as shared
 from svmlab.ui.explore import controls
-from svmlab.ui.explore.settings import RANGES
 from svmlab.ui.link_values import C_GRID, SIGMA_GRID
 from svmlab.ui.presets import EXPLORE, PRESETS, by_topic
 
@@ -93,9 +93,8 @@ def _step(field: str, direction: int) -> None:
     if field == "C" and state.get(controls.KEYS["machine"]) == "nu":
         # Under ν-SVC the keys move ν, by the slider's step of 0.01.
         nu = float(state[controls.KEYS["nu"]]) + 0.01 * direction
-        state[controls.KEYS["nu"]] = round(
-            min(max(nu, RANGES["nu"][0]), RANGES["nu"][1]), 2
-        )
+        # The field's own range and steps (a key's step is never said).
+        state[controls.KEYS["nu"]] = explore_state.field("nu").clamp(nu, [])
         return
     if field == "C" and state.get(controls.KEYS["hard_margin"]):
         return
