@@ -17,6 +17,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab import solvers
+from svmlab.array_types import Array
 from svmlab.class_weights import WEIGHTED_LOSSES, class_weights, point_weights
 from svmlab.errors import (
     DataError,
@@ -48,7 +49,6 @@ from svmlab.validation import check_init, check_labels, plain_data_error
 
 __all__ = ["BIASES", "SVC", "SV_STATES"]
 
-Array = NDArray[np.float64]
 
 #: bias mode -> description (the UI lists these).
 BIASES: dict[str, str] = {

@@ -19,11 +19,12 @@ import warnings
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab.array_types import Array
 from svmlab.errors import DataError, ParameterError, counted, plain_value
 from svmlab.estimator_parameters import parameters
 from svmlab.kernels import KernelRows, check_kernel_params, gram, kernel_settings
@@ -34,8 +35,6 @@ from svmlab.solvers.row_cache import CACHE_MB
 from svmlab.validation import plain_data_error
 
 __all__ = ["KernelMachine"]
-
-Array = NDArray[np.float64]
 
 
 @parameters

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
+from svmlab.array_types import Array
 from svmlab.errors import ParameterError, UnknownNameError
 
 __all__ = [
@@ -29,8 +30,6 @@ __all__ = [
     "SquaredRamp",
     "make_loss",
 ]
-
-Array = NDArray[np.float64]
 
 
 def _as_array(m: ArrayLike) -> Array:

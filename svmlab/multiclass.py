@@ -29,6 +29,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmlab import crammer_singer
+from svmlab.array_types import Array
 from svmlab.errors import DataError, ParameterError, UnknownNameError, plain_value
 from svmlab.estimator import SVC, _plain
 from svmlab.estimator_parameters import (
@@ -53,7 +54,6 @@ __all__ = [
     "ovr_ambiguity",
 ]
 
-Array = NDArray[np.float64]
 
 #: The multiclass methods (the page's order and names).
 METHODS: dict[str, str] = {

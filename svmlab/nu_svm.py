@@ -33,6 +33,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import ClassifierMixin, OutlierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from svmlab.array_types import Array
 from svmlab.errors import DataError, InfeasibleNuError
 from svmlab.estimator import _plain
 from svmlab.estimator_parameters import parameters
@@ -42,8 +43,6 @@ from svmlab.solvers.family import solve_nu_svc, solve_one_class
 from svmlab.validation import check_labels
 
 __all__ = ["NuSVC", "OneClassSVM", "max_feasible_nu"]
-
-Array = NDArray[np.float64]
 
 
 def max_feasible_nu(y: ArrayLike) -> float:

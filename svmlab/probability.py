@@ -39,6 +39,7 @@ from sklearn.metrics import roc_auc_score, roc_curve
 from sklearn.utils.multiclass import unique_labels
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmlab.array_types import Array
 from svmlab.errors import DataError, ParameterError, plain_value
 from svmlab.estimator import SVC, _plain
 from svmlab.validation import check_labels, plain_data_error
@@ -53,8 +54,6 @@ __all__ = [
     "sigmoid_train",
     "threshold_report",
 ]
-
-Array = NDArray[np.float64]
 
 
 @dataclass(frozen=True)

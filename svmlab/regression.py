@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import RegressorMixin
 
+from svmlab.array_types import Array
 from svmlab.errors import (
     DataError,
     ParameterError,
@@ -45,7 +46,6 @@ from svmlab.solvers.family import FamilySolution, solve_epsilon_svr, solve_nu_sv
 
 __all__ = ["REGRESSION_LOSSES", "TUBE_STATES", "EpsilonSVR", "NuSVR", "tube_states"]
 
-Array = NDArray[np.float64]
 
 #: loss name -> description (the UI lists these).
 REGRESSION_LOSSES: dict[str, str] = {

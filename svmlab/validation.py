@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.utils.multiclass import check_classification_targets, unique_labels
 from sklearn.utils.validation import check_X_y
 
+from svmlab.array_types import Array
 from svmlab.errors import DataError, DataTypeError, ParameterError, short_reason
 
 __all__ = [
@@ -27,8 +28,6 @@ __all__ = [
     "plain_data_error",
     "plain_label_error",
 ]
-
-Array = NDArray[np.float64]
 
 
 def plain_data_error(error: Exception) -> DataError:

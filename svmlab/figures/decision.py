@@ -13,6 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
+from svmlab.array_types import Bounds
 from svmlab.errors import DataError, ParameterError
 from svmlab.figures.model_state import (
     _has_box,
@@ -40,7 +41,6 @@ from svmlab.figures.points import (
 from svmlab.figures.style import (
     FONT_SIZE,
     PALETTE,
-    Bounds,
     _base_layout,
     _figure,
     _short,

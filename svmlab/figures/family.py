@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from svmlab.array_types import Array, Bounds
 from svmlab.figures.plane import (
     F_SATURATION,
     grid_points,
@@ -35,8 +36,6 @@ from svmlab.figures.style import (
 
 __all__ = ["PROBABILITY_LEVELS", "family_figure", "nu_path_figure", "roc_figure"]
 
-Array = NDArray[np.float64]
-Bounds = tuple[float, float, float, float]
 #: The probability contours drawn when the shading is Platt's p.
 PROBABILITY_LEVELS = (0.1, 0.25, 0.75, 0.9)
 RESOLUTION = 140

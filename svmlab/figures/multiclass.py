@@ -25,10 +25,10 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 from PIL import Image
 
+from svmlab.array_types import Bounds
 from svmlab.figures.plane import grid_points, iso_line, plane_axes, plane_image
 from svmlab.figures.style import (
     PALETTE,
-    Bounds,
     _base_layout,
     _figure,
     _rgb,

@@ -17,12 +17,12 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
+from svmlab.array_types import Bounds
 from svmlab.figures.decision import decision_spec
 from svmlab.figures.plane import grid_points, iso_line
 from svmlab.figures.points import _marker_size
 from svmlab.figures.style import (
     PALETTE,
-    Bounds,
     _axis,
     _base_layout,
     _figure,

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
 __all__ = [
     "FONT_SIZE",
@@ -26,9 +26,6 @@ __all__ = [
     "tint",
     "vertical_line",
 ]
-
-Array = NDArray[np.float64]
-Bounds = tuple[float, float, float, float]
 
 
 #: Okabe-Ito colours (Okabe & Ito 2008) by role; every figure takes its colours here.

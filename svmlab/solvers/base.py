@@ -29,6 +29,7 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.errors import FitCancelled, ParameterError, plain_value
 from svmlab.kernels import KernelRows
 from svmlab.losses import Loss
@@ -52,8 +53,6 @@ __all__ = [
     "repair_init",
     "sv_states",
 ]
-
-Array = NDArray[np.float64]
 
 
 @dataclass(frozen=True)

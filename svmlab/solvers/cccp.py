@@ -113,8 +113,8 @@ import time
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
 from svmlab.losses import Hinge, SquaredHinge
 from svmlab.solvers import qp
@@ -132,7 +132,6 @@ from svmlab.solvers.base import (
 
 __all__ = ["SPEC", "solve"]
 
-Array = NDArray[np.float64]
 
 STARTS = ("hinge", "zero", "init")
 INNERS = ("auto", "qp", "smo")

@@ -70,6 +70,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
 from svmlab.kernels import KernelRows
 from svmlab.solvers import entropy_loop, entropy_newton
@@ -90,7 +91,6 @@ from svmlab.solvers.seeding import seed_alpha
 
 __all__ = ["LOG_FLOOR", "SPEC", "EntropyState", "entropy_dual_value", "solve"]
 
-Array = NDArray[np.float64]
 
 #: ``log(a_k / C)`` of a multiplier that underflowed to 0.0 (its true value is
 #: below 1e-300 C: it never changes a margin).

@@ -132,8 +132,8 @@ from typing import Any
 
 import numpy as np
 import scipy.optimize
-from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.errors import IncompatibleLossError, ProblemError, UnknownNameError
 from svmlab.solvers import cholesky
 from svmlab.solvers.base import (
@@ -148,7 +148,6 @@ from svmlab.solvers.base import (
 
 __all__ = ["OPTIONS", "SPEC", "STOP_RULES", "irwls_weights", "solve"]
 
-Array = NDArray[np.float64]
 
 #: The keyword options :func:`solve` accepts beyond the common signature.
 OPTIONS = ("backtrack", "max_halvings", "stop")

@@ -140,6 +140,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.errors import (
     IncompatibleLossError,
     ParameterError,
@@ -162,7 +163,6 @@ from svmlab.solvers.base import (
 
 __all__ = ["SPEC", "STARTS", "VARIANTS", "retarget", "solve"]
 
-Array = NDArray[np.float64]
 
 #: start -> what it is (without a warm start).
 STARTS: dict[str, str] = {

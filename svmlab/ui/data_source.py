@@ -21,9 +21,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 import streamlit as st
-from numpy.typing import NDArray
 
 from svmlab import csv_data, datasets, multiclass_data, regression_data
+from svmlab.array_types import Array
 from svmlab.errors import DataError
 from svmlab.regression_csv import REGRESSION_LINE, to_regression_dataset
 from svmlab.ui import keyed
@@ -49,7 +49,6 @@ __all__ = [
     "upload_controls",
 ]
 
-Array = NDArray[np.float64]
 DataItems = tuple[tuple[str, Any], ...]
 
 #: The source name of an uploaded file (every other source is a generator).

@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 from sklearn.base import clone
 
 from svmlab import kernels
+from svmlab.array_types import Array
 from svmlab.errors import ProblemError, SvmlabError
 from svmlab.estimator import SVC
 from svmlab.figures import data_bounds
@@ -62,7 +63,6 @@ __all__ = [
     "threshold_view",
 ]
 
-Array = NDArray[np.float64]
 PREFIX = "family"
 CHART_KEY = "family_chart"
 ROC_KEY = "family_roc_chart"

@@ -23,9 +23,9 @@ from typing import Any
 
 import numpy as np
 import streamlit as st
-from numpy.typing import NDArray
 
 from svmlab import robustness
+from svmlab.array_types import Array
 from svmlab.losses import LOSSES
 from svmlab.robustness import Comparison, FitSettings, Outliers, StartResult
 from svmlab.ui import data_source, keyed, room
@@ -48,7 +48,6 @@ __all__ = [
     "sweep_promise",
 ]
 
-Array = NDArray[np.float64]
 
 #: Widget keys start with this.
 PREFIX = "losses"

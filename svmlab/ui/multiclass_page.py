@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 import streamlit as st
-from numpy.typing import NDArray
 
 from svmlab import csv_data
+from svmlab.array_types import Array
 from svmlab.multiclass import METHODS
 from svmlab.multiclass_compare import MethodResult, MulticlassSettings, compare
 from svmlab.ui import data_source, room
@@ -36,7 +36,6 @@ __all__ = [
     "story",
 ]
 
-Array = NDArray[np.float64]
 
 #: Widget keys start with this.
 PREFIX = "multiclass"

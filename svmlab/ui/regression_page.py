@@ -20,6 +20,7 @@ import numpy as np
 import streamlit as st
 from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.path import TubePath, tube_path
 from svmlab.regression import EpsilonSVR, NuSVR
 from svmlab.ui import data_source, room
@@ -45,7 +46,6 @@ __all__ = [
     "story",
 ]
 
-Array = NDArray[np.float64]
 PREFIX = "regression"
 #: The tube chart's element key (the click listener finds it by this prefix).
 CHART_KEY = "regression_chart"

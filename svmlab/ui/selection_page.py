@@ -38,9 +38,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import streamlit as st
-from numpy.typing import NDArray
 
 from svmlab import criterion_grid, datasets, figures, selection
+from svmlab.array_types import Array
 from svmlab.errors import ClusterError, DataError, ParameterError, SvmlabError
 from svmlab.estimator import SVC
 from svmlab.executors import ENV_SCHEDULER, describe_executor
@@ -91,7 +91,6 @@ __all__ = [
     "table1_frame",
 ]
 
-Array = NDArray[np.float64]
 ROOT = Path(__file__).resolve().parents[2]
 
 #: Session-state key of the last sweep (a :class:`StoredSweep`).
