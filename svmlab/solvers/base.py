@@ -558,10 +558,12 @@ class SolverSpec:
     title: str
     solve: SolveFunction
     losses: frozenset[str]
-    with_intercept: bool
-    without_intercept: bool
-    iterative: bool
     source: str
+    # Most solvers fit with and without an unregularized bias and iterate: only
+    # the exceptions (coordinate ascent: no bias; the QP: one shot) say so.
+    with_intercept: bool = True
+    without_intercept: bool = True
+    iterative: bool = True
     hard_margin: bool = False
     #: Takes ``Problem.weights`` (a C per point: class weights).
     weights: bool = False

@@ -553,8 +553,5 @@ SPEC = SolverSpec(
     title="CCCP (ramp loss as a sequence of hinge QPs)",
     solve=solve,
     losses=frozenset({"ramp", "squared_ramp"}),
-    with_intercept=True,
-    without_intercept=True,
-    iterative=True,
     source="Sugiyama §27.6.3; Collobert, Sinz, Weston, Bottou (2006)",
 )

@@ -435,8 +435,6 @@ SPEC = SolverSpec(
     solve=solve,
     losses=frozenset({"hinge", "squared_hinge"}),
     with_intercept=False,
-    without_intercept=True,
-    iterative=True,
     source="Rifkin (2007) slides, 'A simple SVM algorithm'; Sugiyama §27.2",
     weights=True,
 )

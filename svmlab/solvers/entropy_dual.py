@@ -518,9 +518,6 @@ SPEC = SolverSpec(
     title="Entropy dual (modified hinge; exact coordinate / SMO steps)",
     solve=solve,
     losses=frozenset({"modified_hinge"}),
-    with_intercept=True,
-    without_intercept=True,
-    iterative=True,
     source=(
         "docs/modified_hinge_dual.md (the conjugate of Lee's C¹ modified hinge); "
         "Fan, Chen, Lin (2005) working sets; Yu, Huang, Lin (2011) Newton steps"

@@ -459,8 +459,5 @@ SPEC = SolverSpec(
     title="IRWLS (Lee 2006, modified hinge)",
     solve=solve,
     losses=frozenset({"modified_hinge"}),
-    with_intercept=True,
-    without_intercept=True,
-    iterative=True,
     source="Lee (2006) §3, eqs. (7)-(9), corrected (Notes on the sources)",
 )

@@ -497,8 +497,6 @@ SPEC = SolverSpec(
     title="Exact QP (interior point: CVXOPT; Clarabel for C = ∞)",
     solve=solve,
     losses=frozenset({"hinge", "squared_hinge"}),
-    with_intercept=True,
-    without_intercept=True,
     iterative=False,
     source="Sugiyama §27.2 eq. (27.3); §27.6.2",
     hard_margin=True,

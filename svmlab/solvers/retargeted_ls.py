@@ -534,8 +534,5 @@ SPEC = SolverSpec(
     title="Iteratively retargeted least squares (Sugiyama)",
     solve=solve,
     losses=frozenset({"squared_hinge", "squared_ramp"}),
-    with_intercept=True,
-    without_intercept=True,
-    iterative=True,
     source="Sugiyama §27.6.2 Figs. 27.14-27.15; §27.6.3",
 )

@@ -504,9 +504,6 @@ SPEC = SolverSpec(
     title="SMO (LIBSVM working-set selection)",
     solve=solve,
     losses=frozenset({"hinge", "squared_hinge"}),
-    with_intercept=True,
-    without_intercept=True,
-    iterative=True,
     source=(
         "Rifkin (2007) slides 'A simple SVM algorithm' and 'unregularized bias'; "
         "Platt (1998); Fan, Chen, Lin (2005) WSS 2"
