@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from svmlab import crammer_singer
 from svmlab.array_types import Array
@@ -41,7 +41,7 @@ from svmlab.kernels import check_kernel_params, gram, kernel_settings
 from svmlab.nu_svm import NuSVC
 from svmlab.parameter_checks import check_max_iter, check_positive, is_number
 from svmlab.solvers.base import Budget, check_max_seconds
-from svmlab.validation import check_labels, plain_data_error
+from svmlab.validation import check_labels, validate
 
 __all__ = [
     "CS_BIASES",
@@ -78,10 +78,7 @@ CS_SOLVERS: dict[str, str] = {
 
 def _check_data(estimator: BaseEstimator, X: ArrayLike, y: ArrayLike):
     """Validated ``(X, y)``, with ``classes_`` set; plain sentences otherwise."""
-    try:
-        X, y = validate_data(estimator, X, y, dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise plain_data_error(error) from error
+    X, y = validate(estimator, X, y)
     classes = check_labels(y)
     if classes.shape[0] < 2:
         raise DataError(
@@ -94,10 +91,7 @@ def _check_data(estimator: BaseEstimator, X: ArrayLike, y: ArrayLike):
 
 def _check_X(estimator: BaseEstimator, X: ArrayLike) -> Array:
     check_is_fitted(estimator)
-    try:
-        return validate_data(estimator, X, dtype=np.float64, reset=False)
-    except (TypeError, ValueError) as error:
-        raise plain_data_error(error) from error
+    return validate(estimator, X, reset=False)
 
 
 def _remaining(budget: Budget) -> float | None:

@@ -157,19 +157,24 @@ PAGES = RECORDER + textwrap.dedent(
 )
 
 
-def _run(script: str, cache_base: Path) -> dict:
-    env = {**os.environ, "SVMLAB_CACHE_DIR": str(cache_base)}
-    env.pop("NUMBA_CACHE_DIR", None)
+def _python(script: str, env: dict[str, str], timeout: float) -> str:
+    """What ``script`` prints, run in a fresh interpreter with ``env``."""
     done = subprocess.run(
         [sys.executable, "-c", script],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
-        timeout=580,
+        timeout=timeout,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return done.stdout
+
+
+def _run(script: str, cache_base: Path) -> dict:
+    env = {**os.environ, "SVMLAB_CACHE_DIR": str(cache_base)}
+    env.pop("NUMBA_CACHE_DIR", None)
+    return json.loads(_python(script, env, 580).strip().splitlines()[-1])
 
 
 @pytest.fixture(scope="module")
@@ -304,14 +309,5 @@ def test_importing_the_ui_starts_the_warm_up_in_a_running_server_only(
         print(precompile._thread is not None, "streamlit" in sys.modules)
         """
     )
-    env = {**os.environ, "SVMLAB_PRECOMPILE": "1"}
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == [str(serving), "False"]
+    out = _python(script, {**os.environ, "SVMLAB_PRECOMPILE": "1"}, 120)
+    assert out.split() == [str(serving), "False"]

@@ -31,6 +31,7 @@ from svmlab.figures.style import (
     _figure,
     _short,
     _title,
+    marker_trace,
     vertical_line,
 )
 
@@ -86,18 +87,14 @@ def _points(
 def _rings(
     X: Array, mask: NDArray[np.bool_], name: str, colour: str, size: float
 ) -> dict[str, Any]:
-    return dict(
-        type="scatter",
-        x=_short(X[mask, 0]),
-        y=_short(X[mask, 1]),
-        mode="markers",
-        name=name,
-        marker={
-            "symbol": "circle-open",
-            "size": size + 9,
-            "color": colour,
-            "line": {"width": 2.2, "color": colour},
-        },
+    return marker_trace(
+        X,
+        mask,
+        name,
+        symbol="circle-open",
+        size=size + 9,
+        colour=colour,
+        width=2.2,
         hoverinfo="skip",
     )
 

@@ -29,6 +29,7 @@ from svmlab.figures.style import (
     _legend_below,
     _short,
     _title,
+    marker_trace,
     tint,
 )
 from svmlab.losses import Loss
@@ -115,18 +116,14 @@ def loss_panel_figure(
     idx = np.flatnonzero(outlier)
     size = _marker_size(X.shape[0])
     spec["data"].append(
-        dict(
-            type="scatter",
-            x=_short(X[idx, 0]),
-            y=_short(X[idx, 1]),
-            mode="markers",
-            name="outliers",
-            marker={
-                "symbol": "diamond-open",
-                "size": size + 12,
-                "color": OUTLIER_COLOUR,
-                "line": {"width": 2.5, "color": OUTLIER_COLOUR},
-            },
+        marker_trace(
+            X,
+            idx,
+            "outliers",
+            symbol="diamond-open",
+            size=size + 12,
+            colour=OUTLIER_COLOUR,
+            width=2.5,
             hovertemplate="outlier %{customdata}<extra></extra>",
             customdata=idx.tolist(),
             legendrank=31,

@@ -23,6 +23,7 @@ __all__ = [
     "PALETTE",
     "UIREVISION",
     "mark_partial",
+    "marker_trace",
     "tint",
     "vertical_line",
 ]
@@ -199,6 +200,37 @@ def _short(values: ArrayLike, digits: int = 4) -> list[float | None]:
     for i in np.flatnonzero(~finite).tolist():
         result[i] = None
     return result
+
+
+def marker_trace(
+    X: ArrayLike,
+    idx: ArrayLike,
+    name: str,
+    *,
+    symbol: str,
+    size: float,
+    colour: str,
+    width: float,
+    **extra: Any,
+) -> dict[str, Any]:
+    """The points ``X[idx]`` (indices or a mask) as markers of one symbol, size
+    and colour, outlined in that colour: the rings around support vectors and
+    outliers, a class's points. ``extra`` are further trace keys (hover, legend)."""
+    X = np.asarray(X)
+    return dict(
+        type="scatter",
+        x=_short(X[idx, 0]),
+        y=_short(X[idx, 1]),
+        mode="markers",
+        name=name,
+        marker={
+            "symbol": symbol,
+            "size": size,
+            "color": colour,
+            "line": {"width": width, "color": colour},
+        },
+        **extra,
+    )
 
 
 def _rgb(hexcode: str) -> list[int]:
