@@ -66,20 +66,15 @@ def _points(
     size: float,
     hollow: bool = False,
 ) -> dict[str, Any]:
-    return dict(
-        type="scatter",
-        x=_short(X[mask, 0]),
-        y=_short(X[mask, 1]),
-        mode="markers",
-        name=name,
-        marker={
-            "symbol": f"{symbol}-open" if hollow else symbol,
-            "size": size,
-            "color": colour,
-            "line": {"width": 1.5 if hollow else 0.5, "color": "white"}
-            if not hollow
-            else {"width": 1.5, "color": colour},
-        },
+    return marker_trace(
+        X,
+        mask,
+        name,
+        symbol=f"{symbol}-open" if hollow else symbol,
+        size=size,
+        colour=colour,
+        width=1.5 if hollow else 0.5,
+        outline=None if hollow else "white",
         hovertemplate="(%{x}, %{y})<extra>" + name + "</extra>",
     )
 

@@ -211,11 +211,13 @@ def marker_trace(
     size: float,
     colour: str,
     width: float,
+    outline: str | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
     """The points ``X[idx]`` (indices or a mask) as markers of one symbol, size
-    and colour, outlined in that colour: the rings around support vectors and
-    outliers, a class's points. ``extra`` are further trace keys (hover, legend)."""
+    and colour, outlined in ``outline`` (default: that colour): the rings around
+    support vectors and outliers, a class's points. ``extra`` are further trace
+    keys (hover, legend)."""
     X = np.asarray(X)
     return dict(
         type="scatter",
@@ -227,7 +229,7 @@ def marker_trace(
             "symbol": symbol,
             "size": size,
             "color": colour,
-            "line": {"width": width, "color": colour},
+            "line": {"width": width, "color": outline or colour},
         },
         **extra,
     )
