@@ -122,9 +122,11 @@ class _Reduction(ClassifierMixin, BinarySVMParameters):
         params = {name: getattr(self, name) for name in names}
         return SVC(**{**params, "max_seconds": _remaining(budget)})
 
-    def _fit_all(self, X: Array, tasks: list[tuple[Array, Array]]) -> list[SVC]:
-        """Fit one binary SVC per ``(rows, labels)``; one warning for all that
-        did not converge."""
+    def _fit_all(
+        self, X: Array, tasks: list[tuple[Array, Array]], start: float
+    ) -> None:
+        """Fit one binary SVC per ``(rows, labels)`` (``estimators_``, ``rows_``)
+        and sum them up; one warning for all that did not converge."""
         check_max_seconds(self.max_seconds)
         budget = Budget(self.max_seconds)
         models = []
@@ -143,7 +145,10 @@ class _Reduction(ClassifierMixin, BinarySVMParameters):
                 ConvergenceWarning,
                 stacklevel=3,
             )
-        return models
+        self.rows_ = [rows for rows, _ in tasks]
+        self.n_train_ = X.shape[0]
+        self.estimators_ = models
+        self._summarise(start)
 
     def _summarise(self, start: float) -> None:
         self.fit_time_ = time.perf_counter() - start
@@ -186,10 +191,7 @@ class OneVsRestSVC(_Reduction):
             tasks = [(every, y)]
         else:
             tasks = [(every, np.where(y == c, 1.0, -1.0)) for c in self.classes_]
-        self.rows_ = [rows for rows, _ in tasks]
-        self.n_train_ = X.shape[0]
-        self.estimators_ = self._fit_all(X, tasks)
-        self._summarise(start)
+        self._fit_all(X, tasks, start)
         return self
 
     def binary_decisions(self, X: ArrayLike) -> Array:
@@ -251,10 +253,7 @@ class OneVsOneSVC(_Reduction):
         for i, j in self.pairs_:
             rows = np.flatnonzero((y == self.classes_[i]) | (y == self.classes_[j]))
             tasks.append((rows, np.where(y[rows] == self.classes_[i], 1.0, -1.0)))
-        self.rows_ = [rows for rows, _ in tasks]
-        self.n_train_ = X.shape[0]
-        self.estimators_ = self._fit_all(X, tasks)
-        self._summarise(start)
+        self._fit_all(X, tasks, start)
         return self
 
     def pairwise_decision_function(self, X: ArrayLike) -> Array:

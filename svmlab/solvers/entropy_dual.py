@@ -275,15 +275,7 @@ class EntropyState:
                 np.empty(n, dtype=np.int64),
             )
         taken = entropy_newton.newton(
-            self.rows,
-            self.diag,
-            self.y,
-            self.a,
-            self.la,
-            self.q,
-            self.lo,
-            self.hi,
-            self.eligible,
+            *self._state(),
             self.C,
             self.delta,
             TOL_FRACTION * self.tol,
@@ -296,8 +288,10 @@ class EntropyState:
         self.newton_steps += int(taken)
         return bool(taken)
 
-    def _steps(self, stop: int, budget: Budget, snapshot: Any) -> tuple[bool, bool]:
-        args = (
+    def _state(self) -> tuple:
+        """The rows and the arrays the compiled steps and Newton phases work on,
+        in their argument order."""
+        return (
             self.rows,
             self.diag,
             self.y,
@@ -307,6 +301,11 @@ class EntropyState:
             self.lo,
             self.hi,
             self.eligible,
+        )
+
+    def _steps(self, stop: int, budget: Budget, snapshot: Any) -> tuple[bool, bool]:
+        args = (
+            *self._state(),
             self.act,
             self.ist,
             self.C,

@@ -14,10 +14,11 @@ before Streamlit renders it as markdown.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 import streamlit as st
@@ -103,6 +104,10 @@ def request_data(
     return generated_data(source, data_items, catalogue)
 
 
+#: An engine settings dataclass built by :meth:`DataRequest.model_as`.
+T = TypeVar("T")
+
+
 @dataclass(frozen=True)
 class DataRequest:
     """A page's data as primitives (the first fields of its request, the key of
@@ -125,6 +130,14 @@ class DataRequest:
     def identity(self) -> tuple:
         """What the points depend on (points clicked in add to these)."""
         return (self.source, self.data_items)
+
+    def model_as(self, spec: type[T], **given: Any) -> T:
+        """``spec`` (the engine's settings dataclass) built from this request's
+        fields of the same names and ``given`` (its other fields keep their
+        defaults): the page's model as the engine takes it."""
+        mine = {f.name for f in dataclasses.fields(self)}
+        shared = {f.name for f in dataclasses.fields(spec)} & mine - given.keys()
+        return spec(**{name: getattr(self, name) for name in shared}, **given)
 
     def data(self) -> tuple:
         """The generator's (or the held upload's) arrays."""

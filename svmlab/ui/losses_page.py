@@ -107,13 +107,7 @@ class LossesRequest(data_source.DataRequest):
 
     @property
     def settings(self) -> FitSettings:
-        return FitSettings(
-            kernel=self.kernel,
-            C=self.C,
-            sigma=self.sigma,
-            delta=self.delta,
-            max_seconds=room.fit_seconds(),
-        )
+        return self.model_as(FitSettings, max_seconds=room.fit_seconds())
 
     def matches_fig_27_17(self) -> bool:
         """Whether this is Sugiyama's Fig. 27.17 setting (:data:`FIG_27_17`)."""
@@ -238,12 +232,12 @@ def controls() -> LossesRequest | None:
 # -- the comparison and the starts -------------------------------------------------
 
 
-@st.cache_data(max_entries=24, show_spinner=False)
-def comparison(request: LossesRequest) -> Comparison:
-    """Every loss on the data with outliers beside its clean-data fit."""
+def _on_request_data(experiment: Callable[..., Any], request: LossesRequest, **kw: Any):
+    """``experiment`` (a :mod:`svmlab.robustness` function) on the request's clean
+    points, outliers, settings, test set and seed, as one of the page's fits."""
     X, y, X_test, y_test = request.clean_data()
     with room.page_fits():
-        return robustness.compare_losses(
+        return experiment(
             X,
             y,
             request.outliers,
@@ -251,7 +245,14 @@ def comparison(request: LossesRequest) -> Comparison:
             X_test,
             y_test,
             random_state=request.seed,
+            **kw,
         )
+
+
+@st.cache_data(max_entries=24, show_spinner=False)
+def comparison(request: LossesRequest) -> Comparison:
+    """Every loss on the data with outliers beside its clean-data fit."""
+    return _on_request_data(robustness.compare_losses, request)
 
 
 #: Random starts besides the solver's own, the hinge's and the clean data's.
@@ -261,19 +262,9 @@ N_RANDOM_STARTS = 4
 @st.cache_data(max_entries=24, show_spinner=False)
 def starts(request: LossesRequest, loss: str) -> list[StartResult]:
     """The ramp or squared ramp from several starts (objectives comparable)."""
-    X, y, X_test, y_test = request.clean_data()
-    with room.page_fits():
-        return robustness.multistart(
-            X,
-            y,
-            request.outliers,
-            request.settings,
-            X_test,
-            y_test,
-            loss=loss,
-            n_random=N_RANDOM_STARTS,
-            random_state=request.seed,
-        )
+    return _on_request_data(
+        robustness.multistart, request, loss=loss, n_random=N_RANDOM_STARTS
+    )
 
 
 # -- the sweep ---------------------------------------------------------------------

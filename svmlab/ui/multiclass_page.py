@@ -97,13 +97,8 @@ class MulticlassRequest(data_source.DataRequest):
 
     @property
     def settings(self) -> MulticlassSettings:
-        return MulticlassSettings(
-            kernel=self.kernel,
-            C=self.C,
-            sigma=self.sigma,
-            degree=self.degree,
-            loss=self.loss,
-            bias=self.bias,
+        return self.model_as(
+            MulticlassSettings,
             max_seconds=room.fit_seconds(),
             nu=self.nu if self.machine == "nu" else None,
         )

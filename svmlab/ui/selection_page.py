@@ -30,7 +30,7 @@ import os
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -232,6 +232,29 @@ def request_data(request: SweepRequest) -> tuple[Array, Array]:
     return data_source.request_data(PREFIX, request.source, request.data_items)
 
 
+def _grid_range(
+    label: str, options: Sequence[float], name: str, default: Any
+) -> tuple[float, float]:
+    """The (low, high) slider of the grid's ``name`` axis ("C" or "sigma")."""
+    key = f"selection_{name}_range"
+    return st.select_slider(
+        label,
+        options=options,
+        value=tuple(keyed.value(key, default)),
+        format_func=lambda v: f"{v:g}",
+        key=key,
+        persist_state="session",
+    )
+
+
+def _grid_count(label: str, name: str) -> int:
+    """How many values the grid's ``name`` axis takes (2 to 15)."""
+    key = f"selection_n_{name}"
+    return st.slider(
+        label, 2, 15, int(keyed.value(key, 7)), key=key, persist_state="session"
+    )
+
+
 def sweep_controls() -> SweepRequest | None:
     """The sidebar: data, grid, criteria and model. None while an upload is missing."""
     st.header("Data")
@@ -262,42 +285,19 @@ def sweep_controls() -> SweepRequest | None:
     # value (a link's, or the session's) as its default (svmlab.ui.keyed).
     fields = {f.query: f for f in SELECTION_STATE.fields}
     st.header("Grid")
-    c_low, c_high = st.select_slider(
-        "C range",
-        options=C_CHOICES,
-        value=tuple(keyed.value("selection_C_range", fields["C"].default)),
-        format_func=lambda v: f"{v:g}",
-        key="selection_C_range",
-        persist_state="session",
-    )
-    n_C = st.slider(
-        "C values",
-        2,
-        15,
-        int(keyed.value("selection_n_C", 7)),
-        key="selection_n_C",
-        persist_state="session",
-    )
-    s_low, s_high = st.select_slider(
+    c_low, c_high = _grid_range("C range", C_CHOICES, "C", fields["C"].default)
+    n_C = _grid_count("C values", "C")
+    s_low, s_high = _grid_range(
         "σ range (svmlab: exp(−‖x − z‖² / 2σ²))",
-        options=SIGMA_CHOICES,
-        value=tuple(keyed.value("selection_sigma_range", fields["sigma"].default)),
-        format_func=lambda v: f"{v:g}",
-        key="selection_sigma_range",
-        persist_state="session",
+        SIGMA_CHOICES,
+        "sigma",
+        fields["sigma"].default,
     )
     st.caption(
         f"Lee's σ² = 2σ²: here {lee_sigma2_from_sigma(s_low):.3g} to "
         f"{lee_sigma2_from_sigma(s_high):.3g} (his kernel is exp(−‖x − z‖² / σ²))."
     )
-    n_sigma = st.slider(
-        "σ values",
-        2,
-        15,
-        int(keyed.value("selection_n_sigma", 7)),
-        key="selection_n_sigma",
-        persist_state="session",
-    )
+    n_sigma = _grid_count("σ values", "sigma")
     st.header("Criteria")
     picked = st.multiselect(
         "Approximations and cross-validation",

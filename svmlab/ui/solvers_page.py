@@ -85,17 +85,7 @@ class SolversRequest(data_source.DataRequest):
 
     @property
     def model(self) -> ModelSpec:
-        return ModelSpec(
-            kernel=self.kernel,
-            loss=self.loss,
-            C=self.C,
-            sigma=self.sigma,
-            degree=self.degree,
-            bias=self.bias,
-            delta=self.delta,
-            tol=self.tol,
-            max_seconds=room.fit_seconds(),
-        )
+        return self.model_as(ModelSpec, max_seconds=room.fit_seconds())
 
     def data_of_size(self, n: int) -> tuple[Array, Array]:
         """The same source with n points: the generator at n, or n points of
