@@ -131,6 +131,13 @@ class DataRequest:
         """What the points depend on (points clicked in add to these)."""
         return (self.source, self.data_items)
 
+    def test_data(self, n: int) -> tuple | None:
+        """``n`` fresh points from the generator (:meth:`fresh`, another seed);
+        an upload has none."""
+        if not self.generated:
+            return None
+        return self.fresh(n)
+
     def model_as(self, spec: type[T], **given: Any) -> T:
         """``spec`` (the engine's settings dataclass) built from this request's
         fields of the same names and ``given`` (its other fields keep their

@@ -77,13 +77,6 @@ class RegressionRequest(data_source.DataRequest):
     degree: int
     loss: str
 
-    def test_data(self) -> tuple[Array, Array] | None:
-        """:data:`N_TEST` fresh points from the generator (another seed); an
-        upload has none."""
-        if not self.generated:
-            return None
-        return self.fresh(N_TEST)
-
     def params(self) -> dict[str, Any]:
         """The estimator's keyword arguments (the model block's values)."""
         out: dict[str, Any] = {
@@ -215,7 +208,7 @@ def fit(request: RegressionRequest, added: tuple[tuple[float, float], ...]) -> F
     seconds = time.perf_counter() - start
     epsilon = float(getattr(model, "epsilon_", request.epsilon))
     train = float(np.sqrt(np.mean(model.residuals_**2)))
-    test = request.test_data()
+    test = request.test_data(N_TEST)
     test_rmse = None
     if test is not None:
         test_rmse = float(np.sqrt(np.mean((model.predict(test[0]) - test[1]) ** 2)))
@@ -261,7 +254,7 @@ def run_tube_path(
             extra = np.asarray(added, dtype=np.float64)
             X = np.vstack([X, extra[:, :1]])
             t = np.concatenate([t, extra[:, 1]])
-        test = request.test_data()
+        test = request.test_data(N_TEST)
         params = {**request.params(), "loss": request.loss}
         params.pop("max_seconds", None)
         progress(0.2, f"Fitting ε-SVR at {len(values)} values of ε…")
