@@ -409,12 +409,11 @@ def source_block(
     st.header("Data")
     key = f"{prefix}_source"
     sources = ["Generator", "Upload CSV"]
-    source = st.radio(
+    source = keyed.radio(
         "Data source",
         sources,
-        index=keyed.index(key, sources),
+        key,
         horizontal=True,
-        key=key,
         persist_state="session",
         label_visibility="collapsed",
     )

@@ -24,7 +24,7 @@ import streamlit as st
 
 from svmlab.ui.link_values import nearest
 
-__all__ = ["index", "log_slider", "value"]
+__all__ = ["index", "log_slider", "radio", "value"]
 
 
 def value(key: str, fallback: Any) -> Any:
@@ -39,6 +39,15 @@ def index(key: str, options: Sequence[Any], fallback: int = 0) -> int:
         if option == current:
             return i
     return fallback
+
+
+def radio(
+    label: str, options: Sequence[Any], key: str, *, where: Any = st, **kw: Any
+) -> Any:
+    """A keyed radio (``where``: the page or a column) drawn at its current
+    value, the first option until it has one; ``kw`` as ``st.radio``'s."""
+    options = list(options)
+    return where.radio(label, options, index=index(key, options), key=key, **kw)
 
 
 def log_slider(

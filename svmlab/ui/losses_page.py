@@ -187,26 +187,24 @@ def controls() -> LossesRequest | None:
     )
     negative, positive = _class_names(items or ())
     labels = [1, -1]
-    label = st.radio(
+    label = keyed.radio(
         "Their class",
         labels,
-        index=keyed.index(f"{PREFIX}_label", labels),
+        f"{PREFIX}_label",
         format_func=(
             {1: f"+1 ({positive})", -1: f"−1 ({negative})"}
             if items and dict(items).get("labels")
             else {1: "+1", -1: "−1"}
         ).get,
         horizontal=True,
-        key=f"{PREFIX}_label",
         persist_state="session",
     )
     sides = list(robustness.SIDES)
-    side = st.radio(
+    side = keyed.radio(
         "Their side",
         sides,
-        index=keyed.index(f"{PREFIX}_side", sides),
+        f"{PREFIX}_side",
         format_func={"other": "beyond the other class", "own": "beyond their own"}.get,
-        key=f"{PREFIX}_side",
         persist_state="session",
         help=" ".join(f"{k}: {v}." for k, v in robustness.SIDES.items()),
     )

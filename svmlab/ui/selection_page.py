@@ -259,12 +259,11 @@ def sweep_controls() -> SweepRequest | None:
     """The sidebar: data, grid, criteria and model. None while an upload is missing."""
     st.header("Data")
     sources = ["Generator", "Upload CSV"]
-    source = st.radio(
+    source = keyed.radio(
         "Data source",
         sources,
-        index=keyed.index("selection_source", sources),
+        "selection_source",
         horizontal=True,
-        key="selection_source",
         persist_state="session",
         label_visibility="collapsed",
     )
@@ -323,23 +322,21 @@ def sweep_controls() -> SweepRequest | None:
         "the hinge; larger δ: a smoother loss, easier for the approximations).",
     )
     biases = list(fields["bias"].options)
-    bias = st.radio(
+    bias = keyed.radio(
         "Bias",
         biases,
-        index=keyed.index("selection_bias", biases),
+        "selection_bias",
         format_func={"none": "none (Lee)", "regularized": "regularized (k + 1)"}.get,
         horizontal=True,
-        key="selection_bias",
         persist_state="session",
         help="The approximations are derived for Lee's model, which has no "
         "unregularized bias.",
     )
-    stop = st.radio(
+    stop = keyed.radio(
         "Fits",
-        list(STOP_RULES),
-        index=keyed.index("selection_stop", list(STOP_RULES)),
+        STOP_RULES,
+        "selection_stop",
         format_func=STOP_RULES.get,
-        key="selection_stop",
         persist_state="session",
         help="Converged: every fit and refit meets the modified hinge's KKT "
         "measure (exact leave-one-out is then exact). Lee's rule: IRWLS stopped "
