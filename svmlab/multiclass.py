@@ -34,6 +34,7 @@ from svmlab.errors import DataError, ParameterError, UnknownNameError, plain_val
 from svmlab.estimator import SVC, _plain
 from svmlab.estimator_parameters import (
     BinarySVMParameters,
+    KernelCParameters,
     field_names,
     parameters,
 )
@@ -316,7 +317,7 @@ def ovo_ties(votes: NDArray) -> NDArray[np.bool_]:
 
 
 @parameters
-class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
+class CrammerSingerSVC(ClassifierMixin, KernelCParameters):
     """Crammer and Singer's multiclass SVM (Sugiyama 2015, section 27.5).
 
     Scores ``f_m(x) = sum_i alpha_{i,m} k(x_i, x)`` for every class m, from the
@@ -354,11 +355,6 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
     margins_ (n,) ``f_{y_i}(x_i) - max_{m != y_i} f_m(x_i)``, fit_notes_.
     """
 
-    C: float = 1.0
-    kernel: str = "gaussian"
-    sigma: float = 1.0
-    degree: int = 3
-    coef0: float = 1.0
     bias: str = "none"
     solver: str = "auto"
     tol: float = 1e-3
