@@ -94,12 +94,8 @@ for part in (convergence, table_notes) if classroom else (table_notes, convergen
 st.header("The race")
 if result.traces:
     left, right = st.columns([1, 3], vertical_alignment="bottom")
-    clock = left.radio(
-        "Clock",
-        list(CLOCKS),
-        index=keyed.index("solvers_clock", list(CLOCKS)),
-        format_func=CLOCKS.get,
-        key="solvers_clock",
+    clock = keyed.radio(
+        "Clock", CLOCKS, "solvers_clock", where=left, format_func=CLOCKS.get
     )
     percent = right.slider(
         "How far into the race (%)",

@@ -72,6 +72,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.compiled_args import read_only
 from svmlab.errors import ProblemError, short_reason
 from svmlab.solvers.base import Budget
@@ -89,7 +90,6 @@ __all__ = [
     "solve_qp",
 ]
 
-Array = NDArray[np.float64]
 
 #: ``solver="auto"`` uses the exact QP up to this many variables (n k), the block
 #: decomposition above (the QP's dense (n k)^2 system grows fast).

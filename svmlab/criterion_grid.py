@@ -21,6 +21,7 @@ import scipy.stats
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import clone
 
+from svmlab.array_types import Array
 from svmlab.errors import ParameterError, plain_value
 from svmlab.estimator import SVC
 from svmlab.executors import run_tasks
@@ -36,8 +37,6 @@ from svmlab.selection import (
 )
 
 __all__ = ["SweepResult", "grid_sweep"]
-
-Array = NDArray[np.float64]
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ from svmlab.csv_table import (
     read_table,
     show_cell,
 )
-from svmlab.errors import DataError
+from svmlab.errors import DataError, counted
 
 __all__ = [
     "DELIMITERS",
@@ -69,28 +69,43 @@ __all__ = [
 ]
 
 
+def check_columns(
+    columns: list[str],
+    named: list[str | None],
+    needed: int,
+    *,
+    needs: str,
+    choose: str,
+) -> None:
+    """A :class:`DataError` unless every column ``named`` (None: one not named)
+    is one of ``columns``, the table has ``needed`` columns at least (``needs``
+    says how many and what), and a wider one has them all named (``choose``)."""
+    for name in named:
+        if name is not None and name not in columns:
+            raise DataError(
+                f"There is no column {quote(name)}; the columns are: "
+                f"{', '.join(columns)}."
+            )
+    if len(columns) < needed:
+        raise DataError(
+            f"The file has {counted(len(columns), 'column')}; it needs {needs}."
+        )
+    if len(columns) > needed and None in named:
+        raise DataError(f"The file has {len(columns)} columns; choose {choose}.")
+
+
 def _choose(
     table: CsvTable, x_columns: tuple[str, str] | None, label_column: str | None
 ) -> tuple[list[str], str]:
     """The two feature columns and the label column, defaults applied and checked."""
     columns = list(table.columns)
-    chosen = [*(x_columns or ()), *([] if label_column is None else [label_column])]
-    for name in chosen:
-        if name not in columns:
-            raise DataError(
-                f"There is no column {quote(name)}; the columns are: "
-                f"{', '.join(columns)}."
-            )
-    if len(columns) < 3:
-        raise DataError(
-            f"The file has {len(columns)} columns; it needs three: two feature columns "
-            "and a label column."
-        )
-    if len(columns) > 3 and (x_columns is None or label_column is None):
-        raise DataError(
-            f"The file has {len(columns)} columns; choose two feature columns and a "
-            "label column."
-        )
+    check_columns(
+        columns,
+        [*(x_columns or (None,)), label_column],
+        3,
+        needs="three: two feature columns and a label column",
+        choose="two feature columns and a label column",
+    )
     if x_columns is not None and (len(x_columns) != 2 or x_columns[0] == x_columns[1]):
         raise DataError("Choose two different feature columns.")
     if label_column is None:

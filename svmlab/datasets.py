@@ -481,6 +481,17 @@ def make_moons(
     return X, -_labels(n_out, n - n_out)
 
 
+def _two_blobs(
+    n: int, n_pos: int, noise: float, separation: float, rng: np.random.Generator
+) -> Dataset:
+    """``n_pos`` points of class +1 around ``(separation / 2, 0)``, then the rest
+    of class -1 around ``(-separation / 2, 0)``, both with standard deviation
+    ``noise``."""
+    h = separation / 2.0
+    centres = np.repeat([[h, 0.0], [-h, 0.0]], [n_pos, n - n_pos], axis=0)
+    return centres + rng.normal(0.0, noise, size=(n, 2)), _labels(n_pos, n - n_pos)
+
+
 def make_blobs(
     n_samples: int = 200,
     *,
@@ -515,11 +526,7 @@ def make_blobs(
     n = _check_n(n_samples)
     noise = _check_real("noise", noise)
     separation = _check_real("separation", separation)
-    rng = _rng(random_state)
-    n_pos = n - n // 2
-    h = separation / 2.0
-    centres = np.repeat([[h, 0.0], [-h, 0.0]], [n_pos, n - n_pos], axis=0)
-    return centres + rng.normal(0.0, noise, size=(n, 2)), _labels(n_pos, n - n_pos)
+    return _two_blobs(n, n - n // 2, noise, separation, _rng(random_state))
 
 
 def make_imbalanced(
@@ -563,11 +570,8 @@ def make_imbalanced(
     noise = _check_real("noise", noise)
     ratio = _check_real("ratio", ratio, low=1.0)
     separation = _check_real("separation", separation)
-    rng = _rng(random_state)
     n_pos = min(n - 1, max(1, round(n / (ratio + 1.0))))
-    h = separation / 2.0
-    centres = np.repeat([[h, 0.0], [-h, 0.0]], [n_pos, n - n_pos], axis=0)
-    return centres + rng.normal(0.0, noise, size=(n, 2)), _labels(n_pos, n - n_pos)
+    return _two_blobs(n, n_pos, noise, separation, _rng(random_state))
 
 
 # --------------------------------------------------------------------------------------

@@ -14,9 +14,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from svmlab import solvers
+from svmlab.array_types import Array
 from svmlab.class_weights import WEIGHTED_LOSSES, class_weights, point_weights
 from svmlab.errors import (
     DataError,
@@ -44,11 +45,14 @@ from svmlab.kernels import (
 from svmlab.losses import LOSSES, Loss, make_loss
 from svmlab.parameter_checks import check_max_iter, check_positive, is_number
 from svmlab.solvers.base import Problem, check_max_seconds, sv_states
-from svmlab.validation import check_init, check_labels, plain_data_error
+from svmlab.validation import (
+    check_binary_labels,
+    check_init,
+    validate,
+)
 
 __all__ = ["BIASES", "SVC", "SV_STATES"]
 
-Array = NDArray[np.float64]
 
 #: bias mode -> description (the UI lists these).
 BIASES: dict[str, str] = {
@@ -226,23 +230,14 @@ class SVC(ClassifierMixin, BinarySVMParameters):
         """
         start = time.perf_counter()
         loss = self._check_params()
-        try:
-            X, y = validate_data(self, X, y, dtype=np.float64)
-        except (TypeError, ValueError) as error:
-            raise plain_data_error(error) from error
-        self.classes_ = check_labels(y)
-        if self.classes_.shape[0] < 2:
-            raise DataError(
-                f"Only one class ({_plain(self.classes_[0])}) is present; an SVM "
-                "needs points of two classes."
-            )
-        if self.classes_.shape[0] > 2:
-            raise DataError(
-                f"Only binary classification is supported. y has "
-                f"{self.classes_.shape[0]} classes; svmlab.SVC separates two. "
-                "For more, use svmlab.OneVsRestSVC, svmlab.OneVsOneSVC or "
-                "svmlab.CrammerSingerSVC (the app's Multiclass page compares them)."
-            )
+        X, y = validate(self, X, y)
+        self.classes_ = check_binary_labels(
+            y,
+            one="an SVM needs points of two classes.",
+            more="svmlab.SVC separates two. For more, use svmlab.OneVsRestSVC, "
+            "svmlab.OneVsOneSVC or svmlab.CrammerSingerSVC (the app's Multiclass "
+            "page compares them).",
+        )
         if X.shape[0] < 2:
             raise DataError(f"An SVM needs at least 2 points; got {X.shape[0]}.")
         y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
@@ -355,10 +350,7 @@ class SVC(ClassifierMixin, BinarySVMParameters):
     def decision_function(self, X: ArrayLike) -> Array:
         """``f(x) = sum_{i in SV} alpha_i y_i k(x_i, x) + b``, shape (n,)."""
         check_is_fitted(self)
-        try:
-            X = validate_data(self, X, dtype=np.float64, reset=False)
-        except (TypeError, ValueError) as error:
-            raise plain_data_error(error) from error
+        X = validate(self, X, reset=False)
         if self.support_.size == 0:
             return np.full(X.shape[0], float(self.intercept_[0]))
         K = self._gram(X, self.support_vectors_)
@@ -382,10 +374,7 @@ class SVC(ClassifierMixin, BinarySVMParameters):
     def history_decision_function(self, X: ArrayLike, index: int) -> Array:
         """``f`` at recorded snapshot ``index`` of ``history_`` (for playback)."""
         check_is_fitted(self)
-        try:
-            X = validate_data(self, X, dtype=np.float64, reset=False)
-        except (TypeError, ValueError) as error:
-            raise plain_data_error(error) from error
+        X = validate(self, X, reset=False)
         alpha = np.asarray(self.history_.alpha[index], dtype=np.float64)
         coef = alpha * self.y_fit_
         keep = np.flatnonzero(coef)

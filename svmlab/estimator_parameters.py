@@ -17,7 +17,7 @@ from typing import Any
 
 from sklearn.base import BaseEstimator
 
-__all__ = ["BinarySVMParameters", "field_names", "parameters"]
+__all__ = ["BinarySVMParameters", "KernelCParameters", "field_names", "parameters"]
 
 #: Class decorator: the fields become keyword-only ``__init__`` parameters;
 #: ``repr`` and equality stay scikit-learn's (BaseEstimator's repr, identity).
@@ -30,15 +30,22 @@ def field_names(cls: type) -> tuple[str, ...]:
 
 
 @parameters
-class BinarySVMParameters(BaseEstimator):
-    """A binary C-SVM's settings: :class:`svmlab.SVC`'s, and those the
-    one-vs-rest and one-vs-one reductions hand to every binary machine."""
+class KernelCParameters(BaseEstimator):
+    """C and the kernel's settings: the first parameters of every C-SVM
+    classifier (:class:`svmlab.SVC`, the reductions, Crammer-Singer)."""
 
     C: float = 1.0
     kernel: str = "gaussian"
     sigma: float = 1.0
     degree: int = 3
     coef0: float = 1.0
+
+
+@parameters
+class BinarySVMParameters(KernelCParameters):
+    """A binary C-SVM's settings: :class:`svmlab.SVC`'s, and those the
+    one-vs-rest and one-vs-one reductions hand to every binary machine."""
+
     loss: str = "hinge"
     delta: float = 0.1
     solver: str = "auto"

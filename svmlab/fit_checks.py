@@ -11,8 +11,9 @@ import weakref
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
+from svmlab.array_types import Array
 from svmlab.errors import DataError, ProblemError, counted
 from svmlab.solvers.base import Problem
 
@@ -26,8 +27,6 @@ __all__ = [
     "kernel_part",
     "numerical_notes",
 ]
-
-Array = NDArray[np.float64]
 
 
 #: Rounding of f, in margin units, above which a fit gets a note: f sums terms

@@ -19,11 +19,12 @@ import warnings
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
+from svmlab.array_types import Array
 from svmlab.errors import DataError, ParameterError, counted, plain_value
 from svmlab.estimator_parameters import parameters
 from svmlab.kernels import KernelRows, check_kernel_params, gram, kernel_settings
@@ -31,11 +32,9 @@ from svmlab.parameter_checks import check_max_iter, check_positive
 from svmlab.solvers.base import check_max_seconds
 from svmlab.solvers.family import FamilySolution
 from svmlab.solvers.row_cache import CACHE_MB
-from svmlab.validation import plain_data_error
+from svmlab.validation import validate
 
 __all__ = ["KernelMachine"]
-
-Array = NDArray[np.float64]
 
 
 @parameters
@@ -81,14 +80,6 @@ class KernelMachine(BaseEstimator):
             "cache_precision": self.cache_precision,
         }
 
-    def _validate(self, X: ArrayLike, y: Any = "no_validation", **kwargs: Any):
-        """scikit-learn's ``validate_data`` (``y`` as it takes it: its default
-        ``"no_validation"`` for X alone), its errors as plain sentences."""
-        try:
-            return validate_data(self, X, y, dtype=np.float64, **kwargs)
-        except (TypeError, ValueError) as error:
-            raise plain_data_error(error) from error
-
     def _rows(self, X: Array) -> KernelRows:
         """The training Gram matrix as rows on demand (LIBSVM's kernel cache)."""
         return KernelRows(X, **kernel_settings(self))
@@ -126,7 +117,7 @@ class KernelMachine(BaseEstimator):
     def _raw_decision(self, X: ArrayLike) -> Array:
         """``sum_{i in SV} coef_i k(x_i, x) + intercept``, shape (n,)."""
         check_is_fitted(self)
-        X = self._validate(X, reset=False)
+        X = validate(self, X, reset=False)
         b = float(self.intercept_[0])
         if self.support_.size == 0:
             return np.full(X.shape[0], b)

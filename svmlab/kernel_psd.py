@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
-from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.errors import DataError, ParameterError
 
 __all__ = ["check_bounded_dual", "psd_note", "smallest_eigenvalue"]
-
-Array = NDArray[np.float64]
 
 
 def smallest_eigenvalue(K: Array) -> float:

@@ -22,12 +22,11 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from svmlab import kernels
+from svmlab.array_types import Array
 from svmlab.errors import ParameterError
 from svmlab.estimator import SVC
 
 __all__ = ["Lift", "bump", "gram_order", "is_poly2", "lift", "poly2_features"]
-
-Array = NDArray[np.float64]
 
 
 def _signs(model: SVC, y: ArrayLike) -> Array:

@@ -23,6 +23,7 @@ from numba import njit
 from numpy.typing import NDArray
 from sklearn.metrics.pairwise import euclidean_distances
 
+from svmlab.array_types import Array
 from svmlab.compiled_args import read_only
 from svmlab.errors import DataError, ParameterError, UnknownNameError, plain_value
 from svmlab.parameter_checks import is_number
@@ -47,8 +48,6 @@ __all__ = [
     "sigma_from_lee_sigma2",
     "sigmoid",
 ]
-
-Array = NDArray[np.float64]
 
 
 #: The largest float64, about 1.8e308.

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
+from svmlab.array_types import Array
 from svmlab.errors import ParameterError, UnknownNameError
 
 __all__ = [
@@ -29,8 +30,6 @@ __all__ = [
     "SquaredRamp",
     "make_loss",
 ]
-
-Array = NDArray[np.float64]
 
 
 def _as_array(m: ArrayLike) -> Array:
@@ -96,8 +95,20 @@ class SquaredHinge(Loss):
         return -np.maximum(0.0, 1.0 - _as_array(m))
 
 
+class _Clipped(Loss):
+    """The two ramps: the hinge clipped at 1 (bounded, not convex)."""
+
+    convex: ClassVar[bool] = False
+    bounded: ClassVar[bool] = True
+
+    @staticmethod
+    def _clipped(m: ArrayLike) -> Array:
+        """``min(1, max(0, 1 - m))``."""
+        return np.minimum(1.0, np.maximum(0.0, 1.0 - _as_array(m)))
+
+
 @dataclass(frozen=True)
-class Ramp(Loss):
+class Ramp(_Clipped):
     """Ramp loss ``min(1, max(0, 1 - m))`` (Sugiyama 27.6.3), bounded, not convex.
 
     Its DC split (Collobert, Sinz, Weston, Bottou 2006) is
@@ -110,8 +121,6 @@ class Ramp(Loss):
     title: ClassVar[str] = "Ramp"
     latex: ClassVar[str] = r"\ell(m) = \min\bigl(1,\ \max(0,\ 1 - m)\bigr)"
     source: ClassVar[str] = "Sugiyama §27.6.3; Collobert et al. (2006)"
-    convex: ClassVar[bool] = False
-    bounded: ClassVar[bool] = True
 
     @property
     def convex_part(self) -> Hinge:
@@ -123,7 +132,7 @@ class Ramp(Loss):
         return np.maximum(0.0, -_as_array(m))
 
     def value(self, m: ArrayLike) -> Array:
-        return np.minimum(1.0, np.maximum(0.0, 1.0 - _as_array(m)))
+        return self._clipped(m)
 
     def derivative(self, m: ArrayLike) -> Array:
         m = _as_array(m)
@@ -131,7 +140,7 @@ class Ramp(Loss):
 
 
 @dataclass(frozen=True)
-class SquaredRamp(Loss):
+class SquaredRamp(_Clipped):
     """Squared ramp ``1/2 min(1, max(0, 1 - m))^2`` (Sugiyama 27.6.3), not convex.
 
     ``derivative`` is ``-(1 - m)`` on 0 <= m < 1 and 0 elsewhere; it jumps from 0
@@ -142,11 +151,9 @@ class SquaredRamp(Loss):
     title: ClassVar[str] = "Squared ramp"
     latex: ClassVar[str] = r"\ell(m) = \tfrac12 \min\bigl(1,\ \max(0,\ 1 - m)\bigr)^2"
     source: ClassVar[str] = "Sugiyama §27.6.3"
-    convex: ClassVar[bool] = False
-    bounded: ClassVar[bool] = True
 
     def value(self, m: ArrayLike) -> Array:
-        return 0.5 * np.minimum(1.0, np.maximum(0.0, 1.0 - _as_array(m))) ** 2
+        return 0.5 * self._clipped(m) ** 2
 
     def derivative(self, m: ArrayLike) -> Array:
         m = _as_array(m)

@@ -26,13 +26,15 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from svmlab import crammer_singer
+from svmlab.array_types import Array
 from svmlab.errors import DataError, ParameterError, UnknownNameError, plain_value
 from svmlab.estimator import SVC, _plain
 from svmlab.estimator_parameters import (
     BinarySVMParameters,
+    KernelCParameters,
     field_names,
     parameters,
 )
@@ -40,7 +42,7 @@ from svmlab.kernels import check_kernel_params, gram, kernel_settings
 from svmlab.nu_svm import NuSVC
 from svmlab.parameter_checks import check_max_iter, check_positive, is_number
 from svmlab.solvers.base import Budget, check_max_seconds
-from svmlab.validation import check_labels, plain_data_error
+from svmlab.validation import check_labels, validate
 
 __all__ = [
     "CS_BIASES",
@@ -53,7 +55,6 @@ __all__ = [
     "ovr_ambiguity",
 ]
 
-Array = NDArray[np.float64]
 
 #: The multiclass methods (the page's order and names).
 METHODS: dict[str, str] = {
@@ -78,10 +79,7 @@ CS_SOLVERS: dict[str, str] = {
 
 def _check_data(estimator: BaseEstimator, X: ArrayLike, y: ArrayLike):
     """Validated ``(X, y)``, with ``classes_`` set; plain sentences otherwise."""
-    try:
-        X, y = validate_data(estimator, X, y, dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise plain_data_error(error) from error
+    X, y = validate(estimator, X, y)
     classes = check_labels(y)
     if classes.shape[0] < 2:
         raise DataError(
@@ -94,10 +92,7 @@ def _check_data(estimator: BaseEstimator, X: ArrayLike, y: ArrayLike):
 
 def _check_X(estimator: BaseEstimator, X: ArrayLike) -> Array:
     check_is_fitted(estimator)
-    try:
-        return validate_data(estimator, X, dtype=np.float64, reset=False)
-    except (TypeError, ValueError) as error:
-        raise plain_data_error(error) from error
+    return validate(estimator, X, reset=False)
 
 
 def _remaining(budget: Budget) -> float | None:
@@ -128,9 +123,11 @@ class _Reduction(ClassifierMixin, BinarySVMParameters):
         params = {name: getattr(self, name) for name in names}
         return SVC(**{**params, "max_seconds": _remaining(budget)})
 
-    def _fit_all(self, X: Array, tasks: list[tuple[Array, Array]]) -> list[SVC]:
-        """Fit one binary SVC per ``(rows, labels)``; one warning for all that
-        did not converge."""
+    def _fit_all(
+        self, X: Array, tasks: list[tuple[Array, Array]], start: float
+    ) -> None:
+        """Fit one binary SVC per ``(rows, labels)`` (``estimators_``, ``rows_``)
+        and sum them up; one warning for all that did not converge."""
         check_max_seconds(self.max_seconds)
         budget = Budget(self.max_seconds)
         models = []
@@ -149,7 +146,10 @@ class _Reduction(ClassifierMixin, BinarySVMParameters):
                 ConvergenceWarning,
                 stacklevel=3,
             )
-        return models
+        self.rows_ = [rows for rows, _ in tasks]
+        self.n_train_ = X.shape[0]
+        self.estimators_ = models
+        self._summarise(start)
 
     def _summarise(self, start: float) -> None:
         self.fit_time_ = time.perf_counter() - start
@@ -192,10 +192,7 @@ class OneVsRestSVC(_Reduction):
             tasks = [(every, y)]
         else:
             tasks = [(every, np.where(y == c, 1.0, -1.0)) for c in self.classes_]
-        self.rows_ = [rows for rows, _ in tasks]
-        self.n_train_ = X.shape[0]
-        self.estimators_ = self._fit_all(X, tasks)
-        self._summarise(start)
+        self._fit_all(X, tasks, start)
         return self
 
     def binary_decisions(self, X: ArrayLike) -> Array:
@@ -257,10 +254,7 @@ class OneVsOneSVC(_Reduction):
         for i, j in self.pairs_:
             rows = np.flatnonzero((y == self.classes_[i]) | (y == self.classes_[j]))
             tasks.append((rows, np.where(y[rows] == self.classes_[i], 1.0, -1.0)))
-        self.rows_ = [rows for rows, _ in tasks]
-        self.n_train_ = X.shape[0]
-        self.estimators_ = self._fit_all(X, tasks)
-        self._summarise(start)
+        self._fit_all(X, tasks, start)
         return self
 
     def pairwise_decision_function(self, X: ArrayLike) -> Array:
@@ -323,7 +317,7 @@ def ovo_ties(votes: NDArray) -> NDArray[np.bool_]:
 
 
 @parameters
-class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
+class CrammerSingerSVC(ClassifierMixin, KernelCParameters):
     """Crammer and Singer's multiclass SVM (Sugiyama 2015, section 27.5).
 
     Scores ``f_m(x) = sum_i alpha_{i,m} k(x_i, x)`` for every class m, from the
@@ -361,11 +355,6 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
     margins_ (n,) ``f_{y_i}(x_i) - max_{m != y_i} f_m(x_i)``, fit_notes_.
     """
 
-    C: float = 1.0
-    kernel: str = "gaussian"
-    sigma: float = 1.0
-    degree: int = 3
-    coef0: float = 1.0
     bias: str = "none"
     solver: str = "auto"
     tol: float = 1e-3

@@ -33,17 +33,15 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import ClassifierMixin, OutlierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from svmlab.errors import DataError, InfeasibleNuError
-from svmlab.estimator import _plain
+from svmlab.array_types import Array
+from svmlab.errors import InfeasibleNuError
 from svmlab.estimator_parameters import parameters
 from svmlab.kernel_machine import KernelMachine
 from svmlab.parameter_checks import check_nu
 from svmlab.solvers.family import solve_nu_svc, solve_one_class
-from svmlab.validation import check_labels
+from svmlab.validation import check_binary_labels, validate
 
 __all__ = ["NuSVC", "OneClassSVM", "max_feasible_nu"]
-
-Array = NDArray[np.float64]
 
 
 def max_feasible_nu(y: ArrayLike) -> float:
@@ -150,19 +148,12 @@ class NuSVC(ClassifierMixin, KernelMachine):
         start = time.perf_counter()
         nu = check_nu(self.nu)
         options = self._check_common()
-        X, y = self._validate(X, y)
-        self.classes_ = check_labels(y)
-        k = self.classes_.shape[0]
-        if k < 2:
-            raise DataError(
-                f"Only one class ({_plain(self.classes_[0])}) is present; ν-SVC "
-                "needs points of two classes (svmlab.OneClassSVM takes one)."
-            )
-        if k > 2:
-            raise DataError(
-                f"Only binary classification is supported. y has {k} classes; "
-                "svmlab.NuSVC separates two."
-            )
+        X, y = validate(self, X, y)
+        self.classes_ = check_binary_labels(
+            y,
+            one="ν-SVC needs points of two classes (svmlab.OneClassSVM takes one).",
+            more="svmlab.NuSVC separates two.",
+        )
         top = max_feasible_nu(y)
         if nu > top:
             raise InfeasibleNuError(
@@ -238,7 +229,7 @@ class OneClassSVM(OutlierMixin, KernelMachine):
         start = time.perf_counter()
         nu = check_nu(self.nu)
         options = self._check_common()
-        X = self._validate(X)
+        X = validate(self, X)
         n = X.shape[0]
         solution = solve_one_class(nu, n, kernel=self._rows(X), **options)
         self._store(X, solution, start)

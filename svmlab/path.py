@@ -24,9 +24,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
 from svmlab import kernels
+from svmlab.array_types import Array
 from svmlab.errors import ParameterError
 from svmlab.estimator import SVC
 
@@ -40,7 +41,6 @@ __all__ = [
     "tube_path",
 ]
 
-Array = NDArray[np.float64]
 #: What a path can sweep.
 PATH_PARAMS = ("C", "sigma")
 _KERNEL_KEYS = ("kernel", "sigma", "degree", "coef0")

@@ -37,11 +37,12 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.metrics import roc_auc_score, roc_curve
 from sklearn.utils.multiclass import unique_labels
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
-from svmlab.errors import DataError, ParameterError, plain_value
-from svmlab.estimator import SVC, _plain
-from svmlab.validation import check_labels, plain_data_error
+from svmlab.array_types import Array
+from svmlab.errors import ParameterError, plain_value
+from svmlab.estimator import SVC
+from svmlab.validation import check_binary_labels, validate
 
 __all__ = [
     "PlattFit",
@@ -53,8 +54,6 @@ __all__ = [
     "sigmoid_train",
     "threshold_report",
 ]
-
-Array = NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -255,22 +254,14 @@ class PlattSVC(ClassifierMixin, BaseEstimator):
             raise ParameterError(
                 f"folds must be a whole number of at least 2; got {plain_value(k)}."
             )
-        try:
-            X, y = validate_data(self, X, y, dtype=np.float64)
-        except (TypeError, ValueError) as error:
-            raise plain_data_error(error) from error
-        self.classes_ = check_labels(y)
-        k = self.classes_.shape[0]
-        if k < 2:
-            raise DataError(
-                f"Only one class ({_plain(self.classes_[0])}) is present; Platt's "
-                "probabilities need points of two classes."
-            )
-        if k > 2:
-            raise DataError(
-                f"Only binary classification is supported. y has {k} classes; "
-                "Platt's probabilities here are for two."
-            )
+        X, y = validate(self, X, y)
+        # (``k`` stays the number of folds: it once became the number of
+        # classes here, so every fit used 2 folds whatever ``folds`` said.)
+        self.classes_ = check_binary_labels(
+            y,
+            one="Platt's probabilities need points of two classes.",
+            more="Platt's probabilities here are for two.",
+        )
         base = SVC() if self.estimator is None else self.estimator
         self.estimator_ = clone(base).fit(X, y)
         self.cv_decision_ = cross_val_decision(

@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import RegressorMixin
 
+from svmlab.array_types import Array
 from svmlab.errors import (
     DataError,
     ParameterError,
@@ -42,10 +43,10 @@ from svmlab.kernel_psd import check_bounded_dual
 from svmlab.kernels import PSD_KERNELS
 from svmlab.parameter_checks import check_nu, check_positive, is_number
 from svmlab.solvers.family import FamilySolution, solve_epsilon_svr, solve_nu_svr
+from svmlab.validation import validate
 
 __all__ = ["REGRESSION_LOSSES", "TUBE_STATES", "EpsilonSVR", "NuSVR", "tube_states"]
 
-Array = NDArray[np.float64]
 
 #: loss name -> description (the UI lists these).
 REGRESSION_LOSSES: dict[str, str] = {
@@ -186,7 +187,7 @@ class EpsilonSVR(_SVR):
         if not isinstance(self.loss, str) or self.loss not in REGRESSION_LOSSES:
             raise UnknownNameError("regression loss", self.loss, REGRESSION_LOSSES)
         options = self._check_common()
-        X, y = self._validate(X, y, y_numeric=True)
+        X, y = validate(self, X, y, y_numeric=True)
         _check_targets(y)
         squared = self.loss == "squared_epsilon_insensitive"
         rows = self._rows(X)
@@ -233,7 +234,7 @@ class NuSVR(_SVR):
         nu = check_nu(self.nu)
         C = check_positive("C", self.C)
         options = self._check_common()
-        X, y = self._validate(X, y, y_numeric=True)
+        X, y = validate(self, X, y, y_numeric=True)
         _check_targets(y)
         solution = solve_nu_svr(y, C, nu, kernel=self._rows(X), **options)
         self.epsilon_ = -float(solution.r)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from svmlab.csv_data import _check_numeric
+from svmlab.csv_data import _check_numeric, check_columns
 from svmlab.csv_table import CsvTable, parse_number, quote, show_cell
 from svmlab.errors import DataError
 
@@ -32,22 +32,13 @@ def to_regression_dataset(
     with ``drop_nonfinite``.
     """
     columns = list(table.columns)
-    for name in (x_column, t_column):
-        if name is not None and name not in columns:
-            raise DataError(
-                f"There is no column {quote(name)}; the columns are: "
-                f"{', '.join(columns)}."
-            )
-    if len(columns) < 2:
-        raise DataError(
-            f"The file has {len(columns)} column; it needs two: an input column x "
-            "and a target column t."
-        )
-    if len(columns) > 2 and (x_column is None or t_column is None):
-        raise DataError(
-            f"The file has {len(columns)} columns; choose the input column x and the "
-            "target column t."
-        )
+    check_columns(
+        columns,
+        [x_column, t_column],
+        2,
+        needs="two: an input column x and a target column t",
+        choose="the input column x and the target column t",
+    )
     x_name = x_column or columns[0]
     t_name = t_column or next(c for c in columns if c != x_name)
     if x_name == t_name:

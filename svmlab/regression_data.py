@@ -48,6 +48,20 @@ def _inputs(n: int, rng: np.random.Generator) -> NDArray[np.float64]:
     return np.sort(rng.uniform(*X_RANGE, size=n))
 
 
+def _curve(
+    n_samples: int,
+    noise: float,
+    random_state: Seed,
+    curve: Callable[[NDArray[np.float64]], NDArray[np.float64]],
+) -> Dataset:
+    """``t = curve(x) + e``, e ~ N(0, noise^2): x drawn first, then the noise."""
+    n = _check_n(n_samples)
+    noise = _check_real("noise", noise)
+    rng = _rng(random_state)
+    x = _inputs(n, rng)
+    return x[:, None], curve(x) + rng.normal(0.0, noise, n)
+
+
 def make_sinc(
     n_samples: int = 100, *, noise: float = 0.1, random_state: Seed = None
 ) -> Dataset:
@@ -63,11 +77,7 @@ def make_sinc(
     random_state
         Seed or ``numpy.random.Generator``.
     """
-    n = _check_n(n_samples)
-    noise = _check_real("noise", noise)
-    rng = _rng(random_state)
-    x = _inputs(n, rng)
-    return x[:, None], np.sinc(x) + rng.normal(0.0, noise, n)
+    return _curve(n_samples, noise, random_state, np.sinc)
 
 
 def make_line(
@@ -91,12 +101,8 @@ def make_line(
     random_state
         Seed or ``numpy.random.Generator``.
     """
-    n = _check_n(n_samples)
-    noise = _check_real("noise", noise)
     slope = _check_real("slope", slope, low=-np.inf)
-    rng = _rng(random_state)
-    x = _inputs(n, rng)
-    return x[:, None], slope * x + rng.normal(0.0, noise, n)
+    return _curve(n_samples, noise, random_state, lambda x: slope * x)
 
 
 def make_step(
@@ -120,12 +126,8 @@ def make_step(
     random_state
         Seed or ``numpy.random.Generator``.
     """
-    n = _check_n(n_samples)
-    noise = _check_real("noise", noise)
     height = _check_real("height", height, low=-np.inf)
-    rng = _rng(random_state)
-    x = _inputs(n, rng)
-    return x[:, None], height * (x > 0.0) + rng.normal(0.0, noise, n)
+    return _curve(n_samples, noise, random_state, lambda x: height * (x > 0.0))
 
 
 def make_sine_outliers(

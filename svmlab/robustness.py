@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from svmlab.array_types import Array, Bounds
 from svmlab.errors import (
     DataError,
     FitCancelled,
@@ -72,8 +73,6 @@ __all__ = [
     "sweep_outliers",
 ]
 
-Array = NDArray[np.float64]
-Bounds = tuple[float, float, float, float]
 
 #: The panels' order: the two unbounded losses, the two bounded ones, Lee's.
 LOSS_ORDER: tuple[str, ...] = (

@@ -75,6 +75,7 @@ from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import StratifiedKFold
 
+from svmlab.array_types import Array
 from svmlab.errors import DataError, IncompatibleLossError, ParameterError
 from svmlab.estimator import SVC
 from svmlab.losses import Loss, make_loss
@@ -102,8 +103,6 @@ __all__ = [
     "misclassification",
     "span_squared",
 ]
-
-Array = NDArray[np.float64]
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from svmlab.array_types import Array, Bounds
 from svmlab.errors import IncompatibleLossError, SvmlabError
 from svmlab.kernels import gamma_from_sigma, gram, kernel_settings
 from svmlab.losses import make_loss
@@ -50,8 +51,6 @@ __all__ = [
     "warm_up",
 ]
 
-Array = NDArray[np.float64]
-Bounds = tuple[float, float, float, float]
 
 #: The library references: name -> title.
 LIBRARY: dict[str, str] = {

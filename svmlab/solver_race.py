@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.errors import ParameterError
 
 if TYPE_CHECKING:
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
 __all__ = ["CLOCKS", "Frame", "race_frames"]
 
-Array = NDArray[np.float64]
 
 #: The race's clocks: a fraction of each solver's own run, or one wall clock.
 CLOCKS: dict[str, str] = {

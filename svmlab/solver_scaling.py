@@ -19,9 +19,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from numpy.typing import NDArray
 
 from svmlab import datasets
+from svmlab.array_types import Array
 from svmlab.errors import IncompatibleLossError, SvmlabError
 from svmlab.kernels import sigma_from_lee_sigma2
 from svmlab.solver_comparison import (
@@ -43,7 +43,6 @@ __all__ = [
     "scaling",
 ]
 
-Array = NDArray[np.float64]
 
 #: A prediction is multiplied by this before it is compared with the budget:
 #: small-n times are noisy, and the QP's interior point cannot stop mid-call.

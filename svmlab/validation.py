@@ -12,23 +12,25 @@ messages, which dump arrays and run over lines, become plain sentences.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.utils.multiclass import check_classification_targets, unique_labels
-from sklearn.utils.validation import check_X_y
+from sklearn.utils.validation import check_X_y, validate_data
 
+from svmlab.array_types import Array
 from svmlab.errors import DataError, DataTypeError, ParameterError, short_reason
 
 __all__ = [
+    "check_binary_labels",
     "check_init",
     "check_labels",
     "check_points",
     "plain_data_error",
     "plain_label_error",
+    "validate",
 ]
-
-Array = NDArray[np.float64]
 
 
 def plain_data_error(error: Exception) -> DataError:
@@ -137,6 +139,32 @@ def check_labels(y: ArrayLike) -> NDArray:
         return unique_labels(y)
     except (TypeError, ValueError) as error:
         raise plain_label_error(error) from error
+
+
+def validate(estimator: Any, X: ArrayLike, y: Any = "no_validation", **kwargs: Any):
+    """scikit-learn's ``validate_data`` as float64 (``y`` as it takes it: its
+    default ``"no_validation"`` for X alone), its errors as plain sentences."""
+    try:
+        return validate_data(estimator, X, y, dtype=np.float64, **kwargs)
+    except (TypeError, ValueError) as error:
+        raise plain_data_error(error) from error
+
+
+def check_binary_labels(y: ArrayLike, *, one: str, more: str) -> NDArray:
+    """The two sorted labels of ``y`` (:func:`check_labels`), or a
+    :class:`DataError`: ``"Only one class (a) is present; <one>"`` or ``"Only
+    binary classification is supported. y has k classes; <more>"``, ``one`` and
+    ``more`` naming what the estimator needs and where to turn."""
+    classes = check_labels(y)
+    if classes.shape[0] < 2:
+        only = classes[0].item() if isinstance(classes[0], np.generic) else classes[0]
+        raise DataError(f"Only one class ({only!r}) is present; {one}")
+    if classes.shape[0] > 2:
+        raise DataError(
+            "Only binary classification is supported. "
+            f"y has {classes.shape[0]} classes; {more}"
+        )
+    return classes
 
 
 def check_points(X: ArrayLike, y: ArrayLike) -> tuple[Array, NDArray, NDArray]:

@@ -48,16 +48,18 @@ def python_output(
     timeout: float = 300,
 ) -> str:
     """What ``python -c code`` prints in a fresh process (``env``: its whole
-    environment, this process's by default); a non-zero exit fails."""
-    return subprocess.run(
+    environment, this process's by default); a non-zero exit fails, showing
+    the end of what it wrote to stderr."""
+    done = subprocess.run(
         [sys.executable, "-c", code],
         cwd=cwd,
         env=env,
         capture_output=True,
         text=True,
         timeout=timeout,
-        check=True,
-    ).stdout
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
 
 
 def random_problem(

@@ -459,9 +459,6 @@ def _stopping_spec() -> SolverSpec:
         title="Always stops early (test double)",
         solve=solve,
         losses=frozenset({"hinge"}),
-        with_intercept=True,
-        without_intercept=True,
-        iterative=True,
         source="tests/test_explore.py",
     )
 

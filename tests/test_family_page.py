@@ -95,18 +95,24 @@ def test_default_page_per_class_errors_match_libsvm() -> None:
     assert auc == pytest.approx(roc_auc_score(y_test > 0, f), abs=1e-3)
 
 
+def _record_fits(monkeypatch, cls: type, param: str) -> list[float]:
+    """The ``param`` of every ``cls.fit`` call from now on (the fit still runs)."""
+    calls: list[float] = []
+    original = cls.fit
+
+    def counted(self, *args, **kwargs):
+        calls.append(getattr(self, param))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(cls, "fit", counted)
+    return calls
+
+
 def test_moving_the_threshold_or_the_shading_never_refits(monkeypatch) -> None:
     """The fit is cached without the threshold and the shading: moving them
     calls ``SVC.fit`` zero times (the first run fits once, and five times for
     Platt's folds); moving C fits again."""
-    calls: list[float] = []
-    original = SVC.fit
-
-    def counted(self, *args, **kwargs):
-        calls.append(self.C)
-        return original(self, *args, **kwargs)
-
-    monkeypatch.setattr(SVC, "fit", counted)
+    calls = _record_fits(monkeypatch, SVC, "C")
     fp.fit.clear()
     at = _run({"C": "0.47"})  # a C no other test fits
     _ok(at)
@@ -364,14 +370,7 @@ def test_the_nu_path_brackets_nu_as_libsvm_does(machine, monkeypatch) -> None:
     from svmlab.nu_svm import NuSVC, OneClassSVM
 
     cls = NuSVC if machine == "nu" else OneClassSVM
-    calls: list[float] = []
-    original = cls.fit
-
-    def counted(self, *args, **kwargs):
-        calls.append(self.nu)
-        return original(self, *args, **kwargs)
-
-    monkeypatch.setattr(cls, "fit", counted)
+    calls = _record_fits(monkeypatch, cls, "nu")
     fp.nu_path.clear()
     fp.fit.clear()
     link = {"data": "blobs", "machine": machine, "kernel": "gaussian", "n": "199"}

@@ -282,11 +282,16 @@ def test_class_traces_hold_every_point(fig, data):
     assert len(traces["class −1"].x) == int((y < 0).sum())
 
 
-def test_support_vector_rings_match_kkt_states(fig, model):
+def test_support_vector_rings_match_kkt_states(fig, model, data):
+    X, _ = data
     traces = _by_name(fig)
     free, bound = traces["free SV (0 < α < C)"], traces["bound SV (α = C)"]
     assert len(free.x) == int((model.sv_state_ == 1).sum()) > 0
     assert len(bound.x) == int((model.sv_state_ == 2).sum()) > 0
+    # Each ring sits on its point (coordinates rounded to 4 significant digits).
+    for trace, state in ((free, 1), (bound, 2)):
+        ringed = np.column_stack([trace.x, trace.y])
+        assert ringed == pytest.approx(X[model.sv_state_ == state], rel=1e-3)
     assert free.marker.symbol == bound.marker.symbol == "circle-open"
     assert free.marker.color != bound.marker.color
     assert bound.marker.color not in (

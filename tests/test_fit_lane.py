@@ -6,6 +6,8 @@ a slow machine could outrun."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -29,12 +31,19 @@ def _hold(lane: FitLane, held: threading.Event, release: threading.Event) -> Non
         release.wait(30)
 
 
-def _holder(lane: FitLane) -> tuple[threading.Thread, threading.Event]:
+@contextmanager
+def _held(lane: FitLane) -> Iterator[threading.Event]:
+    """The lane's slot held by another thread for the block (or until the
+    yielded event is set)."""
     held, release = threading.Event(), threading.Event()
     thread = threading.Thread(target=_hold, args=(lane, held, release))
     thread.start()
     assert held.wait(30)
-    return thread, release
+    try:
+        yield release
+    finally:
+        release.set()
+        thread.join(30)
 
 
 def test_two_long_fits_take_turns_and_answer_as_without_the_lane():
@@ -63,46 +72,33 @@ def test_two_long_fits_take_turns_and_answer_as_without_the_lane():
 
 def test_short_fits_never_enter_the_lane():
     lane = FitLane(slots=1, after_seconds=3600.0)
-    thread, release = _holder(FitLane(slots=1, after_seconds=0.0))  # another lane
-    try:
+    with _held(FitLane(slots=1, after_seconds=0.0)):  # another lane
         X, y = make_two_circles(60, noise=0.1, random_state=1)
         with long_fits_through(lane):
             SVC(C=1.0, sigma=0.5).fit(X, y)
-    finally:
-        release.set()
-        thread.join(30)
     assert lane.entered == 0
 
 
 def test_a_fit_superseded_while_it_waits_stops_without_running():
     lane = FitLane(slots=1, after_seconds=0.0)
-    thread, release = _holder(lane)
     X, y = make_two_circles(100, noise=0.1, random_state=2)
-    try:
+    with _held(lane):
         # Superseded as soon as it is queued (as a student's next move would).
         with cancel_when(lambda: lane.waiting > 0), long_fits_through(lane):
             with pytest.raises(FitCancelled):
                 SVC(C=1.0, sigma=0.5).fit(X, y)
         assert lane.waiting == 0 and lane.entered == 1  # only the holder ran
-    finally:
-        release.set()
-        thread.join(30)
 
 
 def test_the_wait_is_not_charged_to_the_budget():
     lane = FitLane(slots=1, after_seconds=0.0)
-    thread, release = _holder(lane)
-    timer = threading.Timer(0.3, release.set)  # the other fit ends in 0.3 s
-    timer.start()
-    try:
+    with _held(lane) as release:
+        threading.Timer(0.3, release.set).start()  # the other fit ends in 0.3 s
         with long_fits_through(lane):
             budget = Budget(0.1)  # waits ~0.3 s for the lane at its first check
             assert lane.entered == 2
             assert not budget.expired
             assert budget.remaining() > 0.05
-    finally:
-        release.set()
-        thread.join(30)
     assert lane.running == 0
 
 

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import textwrap
 import threading
 import time
@@ -23,7 +21,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.conftest import python_output
 
 #: Listens to numba's compile events (one per compilation, none for a version
 #: loaded from the disk cache) and prints, as JSON, what happened.
@@ -160,16 +158,9 @@ PAGES = RECORDER + textwrap.dedent(
 def _run(script: str, cache_base: Path) -> dict:
     env = {**os.environ, "SVMLAB_CACHE_DIR": str(cache_base)}
     env.pop("NUMBA_CACHE_DIR", None)
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=580,
+    return json.loads(
+        python_output(script, env=env, timeout=580).strip().splitlines()[-1]
     )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 @pytest.fixture(scope="module")
@@ -304,14 +295,7 @@ def test_importing_the_ui_starts_the_warm_up_in_a_running_server_only(
         print(precompile._thread is not None, "streamlit" in sys.modules)
         """
     )
-    env = {**os.environ, "SVMLAB_PRECOMPILE": "1"}
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    out = python_output(
+        script, env={**os.environ, "SVMLAB_PRECOMPILE": "1"}, timeout=120
     )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == [str(serving), "False"]
+    assert out.split() == [str(serving), "False"]

@@ -114,6 +114,17 @@ def test_platt_svc_probabilities_are_a_monotone_squash_of_f():
     assert PlattSVC(NuSVC(nu=0.4), random_state=0).fit(X, y).A_ < 0
 
 
+@pytest.mark.parametrize("folds", [3, 7])
+def test_platt_svc_uses_the_folds_it_is_given(folds):
+    # Its cross-validated values are cross_val_decision's with that many folds
+    # (a fit once used 2 whatever ``folds`` said).
+    X, y = datasets.make_moons(60, noise=0.3, random_state=3)
+    base = SVC(C=3.0, sigma=0.5)
+    model = PlattSVC(base, folds=folds, random_state=1).fit(X, y)
+    expected = cross_val_decision(base, X, y, folds=folds, random_state=1)
+    np.testing.assert_array_equal(model.cv_decision_, expected)
+
+
 def test_thresholds_on_f_give_the_roc_points_without_refitting():
     X, y = datasets.make_blobs(120, noise=1.8, random_state=5)
     f = SVC(C=1.0).fit(X, y).decision_function(X)

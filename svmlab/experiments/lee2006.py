@@ -114,18 +114,24 @@ EXACT_TOL = 1e-6
 Progress = Callable[[float, str], None]
 
 
-def irwls_estimator(C: float = 500.0, lee_sigma2: float = 0.7) -> SVC:
-    """SVC_irwls as in the paper: modified hinge, delta 1e-4, IRWLS, no bias,
-    stopped when the mean squared change of the multipliers is below 1e-3."""
+def _lee_model(C: float, lee_sigma2: float, **how: Any) -> SVC:
+    """Lee's model at (C, sigma_L^2): the modified hinge with his delta, no bias;
+    ``how``: the solver and its stop."""
     return SVC(
         C=C,
         sigma=sigma_from_lee_sigma2(lee_sigma2),
         loss="modified_hinge",
         delta=PAPER["delta"],
-        solver="irwls",
         bias="none",
-        tol=PAPER["irwls_tol"],
-        max_iter=1000,
+        **how,
+    )
+
+
+def irwls_estimator(C: float = 500.0, lee_sigma2: float = 0.7) -> SVC:
+    """SVC_irwls as in the paper: modified hinge, delta 1e-4, IRWLS, no bias,
+    stopped when the mean squared change of the multipliers is below 1e-3."""
+    return _lee_model(
+        C, lee_sigma2, solver="irwls", tol=PAPER["irwls_tol"], max_iter=1000
     )
 
 
@@ -135,15 +141,7 @@ def exact_loo_estimator(C: float = 500.0, lee_sigma2: float = 0.7) -> SVC:
     refits (before issue 29 the column refitted IRWLS with Lee's rule, which
     differed from exact leave-one-out by up to 0.026, e.g. 0.3404 against
     0.3143 at C = 1, sigma_L^2 = 0.1)."""
-    return SVC(
-        C=C,
-        sigma=sigma_from_lee_sigma2(lee_sigma2),
-        loss="modified_hinge",
-        delta=PAPER["delta"],
-        solver="entropy_dual",
-        bias="none",
-        tol=EXACT_TOL,
-    )
+    return _lee_model(C, lee_sigma2, solver="entropy_dual", tol=EXACT_TOL)
 
 
 def _with_exact_loo(irwls: SweepResult, exact: SweepResult) -> SweepResult:
@@ -242,42 +240,28 @@ def _one_seed(
             return None
         return lambda f, m: progress(lo + (hi - lo) * f, m)
 
-    sweeps: dict[str, SweepResult] = {
-        "irwls": _with_exact_loo(
-            grid_sweep(
-                irwls_estimator(),
-                X,
-                y,
-                Cs,
-                sigmas,
-                criteria=IRWLS_CRITERIA,
-                progress=sub(0.0, 0.4),
-                n_jobs=n_jobs,
-                executor=executor,
-            ),
-            grid_sweep(
-                exact_loo_estimator(),
-                X,
-                y,
-                Cs,
-                sigmas,
-                criteria=("loo",),
-                progress=sub(0.4, 0.7),
-                n_jobs=n_jobs,
-                executor=executor,
-            ),
-        ),
-        "qp": grid_sweep(
-            qp_estimator(),
+    def sweep(
+        estimator: SVC, criteria: tuple[str, ...], lo: float, hi: float
+    ) -> SweepResult:
+        """The grid sweep of ``estimator``, its progress mapped to [lo, hi]."""
+        return grid_sweep(
+            estimator,
             X,
             y,
             Cs,
             sigmas,
-            criteria=("loo",),
-            progress=sub(0.7, 0.9),
+            criteria=criteria,
+            progress=sub(lo, hi),
             n_jobs=n_jobs,
             executor=executor,
+        )
+
+    sweeps: dict[str, SweepResult] = {
+        "irwls": _with_exact_loo(
+            sweep(irwls_estimator(), IRWLS_CRITERIA, 0.0, 0.4),
+            sweep(exact_loo_estimator(), ("loo",), 0.4, 0.7),
         ),
+        "qp": sweep(qp_estimator(), ("loo",), 0.7, 0.9),
     }
     surfaces = {
         "irwls": _test_surface(irwls_estimator, X, y, Cs, s2s, tests),

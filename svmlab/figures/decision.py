@@ -13,6 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
+from svmlab.array_types import Bounds
 from svmlab.errors import DataError, ParameterError
 from svmlab.figures.model_state import (
     _has_box,
@@ -40,10 +41,10 @@ from svmlab.figures.points import (
 from svmlab.figures.style import (
     FONT_SIZE,
     PALETTE,
-    Bounds,
     _base_layout,
     _figure,
     _short,
+    marker_trace,
 )
 
 if TYPE_CHECKING:
@@ -270,20 +271,15 @@ def decision_spec(
         (2, "bound SV (α = C)", PALETTE["bound"], 2.5),
     )
     for rank, (code, name, colour, width) in enumerate(rings):
-        idx = np.flatnonzero(state == code)
         traces.append(
-            dict(
-                type="scatter",
-                x=_short(X[idx, 0]),
-                y=_short(X[idx, 1]),
-                mode="markers",
-                name=name,
-                marker={
-                    "symbol": "circle-open",
-                    "size": size + 7,
-                    "color": colour,
-                    "line": {"width": width * scale, "color": colour},
-                },
+            marker_trace(
+                X,
+                state == code,
+                name,
+                symbol="circle-open",
+                size=size + 7,
+                colour=colour,
+                width=width * scale,
                 hoverinfo="skip",
                 showlegend=boxed or code == 1,
                 legendrank=10 + rank,

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from svmlab.array_types import Array, Bounds
 from svmlab.figures.plane import (
     F_SATURATION,
     grid_points,
@@ -30,13 +31,12 @@ from svmlab.figures.style import (
     _figure,
     _short,
     _title,
+    marker_trace,
     vertical_line,
 )
 
 __all__ = ["PROBABILITY_LEVELS", "family_figure", "nu_path_figure", "roc_figure"]
 
-Array = NDArray[np.float64]
-Bounds = tuple[float, float, float, float]
 #: The probability contours drawn when the shading is Platt's p.
 PROBABILITY_LEVELS = (0.1, 0.25, 0.75, 0.9)
 RESOLUTION = 140
@@ -66,20 +66,15 @@ def _points(
     size: float,
     hollow: bool = False,
 ) -> dict[str, Any]:
-    return dict(
-        type="scatter",
-        x=_short(X[mask, 0]),
-        y=_short(X[mask, 1]),
-        mode="markers",
-        name=name,
-        marker={
-            "symbol": f"{symbol}-open" if hollow else symbol,
-            "size": size,
-            "color": colour,
-            "line": {"width": 1.5 if hollow else 0.5, "color": "white"}
-            if not hollow
-            else {"width": 1.5, "color": colour},
-        },
+    return marker_trace(
+        X,
+        mask,
+        name,
+        symbol=f"{symbol}-open" if hollow else symbol,
+        size=size,
+        colour=colour,
+        width=1.5 if hollow else 0.5,
+        outline=None if hollow else "white",
         hovertemplate="(%{x}, %{y})<extra>" + name + "</extra>",
     )
 
@@ -87,18 +82,14 @@ def _points(
 def _rings(
     X: Array, mask: NDArray[np.bool_], name: str, colour: str, size: float
 ) -> dict[str, Any]:
-    return dict(
-        type="scatter",
-        x=_short(X[mask, 0]),
-        y=_short(X[mask, 1]),
-        mode="markers",
-        name=name,
-        marker={
-            "symbol": "circle-open",
-            "size": size + 9,
-            "color": colour,
-            "line": {"width": 2.2, "color": colour},
-        },
+    return marker_trace(
+        X,
+        mask,
+        name,
+        symbol="circle-open",
+        size=size + 9,
+        colour=colour,
+        width=2.2,
         hoverinfo="skip",
     )
 

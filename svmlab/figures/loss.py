@@ -16,10 +16,10 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 from PIL import Image, ImageDraw
 
+from svmlab.array_types import Array
 from svmlab.figures.points import _hover_trace, _swatch
 from svmlab.figures.style import (
     PALETTE,
-    Array,
     _axis,
     _base_layout,
     _figure,

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from svmlab.array_types import Array
 from svmlab.errors import ParameterError
-from svmlab.figures.style import Array
 from svmlab.solvers.base import sv_states
 
 if TYPE_CHECKING:

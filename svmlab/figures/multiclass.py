@@ -25,14 +25,14 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 from PIL import Image
 
+from svmlab.array_types import Bounds
 from svmlab.figures.plane import grid_points, iso_line, plane_axes, plane_image
 from svmlab.figures.style import (
     PALETTE,
-    Bounds,
     _base_layout,
     _figure,
     _rgb,
-    _short,
+    marker_trace,
     tint,
 )
 from svmlab.multiclass import (
@@ -181,38 +181,28 @@ def multiclass_panel(
             traces.append(_line(lx, ly, PALETTE["boundary"], "solid", 1.4))
     point_codes = np.searchsorted(classes, y)
     for c in range(len(classes)):
-        idx = np.flatnonzero(point_codes == c)
         traces.append(
-            dict(
-                type="scatter",
-                x=_short(X[idx, 0]),
-                y=_short(X[idx, 1]),
-                mode="markers",
-                name=names[c],
-                marker={
-                    "symbol": CLASS_SYMBOLS[c % len(CLASS_SYMBOLS)],
-                    "color": _colour(c),
-                    "size": 7,
-                    "line": {"width": 1.2, "color": _colour(c)},
-                },
+            marker_trace(
+                X,
+                point_codes == c,
+                names[c],
+                symbol=CLASS_SYMBOLS[c % len(CLASS_SYMBOLS)],
+                size=7,
+                colour=_colour(c),
+                width=1.2,
                 hovertemplate=f"class {names[c]}<br>(%{{x}}, %{{y}})<extra></extra>",
                 showlegend=False,
             )
         )
-    sv = np.asarray(model.support_)
     traces.append(
-        dict(
-            type="scatter",
-            x=_short(X[sv, 0]),
-            y=_short(X[sv, 1]),
-            mode="markers",
-            name="support vector",
-            marker={
-                "symbol": "circle-open",
-                "size": 13,
-                "color": PALETTE["free"],
-                "line": {"width": 1.3},
-            },
+        marker_trace(
+            X,
+            np.asarray(model.support_),
+            "support vector",
+            symbol="circle-open",
+            size=13,
+            colour=PALETTE["free"],
+            width=1.3,
             hoverinfo="skip",
             showlegend=False,
         )

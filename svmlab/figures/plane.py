@@ -18,8 +18,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 from PIL import Image
 
+from svmlab.array_types import Array, Bounds
 from svmlab.errors import DataError, ParameterError
-from svmlab.figures.style import PALETTE, Array, Bounds, _axis, _short
+from svmlab.figures.style import PALETTE, _axis, _short
 
 __all__ = [
     "data_bounds",

@@ -20,7 +20,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from PIL import Image, ImageDraw
 
-from svmlab.figures.style import PALETTE, Array, Bounds, _rgb, _short
+from svmlab.array_types import Array, Bounds
+from svmlab.figures.style import PALETTE, _rgb, _short
 
 __all__ = ["POINT_SCALE", "points_png"]
 

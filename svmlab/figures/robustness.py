@@ -17,18 +17,19 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
+from svmlab.array_types import Bounds
 from svmlab.figures.decision import decision_spec
 from svmlab.figures.plane import grid_points, iso_line
 from svmlab.figures.points import _marker_size
 from svmlab.figures.style import (
     PALETTE,
-    Bounds,
     _axis,
     _base_layout,
     _figure,
     _legend_below,
     _short,
     _title,
+    marker_trace,
     tint,
 )
 from svmlab.losses import Loss
@@ -115,18 +116,14 @@ def loss_panel_figure(
     idx = np.flatnonzero(outlier)
     size = _marker_size(X.shape[0])
     spec["data"].append(
-        dict(
-            type="scatter",
-            x=_short(X[idx, 0]),
-            y=_short(X[idx, 1]),
-            mode="markers",
-            name="outliers",
-            marker={
-                "symbol": "diamond-open",
-                "size": size + 12,
-                "color": OUTLIER_COLOUR,
-                "line": {"width": 2.5, "color": OUTLIER_COLOUR},
-            },
+        marker_trace(
+            X,
+            idx,
+            "outliers",
+            symbol="diamond-open",
+            size=size + 12,
+            colour=OUTLIER_COLOUR,
+            width=2.5,
             hovertemplate="outlier %{customdata}<extra></extra>",
             customdata=idx.tolist(),
             legendrank=31,

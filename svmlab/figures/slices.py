@@ -48,6 +48,18 @@ def _panel_title(text: str, x: float) -> dict:
     }
 
 
+def _log_axis(name: str, values: Sequence[float], domain: list[float]) -> dict:
+    """One panel's x axis: log scale over ``domain``, ticks at the grid's values."""
+    ticks = _grid_ticks(values)
+    return _axis(
+        f"{name} (log scale)",
+        type="log",
+        domain=domain,
+        tickvals=ticks,
+        ticktext=[_fmt(v) for v in ticks],
+    )
+
+
 def slices_figure(
     sweep: Any,
     sigma_index: int,
@@ -139,20 +151,8 @@ def slices_figure(
     layout = _base_layout(
         height=height,
         margin={"t": 70, "b": 160},
-        xaxis=_axis(
-            "C (log scale)",
-            type="log",
-            domain=[0.0, 0.47],
-            tickvals=_grid_ticks(Cs),
-            ticktext=[_fmt(v) for v in _grid_ticks(Cs)],
-        ),
-        xaxis2=_axis(
-            "σ (log scale)",
-            type="log",
-            domain=[0.53, 1.0],
-            tickvals=_grid_ticks(sigmas),
-            ticktext=[_fmt(v) for v in _grid_ticks(sigmas)],
-        ),
+        xaxis=_log_axis("C", Cs, [0.0, 0.47]),
+        xaxis2=_log_axis("σ", sigmas, [0.53, 1.0]),
         yaxis=_axis(ytitle, type="log" if log_y else "linear"),
         legend=_legend_below(),
         annotations=[

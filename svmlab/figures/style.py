@@ -16,19 +16,17 @@ from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
 __all__ = [
     "FONT_SIZE",
     "PALETTE",
     "UIREVISION",
     "mark_partial",
+    "marker_trace",
     "tint",
     "vertical_line",
 ]
-
-Array = NDArray[np.float64]
-Bounds = tuple[float, float, float, float]
 
 
 #: Okabe-Ito colours (Okabe & Ito 2008) by role; every figure takes its colours here.
@@ -202,6 +200,39 @@ def _short(values: ArrayLike, digits: int = 4) -> list[float | None]:
     for i in np.flatnonzero(~finite).tolist():
         result[i] = None
     return result
+
+
+def marker_trace(
+    X: ArrayLike,
+    idx: ArrayLike,
+    name: str,
+    *,
+    symbol: str,
+    size: float,
+    colour: str,
+    width: float,
+    outline: str | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """The points ``X[idx]`` (indices or a mask) as markers of one symbol, size
+    and colour, outlined in ``outline`` (default: that colour): the rings around
+    support vectors and outliers, a class's points. ``extra`` are further trace
+    keys (hover, legend)."""
+    X = np.asarray(X)
+    return dict(
+        type="scatter",
+        x=_short(X[idx, 0]),
+        y=_short(X[idx, 1]),
+        mode="markers",
+        name=name,
+        marker={
+            "symbol": symbol,
+            "size": size,
+            "color": colour,
+            "line": {"width": width, "color": outline or colour},
+        },
+        **extra,
+    )
 
 
 def _rgb(hexcode: str) -> list[int]:

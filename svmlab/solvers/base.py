@@ -29,6 +29,7 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.errors import FitCancelled, ParameterError, plain_value
 from svmlab.kernels import KernelRows
 from svmlab.losses import Loss
@@ -52,8 +53,6 @@ __all__ = [
     "repair_init",
     "sv_states",
 ]
-
-Array = NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -559,10 +558,12 @@ class SolverSpec:
     title: str
     solve: SolveFunction
     losses: frozenset[str]
-    with_intercept: bool
-    without_intercept: bool
-    iterative: bool
     source: str
+    # Most solvers fit with and without an unregularized bias and iterate: only
+    # the exceptions (coordinate ascent: no bias; the QP: one shot) say so.
+    with_intercept: bool = True
+    without_intercept: bool = True
+    iterative: bool = True
     hard_margin: bool = False
     #: Takes ``Problem.weights`` (a C per point: class weights).
     weights: bool = False

@@ -113,8 +113,8 @@ import time
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
 from svmlab.losses import Hinge, SquaredHinge
 from svmlab.solvers import qp
@@ -132,7 +132,6 @@ from svmlab.solvers.base import (
 
 __all__ = ["SPEC", "solve"]
 
-Array = NDArray[np.float64]
 
 STARTS = ("hinge", "zero", "init")
 INNERS = ("auto", "qp", "smo")
@@ -554,8 +553,5 @@ SPEC = SolverSpec(
     title="CCCP (ramp loss as a sequence of hinge QPs)",
     solve=solve,
     losses=frozenset({"ramp", "squared_ramp"}),
-    with_intercept=True,
-    without_intercept=True,
-    iterative=True,
     source="Sugiyama §27.6.3; Collobert, Sinz, Weston, Bottou (2006)",
 )

@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.compiled_args import read_only
 
 __all__ = ["factor", "solve"]
-
-Array = NDArray[np.float64]
 
 
 def factor(M: Array) -> Array:

@@ -83,6 +83,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.compiled_args import read_only
 from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
 from svmlab.solvers.base import (
@@ -98,7 +99,6 @@ from svmlab.solvers.seeding import seed_alpha
 
 __all__ = ["ORDERS", "SPEC", "solve"]
 
-Array = NDArray[np.float64]
 
 #: sweep order -> description (the UI lists these).
 ORDERS: dict[str, str] = {
@@ -435,8 +435,6 @@ SPEC = SolverSpec(
     solve=solve,
     losses=frozenset({"hinge", "squared_hinge"}),
     with_intercept=False,
-    without_intercept=True,
-    iterative=True,
     source="Rifkin (2007) slides, 'A simple SVM algorithm'; Sugiyama §27.2",
     weights=True,
 )

@@ -70,6 +70,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
 from svmlab.kernels import KernelRows
 from svmlab.solvers import entropy_loop, entropy_newton
@@ -90,7 +91,6 @@ from svmlab.solvers.seeding import seed_alpha
 
 __all__ = ["LOG_FLOOR", "SPEC", "EntropyState", "entropy_dual_value", "solve"]
 
-Array = NDArray[np.float64]
 
 #: ``log(a_k / C)`` of a multiplier that underflowed to 0.0 (its true value is
 #: below 1e-300 C: it never changes a margin).
@@ -275,15 +275,7 @@ class EntropyState:
                 np.empty(n, dtype=np.int64),
             )
         taken = entropy_newton.newton(
-            self.rows,
-            self.diag,
-            self.y,
-            self.a,
-            self.la,
-            self.q,
-            self.lo,
-            self.hi,
-            self.eligible,
+            *self._state(),
             self.C,
             self.delta,
             TOL_FRACTION * self.tol,
@@ -296,8 +288,10 @@ class EntropyState:
         self.newton_steps += int(taken)
         return bool(taken)
 
-    def _steps(self, stop: int, budget: Budget, snapshot: Any) -> tuple[bool, bool]:
-        args = (
+    def _state(self) -> tuple:
+        """The rows and the arrays the compiled steps and Newton phases work on,
+        in their argument order."""
+        return (
             self.rows,
             self.diag,
             self.y,
@@ -307,6 +301,11 @@ class EntropyState:
             self.lo,
             self.hi,
             self.eligible,
+        )
+
+    def _steps(self, stop: int, budget: Budget, snapshot: Any) -> tuple[bool, bool]:
+        args = (
+            *self._state(),
             self.act,
             self.ist,
             self.C,
@@ -518,9 +517,6 @@ SPEC = SolverSpec(
     title="Entropy dual (modified hinge; exact coordinate / SMO steps)",
     solve=solve,
     losses=frozenset({"modified_hinge"}),
-    with_intercept=True,
-    without_intercept=True,
-    iterative=True,
     source=(
         "docs/modified_hinge_dual.md (the conjugate of Lee's C¹ modified hinge); "
         "Fan, Chen, Lin (2005) working sets; Yu, Huang, Lin (2011) Newton steps"

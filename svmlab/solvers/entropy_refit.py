@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.solvers import entropy_steps as steps
 from svmlab.solvers.base import Budget
 from svmlab.solvers.entropy_dual import (
@@ -41,7 +42,6 @@ from svmlab.solvers.entropy_dual import (
 
 __all__ = ["NEWTON_AFTER", "Refitter", "remove_points"]
 
-Array = NDArray[np.float64]
 
 #: Coordinate steps of a refit before its first Newton phase.
 NEWTON_AFTER = 10

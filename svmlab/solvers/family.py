@@ -62,6 +62,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.errors import ProblemError
 from svmlab.kernels import KernelRows
 from svmlab.solvers.base import STOP_REASONS, Budget
@@ -79,8 +80,6 @@ __all__ = [
     "solve_one_class",
     "violation",
 ]
-
-Array = NDArray[np.float64]
 
 
 def max_iterations(n: int) -> int:

@@ -132,8 +132,8 @@ from typing import Any
 
 import numpy as np
 import scipy.optimize
-from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.errors import IncompatibleLossError, ProblemError, UnknownNameError
 from svmlab.solvers import cholesky
 from svmlab.solvers.base import (
@@ -148,7 +148,6 @@ from svmlab.solvers.base import (
 
 __all__ = ["OPTIONS", "SPEC", "STOP_RULES", "irwls_weights", "solve"]
 
-Array = NDArray[np.float64]
 
 #: The keyword options :func:`solve` accepts beyond the common signature.
 OPTIONS = ("backtrack", "max_halvings", "stop")
@@ -460,8 +459,5 @@ SPEC = SolverSpec(
     title="IRWLS (Lee 2006, modified hinge)",
     solve=solve,
     losses=frozenset({"modified_hinge"}),
-    with_intercept=True,
-    without_intercept=True,
-    iterative=True,
     source="Lee (2006) §3, eqs. (7)-(9), corrected (Notes on the sources)",
 )

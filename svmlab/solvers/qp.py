@@ -41,6 +41,7 @@ import scipy.linalg
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.errors import ProblemError, short_reason
 from svmlab.kernel_psd import psd_note
 from svmlab.solvers.base import (
@@ -54,8 +55,6 @@ from svmlab.solvers.base import (
 )
 
 __all__ = ["SPEC", "solve"]
-
-Array = NDArray[np.float64]
 
 
 def _finite(upper: float | Array) -> bool:
@@ -498,8 +497,6 @@ SPEC = SolverSpec(
     title="Exact QP (interior point: CVXOPT; Clarabel for C = ∞)",
     solve=solve,
     losses=frozenset({"hinge", "squared_hinge"}),
-    with_intercept=True,
-    without_intercept=True,
     iterative=False,
     source="Sugiyama §27.2 eq. (27.3); §27.6.2",
     hard_margin=True,

@@ -140,6 +140,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.errors import (
     IncompatibleLossError,
     ParameterError,
@@ -162,7 +163,6 @@ from svmlab.solvers.base import (
 
 __all__ = ["SPEC", "STARTS", "VARIANTS", "retarget", "solve"]
 
-Array = NDArray[np.float64]
 
 #: start -> what it is (without a warm start).
 STARTS: dict[str, str] = {
@@ -534,8 +534,5 @@ SPEC = SolverSpec(
     title="Iteratively retargeted least squares (Sugiyama)",
     solve=solve,
     losses=frozenset({"squared_hinge", "squared_ramp"}),
-    with_intercept=True,
-    without_intercept=True,
-    iterative=True,
     source="Sugiyama §27.6.2 Figs. 27.14-27.15; §27.6.3",
 )

@@ -26,11 +26,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numpy.typing import NDArray
+
+from svmlab.array_types import Array
 
 __all__ = ["seed_alpha"]
-
-Array = NDArray[np.float64]
 
 
 def seed_alpha(a: Array, upper: float) -> Array:

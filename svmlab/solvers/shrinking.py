@@ -62,8 +62,8 @@ from typing import Any
 
 import numpy as np
 from numba import njit
-from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.compiled_args import read_only
 from svmlab.kernels import ROW_DENSE, ROW_PARAMS, KernelRows
 from svmlab.solvers.base import Budget
@@ -97,7 +97,6 @@ from svmlab.solvers.working_set import (
 
 __all__ = ["NU", "PAIR", "SINGLE", "BoxSMO"]
 
-Array = NDArray[np.float64]
 
 #: Shrink every min(n, SHRINK_EVERY) iterations (LIBSVM's 1000).
 SHRINK_EVERY = 1000

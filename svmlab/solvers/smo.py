@@ -95,8 +95,8 @@ from typing import Any
 
 import numpy as np
 from numba import njit
-from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.compiled_args import read_only
 from svmlab.errors import ParameterError, ProblemError
 from svmlab.solvers.base import (
@@ -122,7 +122,6 @@ __all__ = [
     "solve",
 ]
 
-Array = NDArray[np.float64]
 
 #: Curvature used when ``K_ii + K_jj - 2 K_ij <= 0`` (LIBSVM's TAU).
 TAU = 1e-12
@@ -505,9 +504,6 @@ SPEC = SolverSpec(
     title="SMO (LIBSVM working-set selection)",
     solve=solve,
     losses=frozenset({"hinge", "squared_hinge"}),
-    with_intercept=True,
-    without_intercept=True,
-    iterative=True,
     source=(
         "Rifkin (2007) slides 'A simple SVM algorithm' and 'unregularized bias'; "
         "Platt (1998); Fan, Chen, Lin (2005) WSS 2"

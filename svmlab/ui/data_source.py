@@ -14,16 +14,17 @@ before Streamlit renders it as markdown.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 import streamlit as st
-from numpy.typing import NDArray
 
 from svmlab import csv_data, datasets, multiclass_data, regression_data
+from svmlab.array_types import Array
 from svmlab.errors import DataError
 from svmlab.regression_csv import REGRESSION_LINE, to_regression_dataset
 from svmlab.ui import keyed
@@ -49,7 +50,6 @@ __all__ = [
     "upload_controls",
 ]
 
-Array = NDArray[np.float64]
 DataItems = tuple[tuple[str, Any], ...]
 
 #: The source name of an uploaded file (every other source is a generator).
@@ -104,6 +104,10 @@ def request_data(
     return generated_data(source, data_items, catalogue)
 
 
+#: An engine settings dataclass built by :meth:`DataRequest.model_as`.
+T = TypeVar("T")
+
+
 @dataclass(frozen=True)
 class DataRequest:
     """A page's data as primitives (the first fields of its request, the key of
@@ -126,6 +130,21 @@ class DataRequest:
     def identity(self) -> tuple:
         """What the points depend on (points clicked in add to these)."""
         return (self.source, self.data_items)
+
+    def test_data(self, n: int) -> tuple | None:
+        """``n`` fresh points from the generator (:meth:`fresh`, another seed);
+        an upload has none."""
+        if not self.generated:
+            return None
+        return self.fresh(n)
+
+    def model_as(self, spec: type[T], **given: Any) -> T:
+        """``spec`` (the engine's settings dataclass) built from this request's
+        fields of the same names and ``given`` (its other fields keep their
+        defaults): the page's model as the engine takes it."""
+        mine = {f.name for f in dataclasses.fields(self)}
+        shared = {f.name for f in dataclasses.fields(spec)} & mine - given.keys()
+        return spec(**{name: getattr(self, name) for name in shared}, **given)
 
     def data(self) -> tuple:
         """The generator's (or the held upload's) arrays."""
@@ -164,41 +183,26 @@ def upload_controls(
     data)."""
     if regression:
         return _regression_upload(prefix, empty_note)
-    file = st.file_uploader(
-        "CSV file: two feature columns and a label column",
-        type=["csv", "txt"],
-        key=f"{prefix}_file",
-        help="Comma, semicolon or tab separated, with or without a header row.",
-    )
-    # The same choice as Explore's, so the reader's sentence about rows with
-    # missing values ("tick 'drop those rows'") is true on every page.
-    drop = st.checkbox(
-        "drop those rows (missing, NaN or infinite values)",
-        value=bool(keyed.value(f"{prefix}_drop", False)),
-        key=f"{prefix}_drop",
-    )
-    if file is None:
-        accept(prefix)
+    chosen_file = _file_and_drop(prefix, "two feature columns and a label column")
+    if chosen_file is None:
         st.info(empty_note)
         return None
+    file, drop = chosen_file
     try:
         table = csv_data.read_table(file.getvalue())
         columns: dict[str, Any] = {}
         if len(table.columns) > 3:
             names = list(table.columns)
-            choices = []
-            for field, label, fallback in (
-                ("x1", "first feature", 0),
-                ("x2", "second feature", 1),
-                ("label", "label", len(names) - 1),
-            ):
-                key = csv_column_key(prefix, field)
-                choices.append(
-                    st.selectbox(
-                        label, names, index=keyed.index(key, names, fallback), key=key
-                    )
-                )
-            columns = {"x_columns": tuple(choices[:2]), "label_column": choices[2]}
+            x1, x2, label = _column_choices(
+                prefix,
+                names,
+                (
+                    ("x1", "first feature", 0),
+                    ("x2", "second feature", 1),
+                    ("label", "label", len(names) - 1),
+                ),
+            )
+            columns = {"x_columns": (x1, x2), "label_column": label}
         if multiclass:
             X, y, labels = csv_data.to_multiclass_dataset(
                 table, **columns, drop_nonfinite=drop
@@ -239,15 +243,18 @@ def upload_controls(
     return (("upload", key), ("labels", tuple(str(v) for v in labels)))
 
 
-def _regression_upload(prefix: str, empty_note: str) -> DataItems | None:
-    """The uploader of the Regression page: x and t, chosen when there are more
-    columns; the upload's data items, or None."""
+def _file_and_drop(prefix: str, holds: str) -> tuple[Any, bool] | None:
+    """The uploader (``holds``: what the file must hold) and the drop-rows
+    choice: ``(file, drop)``, or None (the source accepted) while no file is
+    chosen."""
     file = st.file_uploader(
-        "CSV file: an input column x and a target column t",
+        f"CSV file: {holds}",
         type=["csv", "txt"],
         key=f"{prefix}_file",
         help="Comma, semicolon or tab separated, with or without a header row.",
     )
+    # The same choice as Explore's, so the reader's sentence about rows with
+    # missing values ("tick 'drop those rows'") is true on every page.
     drop = st.checkbox(
         "drop those rows (missing, NaN or infinite values)",
         value=bool(keyed.value(f"{prefix}_drop", False)),
@@ -255,18 +262,39 @@ def _regression_upload(prefix: str, empty_note: str) -> DataItems | None:
     )
     if file is None:
         accept(prefix)
+        return None
+    return file, drop
+
+
+def _column_choices(
+    prefix: str, names: list[str], fields: tuple[tuple[str, str, int], ...]
+) -> list[str]:
+    """One select box per ``(field, label, fallback index)``: the columns chosen
+    of a table wider than the reader needs."""
+    out = []
+    for field, label, fallback in fields:
+        key = csv_column_key(prefix, field)
+        out.append(
+            st.selectbox(label, names, index=keyed.index(key, names, fallback), key=key)
+        )
+    return out
+
+
+def _regression_upload(prefix: str, empty_note: str) -> DataItems | None:
+    """The uploader of the Regression page: x and t, chosen when there are more
+    columns; the upload's data items, or None."""
+    chosen_file = _file_and_drop(prefix, "an input column x and a target column t")
+    if chosen_file is None:
         st.info(empty_note)
         return None
+    file, drop = chosen_file
     try:
         table = csv_data.read_table(file.getvalue(), needs=REGRESSION_LINE)
         chosen: dict[str, Any] = {}
         if len(table.columns) > 2:
             names = list(table.columns)
-            for field, label, fallback in (("x1", "x", 0), ("label", "t", 1)):
-                key = csv_column_key(prefix, field)
-                chosen["x_column" if field == "x1" else "t_column"] = st.selectbox(
-                    label, names, index=keyed.index(key, names, fallback), key=key
-                )
+            x, t = _column_choices(prefix, names, (("x1", "x", 0), ("label", "t", 1)))
+            chosen = {"x_column": x, "t_column": t}
         X, t, (x_name, t_name) = to_regression_dataset(
             table, **chosen, drop_nonfinite=drop
         )
@@ -381,12 +409,11 @@ def source_block(
     st.header("Data")
     key = f"{prefix}_source"
     sources = ["Generator", "Upload CSV"]
-    source = st.radio(
+    source = keyed.radio(
         "Data source",
         sources,
-        index=keyed.index(key, sources),
+        key,
         horizontal=True,
-        key=key,
         persist_state="session",
         label_visibility="collapsed",
     )

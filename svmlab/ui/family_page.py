@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 from sklearn.base import clone
 
 from svmlab import kernels
+from svmlab.array_types import Array
 from svmlab.errors import ProblemError, SvmlabError
 from svmlab.estimator import SVC
 from svmlab.figures import data_bounds
@@ -62,7 +63,6 @@ __all__ = [
     "threshold_view",
 ]
 
-Array = NDArray[np.float64]
 PREFIX = "family"
 CHART_KEY = "family_chart"
 ROC_KEY = "family_roc_chart"
@@ -117,13 +117,6 @@ class FamilyRequest(data_source.DataRequest):
     @property
     def classifier(self) -> bool:
         return self.machine != "one_class"
-
-    def test_data(self) -> tuple[Array, Array] | None:
-        """:data:`N_TEST` fresh points from the generator (another seed); an
-        upload has none."""
-        if not self.generated:
-            return None
-        return self.fresh(N_TEST)
 
     def kernel_params(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kernel": self.kernel}
@@ -380,7 +373,7 @@ def training_points(request: FamilyRequest, added: Added = ()) -> tuple:
         extra = np.asarray(added, dtype=np.float64)
         X = np.vstack([X, extra[:, :2]])
         y = np.concatenate([y, extra[:, 2]])
-    test = request.test_data()
+    test = request.test_data(N_TEST)
     if test is not None:
         test = (test[0], np.where(np.asarray(test[1]) > 0, 1.0, -1.0))
     others = None

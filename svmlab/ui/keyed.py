@@ -22,7 +22,7 @@ from typing import Any
 
 import streamlit as st
 
-__all__ = ["index", "value"]
+__all__ = ["index", "radio", "value"]
 
 
 def value(key: str, fallback: Any) -> Any:
@@ -37,3 +37,12 @@ def index(key: str, options: Sequence[Any], fallback: int = 0) -> int:
         if option == current:
             return i
     return fallback
+
+
+def radio(
+    label: str, options: Sequence[Any], key: str, *, where: Any = st, **kw: Any
+) -> Any:
+    """A keyed radio (``where``: the page or a column) drawn at its current
+    value, the first option until it has one; ``kw`` as ``st.radio``'s."""
+    options = list(options)
+    return where.radio(label, options, index=index(key, options), key=key, **kw)

@@ -23,9 +23,9 @@ from typing import Any
 
 import numpy as np
 import streamlit as st
-from numpy.typing import NDArray
 
 from svmlab import robustness
+from svmlab.array_types import Array
 from svmlab.losses import LOSSES
 from svmlab.robustness import Comparison, FitSettings, Outliers, StartResult
 from svmlab.ui import data_source, keyed, room
@@ -48,7 +48,6 @@ __all__ = [
     "sweep_promise",
 ]
 
-Array = NDArray[np.float64]
 
 #: Widget keys start with this.
 PREFIX = "losses"
@@ -108,13 +107,7 @@ class LossesRequest(data_source.DataRequest):
 
     @property
     def settings(self) -> FitSettings:
-        return FitSettings(
-            kernel=self.kernel,
-            C=self.C,
-            sigma=self.sigma,
-            delta=self.delta,
-            max_seconds=room.fit_seconds(),
-        )
+        return self.model_as(FitSettings, max_seconds=room.fit_seconds())
 
     def matches_fig_27_17(self) -> bool:
         """Whether this is Sugiyama's Fig. 27.17 setting (:data:`FIG_27_17`)."""
@@ -194,26 +187,24 @@ def controls() -> LossesRequest | None:
     )
     negative, positive = _class_names(items or ())
     labels = [1, -1]
-    label = st.radio(
+    label = keyed.radio(
         "Their class",
         labels,
-        index=keyed.index(f"{PREFIX}_label", labels),
+        f"{PREFIX}_label",
         format_func=(
             {1: f"+1 ({positive})", -1: f"−1 ({negative})"}
             if items and dict(items).get("labels")
             else {1: "+1", -1: "−1"}
         ).get,
         horizontal=True,
-        key=f"{PREFIX}_label",
         persist_state="session",
     )
     sides = list(robustness.SIDES)
-    side = st.radio(
+    side = keyed.radio(
         "Their side",
         sides,
-        index=keyed.index(f"{PREFIX}_side", sides),
+        f"{PREFIX}_side",
         format_func={"other": "beyond the other class", "own": "beyond their own"}.get,
-        key=f"{PREFIX}_side",
         persist_state="session",
         help=" ".join(f"{k}: {v}." for k, v in robustness.SIDES.items()),
     )
@@ -239,12 +230,12 @@ def controls() -> LossesRequest | None:
 # -- the comparison and the starts -------------------------------------------------
 
 
-@st.cache_data(max_entries=24, show_spinner=False)
-def comparison(request: LossesRequest) -> Comparison:
-    """Every loss on the data with outliers beside its clean-data fit."""
+def _on_request_data(experiment: Callable[..., Any], request: LossesRequest, **kw: Any):
+    """``experiment`` (a :mod:`svmlab.robustness` function) on the request's clean
+    points, outliers, settings, test set and seed, as one of the page's fits."""
     X, y, X_test, y_test = request.clean_data()
     with room.page_fits():
-        return robustness.compare_losses(
+        return experiment(
             X,
             y,
             request.outliers,
@@ -252,7 +243,14 @@ def comparison(request: LossesRequest) -> Comparison:
             X_test,
             y_test,
             random_state=request.seed,
+            **kw,
         )
+
+
+@st.cache_data(max_entries=24, show_spinner=False)
+def comparison(request: LossesRequest) -> Comparison:
+    """Every loss on the data with outliers beside its clean-data fit."""
+    return _on_request_data(robustness.compare_losses, request)
 
 
 #: Random starts besides the solver's own, the hinge's and the clean data's.
@@ -262,19 +260,9 @@ N_RANDOM_STARTS = 4
 @st.cache_data(max_entries=24, show_spinner=False)
 def starts(request: LossesRequest, loss: str) -> list[StartResult]:
     """The ramp or squared ramp from several starts (objectives comparable)."""
-    X, y, X_test, y_test = request.clean_data()
-    with room.page_fits():
-        return robustness.multistart(
-            X,
-            y,
-            request.outliers,
-            request.settings,
-            X_test,
-            y_test,
-            loss=loss,
-            n_random=N_RANDOM_STARTS,
-            random_state=request.seed,
-        )
+    return _on_request_data(
+        robustness.multistart, request, loss=loss, n_random=N_RANDOM_STARTS
+    )
 
 
 # -- the sweep ---------------------------------------------------------------------

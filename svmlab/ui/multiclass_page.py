@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 import streamlit as st
-from numpy.typing import NDArray
 
 from svmlab import csv_data
+from svmlab.array_types import Array
 from svmlab.multiclass import METHODS
 from svmlab.multiclass_compare import MethodResult, MulticlassSettings, compare
 from svmlab.ui import data_source, room
@@ -36,7 +36,6 @@ __all__ = [
     "story",
 ]
 
-Array = NDArray[np.float64]
 
 #: Widget keys start with this.
 PREFIX = "multiclass"
@@ -98,13 +97,8 @@ class MulticlassRequest(data_source.DataRequest):
 
     @property
     def settings(self) -> MulticlassSettings:
-        return MulticlassSettings(
-            kernel=self.kernel,
-            C=self.C,
-            sigma=self.sigma,
-            degree=self.degree,
-            loss=self.loss,
-            bias=self.bias,
+        return self.model_as(
+            MulticlassSettings,
             max_seconds=room.fit_seconds(),
             nu=self.nu if self.machine == "nu" else None,
         )

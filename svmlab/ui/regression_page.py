@@ -20,6 +20,7 @@ import numpy as np
 import streamlit as st
 from numpy.typing import NDArray
 
+from svmlab.array_types import Array
 from svmlab.path import TubePath, tube_path
 from svmlab.regression import EpsilonSVR, NuSVR
 from svmlab.ui import data_source, room
@@ -45,7 +46,6 @@ __all__ = [
     "story",
 ]
 
-Array = NDArray[np.float64]
 PREFIX = "regression"
 #: The tube chart's element key (the click listener finds it by this prefix).
 CHART_KEY = "regression_chart"
@@ -76,13 +76,6 @@ class RegressionRequest(data_source.DataRequest):
     sigma: float
     degree: int
     loss: str
-
-    def test_data(self) -> tuple[Array, Array] | None:
-        """:data:`N_TEST` fresh points from the generator (another seed); an
-        upload has none."""
-        if not self.generated:
-            return None
-        return self.fresh(N_TEST)
 
     def params(self) -> dict[str, Any]:
         """The estimator's keyword arguments (the model block's values)."""
@@ -215,7 +208,7 @@ def fit(request: RegressionRequest, added: tuple[tuple[float, float], ...]) -> F
     seconds = time.perf_counter() - start
     epsilon = float(getattr(model, "epsilon_", request.epsilon))
     train = float(np.sqrt(np.mean(model.residuals_**2)))
-    test = request.test_data()
+    test = request.test_data(N_TEST)
     test_rmse = None
     if test is not None:
         test_rmse = float(np.sqrt(np.mean((model.predict(test[0]) - test[1]) ** 2)))
@@ -261,7 +254,7 @@ def run_tube_path(
             extra = np.asarray(added, dtype=np.float64)
             X = np.vstack([X, extra[:, :1]])
             t = np.concatenate([t, extra[:, 1]])
-        test = request.test_data()
+        test = request.test_data(N_TEST)
         params = {**request.params(), "loss": request.loss}
         params.pop("max_seconds", None)
         progress(0.2, f"Fitting ε-SVR at {len(values)} values of ε…")

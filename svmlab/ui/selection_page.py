@@ -30,7 +30,7 @@ import os
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,9 +38,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import streamlit as st
-from numpy.typing import NDArray
 
 from svmlab import criterion_grid, datasets, figures, selection
+from svmlab.array_types import Array
 from svmlab.errors import ClusterError, DataError, ParameterError, SvmlabError
 from svmlab.estimator import SVC
 from svmlab.executors import ENV_SCHEDULER, describe_executor
@@ -91,7 +91,6 @@ __all__ = [
     "table1_frame",
 ]
 
-Array = NDArray[np.float64]
 ROOT = Path(__file__).resolve().parents[2]
 
 #: Session-state key of the last sweep (a :class:`StoredSweep`).
@@ -233,16 +232,38 @@ def request_data(request: SweepRequest) -> tuple[Array, Array]:
     return data_source.request_data(PREFIX, request.source, request.data_items)
 
 
+def _grid_range(
+    label: str, options: Sequence[float], name: str, default: Any
+) -> tuple[float, float]:
+    """The (low, high) slider of the grid's ``name`` axis ("C" or "sigma")."""
+    key = f"selection_{name}_range"
+    return st.select_slider(
+        label,
+        options=options,
+        value=tuple(keyed.value(key, default)),
+        format_func=lambda v: f"{v:g}",
+        key=key,
+        persist_state="session",
+    )
+
+
+def _grid_count(label: str, name: str) -> int:
+    """How many values the grid's ``name`` axis takes (2 to 15)."""
+    key = f"selection_n_{name}"
+    return st.slider(
+        label, 2, 15, int(keyed.value(key, 7)), key=key, persist_state="session"
+    )
+
+
 def sweep_controls() -> SweepRequest | None:
     """The sidebar: data, grid, criteria and model. None while an upload is missing."""
     st.header("Data")
     sources = ["Generator", "Upload CSV"]
-    source = st.radio(
+    source = keyed.radio(
         "Data source",
         sources,
-        index=keyed.index("selection_source", sources),
+        "selection_source",
         horizontal=True,
-        key="selection_source",
         persist_state="session",
         label_visibility="collapsed",
     )
@@ -263,42 +284,19 @@ def sweep_controls() -> SweepRequest | None:
     # value (a link's, or the session's) as its default (svmlab.ui.keyed).
     fields = {f.query: f for f in SELECTION_STATE.fields}
     st.header("Grid")
-    c_low, c_high = st.select_slider(
-        "C range",
-        options=C_CHOICES,
-        value=tuple(keyed.value("selection_C_range", fields["C"].default)),
-        format_func=lambda v: f"{v:g}",
-        key="selection_C_range",
-        persist_state="session",
-    )
-    n_C = st.slider(
-        "C values",
-        2,
-        15,
-        int(keyed.value("selection_n_C", 7)),
-        key="selection_n_C",
-        persist_state="session",
-    )
-    s_low, s_high = st.select_slider(
+    c_low, c_high = _grid_range("C range", C_CHOICES, "C", fields["C"].default)
+    n_C = _grid_count("C values", "C")
+    s_low, s_high = _grid_range(
         "σ range (svmlab: exp(−‖x − z‖² / 2σ²))",
-        options=SIGMA_CHOICES,
-        value=tuple(keyed.value("selection_sigma_range", fields["sigma"].default)),
-        format_func=lambda v: f"{v:g}",
-        key="selection_sigma_range",
-        persist_state="session",
+        SIGMA_CHOICES,
+        "sigma",
+        fields["sigma"].default,
     )
     st.caption(
         f"Lee's σ² = 2σ²: here {lee_sigma2_from_sigma(s_low):.3g} to "
         f"{lee_sigma2_from_sigma(s_high):.3g} (his kernel is exp(−‖x − z‖² / σ²))."
     )
-    n_sigma = st.slider(
-        "σ values",
-        2,
-        15,
-        int(keyed.value("selection_n_sigma", 7)),
-        key="selection_n_sigma",
-        persist_state="session",
-    )
+    n_sigma = _grid_count("σ values", "sigma")
     st.header("Criteria")
     picked = st.multiselect(
         "Approximations and cross-validation",
@@ -324,23 +322,21 @@ def sweep_controls() -> SweepRequest | None:
         "the hinge; larger δ: a smoother loss, easier for the approximations).",
     )
     biases = list(fields["bias"].options)
-    bias = st.radio(
+    bias = keyed.radio(
         "Bias",
         biases,
-        index=keyed.index("selection_bias", biases),
+        "selection_bias",
         format_func={"none": "none (Lee)", "regularized": "regularized (k + 1)"}.get,
         horizontal=True,
-        key="selection_bias",
         persist_state="session",
         help="The approximations are derived for Lee's model, which has no "
         "unregularized bias.",
     )
-    stop = st.radio(
+    stop = keyed.radio(
         "Fits",
-        list(STOP_RULES),
-        index=keyed.index("selection_stop", list(STOP_RULES)),
+        STOP_RULES,
+        "selection_stop",
         format_func=STOP_RULES.get,
-        key="selection_stop",
         persist_state="session",
         help="Converged: every fit and refit meets the modified hinge's KKT "
         "measure (exact leave-one-out is then exact). Lee's rule: IRWLS stopped "

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import streamlit as st
-from numpy.typing import NDArray
 
 from svmlab import figures
+from svmlab.array_types import Array
 from svmlab.solver_comparison import Comparison, ModelSpec, compare_solvers, warm_up
 from svmlab.solver_race import Frame, race_frames
 from svmlab.solver_scaling import SIZES, LeeRow, ScalingResult, lee_table, scaling
@@ -48,7 +48,6 @@ __all__ = [
     "table",
 ]
 
-Array = NDArray[np.float64]
 
 PREFIX = "solvers"
 #: Session key of the last scaling run: ``(ScalingRequest, ScalingResult, rows)``.
@@ -86,17 +85,7 @@ class SolversRequest(data_source.DataRequest):
 
     @property
     def model(self) -> ModelSpec:
-        return ModelSpec(
-            kernel=self.kernel,
-            loss=self.loss,
-            C=self.C,
-            sigma=self.sigma,
-            degree=self.degree,
-            bias=self.bias,
-            delta=self.delta,
-            tol=self.tol,
-            max_seconds=room.fit_seconds(),
-        )
+        return self.model_as(ModelSpec, max_seconds=room.fit_seconds())
 
     def data_of_size(self, n: int) -> tuple[Array, Array]:
         """The same source with n points: the generator at n, or n points of
