@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
@@ -42,9 +43,15 @@ __all__ = [
     "UPLOAD",
     "DataItems",
     "DataRequest",
+    "column_boxes",
+    "file_box",
     "generated_data",
     "generator_controls",
     "hold",
+    "param_slider",
+    "params_moved",
+    "read_file",
+    "refuse_file",
     "request_data",
     "source_block",
     "upload_controls",
@@ -189,17 +196,18 @@ def upload_controls(
         return None
     file, drop = chosen_file
     try:
-        table = csv_data.read_table(file.getvalue())
+        digest, table = read_file(prefix, file)
         columns: dict[str, Any] = {}
         if len(table.columns) > 3:
             names = list(table.columns)
-            x1, x2, label = _column_choices(
+            x1, x2, label = column_boxes(
                 prefix,
-                names,
+                table,
+                digest,
                 (
-                    ("x1", "first feature", 0),
-                    ("x2", "second feature", 1),
-                    ("label", "label", len(names) - 1),
+                    ("x1", "first feature", names[0]),
+                    ("x2", "second feature", names[1]),
+                    ("label", "label", names[-1]),
                 ),
             )
             columns = {"x_columns": (x1, x2), "label_column": label}
@@ -217,8 +225,7 @@ def upload_controls(
         # Values near 1e308 are finite numbers, but their span overflows the axes.
         csv_data.check_drawable(X, advice=DRAWABLE_ADVICE)
     except DataError as error:
-        st.error(for_markdown(error))
-        refuse(prefix, file.name, error)
+        refuse_file(prefix, file.name, error)
         return None
     accept(prefix)
     key = hashlib.sha256(X.tobytes() + y.tobytes()).hexdigest()[:12]
@@ -247,37 +254,97 @@ def _file_and_drop(prefix: str, holds: str) -> tuple[Any, bool] | None:
     """The uploader (``holds``: what the file must hold) and the drop-rows
     choice: ``(file, drop)``, or None (the source accepted) while no file is
     chosen."""
-    file = st.file_uploader(
-        f"CSV file: {holds}",
-        type=["csv", "txt"],
-        key=f"{prefix}_file",
-        help="Comma, semicolon or tab separated, with or without a header row.",
-    )
-    # The same choice as Explore's, so the reader's sentence about rows with
-    # missing values ("tick 'drop those rows'") is true on every page.
-    drop = st.checkbox(
-        "drop those rows (missing, NaN or infinite values)",
-        value=bool(keyed.value(f"{prefix}_drop", False)),
-        key=f"{prefix}_drop",
-    )
+    file, drop = file_box(prefix, holds)
     if file is None:
         accept(prefix)
         return None
     return file, drop
 
 
-def _column_choices(
-    prefix: str, names: list[str], fields: tuple[tuple[str, str, int], ...]
+def file_box(prefix: str, holds: str) -> tuple[Any, bool]:
+    """Every page's CSV uploader (``holds``: what the file must hold) and its
+    drop-rows choice, keyed ``<prefix>_file`` and ``<prefix>_drop``:
+    ``(file or None, drop)``."""
+    file = st.file_uploader(
+        f"CSV file: {holds}",
+        type=["csv", "txt"],
+        key=f"{prefix}_file",
+        max_upload_size=csv_data.MAX_BYTES >> 20,
+        help="Comma, semicolon or tab separated, with or without a header row, "
+        f"UTF-8 text, at most {csv_data.MAX_ROWS:,} rows.",
+    )
+    # One choice on every page, so the reader's sentence about rows with
+    # missing values ("tick 'drop those rows'") is true everywhere.
+    drop = st.checkbox(
+        "drop those rows (missing, NaN or infinite values)",
+        value=bool(keyed.value(f"{prefix}_drop", False)),
+        key=f"{prefix}_drop",
+    )
+    return file, drop
+
+
+def read_file(
+    prefix: str, file: Any, needs: str | None = None
+) -> tuple[str, csv_data.CsvTable]:
+    """The uploaded ``file`` read as a table (every page's reader; ``needs``:
+    what a line must hold, the reader's default for two features and a label).
+    The last file's result is kept in the session by its SHA-256, so reruns do
+    not parse a 5 MB file again. Returns the file's SHA-256 and the table;
+    raises the reader's :class:`DataError`."""
+    data = file.getvalue()
+    slot = f"{prefix}_csv_read"
+    digest = hashlib.sha256(data).hexdigest()
+    last = st.session_state.get(slot)
+    if last is None or last[:2] != (digest, needs):
+        try:
+            result: Any = (
+                csv_data.read_table(data)
+                if needs is None
+                else csv_data.read_table(data, needs=needs)
+            )
+        except DataError as error:
+            result = error
+        last = st.session_state[slot] = (digest, needs, result)
+    if isinstance(last[2], DataError):
+        raise last[2]
+    return digest, last[2]
+
+
+def refuse_file(prefix: str, name: str, error: DataError) -> None:
+    """Say why the file ``name`` was refused, the same sentence on every page:
+    under the uploader (as text: it may quote the file's cells) and, through
+    :mod:`svmlab.ui.refusals`, at the top of the main pane."""
+    st.error(for_markdown(error))
+    refuse(prefix, name, error)
+
+
+def column_boxes(
+    prefix: str,
+    table: csv_data.CsvTable,
+    digest: str,
+    fields: tuple[tuple[str, str, str], ...],
 ) -> list[str]:
-    """One select box per ``(field, label, fallback index)``: the columns chosen
-    of a table wider than the reader needs."""
-    out = []
-    for field, label, fallback in fields:
-        key = csv_column_key(prefix, field)
-        out.append(
-            st.selectbox(label, names, index=keyed.index(key, names, fallback), key=key)
-        )
-    return out
+    """One select box per ``(field, label, default column)`` (keys
+    :func:`~svmlab.ui.page_state.csv_column_key`): the columns chosen of a
+    table wider than the reader needs. A new file keeps the last choice when
+    it has those columns, all different (a corrected file, uploaded again);
+    otherwise every box starts from its default. The first two sit side by
+    side when there are three. ``digest``: the file's (:func:`read_file`)."""
+    state = st.session_state
+    names = list(table.columns)
+    keys = [csv_column_key(prefix, field) for field, _, _ in fields]
+    chosen = [state.get(key) for key in keys]
+    for_key = f"{prefix}_csv_for"
+    new_file = state.get(for_key) != digest
+    if not set(chosen) <= set(names) or (new_file and len(set(chosen)) < len(keys)):
+        state.update({k: f[2] for k, f in zip(keys, fields, strict=True)})
+    state[for_key] = digest
+    # Plain labels: a label that depends on the file would come back from the
+    # browser as a raw value after the next upload.
+    places = [*st.columns(2), st] if len(fields) == 3 else [st] * len(fields)
+    for where, key, (_, label, _) in zip(places, keys, fields, strict=False):
+        where.selectbox(label, names, index=keyed.index(key, names), key=key)
+    return [state[key] for key in keys]
 
 
 def _regression_upload(prefix: str, empty_note: str) -> DataItems | None:
@@ -289,19 +356,23 @@ def _regression_upload(prefix: str, empty_note: str) -> DataItems | None:
         return None
     file, drop = chosen_file
     try:
-        table = csv_data.read_table(file.getvalue(), needs=REGRESSION_LINE)
+        digest, table = read_file(prefix, file, needs=REGRESSION_LINE)
         chosen: dict[str, Any] = {}
         if len(table.columns) > 2:
             names = list(table.columns)
-            x, t = _column_choices(prefix, names, (("x1", "x", 0), ("label", "t", 1)))
+            x, t = column_boxes(
+                prefix,
+                table,
+                digest,
+                (("x1", "x", names[0]), ("label", "t", names[1])),
+            )
             chosen = {"x_column": x, "t_column": t}
         X, t, (x_name, t_name) = to_regression_dataset(
             table, **chosen, drop_nonfinite=drop
         )
         csv_data.check_drawable(np.c_[X, t], advice=DRAWABLE_ADVICE)
     except DataError as error:
-        st.error(for_markdown(error))
-        refuse(prefix, file.name, error)
+        refuse_file(prefix, file.name, error)
         return None
     accept(prefix)
     key = hashlib.sha256(X.tobytes() + t.tobytes()).hexdigest()[:12]
@@ -311,6 +382,67 @@ def _regression_upload(prefix: str, empty_note: str) -> DataItems | None:
         f"{for_markdown(repr(t_name))}."
     )
     return (("upload", key), ("labels", (str(x_name), str(t_name))))
+
+
+def param_slider(
+    p: datasets.Param,
+    dataset: str,
+    key_of: Callable[[str], str],
+    say: Callable[[list[str]], None],
+    *,
+    catalogue: str = "binary",
+) -> Any:
+    """One generator parameter's slider (every page's, Explore's too), keyed
+    ``key_of(p.name)`` and drawn at its current value. Moving it makes the
+    parameters that depend on it follow (:func:`params_moved`), and ``say``
+    gets the sentences of what followed."""
+    kind = int if p.integer else float  # st.slider refuses mixed types
+    key = key_of(p.name)
+    return st.slider(
+        p.label,
+        kind(p.low),
+        kind(p.high),
+        value=kind(keyed.value(key, p.default)),
+        step=kind(p.step),
+        key=key,
+        persist_state="session",
+        help=p.help or None,
+        on_change=params_moved,
+        args=(catalogue, dataset, p.name, key_of, say),
+    )
+
+
+def params_moved(
+    catalogue: str,
+    dataset: str,
+    moved: str,
+    key_of: Callable[[str], str],
+    say: Callable[[list[str]], None],
+) -> None:
+    """A generator slider moved: the sliders that depend on it follow
+    (``consistent_params`` of the catalogue, where it has one: two circles'
+    radii, the outliers and the number of points), and ``say`` says so."""
+    rule = getattr(CATALOGUES[catalogue], "consistent_params", None)
+    if rule is None:
+        return
+    state = st.session_state
+    params = {
+        p.name: state[key_of(p.name)]
+        for p in CATALOGUES[catalogue].PARAMS[dataset]
+        if key_of(p.name) in state
+    }
+    fixed, notes = rule(dataset, params, moved=moved)
+    for name, value in fixed.items():
+        if value != params[name]:
+            state[key_of(name)] = value
+    if notes:
+        say(notes)
+
+
+def _hold_notes(prefix: str, notes: list[str]) -> None:
+    """Keep a moved slider's sentences for :func:`generator_controls` to show."""
+    held = st.session_state.get(f"{prefix}_param_notes", [])
+    st.session_state[f"{prefix}_param_notes"] = [*held, *notes]
 
 
 def generator_controls(
@@ -350,32 +482,19 @@ def generator_controls(
         if p.name in pinned:
             items.append((p.name, pinned[p.name]))
             continue
-        key = f"{prefix}_{name}_{p.name}"
-        if p.name == "n_samples":
-            value = st.slider(
-                p.label,
-                10,
-                max_n,
-                value=keyed.value(key, min(int(p.default), max_n)),
-                step=10,
-                key=key,
-                persist_state="session",
-                help=n_help,
-            )
-        else:
-            # int or float throughout: st.slider refuses mixed types.
-            kind = int if p.integer else float
-            value = st.slider(
-                p.label,
-                kind(p.low),
-                kind(p.high),
-                value=keyed.value(key, kind(p.default)),
-                step=kind(p.step),
-                key=key,
-                persist_state="session",
-                help=p.help or None,
-            )
+        if p.name == "n_samples":  # the page's own cap and grid
+            default = min(int(p.default), max_n)
+            p = replace(p, low=10, high=max_n, step=10, default=default, help=n_help)
+        value = param_slider(
+            p,
+            name,
+            lambda n, name=name: f"{prefix}_{name}_{n}",
+            partial(_hold_notes, prefix),
+            catalogue=catalogue,
+        )
         items.append((p.name, value))
+    for note in st.session_state.pop(f"{prefix}_param_notes", ()):
+        st.info(note, icon=":material/tune:")
     key = f"{prefix}_seed"
     seed = st.number_input(
         "Seed",

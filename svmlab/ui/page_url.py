@@ -1,6 +1,6 @@
 """The session side of a page's URL state (every page with settings; Explore
-loads its link itself into its settings object and says it through :func:`say`
-and :func:`messages`).
+loads its link itself into its settings object, by the same rule
+:func:`link_wins`, and says it through :func:`say` and :func:`messages`).
 
 A page calls :func:`load` before its widgets are drawn, :func:`publish` after,
 and :func:`messages` and :func:`preset_box` where it shows them:
@@ -21,7 +21,7 @@ and :func:`messages` and :func:`preset_box` where it shows them:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import streamlit as st
@@ -34,6 +34,7 @@ __all__ = [
     "active_preset",
     "classroom",
     "go_to_preset",
+    "link_wins",
     "load",
     "messages",
     "preset_box",
@@ -74,13 +75,29 @@ def _apply(state: PageState, params: dict[str, Any]) -> None:
     st.session_state[_slot(state, "messages")] = (errors, notes)
 
 
+def link_wins(
+    params: Mapping[str, str],
+    last: Any,
+    read: Callable[[Mapping[str, str]], Any] = dict,
+) -> bool:
+    """Whether the link ``params`` wins over the session's values (every page's
+    rule, Explore's too): on the page's first run in the session (``last``
+    None: nothing written yet), and when the link names a preset and shows
+    other settings than the ones the page wrote last (a preset followed from
+    the lecture hub). The page writes its settings to the URL on every run, so
+    a URL that differs from them is one the visitor followed. ``read`` turns
+    the link into the form of ``last``: the query itself, or Explore's
+    settings object (so two spellings of one value are one link)."""
+    if last is None:
+        return True
+    return "preset" in params and read(params) != last
+
+
 def load(state: PageState) -> None:
-    """Fill the widget keys from the URL when the URL should win (see the
-    module's docstring). Call before the page's widgets are drawn."""
+    """Fill the widget keys from the URL when the URL should win
+    (:func:`link_wins`). Call before the page's widgets are drawn."""
     params = st.query_params.to_dict()
-    written = st.session_state.get(_slot(state, "written"))
-    followed = "preset" in params and params != written
-    if written is None or followed:
+    if link_wins(params, st.session_state.get(_slot(state, "written"))):
         _apply(state, params)
         st.session_state[_slot(state, "written")] = params
     # A widget the page hides (another generator's sliders, the generator's

@@ -38,7 +38,7 @@ import streamlit as st
 from svmlab import datasets, kernels, solvers
 from svmlab.errors import SvmlabError
 from svmlab.estimator import BIASES
-from svmlab.ui import keyed, model_block, page_url, presets  # noqa: F401 (presets: see EXPLORE_PRESETS)
+from svmlab.ui import data_source, keyed, model_block, page_url, presets  # noqa: F401 (presets: see EXPLORE_PRESETS)
 from svmlab.ui.explore import upload
 from svmlab.ui.explore.settings import (
     MACHINES,
@@ -142,28 +142,19 @@ def show_notes() -> None:
     page_url.messages(EXPLORE_STATE)
 
 
-def _followed_preset_link(last: ExploreSettings) -> bool:
-    """Whether this run came from a preset's link (the lecture hub) to settings
-    other than the last ones: the link then wins over the session's state.
-
-    Only a link that names a preset does: the page writes its own settings to the
-    URL on every run, so a URL that differs from them is one the user followed.
-    """
-    if "preset" not in st.query_params:
-        return False
-    return ExploreSettings.from_query(st.query_params) != last
-
-
 def sync_state() -> ExploreSettings:
     """Seed the widget keys; returns the settings of the last run.
 
     On a session's first run the settings come from the URL
     (:meth:`ExploreSettings.from_query`), and so they do when the URL is a
-    preset's link to other settings; otherwise only keys missing from the
-    session state (widgets hidden in the last run) are refilled.
+    preset's link to other settings (every page's rule,
+    :func:`svmlab.ui.page_url.link_wins`, comparing settings); otherwise only
+    keys missing from the session state (widgets hidden in the last run) are
+    refilled.
     """
     last = st.session_state.get(SETTINGS_KEY)
-    if last is None or _followed_preset_link(last):
+    params = st.query_params.to_dict()
+    if page_url.link_wins(params, last, ExploreSettings.from_query):
         notes: list[str] = []
         errors: list[str] = []
         last = ExploreSettings.from_query(st.query_params, notes, errors)
@@ -239,42 +230,15 @@ def show_switch() -> None:
     )
 
 
-_param_key = _dp_key
+def _say(notes: list[str]) -> None:
+    page_url.say(EXPLORE_STATE, [], notes)
 
 
-def _param_moved(moved: str) -> None:
-    """A data slider moved: the parameters that depend on it follow, said."""
-    state = st.session_state
-    name = state[KEYS["dataset"]]
-    params = {
-        p.name: state[_param_key(p.name)]
-        for p in datasets.PARAMS[name]
-        if _param_key(p.name) in state
-    }
-    fixed, notes = datasets.consistent_params(name, params, moved=moved)
-    for key, value in fixed.items():
-        if value != params[key]:
-            state[_param_key(key)] = value
-    if notes:
-        page_url.say(EXPLORE_STATE, [], notes)
-
-
-# -- widgets ------------------------------------------------------------------------
-
-
-def _param_widget(p: datasets.Param, key: str) -> None:
-    p = room_param(p)
-    kind = int if p.integer else float
-    st.slider(
-        p.label,
-        kind(p.low),
-        kind(p.high),
-        value=kind(keyed.value(key, p.default)),
-        step=kind(p.step),
-        key=key,
-        help=p.help or None,
-        on_change=_param_moved,
-        args=(p.name,),
+def _param_widget(p: datasets.Param) -> None:
+    """A generator slider: the shared one (:func:`data_source.param_slider`),
+    the number of points capped in room mode."""
+    data_source.param_slider(
+        room_param(p), st.session_state[KEYS["dataset"]], _dp_key, _say
     )
 
 
@@ -312,7 +276,7 @@ def _data_controls(classroom: bool = False) -> None:
             on_change=_dataset_changed,
         )
         for p in datasets.PARAMS[st.session_state[KEYS["dataset"]]]:
-            _param_widget(p, _param_key(p.name))
+            _param_widget(p)
     left, right = st.columns(2)
     model_block.draw_field(
         EXPLORE_STATE.seed_field, "Seed", where=left, widget="box", step=1
@@ -600,8 +564,5 @@ def live_controls() -> tuple[ExploreSettings, Any]:
     for name in ("C", "sigma"):
         model_block.typed_note(schema_field(name))
     settings = current_settings()
-    state[SETTINGS_KEY] = settings
-    query = settings.to_query()
-    if query != st.query_params.to_dict():
-        st.query_params.from_dict(query)
+    publish(settings)
     return settings, tools

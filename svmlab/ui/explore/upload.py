@@ -31,9 +31,10 @@ from numpy.typing import NDArray
 
 from svmlab import csv_data
 from svmlab.errors import DataError
-from svmlab.ui import keyed, refusals
+from svmlab.ui import data_source, keyed, refusals
 from svmlab.ui.data_source import MAX_SESSION_UPLOADS
 from svmlab.ui.explore.cache import Edits, edit_parts, hold_upload, split_indices
+from svmlab.ui.page_state import CSV_COLUMNS, csv_column_key
 from svmlab.user_text import for_markdown
 
 __all__ = [
@@ -65,14 +66,14 @@ P = "explore_"
 CURRENT_KEY = P + "upload"
 LAST_KEY = P + "upload_last"
 HELD_KEY = P + "uploads"
-READ_KEY = P + "upload_read"
 LINK_NOTE_KEY = P + "upload_link_note"
-COLUMNS_FOR_KEY = P + "upload_columns_for"  # which parsed file the choice is for
 #: Widget keys.
 SOURCE_KEY = P + "source"
-FILE_KEY = P + "upload_file"
-COLUMN_KEYS = (P + "upload_x1", P + "upload_x2", P + "upload_label")
-DROP_KEY = P + "upload_drop"
+#: The uploader, its drop-rows box and the column boxes: the shared data
+#: source block's keys (:mod:`svmlab.ui.data_source`).
+FILE_KEY = P + "file"
+COLUMN_KEYS = tuple(csv_column_key("explore", c) for c in CSV_COLUMNS)
+DROP_KEY = P + "drop"
 STANDARDISE_KEY = P + "upload_standardise"
 
 
@@ -317,47 +318,26 @@ def resolve() -> None:
 # -- widgets ----------------------------------------------------------------------
 
 
-def _read(data: bytes) -> tuple[str, csv_data.CsvTable | DataError]:
-    """The file's SHA-256 and ``read_table(data)`` (or its error); the last file's
-    result is kept in the session, so reruns do not parse a 5 MB file again."""
-    digest = hashlib.sha256(data).hexdigest()
-    last = st.session_state.get(READ_KEY)
-    if last is not None and last[0] == digest:
-        return last
-    try:
-        result: csv_data.CsvTable | DataError = csv_data.read_table(data)
-    except DataError as error:
-        result = error
-    st.session_state[READ_KEY] = (digest, result)
-    return digest, result
-
-
 def _column_widgets(table: csv_data.CsvTable, digest: str) -> tuple[str, str, str]:
-    """Feature and label column choice. A new file keeps the last choice if it
-    has those three columns (a corrected file, uploaded again), else starts from
-    :func:`default_columns`."""
-    state = st.session_state
-    columns = list(table.columns)
-    chosen = [state.get(key) for key in COLUMN_KEYS]
-    new_file = state.get(COLUMNS_FOR_KEY) != digest
-    if not set(chosen) <= set(columns) or (new_file and len(set(chosen)) < 3):
-        state.update(zip(COLUMN_KEYS, default_columns(table), strict=True))
-    state[COLUMNS_FOR_KEY] = digest
-
-    # Plain names as labels: a label that depends on the file would come back
-    # from the browser as a raw value after the next upload (see controls).
-    left, right = st.columns(2)
-    # Each drawn with its current choice as its default (svmlab.ui.keyed).
-    for where, label, key in zip(
-        (left, right, st),
-        ("Feature x1", "Feature x2", "Label column (two values)"),
-        COLUMN_KEYS,
-        strict=True,
-    ):
-        where.selectbox(label, columns, index=keyed.index(key, columns), key=key)
+    """Feature and label column choice: the shared boxes
+    (:func:`data_source.column_boxes`), starting from :func:`default_columns`."""
+    defaults = default_columns(table)
+    x1, x2, label = data_source.column_boxes(
+        "explore",
+        table,
+        digest,
+        tuple(
+            zip(
+                CSV_COLUMNS,
+                ("Feature x1", "Feature x2", "Label column (two values)"),
+                defaults,
+                strict=True,
+            )
+        ),
+    )
     numeric = ", ".join(_md(repr(c)) for c in table.numeric) or "none"
     st.caption(f"Numeric columns: {numeric}.")
-    return state[COLUMN_KEYS[0]], state[COLUMN_KEYS[1]], state[COLUMN_KEYS[2]]
+    return x1, x2, label
 
 
 #: User text where Streamlit renders markdown: the one escaping function
@@ -423,18 +403,8 @@ def draw() -> None:
         refusals.accept("explore")
         state[CURRENT_KEY] = ""
         return
-    file = st.file_uploader(
-        "CSV file: two feature columns and a label column",
-        type=["csv", "txt"],
-        key=FILE_KEY,
-        max_upload_size=csv_data.MAX_BYTES >> 20,
-        help="Comma, semicolon or tab separated, with or without a header row, "
-        f"UTF-8 text, at most {csv_data.MAX_ROWS:,} rows.",
-    )
-    drop = st.checkbox(
-        "drop those rows (missing, NaN or infinite values)",
-        value=bool(keyed.value(DROP_KEY, False)),
-        key=DROP_KEY,
+    file, drop = data_source.file_box(
+        "explore", "two feature columns and a label column"
     )
     standardise = st.checkbox(
         "standardise features for display",
@@ -453,18 +423,14 @@ def draw() -> None:
             st.info("Choose a CSV file. Until then the page shows the generated data.")
         return
     name = _safe_name(file.name)
-    digest, table = _read(file.getvalue())
     try:
-        if isinstance(table, DataError):
-            raise table
+        digest, table = data_source.read_file("explore", file)
         columns = _column_widgets(table, digest) if len(table.columns) >= 3 else None
         upload = make_held(
             table, name, columns, drop_nonfinite=drop, standardise=standardise
         )
     except DataError as error:
-        # The message may quote the file's cells: shown as text, not markdown.
-        st.error(escape_markdown(error))
-        refusals.refuse("explore", file.name, error)
+        data_source.refuse_file("explore", file.name, error)
         previous = held(state.get(CURRENT_KEY, ""))
         st.caption(
             f"The page still shows {_md(previous.name)}."
