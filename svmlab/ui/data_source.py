@@ -40,10 +40,12 @@ MAX_SESSION_UPLOADS = 4
 __all__ = [
     "CATALOGUES",
     "MAX_SESSION_UPLOADS",
+    "SOURCES",
     "UPLOAD",
     "DataItems",
     "DataRequest",
     "column_boxes",
+    "dataset_box",
     "file_box",
     "generated_data",
     "generator_controls",
@@ -54,6 +56,7 @@ __all__ = [
     "refuse_file",
     "request_data",
     "source_block",
+    "source_radio",
     "upload_controls",
 ]
 
@@ -61,6 +64,8 @@ DataItems = tuple[tuple[str, Any], ...]
 
 #: The source name of an uploaded file (every other source is a generator).
 UPLOAD = "upload"
+#: The data source radio's options: a generator, or an uploaded file.
+SOURCES = ("Generator", "Upload CSV")
 
 #: Advice ending the drawable check's sentence (these pages have no standardise box).
 DRAWABLE_ADVICE = "Rescale the columns (for example to mean 0 and sd 1)."
@@ -445,6 +450,42 @@ def _hold_notes(prefix: str, notes: list[str]) -> None:
     st.session_state[f"{prefix}_param_notes"] = [*held, *notes]
 
 
+def dataset_box(
+    prefix: str,
+    default: str,
+    *,
+    catalogue: str = "binary",
+    on_change: Callable[[], None] | None = None,
+) -> str:
+    """Every page's data set box (key ``<prefix>_dataset``), drawn at its
+    current value (``default`` until it has one); ``on_change``: a page's
+    own rule for a switch (Explore's keeps the visitor's model)."""
+    tables = CATALOGUES[catalogue]
+    names = list(tables.GENERATORS)
+    key = f"{prefix}_dataset"
+    return st.selectbox(
+        "Data set",
+        names,
+        index=keyed.index(key, names, names.index(default)),
+        format_func=tables.TITLES.__getitem__,
+        key=key,
+        persist_state="session",
+        on_change=on_change,
+    )
+
+
+def source_radio(prefix: str) -> str:
+    """Every page's generator-or-upload radio (key ``<prefix>_source``)."""
+    return keyed.radio(
+        "Data source",
+        list(SOURCES),
+        f"{prefix}_source",
+        horizontal=True,
+        persist_state="session",
+        label_visibility="collapsed",
+    )
+
+
 def generator_controls(
     prefix: str,
     *,
@@ -464,16 +505,7 @@ def generator_controls(
     (seed included).
     """
     tables = CATALOGUES[catalogue]
-    names = list(tables.GENERATORS)
-    key = f"{prefix}_dataset"
-    name = st.selectbox(
-        "Data set",
-        names,
-        index=keyed.index(key, names, names.index(default)),
-        format_func=tables.TITLES.__getitem__,
-        key=key,
-        persist_state="session",
-    )
+    name = dataset_box(prefix, default, catalogue=catalogue)
     if notes and name in notes:
         st.caption(notes[name])
     pinned = dict((fixed or {}).get(name, {}))
@@ -526,17 +558,7 @@ def source_block(
     Returns the source's name (a generator's, or :data:`UPLOAD`) and its data
     items (None while an upload is missing)."""
     st.header("Data")
-    key = f"{prefix}_source"
-    sources = ["Generator", "Upload CSV"]
-    source = keyed.radio(
-        "Data source",
-        sources,
-        key,
-        horizontal=True,
-        persist_state="session",
-        label_visibility="collapsed",
-    )
-    if source == "Upload CSV":
+    if source_radio(prefix) == SOURCES[1]:
         items = upload_controls(
             prefix,
             empty_note,

@@ -242,39 +242,22 @@ def _param_widget(p: datasets.Param) -> None:
     )
 
 
+def _dataset_box() -> None:
+    """The shared data set box, with Explore's switch (:func:`_dataset_changed`)."""
+    data_source.dataset_box(
+        "explore", EXPLORE_STATE.dataset, on_change=_dataset_changed
+    )
+
+
 def _data_controls(classroom: bool = False) -> None:
     st.header("Data")
     if classroom:  # the data set only: shape, seed and split keep their values
-        names = list(datasets.GENERATORS)
-        st.selectbox(
-            "Data set",
-            names,
-            index=keyed.index(KEYS["dataset"], names),
-            format_func=datasets.TITLES.__getitem__,
-            key=KEYS["dataset"],
-            on_change=_dataset_changed,
-        )
+        _dataset_box()
         return
-    sources = [upload.GENERATOR, upload.UPLOAD_CSV]
-    st.radio(
-        "Data source",
-        sources,
-        index=keyed.index(upload.SOURCE_KEY, sources),
-        key=upload.SOURCE_KEY,
-        horizontal=True,
-        label_visibility="collapsed",
-    )
+    data_source.source_radio("explore")
     upload.draw()
     if st.session_state[upload.SOURCE_KEY] == upload.GENERATOR:
-        names = list(datasets.GENERATORS)
-        st.selectbox(
-            "Data set",
-            names,
-            index=keyed.index(KEYS["dataset"], names),
-            format_func=datasets.TITLES.__getitem__,
-            key=KEYS["dataset"],
-            on_change=_dataset_changed,
-        )
+        _dataset_box()
         for p in datasets.PARAMS[st.session_state[KEYS["dataset"]]]:
             _param_widget(p)
     left, right = st.columns(2)

@@ -57,7 +57,7 @@ __all__ = [
 Array = NDArray[np.float64]
 
 #: The data source radio's options.
-GENERATOR, UPLOAD_CSV = "Generator", "Upload CSV"
+GENERATOR, UPLOAD_CSV = data_source.SOURCES
 
 P = "explore_"
 #: Session keys: the upload key shown ("" = generated data), the last applied
