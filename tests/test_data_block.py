@@ -96,3 +96,36 @@ def test_a_refused_csv_says_the_same_sentence_on_explore_and_losses(
         assert sidebar[0].replace("\\", "") == reference.replace("\\", "")
         sidebars.append(sidebar[0])
     assert sidebars[0] == sidebars[1]
+
+
+@pytest.mark.parametrize(
+    ("script", "source_key", "file_key"),
+    [
+        (EXPLORE, upload.SOURCE_KEY, upload.FILE_KEY),
+        (LOSSES, "losses_source", "losses_file"),
+    ],
+    ids=["explore", "losses"],
+)
+def test_a_file_is_parsed_once_over_reruns(
+    monkeypatch, script, source_key, file_key
+) -> None:
+    """The shared reader keeps the last file's table: reruns (any widget
+    moved) do not parse the file again, on Explore as on Losses."""
+    calls: list[int] = []
+    original = csv_data.read_table
+
+    def counting(data, *args, **kwargs):
+        calls.append(len(data))
+        return original(data, *args, **kwargs)
+
+    monkeypatch.setattr(csv_data, "read_table", counting)
+    data = b"x1,x2,label\n0,0,a\n1,1,b\n0,1,a\n1,0,b\n2,2,a\n3,1,b\n"
+    at = page_test(script, default_timeout=180).run()
+    at.radio(key=source_key).set_value("Upload CSV").run()
+    at.file_uploader(key=file_key).set_value(("ok.csv", data, "text/csv"))
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    at.run()
+    at.run()
+    assert calls == [len(data)]

@@ -1,5 +1,8 @@
-"""The data of a page that sweeps or compares: a generator with its sliders, or a
-CSV upload held in the session (the Model selection and Losses pages).
+"""The data of a page: a generator with its sliders, or a CSV upload held in
+the session (every page with data; Explore draws the same pieces,
+:func:`dataset_box`, :func:`param_slider`, :func:`file_box`, :func:`read_file`,
+:func:`refuse_file` and :func:`column_boxes`, around its own data set switch,
+clicked points and held uploads).
 
 Every widget is keyed ``<prefix>_...`` and drawn with its current value as its
 default (:mod:`svmlab.ui.keyed`), so a widget the browser mounts afresh never

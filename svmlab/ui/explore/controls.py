@@ -21,7 +21,10 @@ what was malformed or changed is said once on the page by the shared
 
 The data come from a generator or from an uploaded CSV file (the "Data source"
 radio; :mod:`svmlab.ui.explore.upload` draws the upload widgets and keeps the uploaded
-data and their key in the session state).
+data and their key in the session state). The radio, the data set box and the
+generator sliders (with their dependent rule) are every page's
+(:mod:`svmlab.ui.data_source`); the data set switch that keeps the visitor's
+model is Explore's own (:func:`show_switch`).
 
 The widget lists come from the engine's tables (STYLE rule 3): data sets from
 ``datasets.GENERATORS`` / ``PARAMS``, kernels from ``KERNELS``, losses from
