@@ -192,8 +192,15 @@ def test_explore_link_opens_the_chosen_cell() -> None:
 def test_bad_input_shows_the_error_and_keeps_the_rest() -> None:
     at = _run(_app())
     frame = _summary(at)
-    # Inner radius above the outer one: the generator refuses it.
+    # Moved on its slider, the inner radius takes the outer one along (the
+    # shared rule, svmlab.ui.data_source.params_moved): no error.
     at.slider(key="selection_two_circles_r_inner").set_value(0.9).run()
+    assert at.slider(key="selection_two_circles_r_outer").value == 0.95
+    assert not at.error, [e.value for e in at.error]
+    # Set past the rule (as the session state can be), the inner radius above
+    # the outer one reaches the generator, which refuses it.
+    at.session_state["selection_two_circles_r_outer"] = 0.75
+    at.run()
     at = _run(at)
     with pytest.raises(SvmlabError) as expected:
         datasets.make("two_circles", n_samples=N, r_inner=0.9, r_outer=0.75)
