@@ -245,7 +245,7 @@ def to_points(
                 "; points without labels need two feature columns."
             )
         x_columns = (columns[0], columns[1])
-    check_columns(columns, list(x_columns), 2, needs="two feature columns", choose="")
+    check_columns(columns, list(x_columns), 2, needs="two feature columns")
     if len(x_columns) != 2 or x_columns[0] == x_columns[1]:
         raise DataError("Choose two different feature columns.")
     features = list(x_columns)
