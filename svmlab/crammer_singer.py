@@ -76,6 +76,7 @@ from svmlab.array_types import Array
 from svmlab.compiled_args import read_only
 from svmlab.errors import ProblemError, short_reason
 from svmlab.solvers.base import Budget
+from svmlab.solvers.qp import interior_point
 
 __all__ = [
     "QP_MAX_VARIABLES",
@@ -396,22 +397,9 @@ def _interior_point(
     A = cvxopt.spmatrix(
         1.0, np.repeat(np.arange(n), k).tolist(), list(range(size)), (n, size)
     )
-    options = {
-        "show_progress": False,
-        "abstol": 1e-10,
-        "reltol": 1e-10,
-        "feastol": 1e-10,
-        "maxiters": 200,
-    }
     try:
-        result = cvxopt.solvers.qp(
-            cvxopt.matrix(P),
-            cvxopt.matrix(q),
-            G,
-            cvxopt.matrix(upper),
-            A,
-            cvxopt.matrix(np.zeros(n)),
-            options=options,
+        result = interior_point(
+            P, q, G, upper, A, cvxopt.matrix(np.zeros(n)), tol=1e-10
         )
     except (ValueError, ArithmeticError) as error:
         raise ProblemError(

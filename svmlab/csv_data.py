@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from svmlab.array_types import Array
 from svmlab.csv_table import (
     COMMA_NUMBER,
     DELIMITERS,
@@ -75,7 +77,7 @@ def check_columns(
     needed: int,
     *,
     needs: str,
-    choose: str,
+    choose: str = "",
 ) -> None:
     """A :class:`DataError` unless every column ``named`` (None: one not named)
     is one of ``columns``, the table has ``needed`` columns at least (``needs``
@@ -115,6 +117,23 @@ def _choose(
             f"The label column {quote(label_column)} cannot also be a feature."
         )
     return list(x_columns or [c for c in columns if c != label_column]), label_column
+
+
+def _nonfinite_rows(
+    frame: Any, bad: NDArray[np.bool_], features: list[str], X: Array, label: str = ""
+) -> DataError:
+    """The sentence for rows with missing, NaN or infinite values, naming the
+    first one's line and column (its first bad feature, else the ``label``)."""
+    i, k = int(np.argmax(bad)), int(bad.sum())
+    nonfinite = [c for c, x in zip(features, X[i], strict=True) if not np.isfinite(x)]
+    column = (nonfinite or [label])[0]
+    cell = frame[column].iloc[i]
+    return DataError(
+        f"{k} row{'s contain' if k > 1 else ' contains'} missing, NaN or infinite "
+        f"values (the first is line {frame.index[i]}, column {quote(column)}: "
+        f"{show_cell(cell) if cell else 'empty'}). Tick 'drop those rows' under "
+        "the file (drop_nonfinite=True in code) to leave them out, or fix it."
+    )
 
 
 def _check_numeric(table: CsvTable, features: list[str]) -> None:
@@ -184,18 +203,7 @@ def _labelled_rows(
     missing = np.array([v.lower() in MISSING for v in values], dtype=bool)
     bad = ~np.isfinite(X).all(axis=1) | missing
     if bad.any() and not drop_nonfinite:
-        i, k = int(np.argmax(bad)), int(bad.sum())
-        nonfinite = [
-            c for c, x in zip(features, X[i], strict=True) if not np.isfinite(x)
-        ]
-        column = (nonfinite or [label])[0]
-        cell = frame[column].iloc[i]
-        raise DataError(
-            f"{k} row{'s contain' if k > 1 else ' contains'} missing, NaN or infinite "
-            f"values (the first is line {frame.index[i]}, column {quote(column)}: "
-            f"{show_cell(cell) if cell else 'empty'}). Tick 'drop those rows' under "
-            "the file (drop_nonfinite=True in code) to leave them out, or fix it."
-        )
+        raise _nonfinite_rows(frame, bad, features, X, label)
     if bad.all():
         raise DataError(
             "No rows are left after dropping the rows with missing, NaN or infinite "
@@ -237,12 +245,7 @@ def to_points(
                 "; points without labels need two feature columns."
             )
         x_columns = (columns[0], columns[1])
-    for name in x_columns:
-        if name not in columns:
-            raise DataError(
-                f"There is no column {quote(name)}; the columns are: "
-                f"{', '.join(columns)}."
-            )
+    check_columns(columns, list(x_columns), 2, needs="two feature columns")
     if len(x_columns) != 2 or x_columns[0] == x_columns[1]:
         raise DataError("Choose two different feature columns.")
     features = list(x_columns)
@@ -253,17 +256,7 @@ def to_points(
     ).T.reshape(-1, 2)
     bad = ~np.isfinite(X).all(axis=1)
     if bad.any() and not drop_nonfinite:
-        i, k = int(np.argmax(bad)), int(bad.sum())
-        column = next(
-            c for c, x in zip(features, X[i], strict=True) if not np.isfinite(x)
-        )
-        cell = frame[column].iloc[i]
-        raise DataError(
-            f"{k} row{'s contain' if k > 1 else ' contains'} missing, NaN or infinite "
-            f"values (the first is line {frame.index[i]}, column {quote(column)}: "
-            f"{show_cell(cell) if cell else 'empty'}). Tick 'drop those rows' under "
-            "the file (drop_nonfinite=True in code) to leave them out, or fix it."
-        )
+        raise _nonfinite_rows(frame, bad, features, X)
     X = X[~bad]
     if X.shape[0] < 2:
         raise DataError(

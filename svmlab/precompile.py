@@ -264,7 +264,6 @@ def _inlined() -> None:
     ip, gp, i_n, gn = working_set.nu_violators(y, a, G, U, n)
     working_set.nu_partner(ip, gp, i_n, gn, K[0], K[1], y, a, G, QD, U, n, 1e-3)
     working_set.select_single(a, G, U, n, 1e-3)
-    working_set._second_order(1.0, 1.0, QD, K[0], 1, 0.0, 1.0, -1)
     shrinking._step_pair(0, 1, K[0], K[1], y, a.copy(), G.copy(), QD, U, R, n)
     shrinking._step_single(0, K[0], y, a.copy(), G.copy(), QD, U, R, n)
     shrinking._add_row(G.copy(), 1.0, y, K[0], n)

@@ -158,7 +158,7 @@ def check_binary_labels(y: ArrayLike, *, one: str, more: str) -> NDArray:
     classes = check_labels(y)
     if classes.shape[0] < 2:
         only = classes[0].item() if isinstance(classes[0], np.generic) else classes[0]
-        raise DataError(f"Only one class ({only!r}) is present; {one}")
+        raise DataError(f"Only one class ({only}) is present; {one}")
     if classes.shape[0] > 2:
         raise DataError(
             "Only binary classification is supported. "

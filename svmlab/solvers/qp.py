@@ -99,6 +99,31 @@ def _clarabel(
     return np.asarray(result.x, dtype=np.float64), str(result.status), result.iterations
 
 
+def interior_point(P: Array, q: Array, G: Any, h: Any, A: Any, b: Any, *, tol: float):
+    """CVXOPT's ``min 0.5 x'Px + q'x`` s.t. ``Gx <= h``, ``Ax = b`` (``G``, ``A``,
+    ``b`` as CVXOPT takes them), quiet, to ``tol`` (absolute and relative gap),
+    feasible to 1e-10, in at most 200 iterations; its result dictionary. Raises
+    what CVXOPT raises (ValueError, ArithmeticError) for the caller to phrase."""
+    import cvxopt
+
+    options = {
+        "show_progress": False,
+        "abstol": tol,
+        "reltol": tol,
+        "feastol": 1e-10,
+        "maxiters": 200,
+    }
+    return cvxopt.solvers.qp(
+        cvxopt.matrix(P),
+        cvxopt.matrix(q),
+        G,
+        cvxopt.matrix(h),
+        A,
+        b,
+        options=options,
+    )
+
+
 def _cvxopt(
     Q: Array,
     y: Array,
@@ -127,22 +152,9 @@ def _cvxopt(
     G = cvxopt.spmatrix(values, rows, cols, (len(h), n))
     A = cvxopt.matrix(y[None, :]) if fit_intercept else None
     b = cvxopt.matrix(float(c)) if fit_intercept else None
-    options = {
-        "show_progress": False,
-        "abstol": 1e-11,
-        "reltol": 1e-11,
-        "feastol": 1e-10,
-        "maxiters": 200,
-    }
     try:
-        result = cvxopt.solvers.qp(
-            cvxopt.matrix(Q),
-            cvxopt.matrix(-np.ones(n) if p is None else p),
-            G,
-            cvxopt.matrix(h),
-            A,
-            b,
-            options=options,
+        result = interior_point(
+            Q, -np.ones(n) if p is None else p, G, h, A, b, tol=1e-11
         )
     except (ValueError, ArithmeticError) as error:
         raise _breakdown(upper, error) from error

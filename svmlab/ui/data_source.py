@@ -198,9 +198,10 @@ def upload_controls(
     data)."""
     if regression:
         return _regression_upload(prefix, empty_note)
-    chosen_file = _file_and_drop(prefix, "two feature columns and a label column")
+    chosen_file = _file_and_drop(
+        prefix, "two feature columns and a label column", empty_note
+    )
     if chosen_file is None:
-        st.info(empty_note)
         return None
     file, drop = chosen_file
     try:
@@ -235,9 +236,7 @@ def upload_controls(
     except DataError as error:
         refuse_file(prefix, file.name, error)
         return None
-    accept(prefix)
-    key = hashlib.sha256(X.tobytes() + y.tobytes()).hexdigest()[:12]
-    hold(prefix, key, X, y)
+    key = _keep(prefix, X, y)
     if multiclass:
         names = ", ".join(for_markdown(repr(str(v))) for v in labels)
         st.caption(f"{len(y)} points; {len(labels)} classes: {names}.")
@@ -258,15 +257,25 @@ def upload_controls(
     return (("upload", key), ("labels", tuple(str(v) for v in labels)))
 
 
-def _file_and_drop(prefix: str, holds: str) -> tuple[Any, bool] | None:
+def _file_and_drop(prefix: str, holds: str, empty_note: str) -> tuple[Any, bool] | None:
     """The uploader (``holds``: what the file must hold) and the drop-rows
-    choice: ``(file, drop)``, or None (the source accepted) while no file is
-    chosen."""
+    choice: ``(file, drop)``, or None (the source accepted, ``empty_note``
+    shown) while no file is chosen."""
     file, drop = file_box(prefix, holds)
     if file is None:
         accept(prefix)
+        st.info(empty_note)
         return None
     return file, drop
+
+
+def _keep(prefix: str, X: Array, y: Array) -> str:
+    """Accept an upload that read well and hold its arrays; returns their key
+    (a hash of the values: the caches key on it)."""
+    accept(prefix)
+    key = hashlib.sha256(X.tobytes() + y.tobytes()).hexdigest()[:12]
+    hold(prefix, key, X, y)
+    return key
 
 
 def file_box(prefix: str, holds: str) -> tuple[Any, bool]:
@@ -358,9 +367,10 @@ def column_boxes(
 def _regression_upload(prefix: str, empty_note: str) -> DataItems | None:
     """The uploader of the Regression page: x and t, chosen when there are more
     columns; the upload's data items, or None."""
-    chosen_file = _file_and_drop(prefix, "an input column x and a target column t")
+    chosen_file = _file_and_drop(
+        prefix, "an input column x and a target column t", empty_note
+    )
     if chosen_file is None:
-        st.info(empty_note)
         return None
     file, drop = chosen_file
     try:
@@ -382,9 +392,7 @@ def _regression_upload(prefix: str, empty_note: str) -> DataItems | None:
     except DataError as error:
         refuse_file(prefix, file.name, error)
         return None
-    accept(prefix)
-    key = hashlib.sha256(X.tobytes() + t.tobytes()).hexdigest()[:12]
-    hold(prefix, key, X, t)
+    key = _keep(prefix, X, t)
     st.caption(
         f"{len(t)} points; x is {for_markdown(repr(x_name))}, t is "
         f"{for_markdown(repr(t_name))}."
