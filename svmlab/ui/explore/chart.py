@@ -220,6 +220,43 @@ async function draw(gd) {
   }
 }
 
+// One small chart drawn, redrawn and freed off screen while the browser is
+// idle: V8 compiles a function on its first call, so a tab's first real chart
+// paid for compiling Plotly's drawing code (scatter, bars, layout images, axes,
+// legend, hover) on the spot (issue 28: most of the browser's time on the
+// Multiclass page opened from the hub). Once per copy of plotly.js.
+const PIXEL = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAf" +
+  "FcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+function warmUp(lib) {
+  if (!lib || !lib.newPlot || lib.__svmlabWarm) return Promise.resolve();
+  lib.__svmlabWarm = true;
+  const div = document.createElement("div");
+  div.setAttribute("aria-hidden", "true");
+  div.style.cssText = "position:absolute;left:-10000px;top:0;width:480px;" +
+    "height:360px;pointer-events:none";
+  document.body.appendChild(div);
+  const data = [
+    { type: "scatter", x: [0, 1, null, 2], y: [1, 0, null, 2], mode: "lines",
+      line: { dash: "dash" }, name: "a", hoverinfo: "skip" },
+    { type: "scatter", x: [0, 1, 2], y: [2, 1, 0], mode: "markers", name: "b",
+      marker: { symbol: "circle-open", size: 9 },
+      hovertemplate: "%{x}<extra>%{fullData.name}</extra>" },
+    { type: "bar", x: [0, 1, 2], y: [3, 1, 2], name: "c" },
+  ];
+  const layout = {
+    title: { text: "w" }, showlegend: true, dragmode: "select",
+    xaxis: { title: { text: "x" }, range: [-0.5, 2.5] },
+    yaxis: { title: { text: "y" }, scaleanchor: "x" },
+    images: [{ source: PIXEL, xref: "x", yref: "y", x: 0, y: 2, sizex: 2,
+               sizey: 2, sizing: "stretch", layer: "below" }],
+  };
+  const done = () => { try { lib.purge(div); } catch (error) {} div.remove(); };
+  return Promise.resolve(lib.newPlot(div, data, layout, { responsive: false }))
+    .then(() => lib.react(div, data.slice().reverse(),
+      Object.assign({}, layout, { datarevision: 1 })))
+    .then(done, done);
+}
+
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   let gd = parentElement.querySelector(":scope > .svmlab-plot");
@@ -258,11 +295,14 @@ export default function (component) {
         : setTimeout(run, 500);
       const chunk = text.slice(PRELOAD.length);
       const own = document.querySelector('script[src*="/static/js/"]');
-      idle(() => plotlyReady().catch((error) => console.error(error)).then(() => {
+      idle(() => plotlyReady().then((lib) => idle(() => warmUp(lib)))
+        .catch((error) => console.error(error)).then(() => {
         if (chunk && own) {
           const url = own.src.slice(0, own.src.indexOf("static/js/")) +
             "static/js/" + chunk;
-          idle(() => import(url).catch((error) => console.error(error)));
+          // Streamlit's element code sets window.Plotly to its own copy.
+          idle(() => import(url).then(() => idle(() => warmUp(window.Plotly)))
+            .catch((error) => console.error(error)));
         }
       }));
     }
