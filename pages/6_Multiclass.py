@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from svmlab import figures
 from svmlab.figures import multiclass as fig
 from svmlab.multiclass import METHODS
 from svmlab.ui import multiclass_page as mp
@@ -30,11 +29,11 @@ request = page_hands.top(
 
 
 def compute():
-    X, y, _, _ = request.data()
-    return X, y, mp.comparison(request), figures.data_bounds(X)
+    _, y, _, _ = request.data()
+    return y, mp.comparison(request)
 
 
-X, y, results, bounds = engine_result(compute)
+y, results = engine_result(compute)
 
 page_url.preset_box(MULTICLASS_STATE, results)
 names = request.class_names(int(max(y)) + 1)
@@ -44,6 +43,15 @@ panels.plotly_chart(
     key="multiclass_key",
 )
 
+# Built once per server for these settings (a visit evaluates nothing again).
+specs = engine_result(
+    lambda: mp.panel_specs(
+        request,
+        # On a projector the preset and the panels share one screen.
+        260 if page_url.classroom(MULTICLASS_STATE) else 350,
+        tuple(names),
+    )
+)
 columns = st.columns(len(METHODS), gap="small")
 for column, (method, title) in zip(columns, METHODS.items(), strict=True):
     result = results[method]
@@ -53,16 +61,7 @@ for column, (method, title) in zip(columns, METHODS.items(), strict=True):
             st.error(for_markdown(result.error))
             continue
         panels.plotly_chart(
-            fig.multiclass_panel(
-                result.model,
-                X,
-                y,
-                bounds=bounds,
-                # On a projector the preset and the panels share one screen.
-                height=260 if page_url.classroom(MULTICLASS_STATE) else 350,
-                class_names=names,
-            ),
-            key=f"multiclass_panel_{method}",
+            fig.panel_figure(specs[method]), key=f"multiclass_panel_{method}"
         )
         st.markdown(mp.numbers_markdown(result))
         for note in result.notes[:2]:

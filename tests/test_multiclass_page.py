@@ -255,3 +255,70 @@ def test_reductions_with_nu_agree_with_scikit_learn(nu):
         reference.fit(X, y).decision_function(X_test),
         atol=1e-5,
     )
+
+
+# -- the panels, built once per server (issue 28) -------------------------------------
+
+
+def _request(C: float):
+    from svmlab.ui.multiclass_page import MulticlassRequest
+
+    items = (("n_samples", 90), ("noise", 1.0), ("random_state", 2))
+    return MulticlassRequest(
+        source="blobs",
+        data_items=items,
+        kernel="gaussian",
+        C=C,
+        sigma=1.0,
+        degree=3,
+        loss="hinge",
+        bias="unregularized",
+    )
+
+
+def _fresh_panels(request, height: int, names: tuple[str, ...]) -> dict[str, dict]:
+    """The panels drawn the way the page drew them before they were cached:
+    a new fit of the three methods (no cache), each panel built from it."""
+    from svmlab.multiclass_compare import compare
+
+    X, y, X_test, y_test = request.data()
+    results = compare(X, y, X_test, y_test, request.settings)
+    return {
+        m: multiclass_panel(
+            r.model, X, y, bounds=data_bounds(X), height=height, class_names=names
+        ).to_plotly_json()
+        for m, r in results.items()
+    }
+
+
+def test_cached_panels_are_the_panels_of_their_own_settings() -> None:
+    """Served from the cache (a second call: a pickled copy), a panel is the
+    one a fresh fit draws; other settings (C) are never served the first's."""
+    from svmlab.figures.multiclass import panel_figure
+    from svmlab.ui.multiclass_page import panel_specs
+
+    names = ("0", "1", "2")
+    drawn = {}
+    for C in (1.0, 0.01):
+        request = _request(C)
+        fresh = _fresh_panels(request, 350, names)
+        for _ in range(2):  # built, then served
+            specs = panel_specs(request, 350, names)
+            assert set(specs) == set(METHODS)
+            for method, spec in specs.items():
+                assert panel_figure(spec).to_plotly_json() == fresh[method], method
+        drawn[C] = specs
+    for method in METHODS:
+        assert drawn[1.0][method]["data"] != drawn[0.01][method]["data"], method
+    # The height and the class names are part of the key too.
+    assert panel_specs(_request(1.0), 260, names)["ovr"]["layout"]["height"] == 260
+    renamed = panel_specs(_request(1.0), 350, ("a", "b", "c"))["ovr"]["data"]
+    assert any(t.get("name") == "b" for t in renamed)
+
+
+def test_a_second_session_draws_the_same_panels() -> None:
+    first, second = _app(), _app()
+    assert not problems(first) and not problems(second)
+    charts = [[c.proto.spec for c in at.get("plotly_chart")] for at in (first, second)]
+    assert len(charts[0]) == len(METHODS) + 1
+    assert charts[0] == charts[1]

@@ -42,3 +42,27 @@ def test_the_hub_preloads_both_plotly_codes_while_idle(page, browser_log, open_p
     assert box is None or box["height"] == 0
     assert not browser_log.page_errors, browser_log.page_errors
     assert not browser_log.console_errors, browser_log.console_errors
+
+
+def test_the_hub_warms_both_plotly_copies_up_off_screen(page, browser_log, open_page):
+    """Issue 28: once loaded, each copy of plotly.js (svmlab's chart's, and the
+    one Streamlit's Plotly element code brings) draws one small chart off
+    screen while the hub is idle, so the next page's first charts do not pay
+    for compiling Plotly's drawing code; the chart is freed and its node
+    removed, and nothing of it reaches the page."""
+    open_page()
+    page.wait_for_function(
+        """() => window.__svmlabPlotlyLib && window.__svmlabPlotlyLib.__svmlabWarm
+             && window.Plotly !== window.__svmlabPlotlyLib
+             && window.Plotly.__svmlabWarm""",
+        timeout=60_000,
+    )
+    page.wait_for_timeout(500)
+    left = page.evaluate(
+        """() => [...document.querySelectorAll('div[aria-hidden="true"]')]
+             .filter((e) => e.style.left === '-10000px').length"""
+    )
+    assert left == 0
+    assert page.locator('[data-testid="stMain"] .js-plotly-plot').count() == 0
+    assert not browser_log.page_errors, browser_log.page_errors
+    assert not browser_log.console_errors, browser_log.console_errors

@@ -76,7 +76,7 @@ def _serve_plotly_js() -> None:
 
 COMPONENT = "svmlab_plotly"
 
-_JS = r"""
+_COMMON_JS = r"""
 const SCRIPT = "__ASSET__";
 const PRELOAD = "__PRELOAD__";
 
@@ -108,6 +108,12 @@ function plotlyReady() {
   return window.__svmlabPlotly;
 }
 
+"""
+
+#: The chart: one Plotly ``div`` per instance, redrawn in place. Sent with
+#: every instance on every run (Streamlit 1.67 inlines a component's code in
+#: each element), so what only the preload needs lives in :data:`_PRELOAD_JS`.
+_CHART_JS = r"""
 function selection(event) {
   const out = { box: [], lasso: [] };
   if (!event) return out;
@@ -246,28 +252,6 @@ export default function (component) {
   }
   gd.__svmlabSend = setTriggerValue;
   const text = data ? new TextDecoder().decode(data) : null;
-  if (text && text.startsWith(PRELOAD)) {
-    // The frame's preload (every page): while the browser is idle, fetch and
-    // run plotly.js, then Streamlit's own Plotly element code (the chunk
-    // named after the prefix), so the tab's first chart of either kind does
-    // not wait for a download and a parse. Once per tab.
-    if (!window.__svmlabPreloaded) {
-      window.__svmlabPreloaded = true;
-      const idle = (run) => window.requestIdleCallback
-        ? window.requestIdleCallback(run, { timeout: 2000 })
-        : setTimeout(run, 500);
-      const chunk = text.slice(PRELOAD.length);
-      const own = document.querySelector('script[src*="/static/js/"]');
-      idle(() => plotlyReady().catch((error) => console.error(error)).then(() => {
-        if (chunk && own) {
-          const url = own.src.slice(0, own.src.indexOf("static/js/")) +
-            "static/js/" + chunk;
-          idle(() => import(url).catch((error) => console.error(error)));
-        }
-      }));
-    }
-    return () => {};
-  }
   if (text) {
     if (text !== gd.__svmlabText) {
       gd.__svmlabText = text;
@@ -306,6 +290,77 @@ export default function (component) {
 }
 """
 
+#: The frame's invisible preload: plotly.js and Streamlit's Plotly element code
+#: fetched and warmed up while the browser is idle (:func:`preload`).
+_PRELOAD_JS = r"""
+// One small chart drawn, redrawn and freed off screen while the browser is
+// idle: V8 compiles a function on its first call, so a tab's first real chart
+// paid for compiling Plotly's drawing code (scatter, bars, layout images, axes,
+// legend, hover) on the spot (issue 28: most of the browser's time on the
+// Multiclass page opened from the hub). Once per copy of plotly.js.
+const PIXEL = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAf" +
+  "FcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+function warmUp(lib) {
+  if (!lib || !lib.newPlot || lib.__svmlabWarm) return Promise.resolve();
+  lib.__svmlabWarm = true;
+  const div = document.createElement("div");
+  div.setAttribute("aria-hidden", "true");
+  div.style.cssText = "position:absolute;left:-10000px;top:0;width:480px;" +
+    "height:360px;pointer-events:none";
+  document.body.appendChild(div);
+  const data = [
+    { type: "scatter", x: [0, 1, null, 2], y: [1, 0, null, 2], mode: "lines",
+      line: { dash: "dash" }, name: "a", hoverinfo: "skip" },
+    { type: "scatter", x: [0, 1, 2], y: [2, 1, 0], mode: "markers", name: "b",
+      marker: { symbol: "circle-open", size: 9 },
+      hovertemplate: "%{x}<extra>%{fullData.name}</extra>" },
+    { type: "bar", x: [0, 1, 2], y: [3, 1, 2], name: "c" },
+  ];
+  const layout = {
+    title: { text: "w" }, showlegend: true, dragmode: "select",
+    xaxis: { title: { text: "x" }, range: [-0.5, 2.5] },
+    yaxis: { title: { text: "y" }, scaleanchor: "x" },
+    images: [{ source: PIXEL, xref: "x", yref: "y", x: 0, y: 2, sizex: 2,
+               sizey: 2, sizing: "stretch", layer: "below" }],
+  };
+  const done = () => { try { lib.purge(div); } catch (error) {} div.remove(); };
+  return Promise.resolve(lib.newPlot(div, data, layout, { responsive: false }))
+    .then(() => lib.react(div, data.slice().reverse(),
+      Object.assign({}, layout, { datarevision: 1 })))
+    .then(done, done);
+}
+
+export default function (component) {
+  const { data } = component;
+  const text = data ? new TextDecoder().decode(data) : "";
+  if (text.startsWith(PRELOAD)) {
+    // The frame's preload (every page): while the browser is idle, fetch and
+    // run plotly.js, then Streamlit's own Plotly element code (the chunk
+    // named after the prefix), so the tab's first chart of either kind does
+    // not wait for a download and a parse. Once per tab.
+    if (!window.__svmlabPreloaded) {
+      window.__svmlabPreloaded = true;
+      const idle = (run) => window.requestIdleCallback
+        ? window.requestIdleCallback(run, { timeout: 2000 })
+        : setTimeout(run, 500);
+      const chunk = text.slice(PRELOAD.length);
+      const own = document.querySelector('script[src*="/static/js/"]');
+      idle(() => plotlyReady().then((lib) => idle(() => warmUp(lib)))
+        .catch((error) => console.error(error)).then(() => {
+        if (chunk && own) {
+          const url = own.src.slice(0, own.src.indexOf("static/js/")) +
+            "static/js/" + chunk;
+          // Streamlit's element code sets window.Plotly to its own copy.
+          idle(() => import(url).then(() => idle(() => warmUp(window.Plotly)))
+            .catch((error) => console.error(error)));
+        }
+      }));
+    }
+  }
+  return () => {};
+}
+"""
+
 #: The payload of :func:`preload` starts so (a figure's starts with "{"), and
 #: goes on with the file name of Streamlit's own Plotly element code: a chunk
 #: of Streamlit's bundle with a hashed name (Streamlit is pinned; none found
@@ -316,12 +371,17 @@ PLOTLY_CHUNK = next(
     (f.name for f in sorted(_STREAMLIT_JS.glob("PlotlyChart.*.js"))), ""
 )
 
-_JS_SOURCE = _JS.replace("__ASSET__", ASSET_NAME).replace("__PRELOAD__", PRELOAD)
-_component = st.components.v2.component(COMPONENT, js=_JS_SOURCE, isolate_styles=False)
-#: The same code under a name of its own: the preload is not a chart, so what
-#: lists a page's charts (by :data:`COMPONENT`) does not meet it.
+_COMMON_SOURCE = _COMMON_JS.replace("__ASSET__", ASSET_NAME).replace(
+    "__PRELOAD__", PRELOAD
+)
+_component = st.components.v2.component(
+    COMPONENT, js=_COMMON_SOURCE + _CHART_JS, isolate_styles=False
+)
+#: A component of its own: the preload is not a chart, so what lists a page's
+#: charts (by :data:`COMPONENT`) does not meet it, and its code is not sent
+#: with every chart.
 _preload_component = st.components.v2.component(
-    COMPONENT + "_preload", js=_JS_SOURCE, isolate_styles=False
+    COMPONENT + "_preload", js=_COMMON_SOURCE + _PRELOAD_JS, isolate_styles=False
 )
 
 
