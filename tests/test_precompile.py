@@ -299,3 +299,40 @@ def test_importing_the_ui_starts_the_warm_up_in_a_running_server_only(
         script, env={**os.environ, "SVMLAB_PRECOMPILE": "1"}, timeout=120
     )
     assert out.split() == [str(serving), "False"]
+
+
+def test_the_servers_warm_up_pauses_after_its_first_job_only() -> None:
+    """In a server the background warm-up runs the Explore job, then sleeps
+    :data:`BACKGROUND_PAUSE_S` before the rest (the first page's script runs
+    meanwhile); ``python -m svmlab.precompile`` and the tests' direct warm-up do
+    not pause. In a fresh process: the module's report is once per process."""
+    script = textwrap.dedent(
+        """
+        import time
+        from svmlab import precompile
+        stamps = []
+        precompile.JOBS = {
+            name: (lambda name=name: stamps.append((name, time.perf_counter())))
+            for name in ("first", "second", "third")
+        }
+        precompile.BACKGROUND_PAUSE_S = 1.5
+        if BACKGROUND:
+            precompile.start_in_background().join()
+        else:
+            precompile.warm_up()
+        (n1, t1), (n2, t2), (n3, t3) = stamps
+        print(n1, n2, n3, t2 - t1, t3 - t2)
+        """
+    )
+    gaps = {}
+    for background in (True, False):
+        out = python_output(
+            f"BACKGROUND = {background}\n" + script,
+            env={**os.environ, "SVMLAB_PRECOMPILE": "1"},
+            timeout=120,
+        ).split()
+        assert out[:3] == ["first", "second", "third"]
+        gaps[background] = (float(out[3]), float(out[4]))
+    assert gaps[True][0] >= 1.5  # the pause, after the first job
+    assert gaps[True][1] < 1.0  # and only there
+    assert gaps[False][0] < 1.0  # no pause outside a server
