@@ -939,6 +939,32 @@ def report(result: dict[str, Any]) -> None:
     print(f"\nload at start {result['load_start']}, at end {result['load_end']}")
 
 
+def _alone(run: Any, table: str) -> dict[str, Any]:
+    """One of the single-part modes (``--first-visit-only``, ``--buttons-only``):
+    ``run(browser)`` in Chromium, the load before and after, its ``table``
+    printed without the samples."""
+    from playwright.sync_api import sync_playwright
+
+    load_start = machine_load()
+    print(f"load at start: {load_start}", flush=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        result = run(browser)
+        browser.close()
+    result.update(load_start=load_start, load_end=machine_load())
+    print()
+    print_table(result[table], [c for c in result[table][0] if c != "samples"])
+    return result
+
+
+def _finish_alone(result: dict[str, Any], args: Any, suffix: str) -> None:
+    result["app_dir"] = str(args.app_dir)
+    print(f"\nload at start {result['load_start']}, at end {result['load_end']}")
+    print(f"wrote {write_json(args.name + suffix, result)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--moves", type=int, default=20)
@@ -978,42 +1004,21 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     if args.first_visit_only:
-        load_start = machine_load()
-        print(f"load at start: {load_start}", flush=True)
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(
-                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-            )
-            result = first_visits(browser, args.app_dir, args.rounds)
-            browser.close()
-        result.update(load_start=load_start, load_end=machine_load())
-        result["app_dir"] = str(args.app_dir)
-        print()
-        print_table(
-            result["first_visits"],
-            [c for c in result["first_visits"][0] if c != "samples"],
+        result = _alone(
+            lambda browser: first_visits(browser, args.app_dir, args.rounds),
+            "first_visits",
         )
         print(f"install's precompile step: {result['precompile_install_s']} s")
-        print(f"\nload at start {load_start}, at end {result['load_end']}")
-        print(f"wrote {write_json(args.name + '_first_visit', result)}")
+        _finish_alone(result, args, "_first_visit")
         return
-
     if args.buttons_only:
-        load_start = machine_load()
-        print(f"load at start: {load_start}", flush=True)
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(
-                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-            )
-            result = buttons_only(browser, args.app_dir, args.rounds, args.skip_scaling)
-            browser.close()
-        result.update(load_start=load_start, load_end=machine_load())
-        result["app_dir"] = str(args.app_dir)
-        print()
-        columns = [c for c in result["buttons"][0] if c != "samples"]
-        print_table(result["buttons"], columns)
-        print(f"\nload at start {load_start}, at end {result['load_end']}")
-        print(f"wrote {write_json(args.name + '_buttons', result)}")
+        result = _alone(
+            lambda browser: buttons_only(
+                browser, args.app_dir, args.rounds, args.skip_scaling
+            ),
+            "buttons",
+        )
+        _finish_alone(result, args, "_buttons")
         return
 
     result: dict[str, Any] = {

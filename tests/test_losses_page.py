@@ -218,7 +218,8 @@ def test_a_wide_csv_chooses_its_columns_beside_the_outliers_class() -> None:
 
 
 def test_a_page_field_cannot_take_a_data_source_key() -> None:
-    from svmlab.ui.page_state import LOSSES_STATE, Choice, PageState
+    from svmlab.ui.page_fields import Choice
+    from svmlab.ui.page_state import LOSSES_STATE, PageState
 
     def state(*fields) -> PageState:
         return PageState(

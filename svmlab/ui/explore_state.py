@@ -24,7 +24,8 @@ from typing import Any
 from svmlab import datasets, kernels, losses, solvers
 from svmlab.estimator import BIASES
 from svmlab.ui.link_values import C_GRID, DELTA_GRID, SIGMA_GRID, encoded, parse_number
-from svmlab.ui.page_state import Choice, Flag, Grid, Number, PageState, Text
+from svmlab.ui.page_fields import Choice, Flag, Grid, Number, Text
+from svmlab.ui.page_state import PageState
 
 __all__ = [
     "ATTRIBUTES",

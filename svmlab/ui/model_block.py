@@ -23,7 +23,8 @@ from svmlab.estimator import BIASES
 from svmlab.losses import LOSSES
 from svmlab.ui import keyed, panels
 from svmlab.ui.link_values import nearest
-from svmlab.ui.page_state import Choice, Flag, Grid, Number, PageState
+from svmlab.ui.page_fields import Choice, Flag, Grid, Number
+from svmlab.ui.page_state import PageState
 from svmlab.user_text import for_markdown
 
 __all__ = ["KERNEL_TITLES", "draw_field", "engine_result", "model_block", "typed_note"]

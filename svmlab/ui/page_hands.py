@@ -28,7 +28,8 @@ from typing import Any
 import streamlit as st
 
 from svmlab.ui import chart_click, frame, keys, page_url, undo
-from svmlab.ui.page_state import GENERATOR, Flag, Grid, Multi, Number, PageState
+from svmlab.ui.page_fields import Flag, Grid, Multi, Number
+from svmlab.ui.page_state import GENERATOR, PageState
 from svmlab.ui.presets import by_topic
 
 __all__ = ["PageSnapshot", "describe", "history", "key_rows", "snapshot", "top"]

@@ -51,7 +51,6 @@ from svmlab.ui.page_fields import (
     Multi,
     Number,
     Range,
-    Text,
 )
 
 __all__ = [
@@ -59,15 +58,7 @@ __all__ = [
     "MULTICLASS_STATE",
     "PAGE_STATES",
     "SOLVERS_STATE",
-    "Choice",
-    "Field",
-    "Flag",
-    "Grid",
-    "Multi",
-    "Number",
     "PageState",
-    "Range",
-    "Text",
 ]
 
 #: The data source radio's two options (every page with a ``<prefix>_source``).
