@@ -4,14 +4,27 @@ Every page runs inside one frame (:func:`svmlab.ui.frame.route`): Streamlit's
 navigation with the course's sections, the page config, the style, the
 classroom toggle and the URL's state. The pages are in ``pages/``; the landing
 page is the lecture hub (``pages/hub.py``).
+
+``streamlit run`` finds ``app = st.App(...)`` below and serves this file in
+Streamlit's ASGI mode: the server imports it once at start, as module ``app``,
+and its start-up hook (:mod:`svmlab.ui.server_start`) loads svmlab and warms
+the compiled solvers before the first visitor; each visitor's run then executes
+this file as ``"__main__"`` and routes.
 """
 
 from __future__ import annotations
 
-from svmlab.ui import frame
+import streamlit as st
 
-# Streamlit (and AppTest) run this script as "__main__". A process that a test's
-# Dask or joblib cluster spawns re-runs the parent's main script as
-# "__mp_main__": there, outside any Streamlit run, nothing must be routed.
 if __name__ == "__main__":
+    # Streamlit (and AppTest) run this script as "__main__".
+    from svmlab.ui import frame
+
     frame.route()
+elif __name__ != "__mp_main__":
+    # The server's one import at start. (A process that a test's Dask or joblib
+    # cluster spawns re-runs the parent's main script as "__mp_main__": there,
+    # nothing is served and nothing routed.)
+    from svmlab.ui import server_start
+
+    app = st.App(__file__, lifespan=server_start.lifespan)
