@@ -2,14 +2,15 @@
 
 ``streamlit run app.py`` finds ``app = st.App(...)`` in app.py and serves it
 (Streamlit's ASGI mode, 1.67): app.py is then imported once when the server
-starts, and :func:`lifespan` runs there. It starts one daemon thread that
-imports what the pages import (svmlab's modules, and through them
-scikit-learn, SciPy and numba: about 2-4 s on this two-core machine) and then
-the compiled solvers' warm-up (:func:`svmlab.precompile.start_in_background`).
-Without it all of that ran in the first visitor's first script run: the first
-Explore took 2.3-2.5x a plain Streamlit page's first load (issue 28).
+starts, and its start-up hook (``app.load_svmlab``) runs :func:`load_pages` in
+one daemon thread: it imports what the pages import (svmlab's modules, and
+through them scikit-learn, SciPy and numba: 2-7 s on this two-core machine)
+and then starts the compiled solvers' warm-up
+(:func:`svmlab.precompile.start_in_background`). Without it all of that ran
+in the first visitor's first script run: the first Explore took 2.3-2.5x a
+plain Streamlit page's first load (issue 28).
 
-The thread never blocks the server: the lifespan yields at once, and a visitor
+The thread never blocks the server: the hook returns at once, and a visitor
 who arrives while it still imports waits only for the module being imported
 (Python's per-module import lock), never for the whole list. A module that
 fails to import is logged and skipped: the page that needs it then fails in
@@ -21,11 +22,8 @@ from __future__ import annotations
 import importlib
 import logging
 import threading
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from typing import Any
 
-__all__ = ["PAGE_MODULES", "lifespan", "load_pages", "loaded"]
+__all__ = ["PAGE_MODULES", "load_pages", "loaded"]
 
 LOG = logging.getLogger(__name__)
 
@@ -63,8 +61,6 @@ PAGE_MODULES: tuple[str, ...] = (
 )
 
 _done = threading.Event()
-_thread: threading.Thread | None = None
-_lock = threading.Lock()
 
 
 def load_pages(modules: tuple[str, ...] = PAGE_MODULES) -> dict[str, str]:
@@ -89,22 +85,3 @@ def load_pages(modules: tuple[str, ...] = PAGE_MODULES) -> dict[str, str]:
 def loaded() -> bool:
     """Whether :func:`load_pages` has run to its end in this process."""
     return _done.is_set()
-
-
-def start() -> threading.Thread:
-    """Run :func:`load_pages` once per process in a daemon thread."""
-    global _thread
-    with _lock:
-        if _thread is None:
-            _thread = threading.Thread(
-                target=load_pages, name="svmlab-server-start", daemon=True
-            )
-            _thread.start()
-        return _thread
-
-
-@asynccontextmanager
-async def lifespan(_app: Any) -> AsyncIterator[None]:
-    """``st.App``'s start-up hook: start loading, serve at once."""
-    start()
-    yield

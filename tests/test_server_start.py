@@ -1,0 +1,158 @@
+"""The server loads svmlab at its start, before any visitor (issue 28 item 1).
+
+app.py holds ``app = st.App(...)``, so ``streamlit run app.py`` serves it in
+Streamlit's ASGI mode, imports it once as module ``app`` and runs its start-up
+hook (``app.load_svmlab``: :func:`svmlab.ui.server_start.load_pages` in a
+thread); each visitor's run executes it as
+``"__main__"`` and routes. A live server's memory before any visitor is checked
+in ``tests/browser/test_first_visit.py``.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import textwrap
+from pathlib import Path
+
+from streamlit.web.server.app_discovery import discover_asgi_app
+
+from tests.conftest import python_output
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_streamlit_run_finds_app_py_as_an_asgi_app() -> None:
+    """Streamlit's own discovery (what ``streamlit run`` calls) sees the app."""
+    found = discover_asgi_app(ROOT / "app.py")
+    assert found.is_asgi_app
+    assert found.import_string == "app:app"
+
+
+def test_the_servers_import_of_app_py_builds_the_app_and_routes_nothing() -> None:
+    """Imported as ``app`` (as uvicorn imports it), app.py builds one st.App with
+    svmlab's start-up hook, and neither routes nor imports svmlab itself (the
+    server starts serving at once; the hook's thread loads svmlab)."""
+    out = python_output(
+        textwrap.dedent(
+            """
+            import importlib, sys
+            import streamlit as st
+            app = importlib.import_module("app")
+            print(isinstance(app.app, st.App),
+                  app.app._user_lifespan is app.load_svmlab,
+                  "svmlab" in sys.modules)
+            """
+        )
+    )
+    assert out.split() == ["True", "True", "False"]
+
+
+_HOOK = textwrap.dedent(
+    """
+    import asyncio, importlib, sys, threading, time
+    app = importlib.import_module("app")
+    before = "svmlab" in sys.modules
+
+    async def serve():
+        async with app.load_svmlab(None):
+            return time.perf_counter()
+
+    t0 = time.perf_counter()
+    served = asyncio.run(serve())
+    loading = next(t for t in threading.enumerate() if t.name == "svmlab-server-start")
+    loading.join(120)
+    from svmlab.ui import server_start
+    missing = [m for m in server_start.PAGE_MODULES + ("sklearn", "svmlab.estimator")
+               if m not in sys.modules]
+    print(before, missing, server_start.loaded(), served - t0 < 0.5)
+    """
+)
+
+
+def test_the_start_up_hook_returns_at_once_and_loads_every_page_module() -> None:
+    """The hook returns at once (the server serves meanwhile); its thread
+    imports every page module, scikit-learn with them, in a process where
+    svmlab was not imported before."""
+    out = python_output(_HOOK, env={**os.environ, "SVMLAB_PRECOMPILE": "0"})
+    assert out.strip() == "False [] True True"
+
+
+def test_loading_the_pages_then_starts_the_warm_up() -> None:
+    """After the page modules, the compiled solvers' warm-up starts (its jobs
+    run with every page module already imported)."""
+    out = python_output(
+        textwrap.dedent(
+            """
+            import sys
+            from svmlab import precompile
+            from svmlab.ui import server_start
+            ran = []
+            precompile.JOBS = {"job": lambda: ran.append(
+                all(m in sys.modules for m in server_start.PAGE_MODULES))}
+            precompile.BACKGROUND_PAUSE_S = 0.0
+            server_start.load_pages()
+            precompile._thread.join(120)
+            print(ran)
+            """
+        ),
+        env={**os.environ, "SVMLAB_PRECOMPILE": "1"},
+    )
+    assert out.strip() == "[True]"
+
+
+def test_a_module_that_fails_to_import_is_reported_and_the_rest_still_load() -> None:
+    out = python_output(
+        textwrap.dedent(
+            """
+            import sys
+            from svmlab import precompile
+            from svmlab.ui import server_start
+            precompile.JOBS = {}
+            failed = server_start.load_pages(
+                ("svmlab.ui.presets", "svmlab.no_such_module", "svmlab.ui.refusals"))
+            print(sorted(failed), "svmlab.ui.refusals" in sys.modules,
+                  server_start.loaded())
+            """
+        ),
+        env={**os.environ, "SVMLAB_PRECOMPILE": "0"},
+    )
+    assert out.split() == ["['svmlab.no_such_module']", "True", "True"]
+
+
+def _svmlab_modules_imported_by(path: Path) -> set[str]:
+    """The ``svmlab.ui`` modules a script imports (``from svmlab.ui.x import y``
+    and ``from svmlab.ui import x``), read from its source."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.module == "svmlab.ui":
+                found |= {f"svmlab.ui.{alias.name}" for alias in node.names}
+            elif node.module.startswith("svmlab.ui."):
+                found.add(node.module)
+    return found
+
+
+def test_the_start_up_hook_loads_everything_the_pages_import() -> None:
+    """Every svmlab.ui module a page (or the router) imports is loaded by the
+    hook's list, directly or through the modules on it: read from the pages'
+    own import statements."""
+    wanted = set().union(
+        *(_svmlab_modules_imported_by(p) for p in ROOT.glob("pages/*.py")),
+        _svmlab_modules_imported_by(ROOT / "app.py"),
+    )
+    wanted.discard("svmlab.ui.server_start")
+    assert len(wanted) > 10
+    out = python_output(
+        textwrap.dedent(
+            f"""
+            import importlib, sys
+            from svmlab.ui.server_start import PAGE_MODULES
+            for name in PAGE_MODULES:
+                importlib.import_module(name)
+            print(sorted(m for m in {sorted(wanted)!r} if m not in sys.modules))
+            """
+        ),
+        env={**os.environ, "SVMLAB_PRECOMPILE": "0"},
+    )
+    assert out.strip() == "[]"
