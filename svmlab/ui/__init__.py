@@ -22,8 +22,9 @@ os.environ.setdefault("OMP_NUM_THREADS", BLAS_THREADS)
 
 threadpool_limits(limits=int(BLAS_THREADS), user_api="blas")
 
-# Issue 28: compile the solvers in the background from the server's first script
-# run, whichever page it is (svmlab/precompile.py); only in a running server, not
+# Issue 28: compile the solvers in the background from the first import in a
+# running server (app.py's start-up hook imports this at the server's start,
+# svmlab/ui/server_start.py; any other start, at its first script run); not
 # under AppTest or in a test that imports a ui module. The runtime is looked up,
 # not imported: the table modules (presets, settings, room caps) import without
 # streamlit (tests/test_room_mode.py).
