@@ -13,7 +13,8 @@ makes the first call to CVXOPT and to scikit-learn's ``SVC`` / ``LinearSVC``
 :func:`start_in_background` runs it once per process in a daemon thread; the
 server calls it at its start, before any visitor (app.py's start-up hook,
 :mod:`svmlab.ui.server_start`), and ``svmlab.ui`` calls it when first imported
-in a running server (whichever way the server was started). numba saves what it compiles to its disk cache
+in a running server (whichever way the server was started).
+numba saves what it compiles to its disk cache
 (:mod:`svmlab.compiled_cache`: a directory named by the compiled sources), so
 the next server start only loads, in a fraction of a second.
 ``python -m svmlab.precompile`` fills the cache ahead (before a lecture, or at

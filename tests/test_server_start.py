@@ -2,8 +2,9 @@
 
 app.py holds ``app = st.App(...)``, so ``streamlit run app.py`` serves it in
 Streamlit's ASGI mode, imports it once as module ``app`` and runs its start-up
-hook (``app.load_svmlab``: :func:`svmlab.ui.server_start.load_pages` in a
-thread); each visitor's run executes it as
+module: the page modules are loaded during that import, before the server
+prints its URL, and the app's start-up hook starts the solvers' warm-up
+(:mod:`svmlab.ui.server_start`); each visitor's run executes app.py as
 ``"__main__"`` and routes. A live server's memory before any visitor is checked
 in ``tests/browser/test_first_visit.py``.
 """
@@ -29,76 +30,58 @@ def test_streamlit_run_finds_app_py_as_an_asgi_app() -> None:
     assert found.import_string == "app:app"
 
 
-def test_the_servers_import_of_app_py_builds_the_app_and_routes_nothing() -> None:
+def test_the_servers_import_of_app_py_loads_svmlab_and_routes_nothing() -> None:
     """Imported as ``app`` (as uvicorn imports it), app.py builds one st.App with
-    svmlab's start-up hook, and neither routes nor imports svmlab itself (the
-    server starts serving at once; the hook's thread loads svmlab)."""
+    svmlab's start-up hook, has every page module (scikit-learn with them)
+    imported, in a process where svmlab was not imported before, and neither
+    routes nor starts the warm-up (the hook does, once the server runs)."""
     out = python_output(
         textwrap.dedent(
             """
             import importlib, sys
             import streamlit as st
+            before = "svmlab" in sys.modules
             app = importlib.import_module("app")
-            print(isinstance(app.app, st.App),
-                  app.app._user_lifespan is app.load_svmlab,
-                  "svmlab" in sys.modules)
-            """
-        )
-    )
-    assert out.split() == ["True", "True", "False"]
-
-
-_HOOK = textwrap.dedent(
-    """
-    import asyncio, importlib, sys, threading, time
-    app = importlib.import_module("app")
-    before = "svmlab" in sys.modules
-
-    async def serve():
-        async with app.load_svmlab(None):
-            return time.perf_counter()
-
-    t0 = time.perf_counter()
-    served = asyncio.run(serve())
-    loading = next(t for t in threading.enumerate() if t.name == "svmlab-server-start")
-    loading.join(120)
-    from svmlab.ui import server_start
-    missing = [m for m in server_start.PAGE_MODULES + ("sklearn", "svmlab.estimator")
-               if m not in sys.modules]
-    print(before, missing, server_start.loaded(), served - t0 < 0.5)
-    """
-)
-
-
-def test_the_start_up_hook_returns_at_once_and_loads_every_page_module() -> None:
-    """The hook returns at once (the server serves meanwhile); its thread
-    imports every page module, scikit-learn with them, in a process where
-    svmlab was not imported before."""
-    out = python_output(_HOOK, env={**os.environ, "SVMLAB_PRECOMPILE": "0"})
-    assert out.strip() == "False [] True True"
-
-
-def test_loading_the_pages_then_starts_the_warm_up() -> None:
-    """After the page modules, the compiled solvers' warm-up starts (its jobs
-    run with every page module already imported)."""
-    out = python_output(
-        textwrap.dedent(
-            """
-            import sys
             from svmlab import precompile
             from svmlab.ui import server_start
-            ran = []
-            precompile.JOBS = {"job": lambda: ran.append(
-                all(m in sys.modules for m in server_start.PAGE_MODULES))}
-            precompile.BACKGROUND_PAUSE_S = 0.0
-            server_start.load_pages()
-            precompile._thread.join(120)
-            print(ran)
+            missing = [m for m in server_start.PAGE_MODULES + ("sklearn",)
+                       if m not in sys.modules]
+            print(before, isinstance(app.app, st.App),
+                  app.app._user_lifespan is server_start.lifespan,
+                  missing, precompile._thread is None)
             """
         ),
         env={**os.environ, "SVMLAB_PRECOMPILE": "1"},
     )
-    assert out.strip() == "[True]"
+    assert out.split() == ["False", "True", "True", "[]", "True"]
+
+
+def test_the_start_up_hook_starts_the_warm_up_and_serves_at_once() -> None:
+    out = python_output(
+        textwrap.dedent(
+            """
+            import asyncio, threading, time
+            from svmlab import precompile
+            from svmlab.ui import server_start
+            gate = threading.Event()
+            precompile.JOBS = {"job": gate.wait}
+            precompile.BACKGROUND_PAUSE_S = 0.0
+
+            async def serve():
+                async with server_start.lifespan(None):
+                    return precompile._thread.is_alive()
+
+            t0 = time.perf_counter()
+            running = asyncio.run(serve())
+            served = time.perf_counter() - t0
+            gate.set()
+            precompile._thread.join(60)
+            print(running, served < 1.0, precompile.ready())
+            """
+        ),
+        env={**os.environ, "SVMLAB_PRECOMPILE": "1"},
+    )
+    assert out.split() == ["True", "True", "True"]
 
 
 def test_a_module_that_fails_to_import_is_reported_and_the_rest_still_load() -> None:
@@ -106,18 +89,15 @@ def test_a_module_that_fails_to_import_is_reported_and_the_rest_still_load() -> 
         textwrap.dedent(
             """
             import sys
-            from svmlab import precompile
             from svmlab.ui import server_start
-            precompile.JOBS = {}
             failed = server_start.load_pages(
                 ("svmlab.ui.presets", "svmlab.no_such_module", "svmlab.ui.refusals"))
-            print(sorted(failed), "svmlab.ui.refusals" in sys.modules,
-                  server_start.loaded())
+            print(sorted(failed), "svmlab.ui.refusals" in sys.modules)
             """
         ),
         env={**os.environ, "SVMLAB_PRECOMPILE": "0"},
     )
-    assert out.split() == ["['svmlab.no_such_module']", "True", "True"]
+    assert out.split() == ["['svmlab.no_such_module']", "True"]
 
 
 def _svmlab_modules_imported_by(path: Path) -> set[str]:

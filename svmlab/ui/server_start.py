@@ -1,34 +1,36 @@
 """What the server does once, at its start, before any visitor (issue 28 item 1).
 
-``streamlit run app.py`` finds ``app = st.App(...)`` in app.py and serves it
-(Streamlit's ASGI mode, 1.67): app.py is then imported once when the server
-starts, and its start-up hook (``app.load_svmlab``) runs :func:`load_pages` in
-one daemon thread: it imports what the pages import (svmlab's modules, and
-through them scikit-learn, SciPy and numba: 2-7 s on this two-core machine)
-and then starts the compiled solvers' warm-up
-(:func:`svmlab.precompile.start_in_background`). Without it all of that ran
-in the first visitor's first script run: the first Explore took 2.3-2.5x a
-plain Streamlit page's first load (issue 28).
+A Streamlit script runs only when a visitor comes: the first visitor's first
+run used to import svmlab and, through it, scikit-learn, SciPy and numba
+(2-7 s on this two-core machine), and the solvers' warm-up started only then.
+``streamlit run app.py`` now finds ``app = st.App(...)`` in app.py and serves
+it in Streamlit's ASGI mode (1.67), which imports app.py once when the server
+starts. There app.py calls :func:`load_pages` (every module the pages import,
+before the server prints its URL: nobody can be waiting yet), and the app's
+start-up hook :func:`lifespan` starts the compiled solvers' warm-up in a
+daemon thread (:func:`svmlab.precompile.start_in_background`; with the
+install's compile step done it only loads from numba's disk cache, without it
+it compiles while the server already serves).
 
-The thread never blocks the server: the hook returns at once, and a visitor
-who arrives while it still imports waits only for the module being imported
-(Python's per-module import lock), never for the whole list. A module that
-fails to import is logged and skipped: the page that needs it then fails in
-the visitor's run, with Streamlit's own message, as it would have anyway.
+A module that fails to import is logged and skipped: the page that needs it
+then fails in the visitor's run, with the page's own message, as it would have
+anyway; the server still starts.
 """
 
 from __future__ import annotations
 
 import importlib
 import logging
-import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
 
-__all__ = ["PAGE_MODULES", "load_pages", "loaded"]
+__all__ = ["PAGE_MODULES", "lifespan", "load_pages"]
 
 LOG = logging.getLogger(__name__)
 
 #: What the pages import, the Explore page's modules first (the lecture's first
-#: page, and the warm-up's first job fits its default model).
+#: page; the warm-up's first job fits its default model).
 PAGE_MODULES: tuple[str, ...] = (
     "svmlab.ui.frame",
     "svmlab.ui.explore.cache",
@@ -60,28 +62,23 @@ PAGE_MODULES: tuple[str, ...] = (
     "svmlab.ui.panels",
 )
 
-_done = threading.Event()
-
 
 def load_pages(modules: tuple[str, ...] = PAGE_MODULES) -> dict[str, str]:
-    """Import ``modules`` in order, then start the compiled solvers' warm-up.
-    Returns the modules that failed (name -> message); sets :func:`loaded`."""
+    """Import ``modules`` in order; return those that failed (name -> message)."""
     failed: dict[str, str] = {}
-    try:
-        for name in modules:
-            try:
-                importlib.import_module(name)
-            except Exception as error:  # logged; the page that needs it says it
-                failed[name] = f"{type(error).__name__}: {error}"
-                LOG.warning("svmlab could not import %s at start: %s", name, error)
-        from svmlab import precompile
-
-        precompile.start_in_background()
-    finally:
-        _done.set()
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception as error:  # logged; the page that needs it says it
+            failed[name] = f"{type(error).__name__}: {error}"
+            LOG.warning("svmlab could not import %s at start: %s", name, error)
     return failed
 
 
-def loaded() -> bool:
-    """Whether :func:`load_pages` has run to its end in this process."""
-    return _done.is_set()
+@asynccontextmanager
+async def lifespan(_app: Any) -> AsyncIterator[None]:
+    """``st.App``'s start-up hook: start the solvers' warm-up, serve at once."""
+    from svmlab import precompile
+
+    precompile.start_in_background()
+    yield

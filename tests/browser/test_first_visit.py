@@ -1,11 +1,12 @@
 """A freshly started server loads svmlab before anyone visits (issue 28 item 1).
 
-``streamlit run app.py`` serves app.py's ``st.App``, whose start-up hook
-imports svmlab (scikit-learn, SciPy and numba with it) and warms the compiled
-solvers in a thread of the server (tests/test_server_start.py checks the hook
-itself). Here a real server is started and never visited: its memory map
-(``/proc/<pid>/maps``) must show scikit-learn's and numba's compiled
-extensions, which neither Streamlit nor Plotly loads.
+``streamlit run app.py`` serves app.py's ``st.App``: the server's import of
+app.py loads svmlab's page modules (scikit-learn, SciPy and numba with them)
+and its start-up hook warms the compiled solvers in a thread
+(tests/test_server_start.py checks both in a plain process). Here a real
+server is started and never visited: its memory map (``/proc/<pid>/maps``)
+must show scikit-learn's, SciPy's and numba's compiled extensions, which
+neither Streamlit nor Plotly loads.
 """
 
 from __future__ import annotations
