@@ -62,6 +62,16 @@ def python_output(
     return done.stdout
 
 
+#: A Lee (2006) experiment small enough for a test: ``lee2006.run(seeds, **TINY_LEE)``.
+TINY_LEE = {
+    "Cs": (10.0, 500.0),
+    "lee_sigma2s": (0.5, 0.7),
+    "n_train": 30,
+    "n_test": 20,
+    "n_test_sets": 3,
+}
+
+
 def random_problem(
     seed: int, n: int = 60, *, outliers: int = 0, kind: str = "xor"
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -111,6 +121,18 @@ def cold_margins(est, X: np.ndarray, y: np.ndarray, folds=None) -> np.ndarray:
         sign = np.where(y[test] == model.classes_[1], 1.0, -1.0)
         margins[test] = sign * model.decision_function(X[test])
     return margins
+
+
+def warns_when_stopped_early(X: np.ndarray, y: np.ndarray, solver: str, **params):
+    """``SVC`` with ``solver`` and a polynomial kernel at C = 10, stopped by the
+    ``max_iter`` in ``params``: the fit warns (a ``ConvergenceWarning`` naming the
+    solver) rather than raising."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    from svmlab import SVC
+
+    with pytest.warns(ConvergenceWarning, match=solver):
+        SVC(C=10.0, kernel="polynomial", solver=solver, **params).fit(X, y)
 
 
 def estimator_checks(estimator) -> list[dict]:
