@@ -90,6 +90,24 @@ def random_problem(
     return X, y
 
 
+def libsvm_kernel(ours: dict) -> dict:
+    """scikit-learn's (LIBSVM's) parameters for the kernel that svmlab's ``ours``
+    names, from the two libraries' formulas: svmlab's Gaussian
+    exp(-||x - z||^2 / (2 sigma^2)) is rbf with gamma = 1 / (2 sigma^2), its
+    polynomial (x'z + coef0)^degree is poly with gamma 1, its sigmoid
+    tanh(scale x'z + coef0) is sigmoid with gamma = scale."""
+    kernel = ours["kernel"]
+    if kernel == "gaussian":
+        return {"kernel": "rbf", "gamma": 1.0 / (2.0 * ours["sigma"] ** 2)}
+    if kernel == "polynomial":
+        degree, coef0 = ours["degree"], ours["coef0"]
+        return {"kernel": "poly", "degree": degree, "coef0": coef0, "gamma": 1.0}
+    if kernel == "sigmoid":
+        return {"kernel": "sigmoid", "gamma": ours["scale"], "coef0": ours["coef0"]}
+    assert kernel == "linear", kernel
+    return {"kernel": "linear"}
+
+
 def relative_difference(a: np.ndarray, b: np.ndarray) -> float:
     """``max |a - b| / max(1, max |b|)``: how far a solver's numbers are from the
     reference's, relative to their size."""
