@@ -98,14 +98,16 @@ def test_an_edit_to_a_called_helper_in_another_module_is_seen(tmp_path):
         assert Path(run["cache_dir"]).parent == cache_base / "numba"
 
 
-@pytest.mark.parametrize("numba_first", [False, True], ids=["svmlab_first", "numba"])
+@pytest.mark.parametrize(
+    "numba_first", [False, True], ids=["svmlab_first", "numba_first"]
+)
 def test_numba_points_at_the_directory_of_this_source(tmp_path, numba_first):
     # numba imported first has read its cache setting (none) before svmlab sets it.
     before = (
         "import numba; print(repr(numba.config.CACHE_DIR)); " if numba_first else ""
     )
     code = before + (
-        "import os, numba, svmlab; from svmlab import compiled_cache as c; "
+        "import os, svmlab, numba; from svmlab import compiled_cache as c; "
         "print(numba.config.CACHE_DIR); print(os.environ['NUMBA_CACHE_DIR']); "
         "print(c.source_hash()); print(c.CACHE_DIR)"
     )
