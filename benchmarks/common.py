@@ -97,3 +97,14 @@ def interleaved_medians(
     if cpu is not None:
         cpu.update({k: statistics.median(v) for k, v in cpu_times.items()})
     return {k: statistics.median(v) for k, v in times.items()}, results
+
+
+def versus(times: dict[str, float], reference: str, ratios: dict[str, str]) -> dict:
+    """A timing table's columns for contenders against one reference:
+    ``<reference>_ms``, then for each contender ``<name>_ms`` and its time over
+    the reference's under the column name ``ratios`` gives it."""
+    row = {f"{reference}_ms": 1e3 * times[reference]}
+    for name, column in ratios.items():
+        row[f"{name}_ms"] = 1e3 * times[name]
+        row[column] = times[name] / times[reference]
+    return row

@@ -37,8 +37,14 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.common import interleaved_medians, machine_load, print_table, write_json
-from benchmarks.solvers import PANEL, _circles, _sklearn, _svc_fit, warm_up
+from benchmarks.common import (
+    interleaved_medians,
+    machine_load,
+    print_table,
+    versus,
+    write_json,
+)
+from benchmarks.solvers import _circles, _sklearn, _svc_fit, panel_problems, warm_up
 from svmlab import SVC
 from svmlab.kernels import gram
 from svmlab.losses import make_loss
@@ -52,8 +58,7 @@ def _load() -> float:
 
 def table_svc_fit(n: int, repeats: int) -> list[dict[str, Any]]:
     rows = []
-    for name, (make, C, sigma) in PANEL.items():
-        X, y = make(n)
+    for head, X, y, C, sigma in panel_problems(n):
         times, res = interleaved_medians(
             {
                 "sklearn": lambda: _sklearn(X, y, C, sigma),
@@ -63,18 +68,14 @@ def table_svc_fit(n: int, repeats: int) -> list[dict[str, Any]]:
         )
         rows.append(
             {
-                "problem": name,
-                "n": n,
-                "C": C,
-                "sklearn_ms": 1e3 * times["sklearn"],
-                "svc_fit_ms": 1e3 * times["svc_fit"],
-                "ratio": times["svc_fit"] / times["sklearn"],
+                **head,
+                **versus(times, "sklearn", {"svc_fit": "ratio"}),
                 "svc_iter": int(res["svc_fit"].n_iter_),
                 "sklearn_iter": int(res["sklearn"].n_iter_[0]),
                 "load_1min": _load(),
             }
         )
-        print(f"A: {name} done", flush=True)
+        print(f"A: {head['problem']} done", flush=True)
     return rows
 
 
@@ -84,16 +85,15 @@ def _solver(K, y, C, loss: str, method: str):
 
 def table_modified_hinge(n: int, repeats: int) -> list[dict[str, Any]]:
     rows = []
-    for name, (make, C, sigma) in PANEL.items():
-        X, y = make(n)
+    for head, X, y, C, sigma in panel_problems(n):
         K = gram(X, sigma=sigma)
         cpu: dict[str, float] = {}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             times, res = interleaved_medians(
                 {
-                    "hinge": lambda: SVC(C=C, sigma=sigma).fit(X, y),
-                    "mh": lambda: SVC(C=C, sigma=sigma, loss="modified_hinge").fit(
+                    "hinge_fit": lambda: SVC(C=C, sigma=sigma).fit(X, y),
+                    "mh_fit": lambda: SVC(C=C, sigma=sigma, loss="modified_hinge").fit(
                         X, y
                     ),
                     "smo_K": lambda: _solver(K, y, C, "hinge", "smo"),
@@ -104,30 +104,24 @@ def table_modified_hinge(n: int, repeats: int) -> list[dict[str, Any]]:
                 repeats,
                 cpu,
             )
-        mh = res["mh"]
+        mh = res["mh_fit"]
         rows.append(
             {
-                "problem": name,
-                "n": n,
-                "C": C,
-                "hinge_fit_ms": 1e3 * times["hinge"],
-                "mh_fit_ms": 1e3 * times["mh"],
-                "x_hinge_fit": times["mh"] / times["hinge"],
+                **head,
+                **versus(times, "hinge_fit", {"mh_fit": "x_hinge_fit"}),
                 # The same ratio in CPU time of this process (less moved by
                 # other processes on a shared machine).
-                "x_hinge_fit_cpu": cpu["mh"] / cpu["hinge"],
-                "smo_K_ms": 1e3 * times["smo_K"],
-                "entropy_K_ms": 1e3 * times["entropy_K"],
-                "x_smo_K": times["entropy_K"] / times["smo_K"],
-                "hinge_iter": int(res["hinge"].n_iter_),
+                "x_hinge_fit_cpu": cpu["mh_fit"] / cpu["hinge_fit"],
+                **versus(times, "smo_K", {"entropy_K": "x_smo_K"}),
+                "hinge_iter": int(res["hinge_fit"].n_iter_),
                 "mh_steps": int(mh.n_iter_),
                 "hinge_rows": int(res["smo_K"].extras.get("kernel_evaluations", 0)),
-                "hinge_sv": int(np.count_nonzero(res["hinge"].alpha_)),
+                "hinge_sv": int(np.count_nonzero(res["hinge_fit"].alpha_)),
                 "mh_sv_above_tolC": int(np.count_nonzero(mh.alpha_ > 1e-3 * C)),
                 "load_1min": _load(),
             }
         )
-        print(f"B: {name} done", flush=True)
+        print(f"B: {head['problem']} done", flush=True)
     return rows
 
 

@@ -91,6 +91,7 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.app_server import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from benchmarks.common import machine_load, print_table, write_json  # noqa: E402
+from benchmarks.script_states import with_state_log  # noqa: E402
 
 FLOORS = ROOT / "benchmarks" / "floors"
 VIEWPORT = {"width": 1400, "height": 1000}
@@ -147,14 +148,7 @@ INIT_JS = r"""
     const t = now();
     let chart = false, main = false;
     for (const r of records) {
-      const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-      if (!el) continue;
-      if (r.type === 'attributes' && r.attributeName === 'data-test-script-state'
-          && el.getAttribute('data-testid') === 'stApp') {
-        if (r.oldValue) L.states.push([t, r.oldValue]);
-        L.states.push([t, el.getAttribute('data-test-script-state')]);
-        continue;
-      }
+      __LOG_STATE__
       if (!el.closest('[data-testid="stMain"]')) continue;
       main = true;
       if (el.closest(CHART) || (r.addedNodes && [...r.addedNodes].some(
@@ -176,6 +170,7 @@ INIT_JS = r"""
                         attributeOldValue: true, characterData: true});
 })();
 """
+INIT_JS = with_state_log(INIT_JS)
 
 ARM_JS = """() => { const L = window.__lf;
   L.t0 = null; L.armed = true; L.bytes = 0; L.firstMsg = null;

@@ -53,6 +53,7 @@ os.environ["OPENBLAS_NUM_THREADS"] = "1"
 
 import time
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -63,6 +64,7 @@ from benchmarks.common import (
     machine_load,
     median_time,
     print_table,
+    versus,
     write_json,
 )
 from svmlab import SVC, datasets
@@ -360,6 +362,15 @@ PANEL: dict[str, tuple[Any, float, float]] = {
     ),
 }
 
+
+def panel_problems(n: int) -> Iterator[tuple[dict[str, Any], Any, Any, float, float]]:
+    """The panel's problems at size ``n``, each as the first columns of its
+    table row (problem, n, C), its data X and y, its C and its sigma."""
+    for name, (make, C, sigma) in PANEL.items():
+        X, y = make(n)
+        yield {"problem": name, "n": n, "C": C}, X, y, C, sigma
+
+
 #: The solver family of table B: solver, loss, bias (fit_intercept).
 FAMILY = (
     ("retargeted_ls", "squared_hinge", True),
@@ -395,11 +406,14 @@ def _svc_fit(X, y, C, sigma, tol=1e-3):
     return SVC(C=C, sigma=sigma, tol=tol).fit(X, y)
 
 
+#: Table A's contenders timed against scikit-learn, and their ratio columns.
+PANEL_RATIOS = {"smo": "ratio", "svc_fit": "ratio_svc_fit", "smo_gram": "ratio_gram"}
+
+
 def table_panel(sizes: list[int], repeats: int) -> list[dict]:
     rows = []
     for n in sizes:
-        for name, (make, C, sigma) in PANEL.items():
-            X, y = make(n)
+        for head, X, y, C, sigma in panel_problems(n):
             reps = repeats if n <= 2000 else max(3, repeats // 2)
             times, res = interleaved_medians(
                 {
@@ -413,17 +427,9 @@ def table_panel(sizes: list[int], repeats: int) -> list[dict]:
             sol, lib = res["smo"], res["sklearn"]
             rows.append(
                 {
-                    "problem": name,
-                    "n": n,
-                    "C": C,
+                    **head,
                     "sigma": sigma,
-                    "sklearn_ms": 1e3 * times["sklearn"],
-                    "smo_ms": 1e3 * times["smo"],
-                    "ratio": times["smo"] / times["sklearn"],
-                    "svc_fit_ms": 1e3 * times["svc_fit"],
-                    "ratio_svc_fit": times["svc_fit"] / times["sklearn"],
-                    "smo_gram_ms": 1e3 * times["smo_gram"],
-                    "ratio_gram": times["smo_gram"] / times["sklearn"],
+                    **versus(times, "sklearn", PANEL_RATIOS),
                     "smo_iter": int(sol.n_iter),
                     "sklearn_iter": int(lib.n_iter_[0]),
                     "n_sv": int(np.count_nonzero(sol.alpha)),
@@ -431,7 +437,7 @@ def table_panel(sizes: list[int], repeats: int) -> list[dict]:
                     "load_1min": os.getloadavg()[0],
                 }
             )
-            print(f"panel: n={n} {name} done", flush=True)
+            print(f"panel: n={n} {head['problem']} done", flush=True)
     return rows
 
 
@@ -477,12 +483,10 @@ def table_family(sizes: list[int], panel_rows: list[dict]) -> list[dict]:
 def table_agreement(sizes: list[int]) -> list[dict]:
     rows = []
     for n in sizes:
-        for name, (make, C, sigma) in PANEL.items():
-            X, y = make(n)
+        for row, X, y, C, sigma in panel_problems(n):
             lib = _sklearn(X, y, C, sigma, tol=1e-8)
             f_ref = lib.decision_function(X)
             K = gram(X, sigma=sigma)
-            row: dict[str, Any] = {"problem": name, "n": n, "C": C}
             fits = {
                 "smo": _smo_lazy(X, y, C, sigma, tol=1e-8),
                 "smo_gram": _smo_dense(X, y, C, sigma, tol=1e-8),

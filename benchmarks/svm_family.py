@@ -25,6 +25,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 from sklearn import svm as sk
+from sklearn.base import is_regressor
 
 from benchmarks.common import interleaved_medians, machine_load, print_table, write_json
 from svmlab import SVC, EpsilonSVR, NuSVC, NuSVR, OneClassSVM, datasets, regression_data
@@ -43,40 +44,25 @@ def _cases(n: int) -> list[tuple[str, object, object, tuple, np.ndarray, str]]:
     xt = np.linspace(-3, 3, 500)[:, None]
     common = {"sigma": SIGMA, "tol": 1e-3}
     ref = {"gamma": GAMMA, "tol": 1e-3}
+    # (name, svmlab's machine, LIBSVM's, their own parameters, training data, test X)
+    machines = (
+        ("nu_svc", NuSVC, sk.NuSVC, {"nu": 0.5}, (X, y), Xt),
+        ("one_class", OneClassSVM, sk.OneClassSVM, {"nu": 0.1}, (X,), Xt),
+        ("svc_balanced", SVC, sk.SVC, {"class_weight": "balanced"}, (Xi, yi), Xit),
+        ("epsilon_svr", EpsilonSVR, sk.SVR, {"C": 3.0, "epsilon": 0.1}, (x, t), xt),
+        ("nu_svr", NuSVR, sk.NuSVR, {"C": 3.0, "nu": 0.3}, (x, t), xt),
+    )
+    # The regressions are compared by their predictions, the rest by f.
     return [
-        ("nu_svc", NuSVC(nu=0.5, **common), sk.NuSVC(nu=0.5, **ref), (X, y), Xt, "df"),
         (
-            "one_class",
-            OneClassSVM(nu=0.1, **common),
-            sk.OneClassSVM(nu=0.1, **ref),
-            (X,),
-            Xt,
-            "df",
-        ),
-        (
-            "svc_balanced",
-            SVC(class_weight="balanced", **common),
-            sk.SVC(class_weight="balanced", **ref),
-            (Xi, yi),
-            Xit,
-            "df",
-        ),
-        (
-            "epsilon_svr",
-            EpsilonSVR(C=3.0, epsilon=0.1, **common),
-            sk.SVR(C=3.0, epsilon=0.1, **ref),
-            (x, t),
-            xt,
-            "predict",
-        ),
-        (
-            "nu_svr",
-            NuSVR(C=3.0, nu=0.3, **common),
-            sk.NuSVR(C=3.0, nu=0.3, **ref),
-            (x, t),
-            xt,
-            "predict",
-        ),
+            name,
+            ours(**params, **common),
+            libsvm(**params, **ref),
+            data,
+            test,
+            "predict" if is_regressor(ours()) else "df",
+        )
+        for name, ours, libsvm, params, data, test in machines
     ]
 
 

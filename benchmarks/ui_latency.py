@@ -40,6 +40,7 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.app_server import CHROMIUM, CHROMIUM_ARGS, start_server, stop  # noqa: E402
 from benchmarks.common import print_table, write_json  # noqa: E402
+from benchmarks.script_states import with_state_log  # noqa: E402
 from svmlab import losses, solvers  # noqa: E402
 
 QUIET_MS = 250
@@ -71,16 +72,7 @@ INIT_JS = r"""
     const t = now();
     let main = false, chart = false;
     for (const r of records) {
-      const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-      if (!el) continue;
-      if (r.type === 'attributes' && r.attributeName === 'data-test-script-state'
-          && el.getAttribute('data-testid') === 'stApp') {
-        // The old value too: a short `running` is never missed when both
-        // changes land in one batch of records.
-        if (r.oldValue) L.states.push([t, r.oldValue]);
-        L.states.push([t, el.getAttribute('data-test-script-state')]);
-        continue;
-      }
+      __LOG_STATE__
       if (el.closest('[data-testid="stPlotlyChart"], .js-plotly-plot')) {
         chart = true;
         if (el.closest(MAIN_CHART)) main = true;
@@ -196,7 +188,7 @@ def _task_ms(cdp) -> float:
     return 1000.0 * next(m["value"] for m in metrics if m["name"] == "TaskDuration")
 
 
-INIT_JS = INIT_JS.replace("__MAIN__", MAIN_CHART)
+INIT_JS = with_state_log(INIT_JS).replace("__MAIN__", MAIN_CHART)
 
 #: Each page's C slider (its element key).
 C_SLIDERS = {

@@ -62,6 +62,16 @@ def python_output(
     return done.stdout
 
 
+#: A Lee (2006) experiment small enough for a test: ``lee2006.run(seeds, **TINY_LEE)``.
+TINY_LEE = {
+    "Cs": (10.0, 500.0),
+    "lee_sigma2s": (0.5, 0.7),
+    "n_train": 30,
+    "n_test": 20,
+    "n_test_sets": 3,
+}
+
+
 def random_problem(
     seed: int, n: int = 60, *, outliers: int = 0, kind: str = "xor"
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -78,6 +88,24 @@ def random_problem(
         X[:outliers] = rng.normal(size=(outliers, 2)) * 0.3 + np.array([-5.0, -5.0])
         y[:outliers] = 1.0
     return X, y
+
+
+def libsvm_kernel(ours: dict) -> dict:
+    """scikit-learn's (LIBSVM's) parameters for the kernel that svmlab's ``ours``
+    names, from the two libraries' formulas: svmlab's Gaussian
+    exp(-||x - z||^2 / (2 sigma^2)) is rbf with gamma = 1 / (2 sigma^2), its
+    polynomial (x'z + coef0)^degree is poly with gamma 1, its sigmoid
+    tanh(scale x'z + coef0) is sigmoid with gamma = scale."""
+    kernel = ours["kernel"]
+    if kernel == "gaussian":
+        return {"kernel": "rbf", "gamma": 1.0 / (2.0 * ours["sigma"] ** 2)}
+    if kernel == "polynomial":
+        degree, coef0 = ours["degree"], ours["coef0"]
+        return {"kernel": "poly", "degree": degree, "coef0": coef0, "gamma": 1.0}
+    if kernel == "sigmoid":
+        return {"kernel": "sigmoid", "gamma": ours["scale"], "coef0": ours["coef0"]}
+    assert kernel == "linear", kernel
+    return {"kernel": "linear"}
 
 
 def relative_difference(a: np.ndarray, b: np.ndarray) -> float:
@@ -111,6 +139,18 @@ def cold_margins(est, X: np.ndarray, y: np.ndarray, folds=None) -> np.ndarray:
         sign = np.where(y[test] == model.classes_[1], 1.0, -1.0)
         margins[test] = sign * model.decision_function(X[test])
     return margins
+
+
+def warns_when_stopped_early(X: np.ndarray, y: np.ndarray, solver: str, **params):
+    """``SVC`` with ``solver`` and a polynomial kernel at C = 10, stopped by the
+    ``max_iter`` in ``params``: the fit warns (a ``ConvergenceWarning`` naming the
+    solver) rather than raising."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    from svmlab import SVC
+
+    with pytest.warns(ConvergenceWarning, match=solver):
+        SVC(C=10.0, kernel="polynomial", solver=solver, **params).fit(X, y)
 
 
 def estimator_checks(estimator) -> list[dict]:

@@ -8,7 +8,6 @@ import math
 
 import numpy as np
 import pytest
-from sklearn.exceptions import ConvergenceWarning
 
 from svmlab import SVC
 from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
@@ -16,7 +15,7 @@ from svmlab.kernels import gram
 from svmlab.losses import Hinge, Ramp, SquaredHinge
 from svmlab.solvers import Problem, coordinate, qp
 from svmlab.solvers.base import kkt_violation
-from tests.conftest import random_problem
+from tests.conftest import random_problem, warns_when_stopped_early
 from tests.conftest import relative_difference as _rel
 
 KERNELS = {
@@ -221,15 +220,7 @@ def test_non_convergence_is_flagged_not_raised():
     assert sol.n_iter == 3
     assert sol.kkt_violation() > 1e-8
     X, y = random_problem(0, n=60, kind="blobs")
-    with pytest.warns(ConvergenceWarning, match="coordinate"):
-        SVC(
-            C=10.0,
-            kernel="polynomial",
-            solver="coordinate",
-            bias="none",
-            tol=1e-8,
-            max_iter=2,
-        ).fit(X, y)
+    warns_when_stopped_early(X, y, "coordinate", bias="none", tol=1e-8, max_iter=2)
 
 
 def test_reproducible_and_global_rng_untouched():

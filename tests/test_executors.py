@@ -15,6 +15,7 @@ from distributed import Client, LocalCluster
 from svmlab import SVC, cancel_when, criterion_grid, datasets, executors
 from svmlab.errors import FitCancelled, ParameterError
 from svmlab.executors import run_tasks
+from tests.conftest import TINY_LEE
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -220,14 +221,7 @@ def _without_times(value):
 def test_small_lee_experiment_on_the_cluster_equals_the_local_run(cluster):
     from svmlab.experiments import lee2006
 
-    kw = {
-        "Cs": (10.0, 500.0),
-        "lee_sigma2s": (0.3, 0.7),
-        "n_train": 40,
-        "n_test": 30,
-        "n_test_sets": 2,
-    }
-    here = lee2006.run((0,), **kw)
-    remote = lee2006.run((0,), executor=cluster[1], **kw)
+    here = lee2006.run((0,), **TINY_LEE)
+    remote = lee2006.run((0,), executor=cluster[1], **TINY_LEE)
     assert _without_times(here) == _without_times(remote)
     assert here["seeds"][0]["criterion_surfaces"]  # a real record was compared

@@ -189,22 +189,34 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("loss", "bias", "solver"), CASES)
-@FUZZ
-@given(
-    data=datasets(),
-    kernel=kernels(),
-    C=log_uniform(1e-6, 1e9),
-    delta=log_uniform(1e-4, 0.9),
-    offs=offsets,
+def fitting_fuzz(examples: settings, **strategies):
+    """Decorate a fitting fuzz test: one test per (loss, bias, solver) of CASES,
+    each given ``examples`` of a data set (``data``: X, y, shape), offsets of new
+    points (``offs``) and the ``strategies`` (``kernel``, ``C``, ``delta``)."""
+
+    def decorate(test):
+        fuzzed = examples(given(data=datasets(), offs=offsets, **strategies)(test))
+        return pytest.mark.parametrize(("loss", "bias", "solver"), CASES)(fuzzed)
+
+    return decorate
+
+
+def svc_params(loss, bias, solver, kernel: dict, C: float, delta: float) -> dict:
+    """One example's SVC settings (``delta`` is the modified hinge's alone)."""
+    params = {**kernel, "loss": loss, "bias": bias, "solver": solver, "C": C}
+    if loss == "modified_hinge":
+        params["delta"] = delta
+    return params
+
+
+@fitting_fuzz(
+    FUZZ, kernel=kernels(), C=log_uniform(1e-6, 1e9), delta=log_uniform(1e-4, 0.9)
 )
 def test_fit_gives_finite_model_or_typed_error(
     loss, bias, solver, data, kernel, C, delta, offs
 ):
     X, y, shape = data
-    params = {**kernel, "loss": loss, "bias": bias, "solver": solver, "C": C}
-    if loss == "modified_hinge":
-        params["delta"] = delta
+    params = svc_params(loss, bias, solver, kernel, C, delta)
     event(f"data: {shape}")
     event(f"kernel: {kernel['kernel']}")
     fit_or_typed_error(params, X, y, extra_points(X, offs))

@@ -17,17 +17,15 @@ import math
 import time
 
 import numpy as np
-import pytest
-from hypothesis import event, given
+from hypothesis import event
 from hypothesis import strategies as st
 from test_fuzz import (
-    CASES,
     assert_plain_message,
-    datasets,
     extra_points,
     fit_or_error,
+    fitting_fuzz,
     fuzz_settings,
-    offsets,
+    svc_params,
 )
 
 import svmlab
@@ -59,23 +57,18 @@ def extreme_kernels(draw) -> dict:
     return params
 
 
-@pytest.mark.parametrize(("loss", "bias", "solver"), CASES)
-@EXTREMES
-@given(
-    data=datasets(),
+@fitting_fuzz(
+    EXTREMES,
     kernel=extreme_kernels(),
     C=log_uniform_wide(1e-300, 1e300),
     delta=st.sampled_from([1e-4, 0.1, 0.9]),
-    offs=offsets,
 )
 def test_extreme_sigma_and_C_give_a_finite_model_or_a_typed_error_in_budget(
     loss, bias, solver, data, kernel, C, delta, offs
 ):
     X, y, shape = data
     event(f"data: {shape}")
-    params = {**kernel, "loss": loss, "bias": bias, "solver": solver, "C": C}
-    if loss == "modified_hinge":
-        params["delta"] = delta
+    params = svc_params(loss, bias, solver, kernel, C, delta)
     model = svmlab.SVC(max_iter=10**7, max_seconds=BUDGET_S, **params)
     start = time.perf_counter()
     error = fit_or_error(model, X, y)

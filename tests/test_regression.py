@@ -54,6 +54,19 @@ def _close(pred: np.ndarray, ref: np.ndarray) -> None:
     assert np.max(np.abs(pred - ref)) <= 1e-5 * max(1.0, np.abs(ref).max())
 
 
+def _fit_beside_libsvm(machine, libsvm, kernel: str, **params):
+    """Fit ours with LIBSVM's float32 kernel cache and LIBSVM's own machine on the
+    sinc data; check that their predictions on held-out points and their support
+    vectors agree. Returns (ours, LIBSVM's, x, t, held-out x)."""
+    x, t, xt = _sinc()
+    ours, ref_kw = KERNELS[kernel]
+    ref = libsvm(tol=TIGHT, **params, **ref_kw).fit(x, t)
+    model = machine(tol=TIGHT, cache_precision="float32", **params, **ours).fit(x, t)
+    _close(model.predict(xt), ref.predict(xt))
+    np.testing.assert_array_equal(model.support_, ref.support_)
+    return model, ref, x, t, xt
+
+
 @pytest.mark.parametrize("kernel", list(KERNELS))
 @pytest.mark.parametrize(("C", "epsilon"), [(1.0, 0.1), (10.0, 0.05), (0.3, 0.02)])
 def test_epsilon_svr_agrees_with_libsvm_on_held_out_points(kernel, C, epsilon):
@@ -61,14 +74,10 @@ def test_epsilon_svr_agrees_with_libsvm_on_held_out_points(kernel, C, epsilon):
     # default float64 cache reaches the exact optimum, at least as low a dual
     # value (LIBSVM's float32 moves f by up to about 1e-4 at large alpha).
     # epsilon = 0 is left out: b may then lie anywhere in a median's interval.
-    x, t, xt = _sinc()
-    ours, ref_kw = KERNELS[kernel]
-    ref = sk.SVR(C=C, epsilon=epsilon, tol=TIGHT, **ref_kw).fit(x, t)
-    model = EpsilonSVR(
-        C=C, epsilon=epsilon, tol=TIGHT, cache_precision="float32", **ours
-    ).fit(x, t)
-    _close(model.predict(xt), ref.predict(xt))
-    np.testing.assert_array_equal(model.support_, ref.support_)
+    model, _, x, t, _ = _fit_beside_libsvm(
+        EpsilonSVR, sk.SVR, kernel, C=C, epsilon=epsilon
+    )
+    ours = KERNELS[kernel][0]
     exact = EpsilonSVR(C=C, epsilon=epsilon, tol=TIGHT, **ours).fit(x, t)
     K = exact._rows(x).full()
     low, other = _dual_value(exact, K, t, epsilon), _dual_value(model, K, t, epsilon)
@@ -89,12 +98,8 @@ def _dual_value(model, K: np.ndarray, t: np.ndarray, epsilon: float) -> float:
 def test_nu_svr_agrees_with_libsvm_and_finds_epsilon(kernel, C, nu):
     # nu n is not a whole number (n = 120): when it is, epsilon and b may lie
     # anywhere in an interval and two exact solvers may differ.
-    x, t, xt = _sinc()
-    ours, ref_kw = KERNELS[kernel]
-    ref = sk.NuSVR(C=C, nu=nu, tol=TIGHT, **ref_kw).fit(x, t)
-    model = NuSVR(C=C, nu=nu, tol=TIGHT, cache_precision="float32", **ours).fit(x, t)
-    _close(model.predict(xt), ref.predict(xt))
-    np.testing.assert_array_equal(model.support_, ref.support_)
+    model, ref, x, t, xt = _fit_beside_libsvm(NuSVR, sk.NuSVR, kernel, C=C, nu=nu)
+    ours = KERNELS[kernel][0]
     # LIBSVM's free SVs lie on the tube's edge: |t - f| there is its epsilon
     # (spread by its float32 cache and tol: up to 4e-4 at C = 10 here).
     free = np.abs(ref.dual_coef_[0]) < C * (1 - 1e-9)

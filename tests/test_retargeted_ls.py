@@ -8,7 +8,6 @@ import math
 
 import numpy as np
 import pytest
-from sklearn.exceptions import ConvergenceWarning
 
 from svmlab import SVC
 from svmlab.datasets import make_spiral
@@ -17,7 +16,7 @@ from svmlab.kernels import gram
 from svmlab.losses import Hinge, SquaredHinge, SquaredRamp
 from svmlab.solvers import Problem, qp, retargeted_ls
 from svmlab.solvers.base import primal_objective
-from tests.conftest import random_problem
+from tests.conftest import random_problem, warns_when_stopped_early
 from tests.conftest import relative_difference as _rel
 
 KERNELS = {
@@ -217,17 +216,23 @@ def test_spiral_of_figure_27_16_is_separated(variant):
     assert accuracy >= 0.97
 
 
+def _matlab_variant(X, y, sigma: float, C: float, fit_intercept: bool, tol: float):
+    """The book's variant on a Gaussian kernel: the problem, its solution, and
+    l'(m) with the gradient in theta of the variant's own objective
+    0.5 ||theta||^2 + C sum l(m), theta + C K (y l'(m)): 0 where it is stationary."""
+    problem = Problem(gram(X, sigma=sigma), y, SquaredHinge(), C, fit_intercept)
+    sol = retargeted_ls.solve(problem, tol=tol, variant="sugiyama_matlab")
+    theta = sol.alpha * y
+    d = problem.loss.derivative(y * (problem.K @ theta + sol.b))
+    return problem, sol, theta + C * problem.K @ (y * d), d
+
+
 def test_matlab_variant_minimises_its_own_different_objective():
     X, y = make_spiral(200, random_state=0)
-    K = gram(X, sigma=1.0)
-    C = 1.0
-    problem = Problem(K, y, SquaredHinge(), C, False)
-    book = retargeted_ls.solve(problem, tol=1e-8, variant="sugiyama_matlab")
+    problem, book, grad, _ = _matlab_variant(X, y, 1.0, 1.0, False, tol=1e-8)
+    K, C = problem.K, problem.C
     rkhs = retargeted_ls.solve(problem, tol=1e-8)
     theta = book.alpha * y
-    m = y * (K @ theta)
-    # Stationary for 0.5 ||theta||^2 + C sum l(m): theta + C K (y l'(m)) = 0.
-    grad = theta + C * K @ (y * problem.loss.derivative(m))
     assert np.abs(grad).max() < 1e-6 * max(1.0, np.abs(theta).max())
     assert not book.extras["polished"]
 
@@ -308,13 +313,8 @@ def test_start_must_be_named():
 
 def test_matlab_variant_with_bias_is_stationary():
     X, y = random_problem(3, n=60)
-    K = gram(X, sigma=0.8)
-    C = 2.0
-    problem = Problem(K, y, SquaredHinge(), C, True)
-    sol = retargeted_ls.solve(problem, tol=1e-9, variant="sugiyama_matlab")
-    theta = sol.alpha * y
-    d = problem.loss.derivative(y * (K @ theta + sol.b))
-    assert np.abs(theta + C * K @ (y * d)).max() < 1e-6
+    _, _, grad, d = _matlab_variant(X, y, 0.8, 2.0, True, tol=1e-9)
+    assert np.abs(grad).max() < 1e-6
     assert abs(float(y @ d)) < 1e-6  # d/db
 
 
@@ -363,15 +363,9 @@ def test_non_convergence_is_flagged_not_raised():
     sol = retargeted_ls.solve(problem, tol=1e-9, max_iter=3)
     assert not sol.converged
     assert sol.n_iter == 3
-    with pytest.warns(ConvergenceWarning, match="retargeted_ls"):
-        SVC(
-            C=10.0,
-            kernel="polynomial",
-            loss="squared_hinge",
-            solver="retargeted_ls",
-            tol=1e-9,
-            max_iter=3,
-        ).fit(X, y)
+    warns_when_stopped_early(
+        X, y, "retargeted_ls", loss="squared_hinge", tol=1e-9, max_iter=3
+    )
 
 
 @pytest.mark.parametrize("bias", ["unregularized", "regularized", "none"])

@@ -25,6 +25,7 @@ from svmlab.experiments import lee2006
 from svmlab.ui import data_source
 from svmlab.ui import selection_page as sp
 from svmlab.ui.explore.settings import ExploreSettings
+from tests.conftest import TINY_LEE
 from tests.pages import PAGES, open_page, page_test, problems
 
 PAGE = str(PAGES / "2_Model_selection.py")
@@ -338,15 +339,6 @@ def test_the_session_holds_a_few_uploads_not_all() -> None:
 # -- Lee (2006) ----------------------------------------------------------------------
 
 
-TINY = {
-    "Cs": (10.0, 500.0),
-    "lee_sigma2s": (0.5, 0.7),
-    "n_train": 30,
-    "n_test": 20,
-    "n_test_sets": 3,
-}
-
-
 def test_lee_section_without_results_says_so(monkeypatch, tmp_path) -> None:
     monkeypatch.setattr(sp, "SOLVERS_JSON", tmp_path / "no_solvers.json")
     at = page_test(PAGE, default_timeout=120).run()
@@ -359,7 +351,7 @@ def test_lee_section_without_results_says_so(monkeypatch, tmp_path) -> None:
 
 
 def test_lee_section_shows_the_cached_result(monkeypatch, tmp_path) -> None:
-    result = lee2006.run((0, 1), **TINY)
+    result = lee2006.run((0, 1), **TINY_LEE)
     path = lee2006.save(result, tmp_path / "lee.json")
     monkeypatch.setattr(sp, "LEE_PATH", path)
     at = page_test(PAGE, default_timeout=120).run()
@@ -395,13 +387,13 @@ def test_lee_section_shows_the_cached_result(monkeypatch, tmp_path) -> None:
     pooled = sum(
         len(r["selectors"]["irwls_lee"]["test_errors"]) for r in result["seeds"]
     )
-    assert len(boxes[0]["y"]) == pooled == 2 * TINY["n_test_sets"]
+    assert len(boxes[0]["y"]) == pooled == 2 * TINY_LEE["n_test_sets"]
 
 
 def test_recompute_writes_its_own_file_and_shows_it(monkeypatch, tmp_path) -> None:
     path = tmp_path / "recomputed.json"
     monkeypatch.setattr(sp, "LEE_LOCAL_PATH", path)
-    monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY))
+    monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY_LEE))
     at = page_test(PAGE, default_timeout=180).run()
     assert any("No cached results yet" in i.value for i in at.info)
     at.slider(key="selection_lee_seeds").set_value(1).run()
@@ -420,11 +412,11 @@ def test_recompute_writes_its_own_file_and_shows_it(monkeypatch, tmp_path) -> No
 def test_recompute_leaves_the_shipped_results_and_a_switch_shows_either(
     monkeypatch, tmp_path
 ) -> None:
-    shipped = lee2006.save(lee2006.run((0, 1), **TINY), tmp_path / "shipped.json")
+    shipped = lee2006.save(lee2006.run((0, 1), **TINY_LEE), tmp_path / "shipped.json")
     before = shipped.read_text()
     monkeypatch.setattr(sp, "LEE_PATH", shipped)
     monkeypatch.setattr(sp, "LEE_LOCAL_PATH", tmp_path / "local.json")
-    monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY))
+    monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY_LEE))
     at = page_test(PAGE, default_timeout=180).run()
     assert "selection_lee_source" not in [r.key for r in at.radio]
     at.slider(key="selection_lee_seeds").set_value(1).run()
@@ -439,13 +431,13 @@ def test_recompute_leaves_the_shipped_results_and_a_switch_shows_either(
 
 
 def _slow_run(started: threading.Event, release: threading.Event):
-    """lee2006.run at the TINY settings, held until ``release`` is set."""
+    """lee2006.run at the TINY_LEE settings, held until ``release`` is set."""
     real = lee2006.run
 
     def run(seeds, progress=None, **kwargs):
         started.set()
         assert release.wait(60)
-        return real(seeds, progress=progress, **TINY)
+        return real(seeds, progress=progress, **TINY_LEE)
 
     return run
 
@@ -485,7 +477,7 @@ def test_recompute_replaces_the_file_atomically(monkeypatch, tmp_path) -> None:
     """A reader that opened the file before the write still reads the whole old
     file (the new one is written beside it and renamed over it), and no
     temporary file is left."""
-    monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY))
+    monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY_LEE))
     path = tmp_path / "local.json"
     old = json.dumps({"old": list(range(2000))})
     path.write_text(old)
@@ -500,7 +492,7 @@ def test_recompute_never_writes_the_shipped_results(monkeypatch, tmp_path) -> No
     shipped = tmp_path / "lee2006.json"
     shipped.write_text("{}")
     monkeypatch.setattr(sp, "LEE_PATH", shipped)
-    monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY))
+    monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY_LEE))
     with pytest.raises(SvmlabError, match="shipped"):
         sp.recompute_lee(1, lambda f, m: None, tmp_path / "." / "lee2006.json")
     assert shipped.read_text() == "{}"
@@ -510,7 +502,7 @@ def test_each_session_keeps_showing_its_own_recompute(monkeypatch, tmp_path) -> 
     """Two visitors recompute in turn: the first still sees the results it
     computed (one seed), not the second's (two), which a new visitor sees."""
     monkeypatch.setattr(sp, "LEE_LOCAL_PATH", tmp_path / "local.json")
-    monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY))
+    monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY_LEE))
 
     def recompute(seeds: int) -> AppTest:
         at = page_test(PAGE, default_timeout=180).run()

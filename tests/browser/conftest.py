@@ -16,6 +16,9 @@ Every test under ``tests/browser`` is marked ``browser`` (deselect them with
 - ``wait_for_rerun`` / ``assert_no_exception`` / ``shown_errors`` /
   ``full_screenshot``: helpers, handed out as fixtures so tests need not import
   this file.
+- ``driver``: the page with ``open_page``, ``check_page``, ``press_slider``,
+  ``click_plot``, a rerun's wait and a screenshot, as one object for the tests
+  that work every control of a page.
 
 The server is started by ``benchmarks/app_server.py``, which the benchmarks
 that drive the app use too (the browser flags live there as well).
@@ -329,3 +332,28 @@ def click_plot(page) -> Callable[[str, float, float], None]:
 @pytest.fixture
 def full_screenshot() -> Callable[[object, Path], None]:
     return _full_screenshot
+
+
+@dataclass(frozen=True)
+class Driver:
+    """A test's page and what it does there (``driver.open("/Family")``,
+    ``driver.press_slider(...)``, ``driver.rerun()``, ``driver.check()``...):
+    the page fixtures in one."""
+
+    page: object
+    open: Callable[..., object]
+    check: Callable[..., None]
+    press_slider: Callable[[str, str, int], None]
+    click_plot: Callable[[str, float, float], None]
+
+    def rerun(self, timeout_ms: int = RERUN_TIMEOUT_MS) -> None:
+        """Wait for the rerun that the last action started."""
+        _wait_for_rerun(self.page, timeout_ms)
+
+    def screenshot(self, path: Path) -> None:
+        _full_screenshot(self.page, path)
+
+
+@pytest.fixture
+def driver(page, open_page, check_page, press_slider, click_plot) -> Driver:
+    return Driver(page, open_page, check_page, press_slider, click_plot)

@@ -67,19 +67,11 @@ def _settle(page) -> None:
     page.wait_for_timeout(400)
 
 
-def test_sliders_click_and_box_select(
-    page,
-    open_page,
-    check_page,
-    wait_for_rerun,
-    press_slider,
-    full_screenshot,
-    click_plot,
-):
-    _open(open_page, "/Explore")
+def test_sliders_click_and_box_select(page, driver):
+    _open(driver.open, "/Explore")
     _settle(page)
-    full_screenshot(page, ARTIFACTS / "explore_spiral.png")
-    check_page()
+    driver.screenshot(ARTIFACTS / "explore_spiral.png")
+    driver.check()
     sv0, n0 = _sv(page)
     chart0 = page.evaluate(CHART_JS, MAIN)
 
@@ -94,7 +86,7 @@ def test_sliders_click_and_box_select(
     page.evaluate(MARK_JS, MAIN)
 
     # C: three steps up on the log slider (10 -> 12 -> 15 -> 18).
-    press_slider("explore_C_slider", "ArrowRight", 3)
+    driver.press_slider("explore_C_slider", "ArrowRight", 3)
     _settle(page)
     assert page.locator(".st-key-explore_C input").input_value() == "18"
     sv1, n1 = _sv(page)
@@ -104,7 +96,7 @@ def test_sliders_click_and_box_select(
     assert page.evaluate(MARKED_JS, MAIN), "the main chart was mounted again"
 
     # sigma: four steps down (3.3 -> 2.7 -> 2.2 -> 1.8 -> 1.5): more SVs.
-    press_slider("explore_sigma_slider", "ArrowLeft", 4)
+    driver.press_slider("explore_sigma_slider", "ArrowLeft", 4)
     _settle(page)
     assert page.locator(".st-key-explore_sigma input").input_value() == "1.5"
     sv2, _ = _sv(page)
@@ -113,7 +105,7 @@ def test_sliders_click_and_box_select(
     assert "sigma=1.5" in page.url and "C=18" in page.url
 
     # A click on empty space (the top-left corner of the plot) adds a point.
-    click_plot(MAIN, 0.06, 0.06)
+    driver.click_plot(MAIN, 0.06, 0.06)
     _settle(page)
     sv3, n3 = _sv(page)
     assert n3 == n1 + 1, "the click did not add a training point"
@@ -129,7 +121,7 @@ def test_sliders_click_and_box_select(
         box["x"] + 0.33 * box["width"], box["y"] + box["height"] - 2, steps=10
     )
     page.mouse.up()
-    wait_for_rerun(page)
+    driver.rerun()
     _settle(page)
     page.mouse.move(2, 2)
     _, n4 = _sv(page)
@@ -137,10 +129,10 @@ def test_sliders_click_and_box_select(
 
     # Reset brings the generated points back.
     page.get_by_role("button", name="Reset points", exact=True).click()
-    wait_for_rerun(page)
+    driver.rerun()
     _settle(page)
     assert _sv(page)[1] == n0
-    check_page()
+    driver.check()
 
 
 @pytest.mark.parametrize(

@@ -21,67 +21,59 @@ def _text(page) -> str:
     return page.locator(MAIN).inner_text()
 
 
-def _choose(page, key: str, label: str, wait_for_rerun) -> None:
-    page.locator(f".st-key-{key}").get_by_text(label, exact=True).click()
-    wait_for_rerun(page)
+def _choose(driver, key: str, label: str) -> None:
+    driver.page.locator(f".st-key-{key}").get_by_text(label, exact=True).click()
+    driver.rerun()
 
 
-def test_family_page_every_control(
-    page,
-    open_page,
-    check_page,
-    wait_for_rerun,
-    press_slider,
-    full_screenshot,
-    click_plot,
-):
-    open_page("/Family")
+def test_family_page_every_control(page, driver):
+    driver.open("/Family")
     _drawn(page)
     _drawn(page, ".st-key-family_roc_chart")
-    check_page()
+    driver.check()
     assert "training errors, class +1: 6 / 33" in _text(page)
 
     # A click on empty space adds a point of the class chosen beside the plane.
-    click_plot(CHART, 0.95, 0.05)
+    driver.click_plot(CHART, 0.95, 0.05)
     _drawn(page)
     assert "training errors, class +1: 6 / 34" in _text(page)
     page.get_by_role("button", name=re.compile("Remove clicked points")).click()
-    wait_for_rerun(page)
+    driver.rerun()
     assert "training errors, class +1: 6 / 33" in _text(page)
 
     # The threshold moves with the keyboard: the URL and the matrix follow,
     # the fit does not (the fit time stays the cached one).
     fit_time = re.search(r"fit time: \d+ ms", _text(page)).group(0)
-    press_slider("family_threshold", "ArrowLeft", 4)
+    driver.press_slider("family_threshold", "ArrowLeft", 4)
     assert "t=-0.2" in page.url
     assert "At f ≥ -0.2" in _text(page)
     assert fit_time in _text(page)
-    _choose(page, "family_shade", "probability p (Platt)", wait_for_rerun)
+    _choose(driver, "family_shade", "probability p (Platt)")
     assert "shade=p" in page.url
     assert "p = 0.5" in page.locator(CHART).inner_text()
 
     # Class weights: balanced, then by hand.
-    _choose(page, "family_weights", "balanced", wait_for_rerun)
+    _choose(driver, "family_weights", "balanced")
     assert "weights=balanced" in page.url
     assert "C₊ / C₋: 3.03 / 0.599" in _text(page)
-    _choose(page, "family_weights", "C₊ and C₋", wait_for_rerun)
-    press_slider("family_wpos", "ArrowRight", 1)
+    _choose(driver, "family_weights", "C₊ and C₋")
+    driver.press_slider("family_wpos", "ArrowRight", 1)
     assert "wpos=2" in page.url
 
     # ν-SVC: the three numbers; ν too large for 33 of 200 is one sentence.
-    _choose(page, "family_machine", "ν-SVC (ν bounds the errors)", wait_for_rerun)
+    _choose(driver, "family_machine", "ν-SVC (ν bounds the errors)")
     assert "margin errors:" in _text(page) and "equivalent C:" in _text(page)
-    press_slider("family_nu", "ArrowRight", 2)  # 0.2 -> 0.4 > 0.33
+    driver.press_slider("family_nu", "ArrowRight", 2)  # 0.2 -> 0.4 > 0.33
     errors = page.locator("[data-testid='stAlertContentError']")
     assert errors.count() == 1
     assert "specified nu is infeasible" in errors.first.inner_text()
-    press_slider("family_nu", "ArrowLeft", 2)
+    driver.press_slider("family_nu", "ArrowLeft", 2)
     _drawn(page)
-    check_page()
+    driver.check()
 
     # The one-class SVM on class +1 only; the other flagged.
-    _choose(page, "family_machine", "one-class (labels ignored)", wait_for_rerun)
-    _choose(page, "family_train", "class +1 only", wait_for_rerun)
+    _choose(driver, "family_machine", "one-class (labels ignored)")
+    _choose(driver, "family_train", "class +1 only")
     assert "train=pos" in page.url
     assert "other class flagged:" in _text(page)
     assert "outside (f < 0)" in page.locator(CHART).inner_text()
@@ -89,14 +81,14 @@ def test_family_page_every_control(
     # The sigmoid kernel: a and r enabled, the smallest eigenvalue said.
     page.locator(".st-key-family_kernel").click()
     page.get_by_role("option", name=re.compile("sigmoid")).click()
-    wait_for_rerun(page)
-    press_slider("family_a", "ArrowRight", 3)
-    press_slider("family_r", "ArrowLeft", 2)
+    driver.rerun()
+    driver.press_slider("family_a", "ArrowRight", 3)
+    driver.press_slider("family_r", "ArrowLeft", 2)
     assert "kernel=sigmoid" in page.url and "r=-0.2" in page.url
     assert "smallest eigenvalue of K:" in _text(page)
     _drawn(page)
-    check_page()
-    full_screenshot(page, ARTIFACTS / "family_sigmoid_one_class.png")
+    driver.check()
+    driver.screenshot(ARTIFACTS / "family_sigmoid_one_class.png")
 
 
 def test_explore_c_or_nu(page, open_page, check_page, wait_for_rerun, press_slider):
