@@ -27,10 +27,8 @@ from svmlab.figures.plane import (
 from svmlab.figures.style import (
     PALETTE,
     _axis,
-    _base_layout,
-    _figure,
     _short,
-    _title,
+    chart,
     marker_trace,
     vertical_line,
 )
@@ -219,7 +217,8 @@ def family_figure(
         "yanchor": "top",
         "font": {"size": round(14 * scale)},
     }
-    layout = _base_layout(
+    return chart(
+        traces,
         height=int(height),
         margin={
             "l": round(60 * scale),
@@ -232,7 +231,6 @@ def family_figure(
         font={"size": round(16 * scale)},
         **plane_axes(bounds),
     )
-    return _figure(traces, layout)
 
 
 def roc_figure(
@@ -281,9 +279,10 @@ def roc_figure(
             hovertemplate="FPR %{x:.3f}, TPR %{y:.3f}<extra></extra>",
         ),
     ]
-    layout = _base_layout(
+    return chart(
+        traces,
         height=int(height),
-        title=_title(f"ROC on the {where} points"),
+        title=f"ROC on the {where} points",
         margin={
             "l": round(64 * scale),
             "r": 16,
@@ -304,7 +303,6 @@ def roc_figure(
         xaxis=_axis("false positive rate", range=[-0.02, 1.02]),
         yaxis=_axis("true positive rate", range=[-0.02, 1.02]),
     )
-    return _figure(traces, layout)
 
 
 def nu_path_figure(
@@ -369,7 +367,8 @@ def nu_path_figure(
     # largest feasible ν, often a third of the way.
     end = max([*nus, *high, current, top if top is not None else 0.0], default=1.0)
     end = min(102.0, 100.0 * end + 6.0)
-    layout = _base_layout(
+    return chart(
+        traces,
         height=int(height),
         margin={
             "l": round(64 * scale),
@@ -391,4 +390,3 @@ def nu_path_figure(
         xaxis=_axis("ν (%)", range=[0, end]),
         yaxis=_axis("% of the points", range=[0, end]),
     )
-    return _figure(traces, layout)
