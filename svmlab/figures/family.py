@@ -40,6 +40,15 @@ PROBABILITY_LEVELS = (0.1, 0.25, 0.75, 0.9)
 RESOLUTION = 140
 
 
+def _margin(scale: float, **scaled: float) -> dict[str, int]:
+    """The plot's margins in pixels: the sides named are given at scale 1 and
+    grow with the page's ``scale`` (tick labels and titles grow with it), the
+    others stay 16 px."""
+    return {
+        side: round(scaled[side] * scale) if side in scaled else 16 for side in "lrtb"
+    }
+
+
 def _line(
     xs: Array, ys: Array, Z: Array, level: float, name: str, **line: Any
 ) -> dict[str, Any]:
@@ -51,6 +60,20 @@ def _line(
         mode="lines",
         name=name,
         line={"color": PALETTE["boundary"], "width": 2, **line},
+        hoverinfo="skip",
+    )
+
+
+def _diagonal(end: float, name: str, dash: str, width: float) -> dict[str, Any]:
+    """The grey line y = x from 0 to ``end``, a reference (chance on the ROC
+    plane, ν itself on the ν path), not hoverable."""
+    return dict(
+        type="scatter",
+        x=[0, end],
+        y=[0, end],
+        mode="lines",
+        name=name,
+        line={"color": PALETTE["non_sv"], "dash": dash, "width": width},
         hoverinfo="skip",
     )
 
@@ -220,12 +243,7 @@ def family_figure(
     return chart(
         traces,
         height=int(height),
-        margin={
-            "l": round(60 * scale),
-            "r": round(250 * scale),
-            "t": 16,
-            "b": round(56 * scale),
-        },
+        margin=_margin(scale, l=60, r=250, b=56),
         legend=legend,
         images=[surface],
         font={"size": round(16 * scale)},
@@ -246,15 +264,7 @@ def roc_figure(
     """The ROC curve (false against true positive rate) with the diagonal and the
     threshold's point on it."""
     traces = [
-        dict(
-            type="scatter",
-            x=[0, 1],
-            y=[0, 1],
-            mode="lines",
-            name="guessing",
-            line={"color": PALETTE["non_sv"], "dash": "dot", "width": 1.5},
-            hoverinfo="skip",
-        ),
+        _diagonal(1, "guessing", "dot", 1.5),
         dict(
             type="scatter",
             x=_short(fpr),
@@ -283,12 +293,7 @@ def roc_figure(
         traces,
         height=int(height),
         title=f"ROC on the {where} points",
-        margin={
-            "l": round(64 * scale),
-            "r": 16,
-            "t": round(48 * scale),
-            "b": round(60 * scale),
-        },
+        margin=_margin(scale, l=64, t=48, b=60),
         # Inside, bottom right: below the diagonal, where no ROC curve goes
         # (below the plot it took three rows and sat on the axis title).
         legend={
@@ -322,15 +327,7 @@ def nu_path_figure(
     feasible ν dotted."""
     percent = [100.0 * v for v in nus]
     traces = [
-        dict(
-            type="scatter",
-            x=[0, 100],
-            y=[0, 100],
-            mode="lines",
-            name="ν",
-            line={"color": PALETTE["non_sv"], "dash": "dash", "width": 1.5 * scale},
-            hoverinfo="skip",
-        ),
+        _diagonal(100, "ν", "dash", 1.5 * scale),
         dict(
             type="scatter",
             x=_short(percent),
@@ -370,12 +367,7 @@ def nu_path_figure(
     return chart(
         traces,
         height=int(height),
-        margin={
-            "l": round(64 * scale),
-            "r": 16,
-            "t": round(64 * scale),
-            "b": round(60 * scale),
-        },
+        margin=_margin(scale, l=64, t=64, b=60),
         # Above the plot: inside it the cursor crossed the key, and right of it
         # the key took half of a projector's column.
         legend={
