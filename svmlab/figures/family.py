@@ -311,43 +311,32 @@ def roc_figure(
 
 
 def nu_path_figure(
-    nus: Any,
-    low: Any,
-    high: Any,
-    *,
-    current: float,
-    low_name: str,
-    top: float | None = None,
-    scale: float = 1.0,
-    height: int = 360,
+    path: Any, *, current: float, low_name: str, scale: float = 1.0, height: int = 360
 ) -> Any:
-    """The ν-property along ν: the fraction ``low`` (margin errors, or points
-    outside) under the diagonal ν and the fraction of support vectors ``high``
-    above it, with a cursor at the slider's ν and, for ν-SVC, the largest
-    feasible ν dotted."""
-    percent = [100.0 * v for v in nus]
+    """The ν-property along ν (``path``: a :class:`svmlab.ui.family_page.NuPath`
+    or anything with its ``nus``, ``low``, ``high`` and ``top``): the fraction
+    ``low`` (margin errors, or points outside) under the diagonal ν and the
+    fraction of support vectors ``high`` above it, with a cursor at the
+    slider's ν and, for ν-SVC, the largest feasible ν (``top``) dotted."""
+    nus, top = path.nus, path.top
+    percent = _short([100.0 * v for v in nus])
+
+    def fraction(values: Any, name: str, colour: str, symbol: str, unit: str) -> dict:
+        return dict(
+            type="scatter",
+            x=percent,
+            y=_short([100.0 * v for v in values]),
+            mode="lines+markers",
+            name=name,
+            line={"color": PALETTE[colour], "width": 2.5 * scale},
+            marker={"size": 7 * scale, "symbol": symbol},
+            hovertemplate=f"ν = %{{x}} %: %{{y}} %{unit}<extra></extra>",
+        )
+
     traces = [
         _diagonal(100, "ν", "dash", 1.5 * scale),
-        dict(
-            type="scatter",
-            x=_short(percent),
-            y=_short([100.0 * v for v in high]),
-            mode="lines+markers",
-            name="support vectors (≥ ν)",
-            line={"color": PALETTE["free"], "width": 2.5 * scale},
-            marker={"size": 7 * scale, "symbol": "circle"},
-            hovertemplate="ν = %{x} %: %{y} % SVs<extra></extra>",
-        ),
-        dict(
-            type="scatter",
-            x=_short(percent),
-            y=_short([100.0 * v for v in low]),
-            mode="lines+markers",
-            name=f"{low_name} (≤ ν)",
-            line={"color": PALETTE["bound"], "width": 2.5 * scale},
-            marker={"size": 7 * scale, "symbol": "square"},
-            hovertemplate="ν = %{x} %: %{y} %<extra></extra>",
-        ),
+        fraction(path.high, "support vectors (≥ ν)", "free", "circle", " SVs"),
+        fraction(path.low, f"{low_name} (≤ ν)", "bound", "square", ""),
     ]
     shapes = [
         vertical_line(
@@ -362,7 +351,7 @@ def nu_path_figure(
         )
     # The axes end a little past what is drawn: ν-SVC's path stops at its
     # largest feasible ν, often a third of the way.
-    end = max([*nus, *high, current, top if top is not None else 0.0], default=1.0)
+    end = max([*nus, *path.high, current, top if top is not None else 0.0], default=1.0)
     end = min(102.0, 100.0 * end + 6.0)
     return chart(
         traces,
