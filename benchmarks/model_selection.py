@@ -72,7 +72,7 @@ from benchmarks.model_selection_before_after import (
 from svmlab import SVC
 from svmlab.criterion_grid import SweepResult, grid_sweep
 from svmlab.datasets import make_two_circles
-from svmlab.executors import ENV_SCHEDULER
+from svmlab.executors import add_scheduler_argument
 from svmlab.experiments.lee2006 import irwls_estimator
 from svmlab.kernels import sigma_from_lee_sigma2
 from svmlab.selection import APPROXIMATIONS, misclassification
@@ -362,12 +362,7 @@ def study_main(argv: list[str] | None = None) -> None:
         default=[0],
         help="training-set seeds (make_two_circles random_state); each is one run",
     )
-    parser.add_argument(
-        "--scheduler",
-        default=os.environ.get(ENV_SCHEDULER) or None,
-        help="a Dask scheduler's address (tcp://HOST:8786): exact LOO's rows run "
-        f"on its workers (default: ${ENV_SCHEDULER}, else row by row here)",
-    )
+    add_scheduler_argument(parser, "exact LOO's rows run", "row by row here")
     args = parser.parse_args(argv)
     STOP.update(stop=args.stop, tol=args.tol)
     loo_axis = per_size(args.loo_axis, args.sizes, "loo-axis")

@@ -88,12 +88,9 @@ if request.machine != "C":
     with curve:
         panels.plotly_chart(
             fig.nu_path_figure(
-                path.nus,
-                path.low,
-                path.high,
+                path,
                 current=request.nu,
                 low_name="margin errors" if request.machine == "nu" else "outside",
-                top=path.top,
                 scale=scale,
             ),
             key=fp.NU_PATH_KEY,

@@ -28,6 +28,7 @@ from svmlab.executors import run_tasks
 from svmlab.selection import (
     CRITERIA,
     CriterionResult,
+    FullFit,
     approximation_from_fit,
     check_approximable,
     check_data,
@@ -122,9 +123,9 @@ def _sweep_row(
         for c in criteria:
             t0 = time.perf_counter() - fit_seconds  # every criterion pays the fit
             if c == "loo":
-                result = loo_from_fit(model, est, X, y, K, t0)
+                result = loo_from_fit(FullFit(est, X, y, K, t0, model))
             elif c == "kfold":
-                result = kfold_from_fit(model, est, X, y, K, t0)
+                result = kfold_from_fit(FullFit(est, X, y, K, t0, model))
             else:
                 result = approximation_from_fit(c, model, K, t0)
             row[c].append(result)

@@ -33,6 +33,7 @@ cluster user installs ``dask[distributed]``).
 
 from __future__ import annotations
 
+import argparse
 import os
 import time
 import uuid
@@ -47,6 +48,7 @@ __all__ = [
     "ENV_SCHEDULER",
     "RESUBMITS",
     "TaskResults",
+    "add_scheduler_argument",
     "describe_executor",
     "max_processes",
     "run_tasks",
@@ -54,12 +56,29 @@ __all__ = [
 
 #: Environment variable with a Dask scheduler's address (the pages read it).
 ENV_SCHEDULER = "SVMLAB_DASK_SCHEDULER"
+
+
 #: Times a task that failed on the cluster (not by an svmlab error) is sent again.
 RESUBMITS = 2
 #: Seconds to wait for a scheduler before saying it cannot be reached.
 CONNECT_SECONDS = 10.0
 #: Seconds between two looks at the futures (and at the cancel predicate).
 POLL_SECONDS = 0.05
+
+
+def add_scheduler_argument(
+    parser: argparse.ArgumentParser, work: str, otherwise: str
+) -> None:
+    """The ``--scheduler`` option of a command-line run (the Lee (2006)
+    experiment, the benchmarks): a Dask scheduler's address, read from
+    :data:`ENV_SCHEDULER` when not given; ``work`` says what runs on the
+    workers, ``otherwise`` where it runs without one."""
+    parser.add_argument(
+        "--scheduler",
+        default=os.environ.get(ENV_SCHEDULER) or None,
+        help=f"a Dask scheduler's address (tcp://HOST:8786): {work} on its "
+        f"workers (default: ${ENV_SCHEDULER}, else {otherwise})",
+    )
 
 
 @dataclass(frozen=True)

@@ -390,10 +390,7 @@ class CrammerSingerSVC(ClassifierMixin, KernelCParameters):
         k = self.classes_.shape[0]
         K = self._gram(X)
         solution, _ = crammer_singer.solve(
-            K,
-            codes,
-            k,
-            float(self.C),
+            crammer_singer.CSDual(K, codes, k, float(self.C)),
             method=self.solver,
             tol=float(self.tol),
             max_iter=10_000 if self.max_iter is None else int(self.max_iter),

@@ -164,6 +164,18 @@ def regularization_path(
     K = kernels.gram(X, X, **kernel_args) if param == "C" else None
     models: list[SVC] = []
     start = time.perf_counter()
+
+    def result(arrays: dict[str, Array]) -> PathResult:
+        """The path as far as ``models`` reaches, with these measure arrays."""
+        return PathResult(
+            param=param,
+            values=values,
+            models=tuple(models),
+            warm=warm,
+            elapsed=time.perf_counter() - start,
+            **arrays,
+        )
+
     init = None
     for i, value in enumerate(values):
         if max_seconds is not None and time.perf_counter() - start > max_seconds:
@@ -186,24 +198,8 @@ def regularization_path(
         if progress is not None:
             progress(i + 1, n_values)
         if on_partial is not None and i + 1 < n_values:
-            on_partial(
-                PathResult(
-                    param=param,
-                    values=values,
-                    models=tuple(models),
-                    warm=warm,
-                    elapsed=time.perf_counter() - start,
-                    **{name: array.copy() for name, array in out.items()},
-                )
-            )
-    return PathResult(
-        param=param,
-        values=values,
-        models=tuple(models),
-        warm=warm,
-        elapsed=time.perf_counter() - start,
-        **out,
-    )
+            on_partial(result({name: array.copy() for name, array in out.items()}))
+    return result(out)
 
 
 @dataclass(frozen=True)

@@ -205,7 +205,8 @@ def _multiclass() -> None:
     for estimator in (CrammerSingerSVC, OneVsRestSVC, OneVsOneSVC):
         estimator(C=1.0, sigma=1.0).fit(X, y).predict(X)
     K = gram(X, kernel="gaussian", sigma=1.0)
-    crammer_singer.solve_blocks(K, y.astype(np.int64), 3, 1.0, max_iter=50)
+    dual = crammer_singer.CSDual(K, y.astype(np.int64), 3, 1.0)
+    crammer_singer.solve_blocks(dual, max_iter=50)
 
 
 def _family() -> None:

@@ -88,6 +88,7 @@ __all__ = [
     "CRITERIA",
     "Criterion",
     "CriterionResult",
+    "FullFit",
     "acv_score",
     "approximate_loo",
     "approximation_from_fit",
@@ -174,6 +175,31 @@ def misclassification(margins: ArrayLike) -> float:
     """Lee (2006) section 4: ``(1/2n) sum (1 - sign(m_i))``; a tie counts 1/2."""
     m = np.asarray(margins, dtype=np.float64)
     return float(np.mean(0.5 * (1.0 - np.sign(m))))
+
+
+def _scored(
+    criterion: str,
+    loss: Loss,
+    margins: Array,
+    start: float,
+    n_fits: int,
+    converged: bool,
+    score: float | None = None,
+) -> CriterionResult:
+    """A criterion's result from its held-out ``margins``: the score the mean
+    of ``loss`` at them unless given (Lee's corrected eq. 11 is not), their
+    misclassification, and the seconds since ``start``."""
+    if score is None:
+        score = float(np.mean(loss.value(margins)))
+    return CriterionResult(
+        criterion=criterion,
+        score=score,
+        error=misclassification(margins),
+        margins=margins,
+        seconds=time.perf_counter() - start,
+        n_fits=n_fits,
+        converged=converged,
+    )
 
 
 def check_data(X: ArrayLike, y: ArrayLike) -> tuple[Array, NDArray]:
@@ -392,16 +418,8 @@ def approximation_from_fit(
             np.mean(loss.value(r)) - np.mean(loss.derivative(r) * (r - margins))
         )
     else:
-        score = float(np.mean(loss.value(margins)))
-    return CriterionResult(
-        criterion=method,
-        score=score,
-        error=misclassification(margins),
-        margins=margins,
-        seconds=time.perf_counter() - start,
-        n_fits=1,
-        converged=_finished(model),
-    )
+        score = None
+    return _scored(method, loss, margins, start, 1, _finished(model), score)
 
 
 def acv_score(estimator: SVC, X: ArrayLike, y: ArrayLike, method: str = "lee") -> float:
@@ -461,10 +479,31 @@ def _lee_rule(estimator: SVC) -> bool:
     return estimator.solver == "irwls" and options.get("stop", "change") == "change"
 
 
-def loo_from_fit(
-    model: SVC, estimator: SVC, X: Array, y: NDArray, K: Array, start: float
-) -> CriterionResult:
-    """Exact leave-one-out from a full fit ``model`` of (X, y) with Gram ``K``.
+@dataclass(frozen=True)
+class FullFit:
+    """What the exact criteria start from: ``estimator``'s data (X, y) checked,
+    its Gram matrix ``K``, the clock's ``start`` (the full fit's time is part of
+    each criterion's) and the full fit ``model`` (None: nothing is seeded)."""
+
+    estimator: SVC
+    X: Array
+    y: NDArray
+    K: Array
+    start: float
+    model: SVC | None
+
+
+def _full_fit(estimator: SVC, X: Array, y: NDArray, seeded: bool = True) -> FullFit:
+    """The clock started, the Gram matrix, and the full fit when ``seeded``."""
+    start = time.perf_counter()
+    K = clone(estimator)._gram(X)
+    model = fit_quietly(estimator, X, y, K=K) if seeded else None
+    return FullFit(estimator, X, y, K, start, model)
+
+
+def loo_from_fit(full: FullFit) -> CriterionResult:
+    """Exact leave-one-out from the full fit ``full.model`` of (X, y) with Gram
+    ``K``.
 
     With the entropy dual (the modified hinge's default solver) every refit
     runs on the full Gram matrix with the left-out point's multiplier fixed at
@@ -474,6 +513,8 @@ def loo_from_fit(
     is an :class:`SVC` fit of the other points, warm-started from the full
     solution.
     """
+    model, estimator, X, y, K = full.model, full.estimator, full.X, full.y, full.K
+    start = full.start
     n = X.shape[0]
     margins = model.margins_.copy()
     n_fits, converged = 1, _finished(model)
@@ -487,7 +528,8 @@ def loo_from_fit(
             margins[i] = y_pm[i] * float(f_i[0])
             converged = converged and ok
             budget.check()  # a superseded page run stops here
-        return _loo_result(model, margins, start, n_fits + refit.size, converged)
+        n_fits += refit.size
+        return _scored("loo", _loss(model), margins, start, n_fits, converged)
     keep = np.ones(n, dtype=bool)
     for i in refit:
         keep[i] = False
@@ -503,21 +545,7 @@ def loo_from_fit(
         margins[i] = y_pm[i] * f_i
         n_fits += 1
         converged = converged and _finished(sub)
-    return _loo_result(model, margins, start, n_fits, converged)
-
-
-def _loo_result(
-    model: SVC, margins: Array, start: float, n_fits: int, converged: bool
-) -> CriterionResult:
-    return CriterionResult(
-        criterion="loo",
-        score=float(np.mean(_loss(model).value(margins))),
-        error=misclassification(margins),
-        margins=margins,
-        seconds=time.perf_counter() - start,
-        n_fits=n_fits,
-        converged=converged,
-    )
+    return _scored("loo", _loss(model), margins, start, n_fits, converged)
 
 
 def loo_cv_score(estimator: SVC, X: ArrayLike, y: ArrayLike) -> CriterionResult:
@@ -529,10 +557,7 @@ def loo_cv_score(estimator: SVC, X: ArrayLike, y: ArrayLike) -> CriterionResult:
     the solution as it is; :func:`_points_that_matter`).
     """
     X, y = check_data(X, y)
-    start = time.perf_counter()
-    K = clone(estimator)._gram(X)
-    model = fit_quietly(estimator, X, y, K=K)
-    return loo_from_fit(model, estimator, X, y, K, start)
+    return loo_from_fit(_full_fit(estimator, X, y))
 
 
 def _check_splits(y: NDArray, n_splits: int) -> None:
@@ -559,38 +584,25 @@ def kfold_cv_score(
     """
     X, y = check_data(X, y)
     _check_splits(y, n_splits)
-    start = time.perf_counter()
-    K = clone(estimator)._gram(X)
-    if _lee_rule(estimator):
-        return _kfold(None, estimator, X, y, K, start, n_splits, random_state)
-    model = fit_quietly(estimator, X, y, K=K)
-    return kfold_from_fit(model, estimator, X, y, K, start, n_splits, random_state)
+    full = _full_fit(estimator, X, y, seeded=not _lee_rule(estimator))
+    return kfold_from_fit(full, n_splits, random_state)
 
 
 def kfold_from_fit(
-    model: SVC,
-    estimator: SVC,
-    X: Array,
-    y: NDArray,
-    K: Array,
-    start: float,
-    n_splits: int = 5,
-    random_state: int = 0,
+    full: FullFit, n_splits: int = 5, random_state: int = 0
 ) -> CriterionResult:
     """Stratified k-fold cross-validation with every fold seeded from the full
-    fit ``model`` (DeCoste & Wagstaff 2000): the fold's training points start at
-    their full-solution multipliers (on the entropy dual: the full state with
-    the fold left out, :mod:`svmlab.solvers.entropy_refit`; otherwise ``init``
-    of an :class:`SVC` fit), and every fold is solved to the estimator's tol,
-    so the answer is a cold fold's to that tol. IRWLS stopped by Lee's rule
-    gets cold folds (:func:`kfold_cv_score`)."""
+    fit ``full.model`` (DeCoste & Wagstaff 2000): the fold's training points
+    start at their full-solution multipliers (on the entropy dual: the full
+    state with the fold left out, :mod:`svmlab.solvers.entropy_refit`;
+    otherwise ``init`` of an :class:`SVC` fit), and every fold is solved to the
+    estimator's tol, so the answer is a cold fold's to that tol. IRWLS stopped
+    by Lee's rule, or a ``full`` without a model, gets cold folds
+    (:func:`kfold_cv_score`)."""
+    model, estimator, X, y, K = full.model, full.estimator, full.X, full.y, full.K
     _check_splits(y, n_splits)
     if _lee_rule(estimator):
         model = None
-    return _kfold(model, estimator, X, y, K, start, n_splits, random_state)
-
-
-def _kfold(model, estimator, X, y, K, start, n_splits, random_state):
     margins = np.empty(X.shape[0])
     converged = True if model is None else _finished(model)
     n_fits = 0 if model is None else 1
@@ -613,15 +625,7 @@ def _kfold(model, estimator, X, y, K, start, n_splits, random_state):
             ok = _finished(fold)
         converged = converged and ok
         n_fits += 1
-    return CriterionResult(
-        criterion="kfold",
-        score=float(np.mean(loss.value(margins))),
-        error=misclassification(margins),
-        margins=margins,
-        seconds=time.perf_counter() - start,
-        n_fits=n_fits,
-        converged=converged,
-    )
+    return _scored("kfold", loss, margins, full.start, n_fits, converged)
 
 
 def evaluate(

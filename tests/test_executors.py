@@ -225,3 +225,37 @@ def test_small_lee_experiment_on_the_cluster_equals_the_local_run(cluster):
     remote = lee2006.run((0,), executor=cluster[1], **TINY_LEE)
     assert _without_times(here) == _without_times(remote)
     assert here["seeds"][0]["criterion_surfaces"]  # a real record was compared
+
+
+def test_scheduler_argument_reads_the_environment_and_the_option_wins(
+    monkeypatch,
+) -> None:
+    """``--scheduler`` of the command-line runs: the address in
+    $SVMLAB_DASK_SCHEDULER unless one is given, none without either."""
+    import argparse
+
+    from svmlab.executors import add_scheduler_argument
+
+    def parsed(*argv: str) -> str | None:
+        parser = argparse.ArgumentParser()
+        add_scheduler_argument(parser, "the rows run", "here")
+        return parser.parse_args(list(argv)).scheduler
+
+    monkeypatch.delenv("SVMLAB_DASK_SCHEDULER", raising=False)
+    assert parsed() is None
+    monkeypatch.setenv("SVMLAB_DASK_SCHEDULER", "  ")
+    assert parsed() == "  "  # not empty: run_tasks says what is wrong with it
+    monkeypatch.setenv("SVMLAB_DASK_SCHEDULER", "")
+    assert parsed() is None
+    monkeypatch.setenv("SVMLAB_DASK_SCHEDULER", "tcp://cluster:8786")
+    assert parsed() == "tcp://cluster:8786"
+    assert parsed("--scheduler", "tcp://other:1") == "tcp://other:1"
+    parser = argparse.ArgumentParser()
+    add_scheduler_argument(parser, "the rows run", "here")
+    assert (
+        parser.format_help().split("--scheduler SCHEDULER")[-1].split()
+        == (
+            "a Dask scheduler's address (tcp://HOST:8786): the rows run on its "
+            "workers (default: $SVMLAB_DASK_SCHEDULER, else here)"
+        ).split()
+    )

@@ -525,3 +525,51 @@ def test_an_unlabelled_upload_is_the_one_class_svms_data() -> None:
     assert not at.exception and len(at.error) == 1
     assert "two classes" in at.error[0].value.replace("\\", "")
     assert at.selectbox(key="family_kernel").value == "gaussian"
+
+
+def test_family_figures_margins_grow_with_the_scale() -> None:
+    """The ROC and ν-path figures at a projector's scale: left, bottom (and the
+    top, under a title or a key above) grow with it, the right stays 16 px."""
+    from types import SimpleNamespace
+
+    from svmlab.figures.family import nu_path_figure
+
+    roc = roc_figure(
+        np.array([0, 0.5, 1]), np.array([0, 0.8, 1]), 0.9, (0.5, 0.8), scale=2.0
+    )
+    m = roc.layout.margin
+    assert (m.l, m.r, m.t, m.b) == (128, 16, 96, 120)
+    assert roc.layout.font.size == 32
+    path = SimpleNamespace(nus=(0.1, 0.2), low=(0.05, 0.15), high=(0.3, 0.4), top=None)
+    nu = nu_path_figure(path, current=0.1, low_name="outside", scale=1.5)
+    m = nu.layout.margin
+    assert (m.l, m.r, m.t, m.b) == (96, 16, 96, 90)
+
+
+def test_nu_path_figure_draws_both_fractions_of_the_path() -> None:
+    """The ν path in percent: the diagonal, the support vectors (≥ ν) and the
+    lower fraction (≤ ν) at the path's ν, the slider's ν as a cursor and, for
+    ν-SVC, its largest feasible ν dotted."""
+    from types import SimpleNamespace
+
+    from svmlab.figures.family import nu_path_figure
+
+    path = SimpleNamespace(
+        nus=(0.1, 0.2, 0.3), low=(0.05, 0.15, 0.25), high=(0.3, 0.4, 0.5), top=0.35
+    )
+    fig = nu_path_figure(path, current=0.2, low_name="margin errors")
+    go.Figure(fig.to_dict())  # validated
+    by_name = {t.name: t for t in fig.data}
+    assert list(by_name) == ["ν", "support vectors (≥ ν)", "margin errors (≤ ν)"]
+    assert list(by_name["ν"].x) == [0, 100] and list(by_name["ν"].y) == [0, 100]
+    for name, values in (
+        ("support vectors (≥ ν)", [30, 40, 50]),
+        ("margin errors (≤ ν)", [5, 15, 25]),
+    ):
+        assert list(by_name[name].x) == pytest.approx([10, 20, 30])
+        assert list(by_name[name].y) == pytest.approx(values)
+    assert "SVs" in by_name["support vectors (≥ ν)"].hovertemplate
+    assert "SVs" not in by_name["margin errors (≤ ν)"].hovertemplate
+    assert [s.x0 for s in fig.layout.shapes] == pytest.approx([20, 35])
+    # The axes end 6 points past the largest value drawn (50 %).
+    assert fig.layout.xaxis.range == pytest.approx((0, 56))

@@ -734,3 +734,36 @@ def test_short_numbers_are_the_shortest_decimal_of_their_rounding(digits):
     got = style._short(values, digits)
     assert got == expected
     assert json.dumps(got) == json.dumps(expected)
+
+
+def test_chart_places_a_text_title_and_a_legend_below():
+    """``chart``: the shared layout with its overrides, a text title at the top
+    left of the container and ``legend="below"`` on the figure's bottom edge
+    (the numbers of the layout the figures were drawn with before chart)."""
+    fig = style.chart(
+        [{"type": "scatter", "x": [0, 1], "y": [1, 0]}],
+        height=300,
+        title="a title",
+        margin={"t": 10},
+        legend="below",
+    )
+    go.Figure(fig.to_dict())  # validated
+    layout = fig.layout
+    assert layout.height == 300 and layout.title.text == "a title"
+    assert (layout.title.x, layout.title.xanchor, layout.title.yref) == (
+        0.01,
+        "left",
+        "container",
+    )
+    margin = layout.margin
+    assert (margin.l, margin.r, margin.t, margin.b) == (72, 24, 10, 64)
+    legend = layout.legend
+    assert (legend.orientation, legend.x, legend.y) == ("h", 0.0, 0.0)
+    assert (legend.yref, legend.yanchor) == ("container", "bottom")
+    assert legend.xanchor == "left"
+    assert legend.font.size == 16  # the base layout's, merged
+    assert layout.uirevision == "svmlab" and layout.paper_bgcolor == "white"
+    # A legend of the figure's own, and a title dict, are kept as given.
+    own = style.chart([], legend={"x": 0.9}, title={"text": "t", "x": 0.5}).layout
+    assert own.legend.x == 0.9 and own.legend.orientation is None
+    assert own.title.x == 0.5

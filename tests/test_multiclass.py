@@ -17,6 +17,7 @@ from sklearn.svm import SVC as SklearnSVC
 from sklearn.svm import LinearSVC
 
 from svmlab import SVC, crammer_singer
+from svmlab.crammer_singer import CSDual
 from svmlab.errors import DataError, ParameterError, UnknownNameError
 from svmlab.kernels import gamma_from_sigma, gram
 from svmlab.multiclass import (
@@ -274,8 +275,8 @@ def test_crammer_singer_classifies_separable_data():
 def test_block_decomposition_matches_the_qp_on_a_medium_problem():
     X, y = make_blobs(200, centers=4, cluster_std=2.5, random_state=5)
     K = gram(X, sigma=1.5)
-    qp = crammer_singer.solve_qp(K, y, 4, 2.0, tol=1e-8)
-    blocks = crammer_singer.solve_blocks(K, y, 4, 2.0, tol=1e-5)
+    qp = crammer_singer.solve_qp(CSDual(K, y, 4, 2.0), tol=1e-8)
+    blocks = crammer_singer.solve_blocks(CSDual(K, y, 4, 2.0), tol=1e-5)
     assert qp.method == "qp" and blocks.method == "blocks" and blocks.converged
     assert blocks.objective == pytest.approx(qp.objective, rel=1e-6)
     F = K @ qp.alpha
@@ -295,11 +296,11 @@ def _unscaled_spiral_poly(n: int):
 def test_block_decomposition_converges_on_an_unscaled_polynomial_kernel():
     X, y, K = _unscaled_spiral_poly(45)
     assert K.max() > 8e4
-    qp = crammer_singer.solve_qp(K, y, 3, 0.5, tol=1e-8)
+    qp = crammer_singer.solve_qp(CSDual(K, y, 3, 0.5), tol=1e-8)
     assert qp.converged
     # The defaults: tol 1e-3, at most 10,000 sweeps (the sweeps alone left a
     # KKT violation of 2.67 there, and 0.089 after 100,000).
-    blocks = crammer_singer.solve_blocks(K, y, 3, 0.5)
+    blocks = crammer_singer.solve_blocks(CSDual(K, y, 3, 0.5))
     assert blocks.converged and blocks.kkt <= 1e-3 and blocks.n_chunks >= 1
     assert blocks.objective == pytest.approx(qp.objective, rel=1e-9)
     np.testing.assert_allclose(K @ blocks.alpha, K @ qp.alpha, atol=1e-2)
@@ -320,7 +321,7 @@ def test_auto_blocks_converge_on_a_larger_unscaled_polynomial_problem():
         model.fit(X, y)
     assert model.solver_ == "blocks" and model.converged_
     assert model.solution_.n_chunks >= 1
-    qp = crammer_singer.solve_qp(K, y, 3, 0.5, tol=1e-3)
+    qp = crammer_singer.solve_qp(CSDual(K, y, 3, 0.5), tol=1e-3)
     assert model.objective_ == pytest.approx(qp.objective, rel=1e-8)
     assert crammer_singer.primal_objective(K, model.alpha_, y, 0.5) == pytest.approx(
         crammer_singer.primal_objective(K, qp.alpha, y, 0.5), rel=1e-4
@@ -335,8 +336,8 @@ def test_well_scaled_problems_need_no_chunk():
 
     X, y = multiclass_data.make_spiral(300, n_classes=3, random_state=0)
     K = gram(X, sigma=1.0)
-    blocks = crammer_singer.solve_blocks(K, y, 3, 10.0)
-    alone = crammer_singer.solve_blocks(K, y, 3, 10.0, chunks=False)
+    blocks = crammer_singer.solve_blocks(CSDual(K, y, 3, 10.0))
+    alone = crammer_singer.solve_blocks(CSDual(K, y, 3, 10.0), chunks=False)
     assert blocks.converged and blocks.n_chunks == 0
     assert blocks.n_iter == alone.n_iter < crammer_singer.chunk_pace(300, 3)
     np.testing.assert_array_equal(blocks.alpha, alone.alpha)
@@ -402,8 +403,8 @@ def test_block_method_converges_when_own_entries_sit_at_C():
 
     X, y = multiclass_data.make_spiral(150, n_classes=6, random_state=0)
     K = gram(X, sigma=0.5)
-    qp = crammer_singer.solve_qp(K, y, 6, 1.0, tol=1e-8)
-    blocks = crammer_singer.solve_blocks(K, y, 6, 1.0, tol=1e-4, max_iter=3000)
+    qp = crammer_singer.solve_qp(CSDual(K, y, 6, 1.0), tol=1e-8)
+    blocks = crammer_singer.solve_blocks(CSDual(K, y, 6, 1.0), tol=1e-4, max_iter=3000)
     assert blocks.converged and blocks.n_iter < 3000
     at_C = blocks.alpha[np.arange(150), y] == 1.0
     assert at_C.sum() > 10

@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -51,7 +50,7 @@ from svmlab.criterion_grid import SweepResult, grid_sweep
 from svmlab.datasets import make_two_circles, two_circles_bayes_error
 from svmlab.errors import DataError, ParameterError
 from svmlab.estimator import SVC
-from svmlab.executors import ENV_SCHEDULER, describe_executor
+from svmlab.executors import add_scheduler_argument, describe_executor
 from svmlab.kernels import sigma_from_lee_sigma2
 from svmlab.selection import misclassification
 
@@ -535,12 +534,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="2 seeds, a 3 x 3 grid, 10 test sets; writes only with --out",
     )
     parser.add_argument("--n-jobs", type=int, default=1)
-    parser.add_argument(
-        "--scheduler",
-        default=os.environ.get(ENV_SCHEDULER) or None,
-        help="a Dask scheduler's address (tcp://HOST:8786): the grid rows run on "
-        f"its workers (default: ${ENV_SCHEDULER}, else this machine)",
-    )
+    add_scheduler_argument(parser, "the grid rows run", "this machine")
     args = parser.parse_args(argv)
     kwargs: dict[str, Any] = {}
     if args.quick:

@@ -27,10 +27,8 @@ from svmlab.figures.plane import (
 from svmlab.figures.style import (
     PALETTE,
     _axis,
-    _base_layout,
-    _figure,
     _short,
-    _title,
+    chart,
     marker_trace,
     vertical_line,
 )
@@ -40,6 +38,15 @@ __all__ = ["PROBABILITY_LEVELS", "family_figure", "nu_path_figure", "roc_figure"
 #: The probability contours drawn when the shading is Platt's p.
 PROBABILITY_LEVELS = (0.1, 0.25, 0.75, 0.9)
 RESOLUTION = 140
+
+
+def _margin(scale: float, **scaled: float) -> dict[str, int]:
+    """The plot's margins in pixels: the sides named are given at scale 1 and
+    grow with the page's ``scale`` (tick labels and titles grow with it), the
+    others stay 16 px."""
+    return {
+        side: round(scaled[side] * scale) if side in scaled else 16 for side in "lrtb"
+    }
 
 
 def _line(
@@ -53,6 +60,20 @@ def _line(
         mode="lines",
         name=name,
         line={"color": PALETTE["boundary"], "width": 2, **line},
+        hoverinfo="skip",
+    )
+
+
+def _diagonal(end: float, name: str, dash: str, width: float) -> dict[str, Any]:
+    """The grey line y = x from 0 to ``end``, a reference (chance on the ROC
+    plane, ν itself on the ν path), not hoverable."""
+    return dict(
+        type="scatter",
+        x=[0, end],
+        y=[0, end],
+        mode="lines",
+        name=name,
+        line={"color": PALETTE["non_sv"], "dash": dash, "width": width},
         hoverinfo="skip",
     )
 
@@ -219,20 +240,15 @@ def family_figure(
         "yanchor": "top",
         "font": {"size": round(14 * scale)},
     }
-    layout = _base_layout(
+    return chart(
+        traces,
         height=int(height),
-        margin={
-            "l": round(60 * scale),
-            "r": round(250 * scale),
-            "t": 16,
-            "b": round(56 * scale),
-        },
+        margin=_margin(scale, l=60, r=250, b=56),
         legend=legend,
         images=[surface],
         font={"size": round(16 * scale)},
         **plane_axes(bounds),
     )
-    return _figure(traces, layout)
 
 
 def roc_figure(
@@ -248,15 +264,7 @@ def roc_figure(
     """The ROC curve (false against true positive rate) with the diagonal and the
     threshold's point on it."""
     traces = [
-        dict(
-            type="scatter",
-            x=[0, 1],
-            y=[0, 1],
-            mode="lines",
-            name="guessing",
-            line={"color": PALETTE["non_sv"], "dash": "dot", "width": 1.5},
-            hoverinfo="skip",
-        ),
+        _diagonal(1, "guessing", "dot", 1.5),
         dict(
             type="scatter",
             x=_short(fpr),
@@ -281,15 +289,11 @@ def roc_figure(
             hovertemplate="FPR %{x:.3f}, TPR %{y:.3f}<extra></extra>",
         ),
     ]
-    layout = _base_layout(
+    return chart(
+        traces,
         height=int(height),
-        title=_title(f"ROC on the {where} points"),
-        margin={
-            "l": round(64 * scale),
-            "r": 16,
-            "t": round(48 * scale),
-            "b": round(60 * scale),
-        },
+        title=f"ROC on the {where} points",
+        margin=_margin(scale, l=64, t=48, b=60),
         # Inside, bottom right: below the diagonal, where no ROC curve goes
         # (below the plot it took three rows and sat on the axis title).
         legend={
@@ -304,55 +308,35 @@ def roc_figure(
         xaxis=_axis("false positive rate", range=[-0.02, 1.02]),
         yaxis=_axis("true positive rate", range=[-0.02, 1.02]),
     )
-    return _figure(traces, layout)
 
 
 def nu_path_figure(
-    nus: Any,
-    low: Any,
-    high: Any,
-    *,
-    current: float,
-    low_name: str,
-    top: float | None = None,
-    scale: float = 1.0,
-    height: int = 360,
+    path: Any, *, current: float, low_name: str, scale: float = 1.0, height: int = 360
 ) -> Any:
-    """The ν-property along ν: the fraction ``low`` (margin errors, or points
-    outside) under the diagonal ν and the fraction of support vectors ``high``
-    above it, with a cursor at the slider's ν and, for ν-SVC, the largest
-    feasible ν dotted."""
-    percent = [100.0 * v for v in nus]
+    """The ν-property along ν (``path``: a :class:`svmlab.ui.family_page.NuPath`
+    or anything with its ``nus``, ``low``, ``high`` and ``top``): the fraction
+    ``low`` (margin errors, or points outside) under the diagonal ν and the
+    fraction of support vectors ``high`` above it, with a cursor at the
+    slider's ν and, for ν-SVC, the largest feasible ν (``top``) dotted."""
+    nus, top = path.nus, path.top
+    percent = _short([100.0 * v for v in nus])
+
+    def fraction(values: Any, name: str, colour: str, symbol: str, unit: str) -> dict:
+        return dict(
+            type="scatter",
+            x=percent,
+            y=_short([100.0 * v for v in values]),
+            mode="lines+markers",
+            name=name,
+            line={"color": PALETTE[colour], "width": 2.5 * scale},
+            marker={"size": 7 * scale, "symbol": symbol},
+            hovertemplate=f"ν = %{{x}} %: %{{y}} %{unit}<extra></extra>",
+        )
+
     traces = [
-        dict(
-            type="scatter",
-            x=[0, 100],
-            y=[0, 100],
-            mode="lines",
-            name="ν",
-            line={"color": PALETTE["non_sv"], "dash": "dash", "width": 1.5 * scale},
-            hoverinfo="skip",
-        ),
-        dict(
-            type="scatter",
-            x=_short(percent),
-            y=_short([100.0 * v for v in high]),
-            mode="lines+markers",
-            name="support vectors (≥ ν)",
-            line={"color": PALETTE["free"], "width": 2.5 * scale},
-            marker={"size": 7 * scale, "symbol": "circle"},
-            hovertemplate="ν = %{x} %: %{y} % SVs<extra></extra>",
-        ),
-        dict(
-            type="scatter",
-            x=_short(percent),
-            y=_short([100.0 * v for v in low]),
-            mode="lines+markers",
-            name=f"{low_name} (≤ ν)",
-            line={"color": PALETTE["bound"], "width": 2.5 * scale},
-            marker={"size": 7 * scale, "symbol": "square"},
-            hovertemplate="ν = %{x} %: %{y} %<extra></extra>",
-        ),
+        _diagonal(100, "ν", "dash", 1.5 * scale),
+        fraction(path.high, "support vectors (≥ ν)", "free", "circle", " SVs"),
+        fraction(path.low, f"{low_name} (≤ ν)", "bound", "square", ""),
     ]
     shapes = [
         vertical_line(
@@ -367,16 +351,12 @@ def nu_path_figure(
         )
     # The axes end a little past what is drawn: ν-SVC's path stops at its
     # largest feasible ν, often a third of the way.
-    end = max([*nus, *high, current, top if top is not None else 0.0], default=1.0)
+    end = max([*nus, *path.high, current, top if top is not None else 0.0], default=1.0)
     end = min(102.0, 100.0 * end + 6.0)
-    layout = _base_layout(
+    return chart(
+        traces,
         height=int(height),
-        margin={
-            "l": round(64 * scale),
-            "r": 16,
-            "t": round(64 * scale),
-            "b": round(60 * scale),
-        },
+        margin=_margin(scale, l=64, t=64, b=60),
         # Above the plot: inside it the cursor crossed the key, and right of it
         # the key took half of a projector's column.
         legend={
@@ -391,4 +371,3 @@ def nu_path_figure(
         xaxis=_axis("ν (%)", range=[0, end]),
         yaxis=_axis("% of the points", range=[0, end]),
     )
-    return _figure(traces, layout)

@@ -6,13 +6,16 @@ Builds from numbers :mod:`svmlab.kernel_views` computed; never fits.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
 from svmlab.figures.style import FONT_SIZE, PALETTE, _axis, _base_layout, _figure
+
+if TYPE_CHECKING:
+    from svmlab.kernel_views import Lift
 
 __all__ = ["bump_figure", "gram_figure", "lift_figure"]
 
@@ -140,19 +143,15 @@ def bump_figure(
 
 
 def lift_figure(
-    Phi: ArrayLike,
-    y: ArrayLike,
-    w: ArrayLike,
-    b: float,
-    *,
-    height: int = 560,
-    scale: float = 1.0,
+    lift: Lift, y: ArrayLike, *, height: int = 560, scale: float = 1.0
 ) -> go.Figure:
-    """The points lifted to ``φ(x) = (x₁², √2 x₁x₂, x₂²)``, one colour per class,
-    and the plane ``w·φ + b = 0`` drawn over the data's box (rotatable)."""
-    Phi = np.asarray(Phi, dtype=np.float64)
+    """The points lifted to ``φ(x) = (x₁², √2 x₁x₂, x₂²)`` (``lift.Phi``, from
+    :func:`svmlab.kernel_views.lift`), one colour per class ``y``, and the
+    plane ``w·φ + b = 0`` drawn over the data's box (rotatable)."""
+    Phi = np.asarray(lift.Phi, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
-    w = np.asarray(w, dtype=np.float64)
+    w = np.asarray(lift.w, dtype=np.float64)
+    b = lift.b
     data: list[dict[str, Any]] = []
     for sign, name, symbol in (
         (1.0, "class +1", "circle"),

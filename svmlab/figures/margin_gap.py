@@ -10,15 +10,7 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
 from svmlab.figures.selection_style import TITLE_LINE_HEIGHT, _wrap_title
-from svmlab.figures.style import (
-    PALETTE,
-    _axis,
-    _base_layout,
-    _figure,
-    _legend_below,
-    _short,
-    _title,
-)
+from svmlab.figures.style import PALETTE, _axis, _short, chart
 
 __all__ = ["margin_gap_figure"]
 
@@ -111,13 +103,13 @@ def margin_gap_figure(
         }
     )
     xmin, xmax, ymin, ymax = bounds
-    layout = _base_layout(
+    return chart(
+        data,
         height=height,
         # On two lines when long: the figure sits in a half-width column.
-        title=_title(_wrap_title(title)),
+        title=_wrap_title(title),
         margin={"t": 32 + 2 * TITLE_LINE_HEIGHT, "b": 140},
         xaxis=_axis("x₁", range=[xmin, xmax]),
         yaxis=_axis("x₂", range=[ymin, ymax], scaleanchor="x", scaleratio=1),
-        legend=_legend_below(),
+        legend="below",
     )
-    return _figure(data, layout)

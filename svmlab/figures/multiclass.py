@@ -149,29 +149,11 @@ def _line(x: list, y: list, colour: str, dash: str, width: float) -> dict[str, A
     )
 
 
-def multiclass_panel(
-    model: Any,
-    X: ArrayLike,
-    y: ArrayLike,
-    *,
-    bounds: Bounds,
-    height: int = 420,
-    resolution: int = 160,
-    class_names: Sequence[str] | None = None,
-) -> go.Figure:
-    """One method's panel (see the module docstring); ``y`` holds labels of
-    ``model.classes_``; ``class_names`` the texts shown for them."""
-    return panel_figure(
-        multiclass_panel_spec(
-            model,
-            X,
-            y,
-            bounds=bounds,
-            height=height,
-            resolution=resolution,
-            class_names=class_names,
-        )
-    )
+def multiclass_panel(model: Any, X: ArrayLike, y: ArrayLike, **view: Any) -> go.Figure:
+    """One method's panel (see the module docstring): the figure of
+    :func:`multiclass_panel_spec`, whose keywords (``bounds``, ``height``,
+    ``resolution``, ``class_names``) it takes."""
+    return panel_figure(multiclass_panel_spec(model, X, y, **view))
 
 
 def panel_figure(spec: dict[str, Any]) -> go.Figure:
@@ -193,7 +175,8 @@ def multiclass_panel_spec(
     """:func:`multiclass_panel`'s figure as plain ``{"data", "layout"}`` dicts
     (lists, numbers and strings only): what a page caches once per request, so
     that a visit does not evaluate the three models on the grid again (about
-    0.1 s of the page's script, issue 28)."""
+    0.1 s of the page's script, issue 28). ``y`` holds labels of
+    ``model.classes_``; ``class_names`` the texts shown for them."""
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y)
     classes = model.classes_

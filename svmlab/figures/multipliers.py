@@ -9,16 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from svmlab.figures.model_state import _has_box, _loss_name, _snapshot_index
-from svmlab.figures.style import (
-    FONT_SIZE,
-    PALETTE,
-    _axis,
-    _base_layout,
-    _figure,
-    _short,
-    _title,
-    vertical_line,
-)
+from svmlab.figures.style import FONT_SIZE, PALETTE, _axis, _short, chart, vertical_line
 from svmlab.solvers.base import sv_states
 
 if TYPE_CHECKING:
@@ -136,8 +127,9 @@ def alpha_histogram(
             range=[math.log10(0.7), math.log10(ymax * 1.6)],
             dtick=1,
         )
-    layout = _base_layout(
-        title=_title(title),
+    return chart(
+        traces,
+        title=title,
         barmode="stack",
         bargap=0.0,
         height=380 + margin_top - 84,
@@ -159,4 +151,3 @@ def alpha_histogram(
         ),
         yaxis=yaxis,
     )
-    return _figure(traces, layout)

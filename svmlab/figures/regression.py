@@ -18,11 +18,9 @@ from numpy.typing import ArrayLike
 from svmlab.figures.style import (
     PALETTE,
     _axis,
-    _base_layout,
-    _figure,
-    _legend_below,
     _short,
     _title,
+    chart,
     tint,
     vertical_line,
 )
@@ -182,16 +180,16 @@ def tube_figure(
                 "visible": "legendonly",
             }
         )
-    layout = _base_layout(
+    return chart(
+        traces,
         height=height,
         margin={"l": 70, "r": 20, "t": 20, "b": 150},
-        legend=_legend_below(),
+        legend="below",
         font={"size": round(16 * scale)},
         xaxis=_axis("x", range=[float(xs[0]), float(xs[-1])]),
         yaxis=_axis("t (the target)"),
         dragmode="zoom",  # a drag zooms, a click adds a point
     )
-    return _figure(traces, layout)
 
 
 def stem_figure(model: Any, X: ArrayLike, *, C: float | None, height: int = 300) -> Any:
@@ -245,19 +243,19 @@ def stem_figure(model: Any, X: ArrayLike, *, C: float | None, height: int = 300)
                     "line": {"color": PALETTE["bound"], "dash": "dot", "width": 1.5},
                 }
             )
-    layout = _base_layout(
+    return chart(
+        traces,
         height=height,
         title=_title(
             "the multipliers α − α*",
             "no box: the squared loss" if _squared(model) else "±C dotted: the box",
         ),
         margin={"l": 70, "r": 20, "t": 76, "b": 110},
-        legend=_legend_below(),
+        legend="below",
         xaxis=_axis("x"),
         yaxis=_axis("α − α*", zeroline=True),
         shapes=shapes,
     )
-    return _figure(traces, layout)
 
 
 def residual_loss_figure(
@@ -313,17 +311,17 @@ def residual_loss_figure(
         )
     total = float(paid.sum()) * (1.0 if C is None else float(C))
     subtitle = f"{'C ' if C is not None else ''}Σ loss(rᵢ) = {total:.4g}"
-    layout = _base_layout(
+    return chart(
+        traces,
         height=height,
         title=_title(
             f"the {'squared ' if squared else ''}ε-insensitive loss", subtitle
         ),
         margin={"l": 70, "r": 20, "t": 76, "b": 110},
-        legend=_legend_below(),
+        legend="below",
         xaxis=_axis("residual r = t − f(x)", range=[-span, span]),
         yaxis=_axis("loss", range=[-0.12 * top, 1.05 * top]),
     )
-    return _figure(traces, layout)
 
 
 def epsilon_path_figure(
@@ -373,10 +371,11 @@ def epsilon_path_figure(
                 cursor, {"color": PALETTE["reference"], "dash": "dot", "width": 2}
             )
         )
-    layout = _base_layout(
+    return chart(
+        traces,
         height=height,
         margin={"l": 70, "r": 70, "t": 20, "b": 120},
-        legend=_legend_below(),
+        legend="below",
         xaxis=_axis("ε (the tube's half-width, log scale)", type="log"),
         yaxis=_axis("% of the training points", rangemode="tozero"),
         # Its own ticks (an overlaying axis syncs to the left one's by default:
@@ -391,4 +390,3 @@ def epsilon_path_figure(
         ),
         shapes=shapes,
     )
-    return _figure(traces, layout)

@@ -24,11 +24,9 @@ from svmlab.figures.points import _marker_size
 from svmlab.figures.style import (
     PALETTE,
     _axis,
-    _base_layout,
     _figure,
-    _legend_below,
     _short,
-    _title,
+    chart,
     marker_trace,
     tint,
 )
@@ -188,15 +186,15 @@ def sweep_figure(
             )
         )
     axis_name = {"distance": "outlier distance", "count": "number of outliers"}
-    layout = _base_layout(
+    return chart(
+        bands + traces,
         height=int(height),
         # Three legend rows in a half-width column at 1280 px.
         margin={"l": 72, "r": 16, "t": 16, "b": 170},
-        legend=_legend_below(),
+        legend="below",
         xaxis=_axis(axis_name.get(sweep.axis, sweep.axis)),
         yaxis=_axis(title, rangemode="tozero"),
     )
-    return _figure(bands + traces, layout)
 
 
 def losses_figure(losses: Sequence[Loss], height: int = 400) -> go.Figure:
@@ -227,15 +225,15 @@ def losses_figure(losses: Sequence[Loss], height: int = 400) -> go.Figure:
                 hoverinfo="skip",
             )
         )
-    layout = _base_layout(
+    return chart(
+        traces,
         height=int(height),
-        title=_title("the losses ℓ(m)"),
+        title="the losses ℓ(m)",
         margin={"l": 64, "r": 16, "t": 40, "b": 56},
         legend={"x": 0.99, "xanchor": "right", "y": 0.99, "yanchor": "top"},
         xaxis=_axis("margin m = y f(x)", range=[-3.0, 3.0]),
         yaxis=_axis("ℓ(m)", range=[-0.1, 4.0]),
     )
-    return _figure(traces, layout)
 
 
 def influence_figure(
@@ -294,15 +292,15 @@ def influence_figure(
                 hovertemplate="m = %{x:.3g}<extra>" + name + "</extra>",
             )
         )
-    layout = _base_layout(
+    return chart(
+        traces,
         height=int(height),
-        title=_title("influence −ℓ′(m): a point's weight in the fit"),
+        title="influence −ℓ′(m): a point's weight in the fit",
         margin={"l": 64, "r": 16, "t": 40, "b": 56},
         showlegend=False,
         xaxis=_axis("margin m = y f(x)", range=[low, 3.0]),
         yaxis=_axis("−ℓ′(m)", range=[2.2 * rug_y, 1.1 * top]),
     )
-    return _figure(traces, layout)
 
 
 def starts_figure(results: Sequence[Any], height: int = 320) -> go.Figure:
@@ -327,11 +325,11 @@ def starts_figure(results: Sequence[Any], height: int = 320) -> go.Figure:
         textposition="auto",
         hovertemplate="%{y}: objective %{x:.4g}<extra></extra>",
     )
-    layout = _base_layout(
+    return chart(
+        [trace],
         height=int(height),
         margin={"l": 200, "r": 16, "t": 16, "b": 56},
         showlegend=False,
         xaxis=_axis("objective ½‖f‖² + C Σ ℓ(mᵢ)", rangemode="tozero"),
         yaxis=_axis("", autorange="reversed", ticks=""),
     )
-    return _figure([trace], layout)

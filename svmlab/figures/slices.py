@@ -11,16 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from svmlab.figures.selection_style import VALUE_TITLES, _fmt, _style
-from svmlab.figures.style import (
-    FONT_SIZE,
-    PALETTE,
-    _axis,
-    _base_layout,
-    _figure,
-    _legend_below,
-    _short,
-    vertical_line,
-)
+from svmlab.figures.style import FONT_SIZE, PALETTE, _axis, _short, chart, vertical_line
 from svmlab.kernels import lee_sigma2_from_sigma
 
 __all__ = ["slices_figure"]
@@ -148,13 +139,16 @@ def slices_figure(
     if log_y:
         ytitle += " (log scale)"
     lee = lee_sigma2_from_sigma(sigma)
-    layout = _base_layout(
+    return chart(
+        data + stars,
         height=height,
         margin={"t": 70, "b": 160},
         xaxis=_log_axis("C", Cs, [0.0, 0.47]),
-        xaxis2=_log_axis("σ", sigmas, [0.53, 1.0]),
+        # The right panel shares the left's y axis (a second y axis would let
+        # the two halves disagree on scale).
+        xaxis2={**_log_axis("σ", sigmas, [0.53, 1.0]), "anchor": "y"},
         yaxis=_axis(ytitle, type="log" if log_y else "linear"),
-        legend=_legend_below(),
+        legend="below",
         annotations=[
             _panel_title(f"against C at σ = {_fmt(sigma)} (Lee σ² = {_fmt(lee)})", 0.0),
             _panel_title(f"against σ at C = {_fmt(C)}", 0.53),
@@ -164,10 +158,6 @@ def slices_figure(
             _vline(sigma, "x2"),
         ],
     )
-    # The right panel shares the left's y axis (a second y axis would let the
-    # two halves disagree on scale).
-    layout["xaxis2"]["anchor"] = "y"
-    return _figure(data + stars, layout)
 
 
 def _grid_ticks(values: np.ndarray, max_ticks: int = 7) -> list[float]:

@@ -22,6 +22,7 @@ __all__ = [
     "FONT_SIZE",
     "PALETTE",
     "UIREVISION",
+    "chart",
     "mark_partial",
     "marker_trace",
     "tint",
@@ -161,6 +162,18 @@ def _figure(data: Sequence[dict[str, Any]], layout: dict[str, Any]) -> go.Figure
     return go.Figure(
         {"data": list(data), "layout": {**layout, "template": {}}}, _validate=False
     )
+
+
+def chart(data: Sequence[dict[str, Any]], **layout: Any) -> go.Figure:
+    """A figure of ``data`` on the shared layout (:func:`_base_layout` with
+    ``layout``'s overrides): a ``title`` given as text is placed by
+    :func:`_title`, and ``legend="below"`` stands on the figure's bottom edge
+    (:func:`_legend_below`). The overrides keep their order."""
+    if isinstance(layout.get("title"), str):
+        layout["title"] = _title(layout["title"])
+    if layout.get("legend") == "below":
+        layout["legend"] = _legend_below()
+    return _figure(data, _base_layout(**layout))
 
 
 def _short(values: ArrayLike, digits: int = 4) -> list[float | None]:

@@ -148,7 +148,7 @@ def section(
         f"{correct.sum()} correctly. Drag to rotate."
     )
     chart(
-        figures.lift_figure(lifted.Phi, record.y, lifted.w, lifted.b, scale=scale),
+        figures.lift_figure(lifted, record.y, scale=scale),
         "explore_kernel_lift",
         (revision, "lift"),
     )
