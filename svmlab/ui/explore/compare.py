@@ -97,13 +97,12 @@ def section(
     top = st.columns([2, 3], vertical_alignment="bottom")
     with top[0]:
         field = str(
-            st.radio(
+            keyed.radio(
                 "B differs from A in",
                 fields,
-                index=keyed.index(FIELD_KEY, fields),
+                FIELD_KEY,
                 format_func=FIELDS.__getitem__,
                 horizontal=True,
-                key=FIELD_KEY,
             )
         )
     options = _choices(s, field)
