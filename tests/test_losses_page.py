@@ -147,8 +147,12 @@ def test_a_bad_upload_is_a_sentence() -> None:
 
 def test_sweep_then_display_controls_recompute_nothing(calls) -> None:
     at = _app()
+    # Before the click the page says what the sweep gives; after it, the sweep.
+    promise = "Run the sweep to see each loss's error and boundary shift"
+    assert [i.value for i in at.info if i.value.startswith(promise)]
     at.button(key="losses_run_sweep").click().run()
     assert not problems(at)
+    assert not [i.value for i in at.info if i.value.startswith(promise)]
     assert calls["sweep"] == 1
     _, sweep = at.session_state[lp.SWEEP_KEY]
     assert sweep.test_error.shape == (len(lp.DISTANCES), lp.N_SEEDS, 5)
