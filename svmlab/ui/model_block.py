@@ -111,12 +111,12 @@ def _box(
     where: Any,
     *,
     cap: tuple[float, str] | None = None,
-    note: bool = True,
     **kwargs: Any,
 ) -> float | int:
     """A number box for ``field`` with no min/max of Streamlit's (which would
     keep an out-of-range number in the box, outlined red, while the page used
-    the old value): :func:`_typed` clamps it and says so under the box."""
+    the old value): :func:`_typed` clamps it, and :func:`typed_note` says so
+    where the caller puts it."""
     kind = int if field.integer else float
     current = kind(keyed.value(field.key, field.default))
     st.session_state[_used_key(field.key)] = current
@@ -129,8 +129,6 @@ def _box(
         persist_state="session",
         **kwargs,
     )
-    if note:
-        typed_note(field, where)
     return value
 
 
@@ -179,7 +177,6 @@ def _typed_log(
             field,
             f"{label} (type a value)",
             right,
-            note=False,
             format="%g",
             step=None,
             label_visibility="collapsed",
@@ -248,9 +245,11 @@ def draw_field(
     if isinstance(field, Number) and grid:
         return _typed_log(field, label, grid, where, help=help, disabled=disabled)
     if isinstance(field, Number) and widget == "box":
-        return _box(
+        value = _box(
             field, label, where, cap=cap, disabled=disabled, help=help, **kwargs
         )
+        typed_note(field, where)  # under the box
+        return value
     if isinstance(field, Number):
         kind = int if field.integer else float
         return kind(
