@@ -127,13 +127,15 @@ def playground() -> None:
         last = cache.last_good()
         if last is None:
             return
-        settings, identity, data, edits, record = last
+        picture = last
         st.caption(
             "The picture below is the last one that could be drawn; every "
             "setting above is kept as you set it."
         )
     else:
-        cache.keep_good(settings, identity, data, edits, record)
+        picture = cache.Picture(settings, identity, data, edits, record)
+        cache.keep_good(picture)
+    settings, identity, data, edits, record = picture
     model = record.model
     if click is not None:
         inspector.pick(record.X, click)
@@ -217,9 +219,9 @@ def playground() -> None:
     elif tool == "inspect":
         inspector.section(settings, identity, len(data.y_train), record, data.bounds)
     elif tool == "kernel":
-        kernel_view.section(settings, edits, record, data, chart, scale)
+        kernel_view.section(picture, chart, scale)
     elif tool == "compare":
-        compare.section(settings, edits, record, data, chart, scale, test)
+        compare.section(picture, chart, scale, test)
     left, right = st.columns(2, gap="medium")
     with left:
         chart(

@@ -217,17 +217,16 @@ def show(stored: sp.StoredSweep) -> None:
         for name in r.criteria
     }
     summary = sp.summary_frame(stored, tests)
-    st.dataframe(
+    panels.number_table(
         summary,
-        hide_index=True,
-        column_config={
-            "ρ vs LOO": st.column_config.NumberColumn(format="%.3f"),
-            "C": st.column_config.NumberColumn(format="%.4g"),
-            "σ": st.column_config.NumberColumn(format="%.4g"),
-            "Lee σ²": st.column_config.NumberColumn(format="%.4g"),
-            "time (s)": st.column_config.NumberColumn(format="%.3f"),
-            "speed-up": st.column_config.NumberColumn(format="%.1f×"),
-            "test error": st.column_config.NumberColumn(format="%.4f"),
+        {
+            "ρ vs LOO": "%.3f",
+            "C": "%.4g",
+            "σ": "%.4g",
+            "Lee σ²": "%.4g",
+            "time (s)": "%.3f",
+            "speed-up": "%.1f×",
+            "test error": "%.4f",
         },
         key="selection_summary",
     )
@@ -249,13 +248,8 @@ def show(stored: sp.StoredSweep) -> None:
     lee_rule = sp.stop_rule_frame(stored)
     if lee_rule is not None:
         st.subheader("What Lee's rule does to the numbers")
-        st.dataframe(
-            lee_rule,
-            hide_index=True,
-            column_config={
-                "largest change": st.column_config.NumberColumn(format="%.3g"),
-            },
-            key="selection_stop_rule",
+        panels.number_table(
+            lee_rule, {"largest change": "%.3g"}, key="selection_stop_rule"
         )
         st.caption(
             "This sweep's fits stopped by Lee's rule (IRWLS, mean squared change "
@@ -415,14 +409,13 @@ else:
         f"{{{', '.join(f'{c:g}' for c in settings['Cs'])}}}, Lee σ² ∈ "
         f"{{{', '.join(f'{v:g}' for v in settings['lee_sigma2s'])}}}."
     )
-    st.dataframe(
+    panels.number_table(
         sp.lee_summary_frame(lee),
-        hide_index=True,
-        column_config={
-            "ours: mean test error": st.column_config.NumberColumn(format="%.4f"),
-            "sd over seeds": st.column_config.NumberColumn(format="%.4f"),
-            "picks the best cell": st.column_config.NumberColumn(format="percent"),
-            "within one grid step": st.column_config.NumberColumn(format="percent"),
+        {
+            "ours: mean test error": "%.4f",
+            "sd over seeds": "%.4f",
+            "picks the best cell": "percent",
+            "within one grid step": "percent",
         },
         key="selection_lee_table",
     )
@@ -435,13 +428,9 @@ else:
         "no classifier does better on average."
     )
     st.markdown("**Reference cells**, on the same test sets")
-    st.dataframe(
+    panels.number_table(
         sp.lee_reference_frame(lee),
-        hide_index=True,
-        column_config={
-            "mean test error": st.column_config.NumberColumn(format="%.4f"),
-            "sd over seeds": st.column_config.NumberColumn(format="%.4f"),
-        },
+        {"mean test error": "%.4f", "sd over seeds": "%.4f"},
         key="selection_lee_reference",
     )
     chart(
@@ -467,12 +456,11 @@ else:
 
 st.subheader("Lee's Table 1: seconds per fit, IRWLS against QP")
 ours = sp.read_table1()
-st.dataframe(
+panels.number_table(
     sp.table1_frame(ours),
-    hide_index=True,
-    column_config={
-        col: st.column_config.NumberColumn(format="%.4g")
-        for col in (
+    {
+        column: "%.4g"
+        for column in (
             "paper IRWLS (s)",
             "paper QP (s)",
             "paper QP / IRWLS",

@@ -16,7 +16,7 @@ from svmlab.losses import make_loss
 from svmlab.robustness import LOSS_ORDER, best_start
 from svmlab.ui import losses_page as lp
 from svmlab.ui import page_hands, page_url, panels
-from svmlab.ui.model_block import engine_result
+from svmlab.ui.model_block import clicked_result, engine_result
 from svmlab.ui.page_state import LOSSES_STATE
 from svmlab.user_text import for_markdown
 
@@ -122,16 +122,15 @@ def partial_sweep(sweep) -> None:
             panels.partial_chart(fig.sweep_figure(sweep, measure, TITLES), note)
 
 
-if run:
-    engine_result(lambda: lp.run_sweep(sweep_request, partial_sweep), stop=False)
-stored = lp.stored_sweep()
-if stored is None:
-    st.info(
-        "Run the sweep to see each loss's error and boundary shift against the "
-        f"outliers' {'distance' if axis == 'distance' else 'number'} "
-        f"({lp.sweep_promise(sweep_request)})."
-    )
-else:
+stored = clicked_result(
+    run,
+    lambda: lp.run_sweep(sweep_request, partial_sweep),
+    lp.stored_sweep,
+    "Run the sweep to see each loss's error and boundary shift against the "
+    f"outliers' {'distance' if axis == 'distance' else 'number'} "
+    f"({lp.sweep_promise(sweep_request)}).",
+)
+if stored is not None:
     done, sweep = stored
     waited = st.session_state.get(lp.SWEEP_WAIT_KEY)
     if waited is not None and done == sweep_request:

@@ -15,7 +15,7 @@ from svmlab.solver_race import CLOCKS
 from svmlab.ui import keyed, page_hands, page_url, panels
 from svmlab.ui import solvers_page as sp
 from svmlab.ui import solvers_text as text
-from svmlab.ui.model_block import engine_result
+from svmlab.ui.model_block import clicked_result, engine_result
 from svmlab.ui.page_state import SOLVERS_STATE
 from svmlab.user_text import for_markdown
 
@@ -159,16 +159,15 @@ def partial_scaling(scaled) -> None:
         panels.partial_chart(scaling_figure(scaled.sizes, scaled.times, TITLES), note)
 
 
-if run:
-    engine_result(lambda: sp.run_scaling(scale_request, partial_scaling), stop=False)
-stored = sp.stored_scaling()
-if stored is None:
-    st.info(
-        "Run it to time every solver and the library at n = "
-        f"{', '.join(map(str, scale_request.sizes))} (same model and data source), "
-        "with Lee's Table 1 beside."
-    )
-else:
+stored = clicked_result(
+    run,
+    lambda: sp.run_scaling(scale_request, partial_scaling),
+    sp.stored_scaling,
+    "Run it to time every solver and the library at n = "
+    f"{', '.join(map(str, scale_request.sizes))} (same model and data source), "
+    "with Lee's Table 1 beside.",
+)
+if stored is not None:
     done, scaled, lee = stored
     if done != scale_request:
         st.caption("This run was for other settings; press the button to redo it.")

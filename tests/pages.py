@@ -47,6 +47,19 @@ def problems(at: AppTest) -> list[str]:
     return [e.value for e in at.exception] + [e.value for e in at.error]
 
 
+def click_after_promise(at: AppTest, button: str, promise: str) -> AppTest:
+    """Click ``button`` (a long run's), checking that an info box starting with
+    ``promise`` says what the click gives before it, and is gone after it."""
+
+    def promised() -> list[str]:
+        return [i.value for i in at.info if i.value.startswith(promise)]
+
+    assert promised(), f"no {promise!r} before the click"
+    at.button(key=button).click().run()
+    assert not promised(), f"{promise!r} still there after the click"
+    return at
+
+
 def numbers(at: AppTest) -> dict[str, str]:
     """Explore's numbers panel: label -> text."""
     body = "".join(h.proto.body for h in at.get("html"))

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from svmlab import datasets, robustness
 from svmlab.losses import LOSSES
 from svmlab.ui import losses_page as lp
-from tests.pages import PAGES, page_test, problems
+from tests.pages import PAGES, click_after_promise, page_test, problems
 
 PAGE = str(PAGES / "4_Losses.py")
 pytestmark = pytest.mark.usefixtures("fresh_caches")
@@ -146,8 +146,11 @@ def test_a_bad_upload_is_a_sentence() -> None:
 
 
 def test_sweep_then_display_controls_recompute_nothing(calls) -> None:
-    at = _app()
-    at.button(key="losses_run_sweep").click().run()
+    at = click_after_promise(
+        _app(),
+        "losses_run_sweep",
+        "Run the sweep to see each loss's error and boundary shift",
+    )
     assert not problems(at)
     assert calls["sweep"] == 1
     _, sweep = at.session_state[lp.SWEEP_KEY]

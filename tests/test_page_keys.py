@@ -11,12 +11,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svmlab.ui.link_values import SIGMA_GRID
+from svmlab.ui.model_fields import NU_GRID, PAGE_C_GRID
 from svmlab.ui.page_state import (
     FAMILY_STATE,
     LOSSES_STATE,
-    MULTICLASS_STATE,
-    NU_GRID,
-    PAGE_C_GRID,
+    PAGE_STATES,
     REGRESSION_STATE,
     SELECTION_STATE,
     SOLVERS_STATE,
@@ -25,14 +24,8 @@ from svmlab.ui.page_state import (
 from svmlab.ui.presets import PRESETS, TOPICS
 from tests.pages import ROOT, open_page, problems
 
-STATES = (
-    LOSSES_STATE,
-    SOLVERS_STATE,
-    SELECTION_STATE,
-    MULTICLASS_STATE,
-    REGRESSION_STATE,
-    FAMILY_STATE,
-)
+#: Every page with a PageState and data (the Notes have neither sliders nor presets).
+STATES = tuple(s for s in PAGE_STATES.values() if s.catalogue is not None)
 #: Small data on every page: the test is about keys, not fits.
 SMALL = {"n": "40"}
 

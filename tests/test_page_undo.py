@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from svmlab.ui.model_fields import PAGE_C_GRID
 from svmlab.ui.page_state import (
     FAMILY_STATE,
     LOSSES_STATE,
     MULTICLASS_STATE,
-    PAGE_C_GRID,
     REGRESSION_STATE,
     SELECTION_STATE,
     SOLVERS_STATE,

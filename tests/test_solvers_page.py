@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from svmlab import datasets
 from svmlab.solver_comparison import ModelSpec, compare_solvers
 from svmlab.ui import solvers_page as sp
-from tests.pages import PAGES, page_test, problems
+from tests.pages import PAGES, click_after_promise, page_test, problems
 
 PAGE = str(PAGES / "5_Solvers.py")
 pytestmark = pytest.mark.usefixtures("fresh_caches")
@@ -125,8 +125,11 @@ def test_scaling_button_draws_the_plot_and_lees_table(monkeypatch) -> None:
     monkeypatch.setattr(sp, "SIZES", (40, 80))
     real = sp.lee_table
     monkeypatch.setattr(sp, "lee_table", lambda repeats: real((100,), repeats))
-    at = _app()
-    at.button(key="solvers_run_scaling").click().run()
+    at = click_after_promise(
+        _app(),
+        "solvers_run_scaling",
+        "Run it to time every solver and the library at n = 40, 80",
+    )
     assert not problems(at)
     _, result, lee = at.session_state[sp.SCALING_KEY]
     assert result.sizes == [40, 80] and set(result.times) == {"smo", "qp", "libsvm"}

@@ -114,7 +114,7 @@ def test_standardise_and_back_to_file_units() -> None:
     np.testing.assert_allclose(scaled.X.std(axis=0), 1.0, rtol=1e-12)
     np.testing.assert_array_equal(scaled.raw, raw)
     np.testing.assert_allclose(scaled.to_file_units(scaled.X), raw, rtol=1e-12)
-    assert scaled.key != plain.key and plain.mean is None
+    assert scaled.key != plain.key and plain.standard is None
 
 
 def test_a_constant_feature_is_centred_not_divided_by_zero() -> None:

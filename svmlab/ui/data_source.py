@@ -32,7 +32,7 @@ from svmlab.array_types import Array
 from svmlab.errors import DataError
 from svmlab.regression_csv import REGRESSION_LINE, to_regression_dataset
 from svmlab.ui import keyed
-from svmlab.ui.page_state import csv_column_key
+from svmlab.ui.page_state import PageState, csv_column_key
 from svmlab.ui.refusals import accept, refuse
 from svmlab.user_text import for_markdown
 
@@ -498,28 +498,22 @@ def source_radio(prefix: str) -> str:
 
 
 def generator_controls(
-    prefix: str,
-    *,
-    default: str,
-    max_n: int,
-    n_help: str,
-    notes: Mapping[str, str] | None = None,
-    fixed: Mapping[str, Mapping[str, Any]] | None = None,
-    catalogue: str = "binary",
+    state: PageState, *, n_help: str, notes: Mapping[str, str] | None = None
 ) -> tuple[str, DataItems]:
-    """The data set box, its parameters' sliders and a seed.
+    """The data set box, its parameters' sliders and a seed, as the page's
+    ``state`` declares them: its prefix, default generator, catalogue, cap on
+    the number of points (``n_help`` says it) and the parameters it sets itself
+    (``state.fixed``, no slider; e.g. the Losses page places its own outliers).
 
-    ``notes``: a caption per generator, shown under the box. ``fixed``: per
-    generator, parameters the page sets itself (no slider; e.g. the Losses
-    page places its own outliers). ``catalogue``: which generators (a key of
-    :data:`CATALOGUES`). Returns the generator's name and keyword arguments
-    (seed included).
+    ``notes``: a caption per generator, shown under the box. Returns the
+    generator's name and keyword arguments (seed included).
     """
+    prefix, max_n, catalogue = state.prefix, state.max_n, _catalogue(state)
     tables = CATALOGUES[catalogue]
-    name = dataset_box(prefix, default, catalogue=catalogue)
+    name = dataset_box(prefix, state.dataset, catalogue=catalogue)
     if notes and name in notes:
         st.caption(notes[name])
-    pinned = dict((fixed or {}).get(name, {}))
+    pinned = dict(state.fixed.get(name, {}))
     items: list[tuple[str, Any]] = []
     for p in tables.PARAMS[name]:
         if p.name in pinned:
@@ -553,21 +547,20 @@ def generator_controls(
 
 
 def source_block(
-    prefix: str,
+    state: PageState,
     *,
     empty_note: str,
-    default: str,
-    max_n: int,
     n_help: str,
     notes: Mapping[str, str] | None = None,
-    fixed: Mapping[str, Mapping[str, Any]] | None = None,
-    catalogue: str = "binary",
     one_class: bool = False,
 ) -> tuple[str, DataItems | None]:
     """The sidebar's data block, written once for every page: "Data", the
-    generator-or-upload radio, then the generator's sliders or the uploader.
-    Returns the source's name (a generator's, or :data:`UPLOAD`) and its data
-    items (None while an upload is missing)."""
+    generator-or-upload radio, then the generator's sliders
+    (:func:`generator_controls`) or the uploader (``empty_note`` under it while
+    it is empty; ``one_class``: feature columns alone will do). Returns the
+    source's name (a generator's, or :data:`UPLOAD`) and its data items (None
+    while an upload is missing)."""
+    prefix, catalogue = state.prefix, _catalogue(state)
     st.header("Data")
     if source_radio(prefix) == SOURCES[1]:
         items = upload_controls(
@@ -578,12 +571,9 @@ def source_block(
             one_class=one_class,
         )
         return UPLOAD, items
-    return generator_controls(
-        prefix,
-        default=default,
-        max_n=max_n,
-        n_help=n_help,
-        notes=notes,
-        fixed=fixed,
-        catalogue=catalogue,
-    )
+    return generator_controls(state, n_help=n_help, notes=notes)
+
+
+def _catalogue(state: PageState) -> str:
+    """The key of :data:`CATALOGUES` of the page's generator table."""
+    return next(k for k, tables in CATALOGUES.items() if tables is state.catalogue)

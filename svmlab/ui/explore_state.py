@@ -22,9 +22,9 @@ import re
 from typing import Any
 
 from svmlab import datasets, kernels, losses, solvers
-from svmlab.estimator import BIASES
-from svmlab.ui.link_values import C_GRID, DELTA_GRID, SIGMA_GRID, encoded, parse_number
-from svmlab.ui.page_fields import Choice, Flag, Grid, Number, Text
+from svmlab.ui import model_fields
+from svmlab.ui.link_values import C_GRID, SIGMA_GRID, encoded, parse_number
+from svmlab.ui.page_fields import Choice, Flag, Number, Text
 from svmlab.ui.page_state import PageState
 
 __all__ = [
@@ -43,7 +43,8 @@ __all__ = [
     "param_key",
 ]
 
-P = "explore_"
+PREFIX = "explore"
+P = PREFIX + "_"
 
 #: The model each data set opens with: chosen by looking at the page so that the
 #: first picture shows the point of the data set (see tests/browser artifacts).
@@ -114,7 +115,7 @@ _SPIRAL = MODEL_DEFAULTS["spiral"]
 
 EXPLORE_STATE = PageState(
     page="pages/1_Explore.py",
-    prefix="explore",
+    prefix=PREFIX,
     catalogue=datasets,
     dataset="spiral",
     max_n=2000,
@@ -135,9 +136,7 @@ EXPLORE_STATE = PageState(
         Number(
             "nu", P + "nu", 0.5, 0.01, 1.0, "ν", step=0.01, positive=True, snap=True
         ),
-        Choice(
-            "kernel", P + "kernel", tuple(kernels.KERNELS), _SPIRAL["kernel"], "Kernel"
-        ),
+        model_fields.kernel(PREFIX, tuple(kernels.KERNELS), _SPIRAL["kernel"]),
         # C and σ may be typed anywhere in their range; the sliders cover the
         # usual part of it (C_GRID, SIGMA_GRID).
         Number(
@@ -163,8 +162,8 @@ EXPLORE_STATE = PageState(
             exact=True,
         ),
         Number("r", P + "sig_r", 0.0, -10.0, 10.0, "The sigmoid's r", exact=True),
-        Choice("loss", P + "loss", tuple(losses.LOSSES), "hinge", "Loss"),
-        Grid("delta", P + "delta", DELTA_GRID, 0.1, "δ"),
+        model_fields.loss(PREFIX),
+        model_fields.delta(PREFIX),
         # Read from the registry at each link: a solver registered later is
         # offered without touching this table (STYLE rule 3).
         Text(
@@ -176,7 +175,7 @@ EXPLORE_STATE = PageState(
             "auto or a registered solver's name",
         ),
         Number("C", P + "C", _SPIRAL["C"], 1e-6, 1e10, "C", positive=True, exact=True),
-        Choice("bias", P + "bias", tuple(BIASES), "unregularized", "Bias"),
+        model_fields.bias(PREFIX),
         Flag("hard", P + "hard_margin", False, "Hard margin"),
         Number("tol", P + "tol", 1e-3, 1e-12, 1.0, "tol", positive=True, exact=True),
         Number(
@@ -202,7 +201,7 @@ EXPLORE_STATE = PageState(
             lambda raw: raw if raw in EXPLORE_PRESETS else None,
             "one of this page's presets",
         ),
-        Flag("classroom", P + "classroom", False, "Classroom mode"),
+        model_fields.classroom(PREFIX),
         # Compare mode's B; no widget of this key (the tool's own widgets).
         Text(
             "compare",

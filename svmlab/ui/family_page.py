@@ -38,8 +38,9 @@ from svmlab.probability import (
     threshold_report,
 )
 from svmlab.ui import data_source, room
-from svmlab.ui.model_block import model_block
-from svmlab.ui.page_state import FAMILY_STATE, NU_GRID
+from svmlab.ui.model_block import model_block, model_field
+from svmlab.ui.model_fields import NU_GRID
+from svmlab.ui.page_state import FAMILY_STATE
 
 __all__ = [
     "CHART_KEY",
@@ -152,26 +153,22 @@ class FamilyRequest(data_source.DataRequest):
 def controls() -> FamilyRequest | None:
     """The sidebar: data and model. None while an upload is missing."""
     name, items = data_source.source_block(
-        PREFIX,
+        FAMILY_STATE,
         empty_note="Choose a CSV file: two feature columns and a label column "
         "(for the one-class SVM, the two feature columns alone will do).",
-        default=FAMILY_STATE.dataset,
         one_class=True,
-        max_n=MAX_N,
         n_help=f"Training points, at most {MAX_N}; the test numbers use "
         f"{N_TEST} fresh points.",
     )
-    machine = model_block(
+    machine = model_field(
         FAMILY_STATE,
-        ("machine",),
+        "machine",
         heading="Model",
-        formats={"machine": MACHINES.get},
-        helps={
-            "machine": "C-SVC takes C; ν-SVC takes ν in (0, 1], a bound on the "
-            "fractions of margin errors and support vectors; the one-class SVM "
-            "ignores the labels and finds where the points are."
-        },
-    )["machine"]
+        fmt=MACHINES.get,
+        help="C-SVC takes C; ν-SVC takes ν in (0, 1], a bound on the fractions of "
+        "margin errors and support vectors; the one-class SVM ignores the labels "
+        "and finds where the points are.",
+    )
     classifier = machine != "one_class"
     parameter = model_block(
         FAMILY_STATE,
@@ -194,16 +191,13 @@ def controls() -> FamilyRequest | None:
     )
     train = "all"
     if not classifier:
-        train = model_block(
+        train = model_field(
             FAMILY_STATE,
-            ("train",),
-            heading="",
-            formats={"train": TRAIN.get},
-            helps={
-                "train": "The one-class SVM sees no labels: fit it on every "
-                "point, or on one class and watch the other flagged as new."
-            },
-        )["train"]
+            "train",
+            fmt=TRAIN.get,
+            help="The one-class SVM sees no labels: fit it on every point, or on "
+            "one class and watch the other flagged as new.",
+        )
     model = model_block(
         FAMILY_STATE, ("kernel", "sigma", "degree", "a", "r"), heading=""
     )
@@ -239,27 +233,21 @@ def field_value(name: str) -> Any:
 
 def view_controls(classroom: bool = False) -> tuple[str, float]:
     """The shading and the threshold on f (main pane): they never refit."""
-    shade = model_block(
+    shade = model_field(
         FAMILY_STATE,
-        ("shade",),
-        heading="",
-        labels={"shade": "Shading"},
-        formats={"shade": SHADES.get},
-        helps={
-            "shade": "Platt's probability is a monotone squash of f, "
-            "p = 1 / (1 + exp(A f + B)): the same boundary, other contours."
-        },
-    )["shade"]
-    threshold = model_block(
+        "shade",
+        label="Shading",
+        fmt=SHADES.get,
+        help="Platt's probability is a monotone squash of f, "
+        "p = 1 / (1 + exp(A f + B)): the same boundary, other contours.",
+    )
+    threshold = model_field(
         FAMILY_STATE,
-        ("t",),
-        heading="",
-        labels={"t": "Threshold on f: call +1 where f ≥ t"},
-        helps={
-            "t": "Moves the decision along f without refitting: the confusion "
-            "matrix and the point on the ROC curve follow."
-        },
-    )["t"]
+        "t",
+        label="Threshold on f: call +1 where f ≥ t",
+        help="Moves the decision along f without refitting: the confusion matrix "
+        "and the point on the ROC curve follow.",
+    )
     return str(shade), float(threshold)
 
 
@@ -520,26 +508,33 @@ def probability_at(fitted: Fitted, threshold: float) -> float | None:
     return float(sigmoid_predict(np.array([threshold]), fitted.A, fitted.B)[0])
 
 
+def _nu_property(
+    below: str, fraction: float, nu: float, model: Any, rho: float
+) -> list[tuple[str, str]]:
+    """ν between its two bounds (the fraction ``below`` names is at most ν, the
+    support vectors' at least ν) and ρ: ν-SVC's rows and the one-class SVM's."""
+    return [
+        (below, _pct(fraction)),
+        ("ν", _pct(nu)),
+        ("support vectors", _pct(model.support_fraction_)),
+        ("ρ", f"{rho:.4g}"),
+    ]
+
+
 def numbers(request: FamilyRequest, fitted: Fitted) -> list[tuple[str, str]]:
     """The numbers beside the figure, as (label, value)."""
     m = fitted.model
     n = len(fitted.y)
     rows: list[tuple[str, str]] = []
     if request.machine == "nu":
-        rows += [
-            ("margin errors", _pct(m.margin_error_fraction_)),
-            ("ν", _pct(request.nu)),
-            ("support vectors", _pct(m.support_fraction_)),
-            ("ρ", f"{m.rho_:.4g}"),
-            ("equivalent C", f"{m.C_:.4g}"),
-        ]
+        rows += _nu_property(
+            "margin errors", m.margin_error_fraction_, request.nu, m, m.rho_
+        )
+        rows.append(("equivalent C", f"{m.C_:.4g}"))
     elif request.machine == "one_class":
-        rows += [
-            ("outside (f < 0)", _pct(m.outlier_fraction_)),
-            ("ν", _pct(request.nu)),
-            ("support vectors", _pct(m.support_fraction_)),
-            ("ρ", f"{m.offset_:.4g}"),
-        ]
+        rows += _nu_property(
+            "outside (f < 0)", m.outlier_fraction_, request.nu, m, m.offset_
+        )
         if fitted.others is not None and fitted.others.shape[0]:
             new = float(np.mean(m.decision_function(fitted.others) < 0))
             rows.append(("other class flagged", _pct(new)))

@@ -58,12 +58,9 @@ SWEEP_WAIT_KEY = "losses_sweep_wait"
 #: Clean test points drawn from the generator (another seed) for the error.
 N_TEST = 2000
 #: Largest clean training set (five losses, each fitted twice, on every move).
-MAX_N = 400
+MAX_N = LOSSES_STATE.max_n
 #: The most outliers the slider offers (more than the clean points is refused).
 MAX_OUTLIERS = 60
-
-#: The page's own outliers replace the generator's.
-FIXED = {"outlier_blobs": {"n_outliers": 0, "outlier_distance": 0.0}}
 
 #: Sugiyama's Fig. 27.17 setting (widget key -> value): two Gaussian classes, a few
 #: far outliers of one class beyond the other, the linear kernel.
@@ -154,16 +151,13 @@ def controls() -> LossesRequest | None:
         width="stretch",
     )
     name, items = data_source.source_block(
-        PREFIX,
+        LOSSES_STATE,
         empty_note="Choose a CSV file: the page adds outliers to your data.",
-        default="outlier_blobs",
-        max_n=MAX_N,
         n_help=f"Clean points, at most {MAX_N}; the outliers come on top.",
         notes={
             "outlier_blobs": "The outliers are set below (they replace the "
             "generator's own)."
         },
-        fixed=FIXED,
     )
     st.header("Outliers")
     count = st.slider(

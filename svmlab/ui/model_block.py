@@ -27,7 +27,15 @@ from svmlab.ui.page_fields import Choice, Flag, Grid, Number
 from svmlab.ui.page_state import PageState
 from svmlab.user_text import for_markdown
 
-__all__ = ["KERNEL_TITLES", "draw_field", "engine_result", "model_block", "typed_note"]
+__all__ = [
+    "KERNEL_TITLES",
+    "clicked_result",
+    "draw_field",
+    "engine_result",
+    "model_block",
+    "model_field",
+    "typed_note",
+]
 
 T = TypeVar("T")
 
@@ -103,12 +111,12 @@ def _box(
     where: Any,
     *,
     cap: tuple[float, str] | None = None,
-    note: bool = True,
     **kwargs: Any,
 ) -> float | int:
     """A number box for ``field`` with no min/max of Streamlit's (which would
     keep an out-of-range number in the box, outlined red, while the page used
-    the old value): :func:`_typed` clamps it and says so under the box."""
+    the old value): :func:`_typed` clamps it, and :func:`typed_note` says so
+    where the caller puts it."""
     kind = int if field.integer else float
     current = kind(keyed.value(field.key, field.default))
     st.session_state[_used_key(field.key)] = current
@@ -121,8 +129,6 @@ def _box(
         persist_state="session",
         **kwargs,
     )
-    if note:
-        typed_note(field, where)
     return value
 
 
@@ -171,7 +177,6 @@ def _typed_log(
             field,
             f"{label} (type a value)",
             right,
-            note=False,
             format="%g",
             step=None,
             label_visibility="collapsed",
@@ -209,35 +214,24 @@ def draw_field(
     (``persist_state="session"``)."""
     key = field.key
     change = {"on_change": on_change, "args": args} if on_change else {}
+    # What every widget but the typed boxes takes alike.
+    shared = {
+        "key": key,
+        "persist_state": "session",
+        "disabled": disabled,
+        "help": help,
+        **change,
+        **kwargs,
+    }
     if isinstance(field, Choice):
         options = list(field.options)
         fmt = fmt or _FORMATS.get(field.query, str)
+        index = keyed.index(key, options)
         if len(options) <= 3 and widget != "selectbox":
             return where.radio(
-                label,
-                options,
-                index=keyed.index(key, options),
-                format_func=fmt,
-                horizontal=True,
-                key=key,
-                persist_state="session",
-                disabled=disabled,
-                help=help,
-                **change,
-                **kwargs,
+                label, options, index=index, format_func=fmt, horizontal=True, **shared
             )
-        return where.selectbox(
-            label,
-            options,
-            index=keyed.index(key, options),
-            format_func=fmt,
-            key=key,
-            persist_state="session",
-            disabled=disabled,
-            help=help,
-            **change,
-            **kwargs,
-        )
+        return where.selectbox(label, options, index=index, format_func=fmt, **shared)
     if isinstance(field, Grid):
         return float(
             where.select_slider(
@@ -245,20 +239,17 @@ def draw_field(
                 options=field.grid,
                 value=nearest(field.grid, float(keyed.value(key, field.default))),
                 format_func=fmt or (lambda v: f"{v:g}"),
-                key=key,
-                persist_state="session",
-                disabled=disabled,
-                help=help,
-                **change,
-                **kwargs,
+                **shared,
             )
         )
     if isinstance(field, Number) and grid:
         return _typed_log(field, label, grid, where, help=help, disabled=disabled)
     if isinstance(field, Number) and widget == "box":
-        return _box(
+        value = _box(
             field, label, where, cap=cap, disabled=disabled, help=help, **kwargs
         )
+        typed_note(field, where)  # under the box
+        return value
     if isinstance(field, Number):
         kind = int if field.integer else float
         return kind(
@@ -268,28 +259,12 @@ def draw_field(
                 kind(field.high),
                 value=kind(keyed.value(key, field.default)),
                 step=None if field.step is None else kind(field.step),
-                key=key,
-                persist_state="session",
-                disabled=disabled,
-                help=help,
-                **change,
-                **kwargs,
+                **shared,
             )
         )
     if isinstance(field, Flag):
         draw = where.toggle if widget == "toggle" else where.checkbox
-        return bool(
-            draw(
-                label,
-                value=bool(keyed.value(key, field.default)),
-                key=key,
-                persist_state="session",
-                disabled=disabled,
-                help=help,
-                **change,
-                **kwargs,
-            )
-        )
+        return bool(draw(label, value=bool(keyed.value(key, field.default)), **shared))
     raise TypeError(f"no widget for {type(field).__name__}")
 
 
@@ -345,3 +320,43 @@ def engine_result(call: Callable[[], T], *, stop: bool = True) -> T:
     if stop:
         st.stop()
     return None  # type: ignore[return-value]
+
+
+def clicked_result(
+    clicked: bool,
+    call: Callable[[], object],
+    stored: Callable[[], T | None],
+    promise: str,
+) -> T | None:
+    """A button's long computation: ``call`` (which stores what it finds) in the
+    run the button was ``clicked``, an error said as :func:`engine_result` says
+    it; then the stored result, or None with ``promise`` (what a click gives)
+    said."""
+    if clicked:
+        engine_result(call, stop=False)
+    result = stored()
+    if result is None:
+        st.info(promise)
+    return result
+
+
+def model_field(
+    state: PageState,
+    name: str,
+    *,
+    heading: str = "",
+    label: str | None = None,
+    fmt: Callable[[Any], str] | None = None,
+    help: str | None = None,
+) -> Any:
+    """One of the page's model fields, drawn as :func:`model_block` draws it
+    (``label``, ``fmt`` and ``help`` its ``labels``, ``formats`` and ``helps``
+    for this field): its value."""
+    return model_block(
+        state,
+        (name,),
+        heading=heading,
+        labels=None if label is None else {name: label},
+        formats=None if fmt is None else {name: fmt},
+        helps=None if help is None else {name: help},
+    )[name]

@@ -23,7 +23,7 @@ from svmlab.figures.multiclass import multiclass_panel_spec
 from svmlab.multiclass import METHODS
 from svmlab.multiclass_compare import MethodResult, MulticlassSettings, compare
 from svmlab.ui import data_source, room
-from svmlab.ui.model_block import model_block
+from svmlab.ui.model_block import model_block, model_field
 from svmlab.ui.page_state import MULTICLASS_STATE
 
 __all__ = [
@@ -42,7 +42,7 @@ __all__ = [
 #: Widget keys start with this.
 PREFIX = "multiclass"
 #: Largest training set (three methods on every move; the QP is dense).
-MAX_N = 600
+MAX_N = MULTICLASS_STATE.max_n
 #: Fresh test points a generator draws (another seed).
 N_TEST = 1000
 #: An upload's share held out as its test set.
@@ -129,30 +129,25 @@ class MulticlassRequest(data_source.DataRequest):
 def controls() -> MulticlassRequest | None:
     """The sidebar: data and model. None while an upload is missing."""
     name, items = data_source.source_block(
-        PREFIX,
+        MULTICLASS_STATE,
         empty_note="Choose a CSV file: two feature columns and a label column with "
         f"two to {csv_data.MAX_CLASSES} classes.",
-        default="blobs",
-        max_n=MAX_N,
         n_help=f"Training points, at most {MAX_N}; the test error uses {N_TEST} "
         "fresh points.",
-        catalogue="multiclass",
     )
     model = model_block(
         MULTICLASS_STATE,
         ("kernel", "C", "sigma", "degree"),
         heading="Model (every method)",
     )
-    machine = model_block(
+    machine = model_field(
         MULTICLASS_STATE,
-        ("machine",),
+        "machine",
         heading="Binary fits (one-vs-rest, one-vs-one)",
-        formats={"machine": BINARY_MACHINES.get},
-        helps={
-            "machine": "ν-SVC in every binary fit (LIBSVM's -s 1 with several "
-            "classes); Crammer-Singer keeps C."
-        },
-    )["machine"]
+        fmt=BINARY_MACHINES.get,
+        help="ν-SVC in every binary fit (LIBSVM's -s 1 with several classes); "
+        "Crammer-Singer keeps C.",
+    )
     nu_svc = machine == "nu"
     binary = model_block(
         MULTICLASS_STATE,

@@ -33,15 +33,17 @@ from typing import Any
 import numpy as np
 
 from svmlab import datasets, multiclass_data, regression_data, selection
-from svmlab.estimator import BIASES
-from svmlab.losses import LOSSES
-from svmlab.ui.link_values import (
-    C_GRID,
-    DELTA_GRID,
-    SIGMA_GRID,
-    log_grid,
-    query_getter,
-    quoted,
+from svmlab.ui.link_values import log_grid, query_getter, quoted
+from svmlab.ui.model_fields import (
+    bias,
+    c_slider,
+    classroom,
+    degree,
+    delta,
+    kernel,
+    loss,
+    nu_slider,
+    sigma_slider,
 )
 from svmlab.ui.page_fields import (
     Choice,
@@ -289,10 +291,8 @@ class PageState:
         return out
 
 
-# -- the three pages -----------------------------------------------------------------
+# -- the pages -----------------------------------------------------------------
 
-#: C's slider on these pages stops at 10^4 (the last twelve stops cut).
-PAGE_C_GRID = C_GRID[:-12]
 #: tol's select slider on the Solvers page.
 TOLS: tuple[float, ...] = (1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-8)
 
@@ -309,11 +309,11 @@ LOSSES_STATE = PageState(
         Number("distance", "losses_distance", 6.0, 0.0, 20.0, "The distance"),
         Choice("label", "losses_label", (1, -1), 1, "Their class"),
         Choice("side", "losses_side", ("other", "own"), "other", "Their side"),
-        Choice("kernel", "losses_kernel", ("linear", "gaussian"), "linear", "Kernel"),
-        Grid("C", "losses_C", PAGE_C_GRID, 1.0, "C"),
-        Grid("sigma", "losses_sigma", SIGMA_GRID, 1.0, "σ"),
-        Grid("delta", "losses_delta", DELTA_GRID, 0.1, "δ"),
-        Flag("classroom", "losses_classroom", False, "Classroom mode"),
+        kernel("losses", ("linear", "gaussian"), "linear"),
+        c_slider("losses", 1.0),
+        sigma_slider("losses", 1.0),
+        delta("losses"),
+        classroom("losses"),
     ),
 )
 
@@ -324,41 +324,21 @@ SOLVERS_STATE = PageState(
     dataset="two_circles",
     max_n=500,
     fields=(
-        Choice(
-            "kernel",
-            "solvers_kernel",
-            ("gaussian", "linear", "polynomial"),
-            "gaussian",
-            "Kernel",
-        ),
-        Choice("loss", "solvers_loss", tuple(LOSSES), "hinge", "Loss"),
-        Choice("bias", "solvers_bias", tuple(BIASES), "unregularized", "Bias"),
-        Grid("C", "solvers_C", PAGE_C_GRID, 10.0, "C"),
+        kernel("solvers", ("gaussian", "linear", "polynomial"), "gaussian"),
+        loss("solvers"),
+        bias("solvers"),
+        c_slider("solvers", 10.0),
         Flag("hard", "solvers_hard", False, "Hard margin"),
-        Grid("sigma", "solvers_sigma", SIGMA_GRID, 0.5, "σ"),
-        Number("degree", "solvers_degree", 3, 1, 6, "The degree", True),
-        Grid("delta", "solvers_delta", DELTA_GRID, 0.1, "δ"),
+        sigma_slider("solvers", 0.5),
+        degree("solvers"),
+        delta("solvers"),
         Grid("tol", "solvers_tol", TOLS, 1e-3, "tol"),
-        Flag("classroom", "solvers_classroom", False, "Classroom mode"),
+        classroom("solvers"),
     ),
 )
 
-#: ε stops (0 and a log grid) of the Regression page, ν stops of every ν slider.
+#: ε stops (0 and a log grid) of the Regression page.
 EPSILON_GRID: tuple[float, ...] = (0.0, *log_grid(-3, 1))
-NU_GRID: tuple[float, ...] = (
-    0.02,
-    0.05,
-    0.1,
-    0.2,
-    0.3,
-    0.4,
-    0.5,
-    0.6,
-    0.7,
-    0.8,
-    0.9,
-    1.0,
-)
 
 MULTICLASS_STATE = PageState(
     page="pages/6_Multiclass.py",
@@ -367,21 +347,15 @@ MULTICLASS_STATE = PageState(
     dataset="blobs",
     max_n=600,
     fields=(
-        Choice(
-            "kernel",
-            "multiclass_kernel",
-            ("gaussian", "polynomial", "linear"),
-            "gaussian",
-            "Kernel",
-        ),
-        Grid("C", "multiclass_C", PAGE_C_GRID, 1.0, "C"),
-        Grid("sigma", "multiclass_sigma", SIGMA_GRID, 1.0, "σ"),
-        Number("degree", "multiclass_degree", 3, 1, 6, "The degree", True),
+        kernel("multiclass", ("gaussian", "polynomial", "linear"), "gaussian"),
+        c_slider("multiclass", 1.0),
+        sigma_slider("multiclass", 1.0),
+        degree("multiclass"),
         Choice("machine", "multiclass_machine", ("C", "nu"), "C", "Binary machine"),
-        Grid("nu", "multiclass_nu", NU_GRID, 0.3, "ν"),
-        Choice("loss", "multiclass_loss", tuple(LOSSES), "hinge", "Loss"),
-        Choice("bias", "multiclass_bias", tuple(BIASES), "unregularized", "Bias"),
-        Flag("classroom", "multiclass_classroom", False, "Classroom mode"),
+        nu_slider("multiclass", 0.3),
+        loss("multiclass"),
+        bias("multiclass"),
+        classroom("multiclass"),
     ),
 )
 
@@ -421,7 +395,7 @@ SELECTION_STATE = PageState(
         Choice("bias", "selection_bias", ("none", "regularized"), "none", "Bias"),
         # Converged fits by default; Lee's stop rule as an option.
         Choice("fits", "selection_stop", ("kkt", "lee"), "kkt", "Fits"),
-        Flag("classroom", "selection_classroom", False, "Classroom mode"),
+        classroom("selection"),
     ),
 )
 
@@ -434,26 +408,16 @@ REGRESSION_STATE = PageState(
     points="regression_added",
     fields=(
         Choice("machine", "regression_machine", ("epsilon", "nu"), "epsilon", "SVR"),
-        Choice(
-            "kernel",
-            "regression_kernel",
-            ("gaussian", "polynomial", "linear", "sigmoid"),
-            "gaussian",
-            "Kernel",
+        kernel(
+            "regression", ("gaussian", "polynomial", "linear", "sigmoid"), "gaussian"
         ),
-        Grid("C", "regression_C", PAGE_C_GRID, 10.0, "C"),
+        c_slider("regression", 10.0),
         Grid("epsilon", "regression_epsilon", EPSILON_GRID, 0.1, "ε"),
-        Grid("nu", "regression_nu", NU_GRID, 0.5, "ν"),
-        Grid("sigma", "regression_sigma", SIGMA_GRID, 0.5, "σ"),
-        Number("degree", "regression_degree", 3, 1, 6, "The degree", True),
-        Choice(
-            "loss",
-            "regression_loss",
-            ("epsilon_insensitive", "squared_epsilon_insensitive"),
-            "epsilon_insensitive",
-            "Loss",
-        ),
-        Flag("classroom", "regression_classroom", False, "Classroom mode"),
+        nu_slider("regression", 0.5),
+        sigma_slider("regression", 0.5),
+        degree("regression"),
+        loss("regression", ("epsilon_insensitive", "squared_epsilon_insensitive")),
+        classroom("regression"),
     ),
 )
 
@@ -463,7 +427,7 @@ NOTES_STATE = PageState(
     catalogue=None,
     dataset="",
     max_n=0,
-    fields=(Flag("classroom", "notes_classroom", False, "Classroom mode"),),
+    fields=(classroom("notes"),),
 )
 
 #: The family page's class weights (C_+ = C w_+, C_- = C w_-) and the sigmoid's
@@ -486,17 +450,11 @@ FAMILY_STATE = PageState(
             "C",
             "The machine",
         ),
-        Choice(
-            "kernel",
-            "family_kernel",
-            ("gaussian", "polynomial", "linear", "sigmoid"),
-            "linear",
-            "Kernel",
-        ),
-        Grid("C", "family_C", PAGE_C_GRID, 1.0, "C"),
-        Grid("nu", "family_nu", NU_GRID, 0.2, "ν"),
-        Grid("sigma", "family_sigma", SIGMA_GRID, 1.0, "σ"),
-        Number("degree", "family_degree", 3, 1, 6, "The degree", True),
+        kernel("family", ("gaussian", "polynomial", "linear", "sigmoid"), "linear"),
+        c_slider("family", 1.0),
+        nu_slider("family", 0.2),
+        sigma_slider("family", 1.0),
+        degree("family"),
         Grid("a", "family_a", SCALE_GRID, 0.1, "The sigmoid's a"),
         Number("r", "family_r", 0.0, -5.0, 5.0, "The sigmoid's r", step=0.1),
         Choice(
@@ -513,7 +471,7 @@ FAMILY_STATE = PageState(
         Number(
             "t", "family_threshold", 0.0, -3.0, 3.0, "The threshold on f", step=0.05
         ),
-        Flag("classroom", "family_classroom", False, "Classroom mode"),
+        classroom("family"),
     ),
 )
 

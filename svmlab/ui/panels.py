@@ -1,15 +1,21 @@
-"""Plotly charts and error sentences, the same on every page."""
+"""Plotly charts, tables and error sentences, the same on every page."""
 
 from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import streamlit as st
 
-__all__ = ["CHART_CONFIG", "internal_error", "partial_chart", "plotly_chart"]
+__all__ = [
+    "CHART_CONFIG",
+    "internal_error",
+    "number_table",
+    "partial_chart",
+    "plotly_chart",
+]
 
 #: Plotly chart options: a hover-only modebar with the PNG export alone.
 CHART_CONFIG = {
@@ -47,6 +53,20 @@ def partial_chart(fig: Any, note: str) -> None:
     from svmlab.figures.style import mark_partial
 
     plotly_chart(mark_partial(fig, note), key=f"partial_chart_{next(_partial_draws)}")
+
+
+def number_table(frame: Any, formats: Mapping[str, str], *, key: str) -> None:
+    """A table without its index, each column named in ``formats`` printed in
+    its format (``st.column_config.NumberColumn``'s: "%.4g", "percent", ...)."""
+    st.dataframe(
+        frame,
+        hide_index=True,
+        column_config={
+            column: st.column_config.NumberColumn(format=fmt)
+            for column, fmt in formats.items()
+        },
+        key=key,
+    )
 
 
 def internal_error(error: Exception) -> None:

@@ -51,7 +51,7 @@ PREFIX = "regression"
 CHART_KEY = "regression_chart"
 #: Fresh test points drawn from the generator (another seed) for the RMSE.
 N_TEST = 400
-MAX_N = 500
+MAX_N = REGRESSION_STATE.max_n
 MACHINES = {"epsilon": "ε-SVR (you set ε)", "nu": "ν-SVR (ν finds ε)"}
 #: Session key of the points clicked in: ``(data identity, ((x, t), ...))``.
 ADDED_KEY = REGRESSION_STATE.points
@@ -98,13 +98,10 @@ class RegressionRequest(data_source.DataRequest):
 def controls() -> RegressionRequest | None:
     """The sidebar: data and model. None while an upload is missing."""
     name, items = data_source.source_block(
-        PREFIX,
+        REGRESSION_STATE,
         empty_note="Choose a CSV file: an input column x and a target column t.",
-        default="sinc",
-        max_n=MAX_N,
         n_help=f"Training points, at most {MAX_N}; the test error uses {N_TEST} "
         "fresh points.",
-        catalogue="regression",
     )
     machine = model_block(
         REGRESSION_STATE,

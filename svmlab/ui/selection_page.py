@@ -101,7 +101,7 @@ DEFAULT_CRITERIA = ("lee", "plugin", "alo", "span", "loo")
 N_TEST_SETS = 20
 MAX_TEST_SIZE = 200
 #: Largest training set the page sweeps (exact LOO costs n fits per cell).
-MAX_N = 400
+MAX_N = SELECTION_STATE.max_n
 #: Grid ends offered for C and sigma (log-spaced, half decades).
 # The grids are the page state's (svmlab.ui.page_state): the URL and the
 # widgets share them.
@@ -274,9 +274,7 @@ def sweep_controls() -> SweepRequest | None:
         name = UPLOAD
     else:
         name, data_items = data_source.generator_controls(
-            PREFIX,
-            default="two_circles",
-            max_n=MAX_N,
+            SELECTION_STATE,
             n_help=f"At most {MAX_N}: exact leave-one-out refits n times per cell.",
             notes={"two_circles": TWO_CIRCLES_NOTE},
         )

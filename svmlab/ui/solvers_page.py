@@ -53,7 +53,7 @@ PREFIX = "solvers"
 #: Session key of the last scaling run: ``(ScalingRequest, ScalingResult, rows)``.
 SCALING_KEY = "solvers_scaling"
 #: Largest training set of the comparison (every solver runs twice on it).
-MAX_N = 500
+MAX_N = SOLVERS_STATE.max_n
 #: The whole scaling sweep's time budget, in seconds.
 SCALING_SECONDS = 60.0
 #: The scaling run's partial chart is drawn only while the run is younger than
@@ -105,10 +105,8 @@ class SolversRequest(data_source.DataRequest):
 def controls() -> SolversRequest | None:
     """The sidebar: one data set, one model. None while an upload is missing."""
     name, items = data_source.source_block(
-        PREFIX,
+        SOLVERS_STATE,
         empty_note="Choose a CSV file: every solver is fitted to it.",
-        default="two_circles",
-        max_n=MAX_N,
         n_help=f"At most {MAX_N}: every solver runs twice (timed, recorded).",
     )
     model = model_block(

@@ -34,7 +34,7 @@ import threading
 import warnings
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import streamlit as st
@@ -53,6 +53,7 @@ __all__ = [
     "Data",
     "Edits",
     "FitRecord",
+    "Picture",
     "apply_edits",
     "edit_parts",
     "fit",
@@ -394,21 +395,26 @@ def _nu_fit(nu: float, params: dict[str, Any], X: Array, y: Array) -> tuple:
 LAST_GOOD_KEY = "explore_last_good"
 
 
-def keep_good(
-    settings: ExploreSettings,
-    identity: tuple,
-    data: Data,
-    edits: Edits,
-    record: FitRecord,
-) -> None:
-    """Remember the settings that just gave a picture (see :func:`last_good`)."""
-    st.session_state[LAST_GOOD_KEY] = (settings, identity, data, edits, record)
+class Picture(NamedTuple):
+    """What the page draws: the settings, their data's identity (the arguments
+    of :func:`load_data`), the data, the edits and the fit; the tools under the
+    figure read it."""
+
+    settings: ExploreSettings
+    identity: tuple
+    data: Data
+    edits: Edits
+    record: FitRecord
 
 
-def last_good() -> tuple[ExploreSettings, tuple, Data, Edits, FitRecord] | None:
-    """The last settings of this session that gave a picture, with their data,
-    edits and fit: what the page draws under an error, so a bad value never
-    takes the picture away."""
+def keep_good(picture: Picture) -> None:
+    """Remember the picture that was just drawn (see :func:`last_good`)."""
+    st.session_state[LAST_GOOD_KEY] = picture
+
+
+def last_good() -> Picture | None:
+    """The last picture of this session that could be drawn: what the page
+    draws under an error, so a bad value never takes the picture away."""
     return st.session_state.get(LAST_GOOD_KEY)
 
 

@@ -437,18 +437,12 @@ def figure_payload(
 
 
 def plot(
-    fig: Any,
-    *,
-    key: str,
-    config: dict[str, Any],
-    select: bool = False,
-    defer: bool = False,
-    revision: str | None = None,
-    fit: tuple[int, int] | None = None,
-    move: Any = None,
+    fig: Any, *, key: str, config: dict[str, Any], **options: Any
 ) -> dict[str, Any] | None:
     """Draw ``fig`` (a ``go.Figure`` or a ``*_spec`` dict) in the kept-alive chart
-    ``key``; ``revision`` (``layout.datarevision``) should change with the data.
+    ``key``; ``options`` are :func:`figure_payload`'s (``select``, ``defer``,
+    ``revision``, ``fit``, ``move``, all off by default). ``revision``
+    (``layout.datarevision``) should change with the data.
 
     With ``select``, returns the box or lasso selection the user made in the
     browser, in the run that selection triggered (else ``None``). With
@@ -465,7 +459,7 @@ def plot(
     _serve_plotly_js()
     result = _component(
         key=key,
-        data=figure_payload(fig, config, select, defer, revision, fit, move),
+        data=figure_payload(fig, config, **options),
         on_select_change=lambda: None,
         on_move_change=lambda: None,
         height="content",

@@ -20,7 +20,7 @@ from svmlab import figures, losses, solvers
 from svmlab.errors import FitCancelled, SvmlabError
 from svmlab.ui import keyed
 from svmlab.ui.explore import cache
-from svmlab.ui.explore.cache import Data, Edits, FitRecord
+from svmlab.ui.explore.cache import FitRecord, Picture
 from svmlab.ui.explore.controls import COMPARE_FIELD_KEY, COMPARE_PREFIX, publish
 from svmlab.ui.explore.panels import number_cells
 from svmlab.ui.explore.settings import NU_TOOL_NOTE, ExploreSettings, compare_text
@@ -80,16 +80,9 @@ def _numbers(record: FitRecord) -> None:
     st.html(f'<div style="display:flex;flex-wrap:wrap;gap:0.2rem 1.2rem">{rows}</div>')
 
 
-def section(
-    s: ExploreSettings,
-    edits: Edits,
-    record: FitRecord,
-    data: Data,
-    chart: Any,
-    scale: float,
-    test: Any,
-) -> None:
-    """The compare row (inside the page's fragment)."""
+def section(picture: Picture, chart: Any, scale: float, test: Any) -> None:
+    """The compare row under ``picture`` (inside the page's fragment)."""
+    s, _, data, edits, record = picture
     if s.is_nu:
         st.info(NU_TOOL_NOTE, icon=":material/info:")
         return
@@ -97,13 +90,12 @@ def section(
     top = st.columns([2, 3], vertical_alignment="bottom")
     with top[0]:
         field = str(
-            st.radio(
+            keyed.radio(
                 "B differs from A in",
                 fields,
-                index=keyed.index(FIELD_KEY, fields),
+                FIELD_KEY,
                 format_func=FIELDS.__getitem__,
                 horizontal=True,
-                key=FIELD_KEY,
             )
         )
     options = _choices(s, field)

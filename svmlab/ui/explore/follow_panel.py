@@ -331,27 +331,18 @@ def banner() -> None:
     if followed["closed"]:
         left.info(f"Room {code} is closed (or no such room).", icon=":material/groups:")
         right.button("Leave", key="explore_room_leave", on_click=_leave)
-    elif followed["branched"]:
-        left.info(
-            f"You branched off room {code}: the lecturer's moves wait for you.",
-            icon=":material/call_split:",
-        )
-        right.button(
-            "Back to the lecturer",
-            key="explore_room_back_button",
-            on_click=_branch,
-            args=(False,),
-        )
+        return
+    # One click flips between following and branched off.
+    branched = bool(followed["branched"])
+    if branched:
+        text = f"You branched off room {code}: the lecturer's moves wait for you."
+        icon, label = ":material/call_split:", "Back to the lecturer"
+        key = "explore_room_back_button"
     else:
         room = ROOMS.get(code)
         paused = " (paused by the lecturer)" if room and room.paused else ""
-        left.info(
-            f"Following room {code}{paused}: this page follows the lecturer's.",
-            icon=":material/groups:",
-        )
-        right.button(
-            "Try it yourself",
-            key="explore_room_branch",
-            on_click=_branch,
-            args=(True,),
-        )
+        text = f"Following room {code}{paused}: this page follows the lecturer's."
+        icon, label = ":material/groups:", "Try it yourself"
+        key = "explore_room_branch"
+    left.info(text, icon=icon)
+    right.button(label, key=key, on_click=_branch, args=(not branched,))

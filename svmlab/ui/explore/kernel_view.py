@@ -20,7 +20,7 @@ from svmlab import figures
 from svmlab.kernel_views import bump, gram_order, is_poly2, lift
 from svmlab.ui import keyed
 from svmlab.ui.explore import cache
-from svmlab.ui.explore.cache import Data, Edits, FitRecord
+from svmlab.ui.explore.cache import Picture
 from svmlab.ui.explore.settings import ExploreSettings
 
 __all__ = ["MAX_HEATMAP", "section"]
@@ -64,15 +64,9 @@ def poly2_settings(s: ExploreSettings) -> ExploreSettings:
     )
 
 
-def section(
-    s: ExploreSettings,
-    edits: Edits,
-    record: FitRecord,
-    data: Data,
-    chart: Any,
-    scale: float,
-) -> None:
-    """The kernel views (inside the page's fragment)."""
+def section(picture: Picture, chart: Any, scale: float) -> None:
+    """The kernel views of ``picture`` (inside the page's fragment)."""
+    s, _, data, edits, record = picture
     view = _radio("Kernel view", VIEWS, VIEW_KEY)
     model = record.model
     data_items = tuple(s.data_kwargs().items())

@@ -107,14 +107,12 @@ def preset_panel(s: ExploreSettings) -> str | None:
 
 def tool_picker() -> str:
     """The row that picks the lecture tool drawn under the figure."""
-    names = list(TOOLS)
     return str(
-        st.radio(
+        keyed.radio(
             "Lecture tool",
-            names,
-            index=keyed.index(TOOL_KEY, names),
+            TOOLS,
+            TOOL_KEY,
             format_func=TOOLS.__getitem__,
             horizontal=True,
-            key=TOOL_KEY,
         )
     )

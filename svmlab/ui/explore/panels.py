@@ -521,29 +521,29 @@ def playback(record: FitRecord, draw: Callable[[int], None]) -> None:
             current = st.session_state.get("explore_step", last)
             st.session_state["explore_step"] = 0 if current >= last else current + 1
         cols = st.columns([1, 1, 2, 8], vertical_alignment="bottom")
-        cols[0].button(
-            "◀",
-            key="explore_step_back",
-            on_click=_step,
-            args=(-1, last),
-            shortcut="J",
-            help="One snapshot back (J).",
+        buttons = (
+            ("◀", "explore_step_back", _step, (-1, last), "J", "One snapshot back"),
+            ("▶", "explore_step_next", _step, (1, last), "L", "One snapshot forward"),
+            (
+                "play / pause",
+                "explore_play_key",
+                _toggle_play,
+                (),
+                "K",
+                "Play or pause",
+            ),
         )
-        cols[1].button(
-            "▶",
-            key="explore_step_next",
-            on_click=_step,
-            args=(1, last),
-            shortcut="L",
-            help="One snapshot forward (L).",
-        )
-        cols[2].button(
-            "play / pause",
-            key="explore_play_key",
-            on_click=_toggle_play,
-            shortcut="K",
-            help="Play or pause (K).",
-        )
+        for col, (label, key, click, args, shortcut, what) in zip(
+            cols, buttons, strict=False
+        ):
+            col.button(
+                label,
+                key=key,
+                on_click=click,
+                args=args,
+                shortcut=shortcut,
+                help=f"{what} ({shortcut}).",
+            )
         cols[2].toggle(
             "play (K)",
             value=bool(keyed.value("explore_playing", False)),

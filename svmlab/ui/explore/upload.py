@@ -41,6 +41,7 @@ __all__ = [
     "GENERATOR",
     "UPLOAD_CSV",
     "HeldUpload",
+    "Standardisation",
     "adopt",
     "data_csv",
     "default_columns",
@@ -78,6 +79,34 @@ STANDARDISE_KEY = P + "upload_standardise"
 
 
 @dataclass(frozen=True, eq=False)
+class Standardisation:
+    """Features shown standardised: ``X = (raw / unit - mean) / scale``, each of
+    shape (2,); ``unit`` is the largest magnitude of each feature, so nothing
+    overflows."""
+
+    unit: Array
+    mean: Array
+    scale: Array
+
+    @classmethod
+    def of(cls, raw: Array) -> Standardisation:
+        # Divided by the largest magnitude first: mean and sd of values near
+        # 1e308 would overflow, and of values near 1e-300 lose their digits.
+        unit = np.abs(raw).max(axis=0)
+        unit = np.where(unit > 0, unit, 1.0)
+        mean, scale = (raw / unit).mean(axis=0), (raw / unit).std(axis=0)
+        return cls(unit, mean, np.where(scale > 0, scale, 1.0))
+
+    def shown(self, raw: Array) -> Array:
+        """File values as the page shows them."""
+        return (raw / self.unit - self.mean) / self.scale
+
+    def to_file_units(self, X: Array) -> Array:
+        """Shown coordinates back in the file's units."""
+        return (X * self.scale + self.mean) * self.unit
+
+
+@dataclass(frozen=True, eq=False)
 class HeldUpload:
     """Uploaded data as the page uses them, and what it needs to write them back.
 
@@ -89,7 +118,7 @@ class HeldUpload:
         The uploaded file's name.
     X
         The points the page fits and draws, shape (n, 2): ``raw`` or, if asked
-        for, ``(raw - mean) / scale``.
+        for, ``standard.shown(raw)``.
     raw
         The feature values as read from the file, shape (n, 2), in file order.
     y
@@ -104,10 +133,9 @@ class HeldUpload:
         :meth:`svmlab.csv_data.CsvTable.describe` of the file.
     dropped
         Rows left out for missing, NaN or infinite values.
-    unit, mean, scale
-        The standardisation, each shape (2,): ``X = (raw / unit - mean) / scale``
-        (``unit`` the largest magnitude of each feature, so nothing overflows);
-        None when the features are shown as they are.
+    standard
+        The standardisation (:class:`Standardisation`); None when the features
+        are shown as they are.
     """
 
     key: str
@@ -122,17 +150,12 @@ class HeldUpload:
     decimal_comma: bool
     description: str
     dropped: int
-    unit: Array | None = None
-    mean: Array | None = None
-    scale: Array | None = None
+    standard: Standardisation | None = None
 
     def to_file_units(self, X: Array) -> Array:
-        """Shown coordinates (clicked points) back in the file's units:
-        ``(x * scale + mean) * unit``."""
+        """Shown coordinates (clicked points) back in the file's units."""
         X = np.asarray(X, dtype=np.float64).reshape(-1, 2)
-        if self.unit is None or self.mean is None or self.scale is None:
-            return X
-        return (X * self.scale + self.mean) * self.unit
+        return X if self.standard is None else self.standard.to_file_units(X)
 
 
 def upload_key(X: Array, y: Array) -> str:
@@ -183,16 +206,8 @@ def make_held(
         table, x_columns=x_columns, label_column=label, drop_nonfinite=drop_nonfinite
     )
     chosen = (*(x_columns or table.columns[:2]), label or table.columns[-1])
-    unit = mean = scale = None
-    X = raw
-    if standardise:
-        # Divided by the largest magnitude first: mean and sd of values near
-        # 1e308 would overflow, and of values near 1e-300 lose their digits.
-        unit = np.abs(raw).max(axis=0)
-        unit = np.where(unit > 0, unit, 1.0)
-        mean, scale = (raw / unit).mean(axis=0), (raw / unit).std(axis=0)
-        scale = np.where(scale > 0, scale, 1.0)
-        X = (raw / unit - mean) / scale
+    standard = Standardisation.of(raw) if standardise else None
+    X = raw if standard is None else standard.shown(raw)
     _check_drawable(X, standardise)
     return HeldUpload(
         key=upload_key(X, y),
@@ -207,9 +222,7 @@ def make_held(
         decimal_comma=table.decimal_comma,
         description=table.describe(),
         dropped=table.rows - len(y),
-        unit=unit,
-        mean=mean,
-        scale=scale,
+        standard=standard,
     )
 
 
@@ -351,13 +364,14 @@ _md = escape_markdown
 def _describe(upload: HeldUpload, current: bool) -> str:
     x1, x2, label = (_md(repr(c)) for c in upload.columns)
     negative, positive = (_md(repr(v)) for v in upload.labels)
+    std = upload.standard
     parts = [
         f"**{_md(upload.name)}**: {upload.description}.",
         f"Features x1 = {x1}, x2 = {x2}"
         + (
-            f", standardised (x − mean) / sd, mean {_fmt(upload.mean * upload.unit)}, "
-            f"sd {_fmt(upload.scale * upload.unit)}."
-            if upload.mean is not None and upload.unit is not None
+            f", standardised (x − mean) / sd, mean {_fmt(std.mean * std.unit)}, "
+            f"sd {_fmt(std.scale * std.unit)}."
+            if std is not None
             else "."
         ),
         f"Label {label}: {negative} → class −1, {positive} → class +1.",
