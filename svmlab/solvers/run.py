@@ -27,7 +27,7 @@ from typing import Any
 from svmlab.array_types import Array
 from svmlab.solvers.base import Budget, DualSolution, History, Problem, kkt_violation
 
-__all__ = ["COMMON_KEYWORDS", "Run", "solve_function"]
+__all__ = ["Run", "solve_function"]
 
 
 @dataclass
@@ -112,10 +112,6 @@ class Run:
         )
 
 
-#: The common keyword-only parameters, in the signature's order.
-COMMON_KEYWORDS = tuple(f.name for f in fields(Run) if f.init)
-
-
 def solve_function(
     *, max_iter: int | None
 ) -> Callable[[Callable[..., DualSolution]], Callable[..., DualSolution]]:
@@ -131,18 +127,16 @@ def solve_function(
 
         # What help() and inspect.signature show: problem, the common keywords
         # (annotated as Run's fields), then the body's own options.
-        params = list(inspect.signature(body).parameters.values())
+        own = inspect.signature(body)
+        params = list(own.parameters.values())
         types = {f.name: f.type for f in fields(Run)}
         common = [
             inspect.Parameter(k, _KEYWORD, default=d, annotation=types[k])
             for k, d in defaults.items()
         ]
+        shown = own.replace(parameters=[params[0], *common, *params[2:]])
         functools.update_wrapper(solve, body)
-        solve.__signature__ = inspect.signature(
-            body
-        ).replace(  # type: ignore[attr-defined]
-            parameters=[params[0], *common, *params[2:]]
-        )
+        solve.__signature__ = shown  # type: ignore[attr-defined]
         return solve
 
     return decorate
