@@ -68,6 +68,35 @@ def test_nu_solver_with_and_without_shrinking_and_rows(shrinking, precomputed):
         assert sol.extras["shrink_rounds"] > 0
 
 
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"kernel": "gaussian", "sigma": 0.7},
+        {"kernel": "polynomial", "degree": 2, "coef0": 0.5, "scale": 0.3},
+        {"kernel": "sigmoid", "scale": 0.2, "coef0": -0.1},
+    ],
+    ids=["gaussian", "polynomial", "sigmoid"],
+)
+@pytest.mark.parametrize("machine", ["epsilon", "nu"])
+def test_svr_rows_on_demand_keep_every_kernel_setting(settings, machine):
+    # The 2n SVR variables read the points twice from rows on demand; the
+    # answer must be the one from the dense Gram matrix of the same kernel. (A
+    # shift of K would not show: sum coef = 0 cancels it.)
+    rng = np.random.default_rng(4)
+    X = rng.uniform(-1.0, 1.0, (60, 2))
+    t = np.sin(2.0 * X[:, 0]) + 0.1 * rng.standard_normal(60)
+    K = gram(X, **settings)
+    fit = (
+        (lambda **kw: family.solve_epsilon_svr(t, 2.0, 0.1, tol=1e-10, **kw))
+        if machine == "epsilon"
+        else (lambda **kw: family.solve_nu_svr(t, 2.0, 0.4, tol=1e-10, **kw))
+    )
+    ref = fit(K=K)
+    sol = fit(kernel=KernelRows(X, **settings))
+    np.testing.assert_allclose(sol.coef, ref.coef, atol=1e-7)
+    assert sol.rho == pytest.approx(ref.rho, abs=1e-7)
+
+
 def test_nu_below_the_least_margin_errors_is_one_sentence():
     # Chang & Lin (2001): below nu_min (the least fraction of margin errors a
     # linear boundary leaves on heavily overlapping blobs) the optimum is w = 0

@@ -121,7 +121,8 @@ class Problem:
 
 
 class SolveFunction(Protocol):
-    """The one solver signature (STYLE rule 6)."""
+    """The one solver signature (STYLE rule 6); a solver module writes only its
+    own options, :func:`svmlab.solvers.run.solve_function` adds the rest."""
 
     def __call__(
         self,

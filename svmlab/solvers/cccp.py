@@ -109,7 +109,6 @@ from __future__ import annotations
 
 import importlib
 import math
-import time
 from typing import Any
 
 import numpy as np
@@ -121,14 +120,13 @@ from svmlab.solvers import qp
 from svmlab.solvers.base import (
     Budget,
     DualSolution,
-    History,
     Problem,
     SolverSpec,
     intercept_from_gradient,
-    kkt_violation,
     primal_objective,
     repair_init,
 )
+from svmlab.solvers.run import Run, solve_function
 
 __all__ = ["SPEC", "solve"]
 
@@ -145,18 +143,10 @@ INNER_TOL = 1e-10
 
 
 def _box_qp(
-    Q: Array,
-    p: Array,
-    y: Array,
-    upper: float,
-    *,
-    c: float,
-    fit_intercept: bool,
-    warm: Array | None,
-    budget: Budget | None = None,
+    box: qp.BoxQP, warm: Array | None, budget: Budget | None = None
 ) -> tuple[Array, float, dict[str, Any]] | None:
-    """Solve ``min 0.5 a'Qa + p'a, 0 <= a <= upper, [y'a = c]`` exactly, by
-    :mod:`svmlab.solvers.qp`'s interior point and active-set polish.
+    """Solve ``box`` (``min 0.5 a'Qa + p'a, 0 <= a <= upper, [y'a = c]``)
+    exactly, by :mod:`svmlab.solvers.qp`'s interior point and active-set polish.
 
     From a warm start the active-set method runs alone (its answer is a verified
     KKT point); otherwise, or if it fails, CVXOPT then the active-set polish.
@@ -164,42 +154,33 @@ def _box_qp(
     interior point keeps the interior point's answer).
     """
     if warm is not None:
-        rounds = 50 + y.shape[0] // 4
-        found = qp._polish(
-            Q, y, warm, upper, fit_intercept, p=p, c=c, max_rounds=rounds, budget=budget
-        )
+        rounds = 50 + box.y.shape[0] // 4
+        found = qp._polish(box, warm, max_rounds=rounds, budget=budget)
         if found is not None:
             a, b = found
-            return a, _intercept(Q, p, y, a, b, upper, fit_intercept), {"ip": 0}
+            return a, _intercept(box, a, b), {"ip": 0}
     if budget is not None and budget.check():
         return None
-    a, status, iterations = qp._cvxopt(Q, y, upper, fit_intercept, p=p, c=c)
+    a, status, iterations = qp._cvxopt(box)
     if status not in ("Solved", "AlmostSolved") or not np.all(np.isfinite(a)):
         raise ProblemError(
             f"A CCCP subproblem could not be solved (interior point: {status})."
         )
-    a = np.clip(a, 0.0, upper)
-    found = qp._polish(Q, y, a, upper, fit_intercept, p=p, c=c, budget=budget)
+    a = np.clip(a, 0.0, box.upper)
+    found = qp._polish(box, a, budget=budget)
     b: float | None = None
     if found is not None:
         a, b = found
-    return a, _intercept(Q, p, y, a, b, upper, fit_intercept), {"ip": iterations}
+    return a, _intercept(box, a, b), {"ip": iterations}
 
 
-def _intercept(
-    Q: Array,
-    p: Array,
-    y: Array,
-    a: Array,
-    b: float | None,
-    upper: float,
-    fit_intercept: bool,
-) -> float:
-    if not fit_intercept:
+def _intercept(box: qp.BoxQP, a: Array, b: float | None) -> float:
+    if not box.fit_intercept:
         return 0.0
     # Free SVs (0 < a_i < u) have y_i f_i = 1 (hinge) or 1 - a_i / C (squared).
+    upper = box.upper
     eps = 0.0 if b is not None else 1e-7 * (upper if math.isfinite(upper) else 1.0)
-    return intercept_from_gradient(y, a, Q @ a + p, upper, eps=eps)
+    return intercept_from_gradient(box.y, a, box.gradient(a), upper, eps=eps)
 
 
 # -- the inner solvers ----------------------------------------------------------------
@@ -277,16 +258,8 @@ class _Inner:
         y = self.problem.y
         if self.name == "qp":
             Q_d = self.Q + self.ridge * np.eye(y.shape[0]) if self.ridge else self.Q
-            found = _box_qp(
-                Q_d,
-                p,
-                y,
-                upper,
-                c=c,
-                fit_intercept=fit_intercept,
-                warm=warm,
-                budget=self.budget,
-            )
+            box = qp.BoxQP(Q_d, y, upper, fit_intercept, p=p, c=c)
+            found = _box_qp(box, warm, self.budget)
             if found is None:
                 return None
             a, b, info = found
@@ -341,17 +314,14 @@ def _beta(problem: Problem, m: Array) -> Array:
     return np.where(m < 0.0, problem.C, 0.0)
 
 
+@solve_function(max_iter=100)
 def solve(
     problem: Problem,
+    run: Run,
     *,
-    tol: float = 1e-3,
-    max_iter: int = 100,
-    init: Array | None = None,
-    record_history: bool = False,
     start: str | None = None,
     inner: str = "auto",
     inner_tol: float | None = None,
-    max_seconds: float | None = None,
     **options: Any,
 ) -> DualSolution:
     """Minimise the ramp (or squared ramp) objective by CCCP (module docstring).
@@ -416,8 +386,7 @@ def solve(
         raise IncompatibleLossError("cccp", f"the {name} loss", sorted(SPEC.losses))
     if inner not in INNERS:
         raise ParameterError(f"inner must be one of {INNERS}; got {inner!r}.")
-    budget = Budget(max_seconds)
-    clock = time.perf_counter()
+    tol, init, budget = run.tol, run.init, run.budget
     if inner == "auto":
         inner = "qp" if problem.n <= AUTO_QP_MAX_N else "smo"
     y, K = problem.y, problem.K
@@ -459,20 +428,8 @@ def solve(
     objective = primal_objective(problem, alpha, b)
     if start == "hinge":
         extras["hinge_objective"] = objective
-    history = History() if record_history else None
 
-    def record(it: int) -> None:
-        if history is not None and history.wants(it):
-            history.record(
-                it,
-                objective=objective,
-                kkt_violation=kkt_violation(problem, alpha, b),
-                time=time.perf_counter() - clock,
-                alpha=alpha,
-                intercept=b,
-            )
-
-    record(0)
+    run.record(0, problem, alpha, b, objective=objective)
     objectives, flips, inner_info = [objective], [], []
     stalled, it, ties = None, 0, 0
     reason, rule = "max_iter", None
@@ -490,7 +447,7 @@ def solve(
                 f"sign); its inner {solver.name} solve is accurate {accuracy} only"
             )
             break
-        if it >= max_iter:
+        if it >= run.max_iter:
             break
         if start_out_of_time or budget.check():
             reason = "max_seconds"
@@ -523,7 +480,7 @@ def solve(
         objectives.append(objective)
         flips.append(changed)
         inner_info.append(info)
-        record(it)
+        run.record(it, problem, alpha, b, objective=objective)
 
     m = y * (K @ (alpha * y) + b)
     extras.update(
@@ -535,16 +492,8 @@ def solve(
         stalled=stalled,
         inner_info=inner_info,
     )
-    return DualSolution.finish(
-        problem,
-        alpha,
-        b,
-        n_iter=it,
-        tol=tol,
-        stop_reason=reason,
-        rule=rule,
-        history=history,
-        extras=extras,
+    return run.finish(
+        problem, alpha, b, n_iter=it, stop_reason=reason, rule=rule, extras=extras
     )
 
 

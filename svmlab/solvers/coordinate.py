@@ -87,7 +87,6 @@ from svmlab.array_types import Array
 from svmlab.compiled_args import read_only
 from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
 from svmlab.solvers.base import (
-    Budget,
     DualSolution,
     History,
     Problem,
@@ -95,6 +94,7 @@ from svmlab.solvers.base import (
     repair_init,
     valid_solvers_for,
 )
+from svmlab.solvers.run import Run, solve_function
 from svmlab.solvers.seeding import seed_alpha
 
 __all__ = ["ORDERS", "SPEC", "solve"]
@@ -297,16 +297,13 @@ def _check_problem(problem: Problem) -> None:
         )
 
 
+@solve_function(max_iter=1000)
 def solve(
     problem: Problem,
+    run: Run,
     *,
-    tol: float = 1e-3,
-    max_iter: int = 1000,
-    init: Array | None = None,
-    record_history: bool = False,
     order: str = "cyclic",
     random_state: int | None = 0,
-    max_seconds: float | None = None,
     **options: Any,
 ) -> DualSolution:
     """Solve the box dual one coordinate at a time (see the module docstring).
@@ -341,7 +338,7 @@ def solve(
         raise ParameterError(
             f"order must be one of {', '.join(ORDERS)}; got {order!r}."
         )
-    budget = Budget(max_seconds)
+    tol, history = run.tol, run.history
     _check_problem(problem)
     if not math.isfinite(problem.C):
         raise ProblemError(
@@ -360,7 +357,7 @@ def solve(
     if not np.all(np.isfinite(K)):
         raise ProblemError("The kernel matrix has NaN or infinite entries.")
     QD = np.diagonal(K) + ridge
-    a = repair_init(init, problem, upper)
+    a = repair_init(run.init, problem, upper)
     # A start from another C is scaled to this one (alpha seeding): its bound
     # coordinates stay bound instead of being walked there one at a time.
     if a is None:
@@ -373,17 +370,16 @@ def solve(
     rng = np.random.default_rng(0 if random_state is None else random_state)
     seed = int(rng.integers(_SEED_MOD))
     greedy = order == "greedy"
-    history = History()
-    max_iter = int(max_iter)
+    max_iter = int(run.max_iter)
     it, updates, per_chunk = 0, 0, 1
     violation = float(_max_violation(a, G, upper))
     reason = "max_iter"
-    if record_history:
+    if run.record_history:
         _record(history, 0, problem, a, G, upper, time.perf_counter() - start)
     while violation > tol and it < max_iter:
         # Epochs until the next wanted record, and about CHUNK_SECONDS of work.
         chunk = min(max_iter - it, per_chunk)
-        if record_history:
+        if run.record_history:
             chunk = min(chunk, history.stride - it % history.stride)
         began = time.perf_counter()
         done, violation, n_up = _epochs(
@@ -406,25 +402,23 @@ def solve(
         it += done
         updates += n_up
         violation = float(violation)
-        if record_history and (history.wants(it) or violation <= tol):
+        if run.record_history and (history.wants(it) or violation <= tol):
             _record(history, it, problem, a, G, upper, time.perf_counter() - start)
         if done < chunk:
             break
-        if budget.check():
+        if run.budget.check():
             reason = "max_seconds"
             break
         if done > 0 and spent > 0.0:
             per_chunk = max(1, int(min(8 * per_chunk, CHUNK_SECONDS * done / spent)))
-    return DualSolution.finish(
+    return run.finish(
         problem,
         a,
         0.0,
         n_iter=it,
-        tol=tol,
         stop_reason="converged" if violation <= tol else reason,
         rule="Coordinate ascent met tol on its running gradient, not on one "
         "recomputed from K",
-        history=history,
         extras={"order": order, "updates": updates, "violation": violation},
     )
 

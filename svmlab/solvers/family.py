@@ -64,7 +64,7 @@ from numpy.typing import NDArray
 
 from svmlab.array_types import Array
 from svmlab.errors import ProblemError
-from svmlab.kernels import KernelRows
+from svmlab.kernels import KernelRows, kernel_settings
 from svmlab.solvers.base import STOP_REASONS, Budget
 from svmlab.solvers.row_cache import CACHE_MB
 from svmlab.solvers.shrinking import BoxSMO
@@ -411,15 +411,7 @@ def _stacked(K: Array | None, kernel: KernelRows | None) -> KernelRows | None:
     if kernel is None or K is not None:
         return None
     X2 = np.vstack([kernel.X, kernel.X])
-    return KernelRows(
-        X2,
-        kernel=kernel.kernel,
-        sigma=kernel.sigma,
-        degree=kernel.degree,
-        coef0=kernel.coef0,
-        scale=kernel.scale,
-        shift=kernel.shift,
-    )
+    return KernelRows(X2, shift=kernel.shift, **kernel_settings(kernel))
 
 
 def solve_epsilon_svr(

@@ -127,7 +127,6 @@ procedure for SVR. docs/corrections.md "Lee (2006)" items 1-4 (corrections).
 from __future__ import annotations
 
 import math
-import time
 from typing import Any
 
 import numpy as np
@@ -137,14 +136,13 @@ from svmlab.array_types import Array
 from svmlab.errors import IncompatibleLossError, ProblemError, UnknownNameError
 from svmlab.solvers import cholesky
 from svmlab.solvers.base import (
-    Budget,
     DualSolution,
-    History,
     Problem,
     SolverSpec,
     kkt_violation,
     repair_init,
 )
+from svmlab.solvers.run import Run, solve_function
 
 __all__ = ["OPTIONS", "SPEC", "STOP_RULES", "irwls_weights", "solve"]
 
@@ -273,16 +271,8 @@ def _stall_watch(
     return best, trail
 
 
-def solve(
-    problem: Problem,
-    *,
-    tol: float = 1e-3,
-    max_iter: int = 500,
-    init: Array | None = None,
-    record_history: bool = False,
-    max_seconds: float | None = None,
-    **options: Any,
-) -> DualSolution:
+@solve_function(max_iter=500)
+def solve(problem: Problem, run: Run, **options: Any) -> DualSolution:
     """Minimise the modified-hinge primal by guarded IRWLS (module docstring).
 
     Parameters
@@ -328,7 +318,7 @@ def solve(
     stop = options.get("stop", "change")
     if stop not in STOP_RULES:
         raise UnknownNameError("IRWLS stopping rule", stop, STOP_RULES)
-    budget = Budget(max_seconds)
+    tol = run.tol
     loss = problem.loss
     if loss.name != "modified_hinge":
         raise IncompatibleLossError("irwls", f"the {loss.name} loss", ["irwls"])
@@ -337,9 +327,8 @@ def solve(
         raise ProblemError("IRWLS needs a finite C (the hard margin is hinge-only).")
     y, fit_intercept = problem.y, problem.fit_intercept
     H = (y[:, None] * y[None, :]) * problem.K
-    start = time.perf_counter()
 
-    a = repair_init(init, problem, upper=C)  # the optimum has 0 < a_i <= C
+    a = repair_init(run.init, problem, upper=C)  # the optimum has 0 < a_i <= C
     if a is None:
         a, b, r = np.zeros(problem.n), 0.0, np.zeros(problem.n)
     else:
@@ -347,16 +336,7 @@ def solve(
         b = _best_intercept(loss, r, y) if fit_intercept else 0.0
         r = r + b * y
     L = _objective(loss, C, a, b, r, y)
-    history = History() if record_history else None
-    if history is not None:
-        history.record(
-            0,
-            objective=L,
-            kkt_violation=kkt_violation(problem, a, b),
-            time=0.0,
-            alpha=a,
-            intercept=b,
-        )
+    run.record(0, problem, a, b, objective=L)
 
     backtracks = damped = 0
     stalled = False
@@ -364,7 +344,7 @@ def solve(
     reason, rule = "max_iter", None
     change = math.inf
     it = 0
-    for it in range(1, max_iter + 1):
+    for it in range(1, run.max_iter + 1):
         w, t = irwls_weights(loss, r)
         a_full, b_full = _step(H, w, t, C, y, fit_intercept, b)
         d, db = a_full - a, b_full - b
@@ -392,15 +372,7 @@ def solve(
         damped += halvings > 0
         L_before = L
         a, b, r, L = a + step * d, b + step * db, r + step * dr, L_new
-        if history is not None and history.wants(it):
-            history.record(
-                it,
-                objective=L,
-                kkt_violation=kkt_violation(problem, a, b),
-                time=time.perf_counter() - start,
-                alpha=a,
-                intercept=b,
-            )
+        run.record(it, problem, a, b, objective=L)
         # Lee's rule is tested only on a step taken in full that did not raise
         # the objective: a step halved by backtracking (or an increase, without
         # it) says nothing about whether the IRWLS map has settled.
@@ -429,20 +401,18 @@ def solve(
                 f"below {tol:g})"
             )
             break
-        if budget.check():
+        if run.budget.check():
             reason = "max_seconds"
             break
 
     w, _ = irwls_weights(loss, H @ a + b * y)
-    return DualSolution.finish(
+    return run.finish(
         problem,
         a,
         b,
         n_iter=it,
-        tol=tol,
         stop_reason=reason,
         rule=rule,
-        history=history,
         extras={
             "weights": w,
             "backtracks": backtracks,

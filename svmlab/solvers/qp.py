@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from dataclasses import dataclass
 from typing import Any
 
 import clarabel
@@ -53,8 +54,9 @@ from svmlab.solvers.base import (
     intercept_from_gradient,
     kkt_violation,
 )
+from svmlab.solvers.run import Run, solve_function
 
-__all__ = ["SPEC", "solve"]
+__all__ = ["SPEC", "BoxQP", "solve"]
 
 
 def _finite(upper: float | Array) -> bool:
@@ -68,15 +70,38 @@ def _top(upper: float | Array) -> float:
     return float(np.max(upper))
 
 
-def _clarabel(
-    Q: Array, y: Array, upper: float, fit_intercept: bool
-) -> tuple[Array, str, int]:
+@dataclass(frozen=True)
+class BoxQP:
+    """``min 0.5 a'Qa + p'a``, ``0 <= a <= upper``, and with ``fit_intercept``
+    ``y'a = c``: the SVM dual is ``p = -1`` (``None``), ``c = 0``; CCCP's
+    subproblems shift both. ``upper`` is one bound or one per point (class
+    weights), ``inf`` for none."""
+
+    Q: Array
+    y: Array
+    upper: float | Array
+    fit_intercept: bool
+    p: Array | None = None
+    c: float = 0.0
+
+    @property
+    def linear(self) -> Array:
+        """``p`` as a vector."""
+        return -np.ones(self.y.shape[0]) if self.p is None else self.p
+
+    def gradient(self, a: Array) -> Array:
+        """``Q a + p``."""
+        return self.Q @ a + (-1.0 if self.p is None else self.p)
+
+
+def _clarabel(box: BoxQP) -> tuple[Array, str, int]:
+    y, upper = box.y, box.upper
     n = y.shape[0]
-    P = sp.csc_matrix(np.triu(Q))
+    P = sp.csc_matrix(np.triu(box.Q))
     blocks, rhs, cones = [], [], []
-    if fit_intercept:
+    if box.fit_intercept:
         blocks.append(sp.csc_matrix(y[None, :]))
-        rhs.append(np.zeros(1))
+        rhs.append(np.full(1, float(box.c)))
         cones.append(clarabel.ZeroConeT(1))
     blocks.append(-sp.eye(n, format="csc"))
     rhs.append(np.zeros(n))
@@ -93,7 +118,7 @@ def _clarabel(
     settings.max_iter = 200
     A = sp.vstack(blocks).tocsc()
     solver = clarabel.DefaultSolver(
-        P, -np.ones(n), A, np.concatenate(rhs), cones, settings
+        P, box.linear, A, np.concatenate(rhs), cones, settings
     )
     result = solver.solve()
     return np.asarray(result.x, dtype=np.float64), str(result.status), result.iterations
@@ -124,22 +149,11 @@ def interior_point(P: Array, q: Array, G: Any, h: Any, A: Any, b: Any, *, tol: f
     )
 
 
-def _cvxopt(
-    Q: Array,
-    y: Array,
-    upper: float,
-    fit_intercept: bool,
-    *,
-    p: Array | None = None,
-    c: float = 0.0,
-) -> tuple[Array, str, int]:
-    """CVXOPT's dense-Hessian interior point with the box as a sparse G.
-
-    Solves ``min 0.5 a'Qa + p'a``, ``0 <= a <= upper``, ``[y'a = c]``; the SVM
-    dual is ``p = -1``, ``c = 0`` (CCCP's subproblems shift both).
-    """
+def _cvxopt(box: BoxQP) -> tuple[Array, str, int]:
+    """CVXOPT's dense-Hessian interior point with the box as a sparse G."""
     import cvxopt
 
+    y, upper, fit_intercept = box.y, box.upper, box.fit_intercept
     n = y.shape[0]
     rows = list(range(n))
     values, cols = [-1.0] * n, list(range(n))
@@ -151,11 +165,9 @@ def _cvxopt(
         h += [float(u) for u in np.broadcast_to(upper, (n,))]
     G = cvxopt.spmatrix(values, rows, cols, (len(h), n))
     A = cvxopt.matrix(y[None, :]) if fit_intercept else None
-    b = cvxopt.matrix(float(c)) if fit_intercept else None
+    b = cvxopt.matrix(float(box.c)) if fit_intercept else None
     try:
-        result = interior_point(
-            Q, -np.ones(n) if p is None else p, G, h, A, b, tol=1e-11
-        )
+        result = interior_point(box.Q, box.linear, G, h, A, b, tol=1e-11)
     except (ValueError, ArithmeticError) as error:
         raise _breakdown(upper, error) from error
     status = "Solved" if result["status"] == "optimal" else str(result["status"])
@@ -211,33 +223,26 @@ def _linear_solve(M: Array, rhs: Array, kind: str) -> Array:
 
 
 def _solve_free(
-    Q: Array,
-    y: Array,
-    lower: NDArray[np.bool_],
-    at_up: NDArray[np.bool_],
-    upper: float,
-    fit_intercept: bool,
-    *,
-    p: Array | None = None,
-    c: float = 0.0,
+    box: BoxQP, lower: NDArray[np.bool_], at_up: NDArray[np.bool_]
 ) -> tuple[Array, float | None]:
     """Fix the bound sets and solve the free set's KKT equations exactly.
 
     Returns ``b = None`` when an intercept model has no free variable (then the
     equations do not determine b).
     """
+    Q, y, upper, p = box.Q, box.y, box.upper, box.p
     free = ~lower & ~at_up
     a = np.where(at_up, upper, 0.0)
     F, U = np.flatnonzero(free), np.flatnonzero(at_up)
     rhs = (1.0 if p is None else -p[F]) - Q[np.ix_(F, U)] @ a[U]
-    if fit_intercept:
+    if box.fit_intercept:
         if F.size == 0:
             return a, None
         k = F.size
         M = np.zeros((k + 1, k + 1))
         M[:k, :k] = Q[np.ix_(F, F)]
         M[:k, k] = M[k, :k] = y[F]
-        sol = _linear_solve(M, np.append(rhs, c - y[U] @ a[U]), "sym")
+        sol = _linear_solve(M, np.append(rhs, box.c - y[U] @ a[U]), "sym")
         a[F] = sol[:k]
         return a, float(sol[k])
     if F.size:
@@ -246,16 +251,7 @@ def _solve_free(
 
 
 def _polish(
-    Q: Array,
-    y: Array,
-    a: Array,
-    upper: float,
-    fit_intercept: bool,
-    *,
-    p: Array | None = None,
-    c: float = 0.0,
-    max_rounds: int = 50,
-    budget: Budget | None = None,
+    box: BoxQP, a: Array, *, max_rounds: int = 50, budget: Budget | None = None
 ) -> tuple[Array, float] | None:
     """A primal active-set method started from the interior-point guess.
 
@@ -264,43 +260,21 @@ def _polish(
     to the first bound it meets, which joins its bound set; a bound variable
     whose multiplier has the wrong sign is freed. From the interior-point guess
     this ends in a few rounds; None if it does not (the caller then keeps the
-    interior-point answer). ``p`` and ``c`` generalise the dual as in
-    :func:`_cvxopt`; any guess ``a`` in the box will do (CCCP passes the previous
+    interior-point answer). Any guess ``a`` in the box will do (CCCP passes the previous
     outer step's solution as a warm start). With a ``budget`` it is checked
     before every round (each one solve of the free set's equations) and the
     method gives up (None) when the time is out.
     """
-    finite = _finite(upper)
-    scale = _top(upper) if finite else max(1.0, float(a.max(initial=0.0)))
-    for lower, at_up in _initial_sets(Q, y, a, upper, fit_intercept, scale, p=p):
-        found = _active_set(
-            Q,
-            y,
-            a,
-            upper,
-            fit_intercept,
-            lower,
-            at_up,
-            p=p,
-            c=c,
-            rounds=max_rounds,
-            budget=budget,
-        )
+    upper = box.upper
+    scale = _top(upper) if _finite(upper) else max(1.0, float(a.max(initial=0.0)))
+    for lower, at_up in _initial_sets(box, a, scale):
+        found = _active_set(box, a, lower, at_up, rounds=max_rounds, budget=budget)
         if found is not None:
             return found
     return None
 
 
-def _initial_sets(
-    Q: Array,
-    y: Array,
-    a: Array,
-    upper: float,
-    fit_intercept: bool,
-    scale: float,
-    *,
-    p: Array | None = None,
-):
+def _initial_sets(box: BoxQP, a: Array, scale: float):
     """Guesses of the bound sets, most likely first.
 
     First from alpha alone (threshold 1e-7 u). Then also from the margins: a
@@ -308,6 +282,7 @@ def _initial_sets(
     small positive alpha, and one clearly inside it is at u (this settles
     degenerate cases, e.g. a linear kernel with more than d + 1 candidates).
     """
+    upper = box.upper
     finite = _finite(upper)
     none = np.zeros(a.shape, bool)
     for rel in (1e-7, 1e-5):
@@ -315,28 +290,24 @@ def _initial_sets(
         lower = a <= tiny
         yield lower, (a >= upper - tiny) & ~lower if finite else none.copy()
     tiny = 1e-7 * scale
-    G = Q @ a + (-1.0 if p is None else p)
-    b0 = intercept_from_gradient(y, a, G, upper, eps=tiny) if fit_intercept else 0.0
+    G, y = box.gradient(a), box.y
+    b0 = intercept_from_gradient(y, a, G, upper, eps=tiny) if box.fit_intercept else 0.0
     g = G + b0 * y
     lower = (a <= tiny) | (g > 1e-6)
     yield lower, ((a >= upper - tiny) | (g < -1e-6)) & ~lower if finite else none
 
 
 def _active_set(
-    Q: Array,
-    y: Array,
+    box: BoxQP,
     a: Array,
-    upper: float,
-    fit_intercept: bool,
     lower: NDArray[np.bool_],
     at_up: NDArray[np.bool_],
     *,
-    p: Array | None = None,
-    c: float = 0.0,
     rounds: int = 50,
     budget: Budget | None = None,
 ) -> tuple[Array, float] | None:
     """The primal active-set iteration from one guess of the bound sets."""
+    y, upper, fit_intercept = box.y, box.upper, box.fit_intercept
     x = np.where(lower, 0.0, np.where(at_up, upper, a))
     scale = _top(upper) if _finite(upper) else max(1.0, float(np.abs(a).max()))
     bound = np.broadcast_to(upper, x.shape)
@@ -344,7 +315,7 @@ def _active_set(
         if budget is not None and budget.check():
             return None
         try:
-            out, b = _solve_free(Q, y, lower, at_up, upper, fit_intercept, p=p, c=c)
+            out, b = _solve_free(box, lower, at_up)
         except (np.linalg.LinAlgError, ValueError):
             return None
         if not np.all(np.isfinite(out)):
@@ -365,9 +336,9 @@ def _active_set(
             continue
         x = out
         # All variables at bounds: the sets alone must satisfy the equality.
-        if fit_intercept and abs(float(y @ x) - c) > 1e-9 * scale * y.shape[0]:
+        if fit_intercept and abs(float(y @ x) - box.c) > 1e-9 * scale * y.shape[0]:
             return None
-        G = Q @ x + (-1.0 if p is None else p)
+        G = box.gradient(x)
         if b is None:
             b = intercept_from_gradient(y, x, G, upper, eps=0.0)
         # Reduced gradient of each bound variable must push into its bound.
@@ -385,16 +356,8 @@ def _active_set(
     return None
 
 
-def solve(
-    problem: Problem,
-    *,
-    tol: float = 1e-3,
-    max_iter: int = 200,
-    init: Array | None = None,
-    record_history: bool = False,
-    max_seconds: float | None = None,
-    **options: Any,
-) -> DualSolution:
+@solve_function(max_iter=200)
+def solve(problem: Problem, run: Run, **options: Any) -> DualSolution:
     """Solve the hinge or squared-hinge dual exactly (see the module docstring).
 
     ``max_iter`` and ``init`` are accepted for the common signature: the
@@ -410,12 +373,12 @@ def solve(
     (``stop_reason="max_seconds"`` unless it meets ``tol``); out of time before
     it (an outer solver's budget spent), ``alpha = 0``, a feasible point.
     """
-    budget = Budget(max_seconds)
+    budget = run.budget
     K_dual, upper = box_dual(problem)
     if not _finite(upper):
         upper = math.inf  # the hard margin (with class weights too: C_i = inf)
     y = problem.y
-    Q = (y[:, None] * y[None, :]) * K_dual
+    box = BoxQP((y[:, None] * y[None, :]) * K_dual, y, upper, problem.fit_intercept)
     # CVXOPT is 3-10x faster on these dense problems (benchmarks/qp_backends.py);
     # Clarabel reports an unbounded dual (no separating hyperplane) as a status,
     # which the hard margin needs.
@@ -423,17 +386,16 @@ def solve(
         _clarabel if not _finite(upper) and problem.loss.name == "hinge" else _cvxopt
     )
     if budget.check():
-        return DualSolution.finish(
+        return run.finish(
             problem,
             np.zeros(problem.n),
             0.0,
             n_iter=0,
-            tol=tol,
             stop_reason="max_seconds",
             extras={"status": "not run", "polished": False, "backend": "none"},
         )
     try:
-        a, status, iterations = backend(Q, y, upper, problem.fit_intercept)
+        a, status, iterations = backend(box)
     except ProblemError as error:
         not_convex = _not_convex(K_dual)
         if not_convex is not None:
@@ -446,7 +408,7 @@ def solve(
         if backend is _clarabel or _finite(upper) or budget.check():
             raise
         backend = _clarabel
-        a, status, iterations = backend(Q, y, upper, problem.fit_intercept)
+        a, status, iterations = backend(box)
     out_of_time = budget.check()
     if status in ("DualInfeasible", "AlmostDualInfeasible"):
         raise ProblemError(
@@ -458,7 +420,7 @@ def solve(
     if not np.all(np.isfinite(a)):
         raise _breakdown(upper, None)
     a = np.clip(a, 0.0, upper)
-    G = Q @ a - 1.0
+    G = box.gradient(a)
     eps = 1e-7 * (_top(upper) if _finite(upper) else max(1.0, float(a.max())))
     b = (
         intercept_from_gradient(y, a, G, upper, eps=eps)
@@ -466,18 +428,13 @@ def solve(
         else 0.0
     )
     raw_kkt = kkt_violation(problem, a, b)
-    polished = (
-        None
-        if out_of_time
-        else _polish(Q, y, a, upper, problem.fit_intercept, budget=budget)
-    )
+    polished = None if out_of_time else _polish(box, a, budget=budget)
     out_of_time = out_of_time or budget.expired
     used_polish = False
     if polished is not None:
         a_p, b_p = polished
         if problem.fit_intercept:
-            G_p = Q @ a_p - 1.0
-            b_p = intercept_from_gradient(y, a_p, G_p, upper, eps=0.0)
+            b_p = intercept_from_gradient(y, a_p, box.gradient(a_p), upper, eps=0.0)
         if kkt_violation(problem, a_p, b_p) <= max(raw_kkt, 1e-9):
             a, b, used_polish = a_p, b_p, True
     if out_of_time:
@@ -487,12 +444,11 @@ def solve(
     else:
         # Both back ends are capped at 200 iterations; otherwise they gave up.
         reason = "max_iter" if iterations >= 200 else "rule"
-    return DualSolution.finish(
+    return run.finish(
         problem,
         a,
         b,
         n_iter=iterations,
-        tol=tol,
         stop_reason=reason,
         rule=f"The interior point ({backend.__name__[1:]}) stopped at its own "
         f"accuracy (status {status})",

@@ -149,9 +149,7 @@ from svmlab.errors import (
 )
 from svmlab.solvers import cholesky
 from svmlab.solvers.base import (
-    Budget,
     DualSolution,
-    History,
     Problem,
     SolverSpec,
     intercept_from_gradient,
@@ -160,6 +158,7 @@ from svmlab.solvers.base import (
     repair_init,
     valid_solvers_for,
 )
+from svmlab.solvers.run import Run, solve_function
 
 __all__ = ["SPEC", "STARTS", "VARIANTS", "retarget", "solve"]
 
@@ -324,18 +323,15 @@ def _initial(
     return theta, intercept_from_gradient(y, a, G, math.inf, eps=eps)
 
 
+@solve_function(max_iter=1000)
 def solve(
     problem: Problem,
+    run: Run,
     *,
-    tol: float = 1e-3,
-    max_iter: int = 1000,
-    init: Array | None = None,
-    record_history: bool = False,
     variant: str = "rkhs",
     polish: bool = True,
     start: str = "ridge",
     random_state: int | None = 0,
-    max_seconds: float | None = None,
     **options: Any,
 ) -> DualSolution:
     """Iteratively retargeted least squares (see the module docstring).
@@ -384,7 +380,7 @@ def solve(
         raise ParameterError(
             f"start must be one of {', '.join(STARTS)}; got {plain_value(start)}."
         )
-    budget = Budget(max_seconds)
+    tol, history = run.tol, run.history
     loss = problem.loss.name
     if loss not in SPEC.losses:
         raise IncompatibleLossError(
@@ -400,17 +396,16 @@ def solve(
     rkhs, try_polish = variant == "rkhs", polish and variant == "rkhs"
     theta, b = _initial(
         problem,
-        init,
+        run.init,
         fit,
         listing=not rkhs,
         start=start,
         random_state=random_state,
     )
     f = K @ theta + b
-    history = History()
 
     def record(it: int) -> None:
-        if record_history and history.wants(it):
+        if run.record_history and history.wants(it):
             alpha = theta * y
             history.record(
                 it,
@@ -435,7 +430,7 @@ def solve(
     active = _quadratic_set(loss, y * f)
     stable, wait, since_try, polished_steps = 0, 1, 0, 0
     early: tuple[Array, float] | None = None
-    while it < max_iter:
+    while it < run.max_iter:
         new_theta, new_b = fit(y * retarget(loss, y * f))
         if not np.all(np.isfinite(new_theta)):
             raise ProblemError(
@@ -465,7 +460,7 @@ def solve(
                 "keep small alphas, which the KKT check counts)"
             )
             break
-        if budget.check():
+        if run.budget.check():
             reason = "max_seconds"
             break
         if try_polish:
@@ -516,16 +511,8 @@ def solve(
             theta, b, stationarity = p_theta, p_b, p_stationarity
             extras["polished"] = True
     extras["stationarity"] = stationarity
-    return DualSolution.finish(
-        problem,
-        theta * y,
-        b,
-        n_iter=it,
-        tol=tol,
-        stop_reason=reason,
-        rule=rule,
-        history=history,
-        extras=extras,
+    return run.finish(
+        problem, theta * y, b, n_iter=it, stop_reason=reason, rule=rule, extras=extras
     )
 
 

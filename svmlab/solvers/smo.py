@@ -100,9 +100,7 @@ from svmlab.array_types import Array
 from svmlab.compiled_args import read_only
 from svmlab.errors import ParameterError, ProblemError
 from svmlab.solvers.base import (
-    Budget,
     DualSolution,
-    History,
     Problem,
     SolverSpec,
     intercept_from_gradient,
@@ -110,6 +108,7 @@ from svmlab.solvers.base import (
 )
 from svmlab.solvers.chunked import CHUNK_SECONDS, FIRST_CHUNK, run_chunked
 from svmlab.solvers.row_cache import CACHE_MB
+from svmlab.solvers.run import Run, solve_function
 from svmlab.solvers.seeding import seed_alpha
 from svmlab.solvers.shrinking import BoxSMO
 
@@ -327,14 +326,11 @@ def max_iterations(n: int) -> int:
     return max(10_000_000, 100 * int(n))
 
 
+@solve_function(max_iter=None)
 def solve(
     problem: Problem,
+    run: Run,
     *,
-    tol: float = 1e-3,
-    max_iter: int | None = None,
-    init: Array | None = None,
-    record_history: bool = False,
-    max_seconds: float | None = None,
     shrinking: bool = True,
     cache_mb: float = CACHE_MB,
     cache_precision: str = "float64",
@@ -389,7 +385,7 @@ def solve(
         raise ParameterError(
             f"cache_precision must be 'float64' or 'float32'; got {cache_precision!r}."
         )
-    budget = Budget(max_seconds)
+    tol, history = run.tol, run.history
     if problem.loss.name not in SPEC.losses:
         raise ProblemError(
             f"SMO solves the hinge and squared-hinge duals, not the "
@@ -408,8 +404,8 @@ def solve(
     costs = np.broadcast_to(np.asarray(problem.costs, dtype=np.float64), (problem.n,))
     ridge = 1.0 / costs if squared else np.zeros(problem.n)
     upper = np.full(problem.n, math.inf) if squared else costs.copy()
-    max_iter = max_iterations(problem.n) if max_iter is None else int(max_iter)
-    a0 = repair_init(init, problem, upper)
+    max_iter = max_iterations(problem.n) if run.max_iter is None else int(run.max_iter)
+    a0 = repair_init(run.init, problem, upper)
     warm = a0 is not None and bool(a0.any())
     if warm and seed and problem.weights is None:
         a0 = seed_alpha(a0, float(upper[0]))
@@ -426,7 +422,6 @@ def solve(
         cache_mb=cache_mb,
         dtype=np.dtype(cache_precision).type,
     )
-    history = History() if record_history else None
     duals: dict[int, float] = {}
 
     def record(it: int) -> None:
@@ -447,15 +442,15 @@ def solve(
         if history.wants(it):
             record(it)
 
-    if history is not None:
+    if run.record_history:
         record(0)
     it, converged, out_of_time = state.run(
         tol,
         max_iter,
-        budget,
-        snapshot=None if history is None else (snapshot_at, snapshot),
+        run.budget,
+        snapshot=(snapshot_at, snapshot) if run.record_history else None,
     )
-    if history is not None and converged and history.wants(it):
+    if run.record_history and converged and history.wants(it):
         if history.iteration[-1] != it:
             record(it)
     # Cut off (max_iter, max_seconds): LIBSVM rebuilds the gradient before it
@@ -475,7 +470,7 @@ def solve(
         "shrinking": bool(shrinking),
         **{k: v for k, v in state.stats.items() if k != "active"},
     }
-    if history is not None:
+    if run.record_history:
         extras["dual_history"] = [duals[i] for i in history.iteration]
     if converged or gap <= tol:
         reason = "converged"
@@ -485,17 +480,10 @@ def solve(
     # (issue 29, item 4): no kernel product after the loop. It agrees with a
     # product formed afresh to rounding (the tests check it).
     Kc = y * (G + 1.0 - ridge * a)
-    return DualSolution.finish(
-        problem,
-        a,
-        _intercept(problem, a, G, upper),
-        n_iter=it,
-        tol=tol,
-        stop_reason=reason,
-        rule="SMO met tol on its running gradient, not on one recomputed from K",
-        history=history,
-        extras=extras,
-        Kc=Kc,
+    rule = "SMO met tol on its running gradient, not on one recomputed from K"
+    b = _intercept(problem, a, G, upper)
+    return run.finish(
+        problem, a, b, n_iter=it, stop_reason=reason, rule=rule, extras=extras, Kc=Kc
     )
 
 
