@@ -106,11 +106,12 @@ def _scan_values(yk, ak, lak, lok, hik, delta, floor, lfloor):  # pragma: no cov
 
 @njit(cache=True, nogil=True, inline="always")
 def _partner(
-    i, Ki, kii, y, q, diag, BL, BU, P, CV, act, nact, full, big_l
+    i, Ki, kii, y, q, diag, BU, P, CV, act, nact, full, big_l
 ):  # pragma: no cover
-    """``(j, fallback, gain)``: among the active ``k`` with ``U_k < L_i`` the
-    largest second-order gain ``(y_i G_i - y_k G_k)^2 / (eta_ik + CV_i +
-    CV_k)`` (:mod:`svmlab.solvers.entropy_steps`), and the smallest ``U_k``.
+    """``(j, gain)``: among the active ``k`` with ``U_k < L_i`` the largest
+    second-order gain ``(y_i G_i - y_k G_k)^2 / (eta_ik + CV_i + CV_k)``
+    (:mod:`svmlab.solvers.entropy_steps`); ``(-1, 0)`` when none has a gain
+    (then :func:`_smallest_u`).
 
     The curvature ``CV_k = delta / max(a_k, tol C)``: a point on the tail that
     violates its interval is headed above ``tol C``, where its curvature is at
@@ -118,27 +119,42 @@ def _partner(
     quadratic model would rate its step as worthless (measured: such points
     waited 10^6 steps). With every point active (``act`` is then ``0 .. n -
     1``: shrinking keeps the list's order) the scans read the arrays directly,
-    contiguous loads (``full``)."""
+    contiguous loads (``full``). An infinite or NaN ``quad`` never wins: the
+    comparison is then false (``x > inf``, ``x > 0 * inf``), so it needs no
+    test of its own in this, the solver's hottest loop."""
     gi = P[i] - y[i] * q[i]
     curv_i = CV[i]
     best_b2, best_quad = 0.0, 1.0
-    j, fallback, small_u = -1, -1, np.inf
+    j = -1
     for r in range(nact):
         k = r if full else act[r]
         yq = y[k] * q[k]
-        U = BU[k] - yq
-        if U >= big_l:
+        if BU[k] - yq >= big_l:
             continue
-        if U < small_u:
-            small_u, fallback = U, k
         b = gi - (P[k] - yq)
         curv = diag[k] + kii - 2.0 * Ki[k]
         quad = max(curv, 0.0) + curv_i + CV[k]
         b2 = b * b
-        if math.isfinite(quad) and b2 * best_quad > best_b2 * quad:
+        if b2 * best_quad > best_b2 * quad:
             best_b2, best_quad, j = b2, quad, k
     gain = best_b2 / best_quad if j >= 0 else 0.0
-    return j, fallback, gain
+    return j, gain
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _smallest_u(y, q, BU, act, nact, full, big_l):  # pragma: no cover
+    """The first active ``k`` of the smallest ``U_k < L_i`` (-1 if none): the
+    partner when no pair has a second-order gain (rare; a pass of its own
+    rather than two more compares for every point of :func:`_partner`'s)."""
+    small_u, fallback = np.inf, -1
+    for r in range(nact):
+        k = r if full else act[r]
+        U = BU[k] - y[k] * q[k]
+        if U >= big_l:
+            continue
+        if U < small_u:
+            small_u, fallback = U, k
+    return fallback
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -265,11 +281,11 @@ def chunk(rows, diag, y, a, la, q, lo, hi, eligible, act, ist, C, delta, tol, pa
             gain = 0.0
             if i >= 0 and (pair or pick >= 0):
                 Ki = kernel_row(i, rows)
-                j, fallback, gain = _partner(
-                    i, Ki, diag[i], y, q, diag, BL, BU, P, CV, act, nact, full, big_l
+                j, gain = _partner(
+                    i, Ki, diag[i], y, q, diag, BU, P, CV, act, nact, full, big_l
                 )
                 if j < 0:
-                    j = fallback
+                    j = _smallest_u(y, q, BU, act, nact, full, big_l)
             if pair:
                 if j < 0:
                     i = -1
