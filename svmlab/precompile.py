@@ -274,8 +274,11 @@ def _inlined() -> None:
     entropy_loop._scan_values(1.0, 0.5, -0.7, 1.0, 2.0, 0.1, 1e-3, -13.8)
     entropy_loop._max_l(y, G, BL, np.arange(n), n, True)
     entropy_loop._partner(
-        0, K[0], 1.0, y, G, QD, BL, -BL, P, CV, R.astype(np.int64), n, True, 1.0
+        0, K[0], 1.0, y, G, QD, -BL, P, CV, R.astype(np.int64), n, True, 1.0
     )
+    entropy_loop._smallest_u(y, G, -BL, R.astype(np.int64), n, True, 1.0)
+    entropy_loop._first_max(P.copy(), n)
+    entropy_loop._mask_inactive(BL.copy(), np.arange(n), n, np.zeros(n, np.bool_))
     entropy_steps.kernel_row(0, rows)
     src, cache, ist = rows
     row_cache.cached_row(1, n, src, cache, ist)

@@ -5,6 +5,7 @@ exact dual on kernel rows computed on demand."""
 
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -101,3 +102,56 @@ def test_kernel_rows_on_demand_reach_the_dense_answer(bias):
     )
     # The loop tests its intervals at TOL_FRACTION tol: the final check holds.
     assert TOL_FRACTION < 1.0
+
+
+def _cold_state(C: float) -> EntropyState:
+    y = np.where(_labels > 0, 1.0, -1.0)
+    s = EntropyState(
+        None, y, C, 0.1, 1e-6, True, np.zeros(y.size),
+        kernel=KernelRows(state_X, sigma=SIGMA),
+    )  # fmt: skip
+    s.use_newton = False
+    return s
+
+
+def _same_steps(long: EntropyState, short: EntropyState, steps: int) -> None:
+    """``long`` takes ``steps`` steps in one chunk, ``short`` one chunk a step
+    (each chunk scans the active list for its first i); the states must agree
+    to the last bit."""
+    start = long.it
+    long._steps(start + steps, Budget(None), None)
+    for _ in range(steps):
+        short._steps(short.it + 1, Budget(None), None)
+    assert long.it == short.it == start + steps
+    np.testing.assert_array_equal(long.a, short.a)
+    np.testing.assert_array_equal(long.q, short.q)
+    np.testing.assert_array_equal(long.act, short.act)
+
+
+@pytest.mark.parametrize("C", [1.0, 30.0])
+def test_one_long_chunk_takes_the_steps_of_one_step_chunks(C):
+    """A chunk finds each step's i in the previous step's margin update (while
+    at least half the points are active); a chunk of one step scans the active
+    list for it. Both take the same steps, through shrinking rounds."""
+    long, short = _cold_state(C), _cold_state(C)
+    _same_steps(long, short, 400)
+    assert long.stats["shrink_rounds"] >= 3
+
+
+def test_the_margin_update_never_picks_a_point_off_the_active_list():
+    """The largest violators taken off the active list (as shrinking would
+    if their margins later fell back): the next steps' i, found in the margin
+    update over all n points, must still come from the active list."""
+    state = _cold_state(30.0)
+    state._steps(60, Budget(None), None)
+    y, q = state.y, state.q
+    L = np.where(y > 0, state.lo - q, q - state.hi)
+    keep = np.sort(np.argsort(-L, kind="stable")[10:])
+    state.act[: keep.size] = keep
+    state.ist[0] = keep.size  # NACT
+    state.ist[1] = 10**6  # COUNTER: no shrinking in the next steps
+    off = np.setdiff1d(np.arange(y.size), keep)
+    before = state.a[off].copy()
+    short = copy.deepcopy(state)
+    _same_steps(state, short, 20)
+    np.testing.assert_array_equal(state.a[off], before)
