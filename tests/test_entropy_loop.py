@@ -63,12 +63,7 @@ state_X, _labels = make_two_circles(150, noise=0.15, random_state=4)
 
 @pytest.mark.parametrize("C", [1.0, 30.0])
 def test_every_step_takes_the_pair_the_written_out_rule_takes(C):
-    y = np.where(_labels > 0, 1.0, -1.0)
-    state = EntropyState(
-        None, y, C, 0.1, 1e-6, True, np.zeros(y.size),
-        kernel=KernelRows(state_X, sigma=SIGMA),
-    )  # fmt: skip
-    state.use_newton = False
+    state = _cold_state(C)
     checked = 0
     for _ in range(120):
         before = state.a.copy()
