@@ -7,9 +7,10 @@ page is the lecture hub (``pages/hub.py``).
 
 ``streamlit run`` finds ``app = st.App(...)`` below and serves this file in
 Streamlit's ASGI mode: the server imports it once at its start, as module
-``app``, and loads svmlab there (:mod:`svmlab.ui.server_start`), before it
-prints its URL; each visitor's run executes this file as ``"__main__"`` and
-routes.
+``app``, and runs the app's start-up hook before it answers any request
+(:mod:`svmlab.ui.server_start`: svmlab and every page module loaded, the
+solvers' warm-up started); each visitor's run then executes this file as
+``"__main__"`` and routes.
 """
 
 from __future__ import annotations
@@ -27,5 +28,4 @@ elif __name__ != "__mp_main__":
     # nothing is served and nothing routed.)
     from svmlab.ui import server_start
 
-    server_start.load_pages()
     app = st.App(__file__, lifespan=server_start.lifespan)

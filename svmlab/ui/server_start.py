@@ -5,12 +5,16 @@ run used to import svmlab and, through it, scikit-learn, SciPy and numba
 (2-7 s on this two-core machine), and the solvers' warm-up started only then.
 ``streamlit run app.py`` now finds ``app = st.App(...)`` in app.py and serves
 it in Streamlit's ASGI mode (1.67), which imports app.py once when the server
-starts. There app.py calls :func:`load_pages` (every module the pages import,
-before the server prints its URL: nobody can be waiting yet), and the app's
-start-up hook :func:`lifespan` starts the compiled solvers' warm-up in a
-daemon thread (:func:`svmlab.precompile.start_in_background`; with the
-install's compile step done it only loads from numba's disk cache, without it
-it compiles while the server already serves).
+starts (svmlab's engine, and scikit-learn, SciPy and numba with it) and runs
+the app's start-up hook, :func:`lifespan`, before it answers any request. The
+hook imports every module the pages import (:func:`load_pages`) and starts the
+compiled solvers' warm-up in a daemon thread
+(:func:`svmlab.precompile.start_in_background`; with the install's compile
+step done it only loads from numba's disk cache, without it it compiles while
+the server already serves). The page modules are imported in the hook, not in
+app.py's import, because Streamlit's runtime exists only from the hook on: a
+``st.cache_data`` function defined before it logs "No runtime found" (once
+per cached function, ten lines in the lecturer's terminal).
 
 A module that fails to import is logged and skipped: the page that needs it
 then fails in the visitor's run, with the page's own message, as it would have
@@ -77,8 +81,10 @@ def load_pages(modules: tuple[str, ...] = PAGE_MODULES) -> dict[str, str]:
 
 @asynccontextmanager
 async def lifespan(_app: Any) -> AsyncIterator[None]:
-    """``st.App``'s start-up hook: start the solvers' warm-up, serve at once."""
+    """``st.App``'s start-up hook, run before the server answers: load the page
+    modules, start the solvers' warm-up in the background, then serve."""
     from svmlab import precompile
 
+    load_pages()
     precompile.start_in_background()
     yield
