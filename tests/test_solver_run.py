@@ -23,6 +23,7 @@ from tests.conftest import random_problem
 MAX_ITER = {
     "cccp": 100,
     "coordinate": 1000,
+    "entropy_dual": None,
     "irwls": 500,
     "qp": 200,
     "retargeted_ls": 1000,

@@ -78,7 +78,6 @@ from svmlab.solvers import entropy_steps as steps
 from svmlab.solvers.base import (
     Budget,
     DualSolution,
-    History,
     Problem,
     SolverSpec,
     kkt_violation,
@@ -87,7 +86,9 @@ from svmlab.solvers.base import (
 )
 from svmlab.solvers.chunked import run_chunked
 from svmlab.solvers.row_cache import EVALS
+from svmlab.solvers.run import Run, solve_function
 from svmlab.solvers.seeding import seed_alpha
+from svmlab.solvers.smo import max_iterations
 
 __all__ = ["LOG_FLOOR", "SPEC", "EntropyState", "entropy_dual_value", "solve"]
 
@@ -373,14 +374,11 @@ def check_problem(problem: Problem) -> float:
     return float(loss.delta)
 
 
+@solve_function(max_iter=None)
 def solve(
     problem: Problem,
+    run: Run,
     *,
-    tol: float = 1e-3,
-    max_iter: int | None = None,
-    init: Array | None = None,
-    record_history: bool = False,
-    max_seconds: float | None = None,
     shrinking: bool = True,
     **options: Any,
 ) -> DualSolution:
@@ -417,9 +415,7 @@ def solve(
             f"The entropy_dual solver has no option {sorted(options)[0]!r}; its "
             "only option is shrinking."
         )
-    budget = Budget(max_seconds)
     delta = check_problem(problem)
-    start = time.perf_counter()
     C = float(problem.C)
     y = np.ascontiguousarray(problem.y, dtype=np.float64)
     # The Gram matrix when one is handed in; else kernel rows on demand, as
@@ -428,19 +424,18 @@ def solve(
     if K is None and problem.kernel is None:
         raise ValueError("a Problem needs K or kernel")
     n = problem.n
-    max_iter = max(10_000_000, 100 * n) if max_iter is None else int(max_iter)
+    max_iter = max_iterations(n) if run.max_iter is None else int(run.max_iter)
     state = EntropyState(
         K,
         y,
         C,
         delta,
-        tol,
+        run.tol,
         problem.fit_intercept,
-        _start(problem, init, C),
+        _start(problem, run.init, C),
         shrinking=shrinking,
         kernel=problem.kernel if K is None else None,
     )
-    history = History() if record_history else None
 
     def record(it: int) -> None:
         b = state.intercept()
@@ -451,13 +446,14 @@ def solve(
             objective=0.5 * float(a @ state.q)
             + C * float(problem.loss.value(state.q + b * y).sum()),
             kkt_violation=kkt_violation(problem, a, b, Kc=Kc),
-            time=time.perf_counter() - start,
+            time=time.perf_counter() - run.budget.start,
             alpha=a,
             intercept=b,
         )
 
+    history = run.history
     snapshot = None
-    if history is not None:
+    if run.record_history:
         record(0)
 
         def next_stop(it: int) -> int:
@@ -469,8 +465,8 @@ def solve(
             return (it // spacing + 1) * spacing
 
         snapshot = (next_stop, lambda it: record(it) if history.wants(it) else None)
-    it, converged, out_of_time = state.run(max_iter, budget, snapshot=snapshot)
-    if history is not None and (not history.iteration or history.iteration[-1] != it):
+    it, converged, out_of_time = state.run(max_iter, run.budget, snapshot=snapshot)
+    if run.record_history and (not history.iteration or history.iteration[-1] != it):
         record(it)
     a = state.a.copy()
     if not (np.all(np.isfinite(a)) and np.all(np.isfinite(state.q))):
@@ -498,17 +494,8 @@ def solve(
         # log(a / C) as kept (exact where a underflowed): refits start here.
         "log_alpha": state.la.copy(),
     }
-    return DualSolution.finish(
-        problem,
-        a,
-        b,
-        n_iter=it,
-        tol=tol,
-        stop_reason=reason,
-        rule=rule,
-        history=history,
-        extras=extras,
-        Kc=Kc,
+    return run.finish(
+        problem, a, b, n_iter=it, stop_reason=reason, rule=rule, extras=extras, Kc=Kc
     )
 
 
