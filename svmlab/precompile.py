@@ -276,6 +276,7 @@ def _inlined() -> None:
     entropy_loop._partner(
         0, K[0], 1.0, y, G, QD, -BL, P, CV, R.astype(np.int64), n, True, 1.0
     )
+    entropy_loop._lane(0, 1.0, 1.0, 1.0, K[0], y, G, QD, -BL, P, CV, 1.0)
     entropy_loop._smallest_u(y, G, -BL, R.astype(np.int64), n, True, 1.0)
     entropy_loop._first_max(P.copy(), n)
     entropy_loop._mask_inactive(BL.copy(), np.arange(n), n, np.zeros(n, np.bool_))

@@ -14,7 +14,7 @@ import pytest
 from svmlab.datasets import make_two_circles
 from svmlab.kernels import KernelRows, gram
 from svmlab.losses import make_loss
-from svmlab.solvers import Problem, solve
+from svmlab.solvers import Problem, entropy_loop, solve
 from svmlab.solvers.base import Budget
 from svmlab.solvers.entropy_dual import TOL_FRACTION, EntropyState
 
@@ -150,3 +150,50 @@ def test_the_margin_update_never_picks_a_point_off_the_active_list():
     short = copy.deepcopy(state)
     _same_steps(state, short, 20)
     np.testing.assert_array_equal(state.a[off], before)
+
+
+def _plain_partner(i, Ki, kii, y, q, diag, BU, P, CV, act, nact, full, big_l):
+    """One running best over the list in order, in plain Python: the first of
+    the largest ``b^2 / quad`` among the ``k`` with ``U_k < L_i``."""
+    gi = P[i] - y[i] * q[i]
+    best_b2, best_quad, j = 0.0, 1.0, -1
+    for r in range(nact):
+        k = r if full else int(act[r])
+        yq = y[k] * q[k]
+        if BU[k] - yq >= big_l:
+            continue
+        b2 = (gi - (P[k] - yq)) ** 2
+        quad = max(diag[k] + kii - 2.0 * Ki[k], 0.0) + CV[i] + CV[k]
+        if b2 * best_quad > best_b2 * quad:
+            best_b2, best_quad, j = b2, quad, k
+    return j, (best_b2 / best_quad if j >= 0 else 0.0)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_four_lane_partner_scan_takes_the_first_of_the_best(seed):
+    """entropy_loop._partner scans in four lanes and merges them; on random
+    scan arrays with many exact ties in the gain (values drawn from a few
+    levels), lists of every length mod 4 and both the full and a shrunk
+    list, it must return the partner of one running best in list order."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 60))
+    levels = rng.choice([1, 2, 3, 50], p=[0.3, 0.3, 0.2, 0.2])
+    y = rng.choice([-1.0, 1.0], size=n)
+    q = rng.integers(0, levels, size=n) * 0.5 * y  # y q on a grid: ties
+    P = rng.integers(0, levels, size=n) * 0.25 * y
+    BU = rng.integers(-2, 3, size=n).astype(float) + y * q
+    diag = np.ones(n)
+    Ki = rng.integers(0, levels, size=n) * 0.125
+    CV = rng.choice([0.5, 1.0, np.inf], size=n, p=[0.45, 0.45, 0.1])
+    i = int(rng.integers(0, n))
+    CV[i] = 0.5
+    big_l = float(rng.integers(-1, 3))
+    full = bool(rng.integers(0, 2))
+    # A shrunk list: ascending (as shrinking keeps it), its first nact entries.
+    act = np.arange(n, dtype=np.int64) if full else np.sort(rng.permutation(n))
+    nact = n if full else int(rng.integers(0, n + 1))
+    args = (i, Ki, 1.0, y, q, diag, BU, P, CV, act, nact, full, big_l)
+    want = _plain_partner(*args)
+    got = entropy_loop._partner(*args)
+    assert got[0] == want[0]
+    assert got[1] == want[1]

@@ -110,13 +110,25 @@ def _scan_values(yk, ak, lak, lok, hik, delta, floor, lfloor):  # pragma: no cov
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _lane(k, gi, curv_i, kii, Ki, y, q, diag, BU, P, CV, big_l):  # pragma: no cover
+    """``(b^2, quad)`` of partner ``k`` (:func:`_partner`); ``b^2 = 0``, never
+    a winner, when ``U_k >= L_i``."""
+    yq = y[k] * q[k]
+    b = gi - (P[k] - yq)
+    curv = diag[k] + kii - 2.0 * Ki[k]
+    quad = max(curv, 0.0) + curv_i + CV[k]
+    b2 = b * b if BU[k] - yq < big_l else 0.0
+    return b2, quad
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _partner(
     i, Ki, kii, y, q, diag, BU, P, CV, act, nact, full, big_l
 ):  # pragma: no cover
     """``(j, gain)``: among the active ``k`` with ``U_k < L_i`` the largest
     second-order gain ``(y_i G_i - y_k G_k)^2 / (eta_ik + CV_i + CV_k)``
-    (:mod:`svmlab.solvers.entropy_steps`); ``(-1, 0)`` when none has a gain
-    (then :func:`_smallest_u`).
+    (:mod:`svmlab.solvers.entropy_steps`), the first in the list's order of
+    the largest; ``(-1, 0)`` when none has a gain (then :func:`_smallest_u`).
 
     The curvature ``CV_k = delta / max(a_k, tol C)``: a point on the tail that
     violates its interval is headed above ``tol C``, where its curvature is at
@@ -126,24 +138,67 @@ def _partner(
     1``: shrinking keeps the list's order) the scans read the arrays directly,
     contiguous loads (``full``). An infinite or NaN ``quad`` never wins: the
     comparison is then false (``x > inf``, ``x > 0 * inf``), so it needs no
-    test of its own in this, the solver's hottest loop."""
+    test of its own in this, the solver's hottest loop.
+
+    **Four lanes.** One running best is a chain of dependent compares (each
+    waits for the last one's winner); the list is scanned in four lanes
+    (positions ``r mod 4``), each keeping its own first best, merged at the
+    end by the larger gain, then the earlier position: the same ``j`` as one
+    running best. Measured (issue 29, n = 2000, the solver alone on a Gram
+    matrix handed in, CPU medians of 9 interleaved rounds, load 2.0; the same
+    steps): rings 3.38 -> 2.74 ms, two circles with label noise 14.5 -> 13.3,
+    C = 500 98.5 -> 90.6, overlapping Gaussians 22.8 -> 23.0, spiral 11.0 ->
+    10.2, outlier blobs 5.87 -> 5.40. Eight lanes: slower than four."""
     gi = P[i] - y[i] * q[i]
     curv_i = CV[i]
-    best_b2, best_quad = 0.0, 1.0
-    j = -1
-    for r in range(nact):
+    b0 = b1 = b2 = b3 = 0.0
+    q0 = q1 = q2 = q3 = 1.0
+    r0 = r1 = r2 = r3 = -1
+    r = 0
+    while r + 4 <= nact:
         k = r if full else act[r]
-        yq = y[k] * q[k]
-        if BU[k] - yq >= big_l:
+        x, z = _lane(k, gi, curv_i, kii, Ki, y, q, diag, BU, P, CV, big_l)
+        if x * q0 > b0 * z:
+            b0, q0, r0 = x, z, r
+        k = r + 1 if full else act[r + 1]
+        x, z = _lane(k, gi, curv_i, kii, Ki, y, q, diag, BU, P, CV, big_l)
+        if x * q1 > b1 * z:
+            b1, q1, r1 = x, z, r + 1
+        k = r + 2 if full else act[r + 2]
+        x, z = _lane(k, gi, curv_i, kii, Ki, y, q, diag, BU, P, CV, big_l)
+        if x * q2 > b2 * z:
+            b2, q2, r2 = x, z, r + 2
+        k = r + 3 if full else act[r + 3]
+        x, z = _lane(k, gi, curv_i, kii, Ki, y, q, diag, BU, P, CV, big_l)
+        if x * q3 > b3 * z:
+            b3, q3, r3 = x, z, r + 3
+        r += 4
+    while r < nact:  # the last nact mod 4 positions, in lane 0 (the earliest)
+        k = r if full else act[r]
+        x, z = _lane(k, gi, curv_i, kii, Ki, y, q, diag, BU, P, CV, big_l)
+        if x * q0 > b0 * z:
+            b0, q0, r0 = x, z, r
+        r += 1
+    best_b2, best_quad, best_r = b0, q0, r0
+    for lane in range(1, 4):
+        if lane == 1:
+            x, z, t = b1, q1, r1
+        elif lane == 2:
+            x, z, t = b2, q2, r2
+        else:
+            x, z, t = b3, q3, r3
+        if t < 0:
             continue
-        b = gi - (P[k] - yq)
-        curv = diag[k] + kii - 2.0 * Ki[k]
-        quad = max(curv, 0.0) + curv_i + CV[k]
-        b2 = b * b
-        if b2 * best_quad > best_b2 * quad:
-            best_b2, best_quad, j = b2, quad, k
-    gain = best_b2 / best_quad if j >= 0 else 0.0
-    return j, gain
+        if (
+            best_r < 0
+            or x * best_quad > best_b2 * z
+            or (x * best_quad == best_b2 * z and t < best_r)
+        ):
+            best_b2, best_quad, best_r = x, z, t
+    if best_r < 0:
+        return -1, 0.0
+    j = best_r if full else act[best_r]
+    return j, best_b2 / best_quad
 
 
 @njit(cache=True, nogil=True, inline="always")
