@@ -5,6 +5,7 @@ what the page tests read back from one (its error boxes, its numbers panel)."""
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -76,3 +77,22 @@ def clear_caches() -> None:
 
     st.cache_data.clear()
     shared_results.clear_all()
+
+
+def charts(at: AppTest) -> list[dict]:
+    """Every Plotly figure on the page, in page order: what svmlab's kept-alive
+    chart (:func:`svmlab.ui.panels.plotly_chart`) is sent (``{"data", "layout",
+    "config", ...}``; the frame's invisible preload is a component of its own),
+    with its element key as ``"key"``; then any ``st.plotly_chart`` (Explore's
+    path) as its spec."""
+    from svmlab.ui.explore.chart import COMPONENT
+
+    found = [
+        {**json.loads(e.proto.bytes), "key": e.key}
+        for e in at.get("bidi_component")
+        if e.proto.component_name == COMPONENT
+    ]
+    found += [
+        {**json.loads(c.proto.spec), "key": c.key} for c in at.get("plotly_chart")
+    ]
+    return found

@@ -11,7 +11,7 @@ from svmlab.errors import DataError, ParameterError, UnknownNameError
 from svmlab.figures import data_bounds
 from svmlab.figures.multiclass import key_figure, multiclass_panel, region_map
 from svmlab.multiclass import METHODS, CrammerSingerSVC, OneVsOneSVC, OneVsRestSVC
-from tests.pages import PAGES, page_test, problems
+from tests.pages import PAGES, charts, page_test, problems
 
 PAGE = str(PAGES / "6_Multiclass.py")
 
@@ -139,7 +139,7 @@ def _app() -> AppTest:
 def test_page_draws_the_three_methods_and_the_dual() -> None:
     at = _app()
     assert not problems(at)
-    assert len(at.get("plotly_chart")) == len(METHODS) + 1  # and the key
+    assert len(charts(at)) == len(METHODS) + 1  # and the key
     text = "\n".join(m.value for m in at.markdown)
     for title in METHODS.values():
         assert f"**{title}**" in text
@@ -165,7 +165,7 @@ def test_page_runs_across_data_kernels_and_binary_settings(key, value) -> None:
     widget = at.radio(key=key) if key in radios else at.selectbox(key=key)
     widget.set_value(value).run()
     assert not problems(at), (key, value, problems(at))
-    assert len(at.get("plotly_chart")) == len(METHODS) + 1
+    assert len(charts(at)) == len(METHODS) + 1
 
 
 def _upload(at: AppTest, data: bytes) -> AppTest:
@@ -181,7 +181,7 @@ def test_upload_takes_several_labels_and_names_them() -> None:
     at = _upload(_app(), ("x1,x2,label\n" + "\n".join(rows)).encode())
     assert not problems(at), problems(at)
     assert any("3 classes" in c.value and "bee" in c.value for c in at.caption)
-    assert len(at.get("plotly_chart")) == len(METHODS) + 1
+    assert len(charts(at)) == len(METHODS) + 1
 
 
 def test_a_bad_upload_is_a_sentence_and_keeps_the_settings() -> None:
@@ -226,7 +226,7 @@ def test_nu_svc_in_the_binary_fits_matches_libsvm_and_an_infeasible_nu_is_said()
     errors = [e.value for e in at.main.error]
     assert len(errors) == 1 and "infeasible" in errors[0], errors
     assert at.radio(key="multiclass_machine").value == "nu"
-    assert len(at.get("plotly_chart")) >= len(METHODS)
+    assert len(charts(at)) >= len(METHODS)
 
 
 @pytest.mark.parametrize("nu", [0.3, 0.5])
@@ -319,6 +319,6 @@ def test_cached_panels_are_the_panels_of_their_own_settings() -> None:
 def test_a_second_session_draws_the_same_panels() -> None:
     first, second = _app(), _app()
     assert not problems(first) and not problems(second)
-    charts = [[c.proto.spec for c in at.get("plotly_chart")] for at in (first, second)]
-    assert len(charts[0]) == len(METHODS) + 1
-    assert charts[0] == charts[1]
+    figures = [charts(at) for at in (first, second)]
+    assert len(figures[0]) == len(METHODS) + 1
+    assert figures[0] == figures[1]

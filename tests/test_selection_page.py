@@ -26,7 +26,7 @@ from svmlab.ui import data_source
 from svmlab.ui import selection_page as sp
 from svmlab.ui.explore.settings import ExploreSettings
 from tests.conftest import TINY_LEE
-from tests.pages import PAGES, open_page, page_test, problems
+from tests.pages import PAGES, charts, open_page, page_test, problems
 
 PAGE = str(PAGES / "2_Model_selection.py")
 # No cache hits from another test; no test reads or writes the real Lee results file.
@@ -129,8 +129,8 @@ def test_small_sweep_table_equals_the_engine(calls) -> None:
         assert row["speed-up"] == pytest.approx(stored.result.speedup(name))
         assert 0.0 <= row["test error"] <= 1.0
     # One heatmap per criterion, each with its argmin star.
-    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-    heatmaps = [c for c in charts if c["data"][0].get("type") == "heatmap"]
+    figures = charts(at)
+    heatmaps = [c for c in figures if c["data"][0].get("type") == "heatmap"]
     assert len(heatmaps) == len(request.criteria)
     # Columns lay the heatmaps out column by column: find each by its star.
     by_star = {fig["data"][2]["name"]: fig for fig in heatmaps}
@@ -160,8 +160,8 @@ def test_display_controls_never_rerun_the_sweep(calls) -> None:
     assert at.session_state[sp.STATE_KEY] is stored
     # The controls did change the display: the slices now show errors at the
     # chosen (sigma, C) = (0, 2).
-    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-    slices = charts[0]
+    figures = charts(at)
+    slices = figures[0]
     (left,) = [
         t for t in slices["data"] if t.get("name") == selection.CRITERIA["loo"].title
     ]
@@ -381,8 +381,8 @@ def test_lee_section_shows_the_cached_result(monkeypatch, tmp_path) -> None:
     assert choices.loc[1, sp.LEE_TITLES["qp_loo"]] == (
         f"({cell['C']:g}, {cell['lee_sigma2']:g})"
     )
-    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-    boxes = [t for c in charts for t in c["data"] if t.get("type") == "box"]
+    figures = charts(at)
+    boxes = [t for c in figures for t in c["data"] if t.get("type") == "box"]
     assert len(boxes) == len(sp.LEE_TITLES)
     pooled = sum(
         len(r["selectors"]["irwls_lee"]["test_errors"]) for r in result["seeds"]

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from svmlab import datasets
 from svmlab.solver_comparison import ModelSpec, compare_solvers
 from svmlab.ui import solvers_page as sp
-from tests.pages import PAGES, click_after_promise, page_test, problems
+from tests.pages import PAGES, charts, click_after_promise, page_test, problems
 
 PAGE = str(PAGES / "5_Solvers.py")
 pytestmark = pytest.mark.usefixtures("fresh_caches")
@@ -51,7 +51,7 @@ def test_default_table_is_the_engines() -> None:
         assert shown["iter."].iloc[0] == str(direct.row(name).n_iter)
         row = direct.row(name)
         assert shown["SVs free/bound"].iloc[0] == f"{row.n_free} / {row.n_bound}"
-    assert at.get("plotly_chart"), "no charts"
+    assert charts(at), "no charts"
 
 
 COMBOS = [
@@ -109,7 +109,7 @@ def test_scrubbing_the_race_fits_nothing(fits) -> None:
     at.radio(key="solvers_bias").set_value("none").run()
     assert not problems(at)
     before = len(fits)
-    keys = {c.key for c in at.get("plotly_chart") if c.key}
+    keys = {c["key"] for c in charts(at) if c["key"]}
     assert {"solvers_race_smo", "solvers_race_coordinate"} <= keys
     for percent in (0, 10, 50, 100):
         at.slider(key="solvers_race").set_value(percent).run()
@@ -134,6 +134,6 @@ def test_scaling_button_draws_the_plot_and_lees_table(monkeypatch) -> None:
     _, result, lee = at.session_state[sp.SCALING_KEY]
     assert result.sizes == [40, 80] and set(result.times) == {"smo", "qp", "libsvm"}
     assert lee[0].n == 100
-    keys = {c.key for c in at.get("plotly_chart") if c.key}
+    keys = {c["key"] for c in charts(at) if c["key"]}
     assert "solvers_scaling" in keys
     assert any("Lee found IRWLS" in m.value for m in at.markdown)

@@ -246,7 +246,12 @@ def route() -> None:
     if on:
         st.html(CLASSROOM_CSS)
     with st.sidebar:
-        preload_plotly()
+        # The hub has no chart of its own to draw first (its presets lead to
+        # charts: preloaded at once); every other page draws its own first.
+        # Streamlit's Plotly code only where its element is drawn: Explore's path.
+        preload_plotly(
+            later=page is not PAGES[0], streamlit_code=page.state == "explore"
+        )
     _routed.active = True
     try:
         current.run()

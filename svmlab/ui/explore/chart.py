@@ -47,11 +47,37 @@ __all__ = ["COMPONENT", "PLOTLY_JS", "PRELOAD_KEY", "figure_payload", "plot", "p
 #: its 0 px element out of the flow).
 PRELOAD_KEY = "svmlab_plotly_preload"
 
-#: The plotly.js bundle of the installed plotly package.
+#: The plotly.js bundle of the installed plotly package: every trace type, for
+#: a figure with a 3-D trace (the kernel view's lift) only.
 PLOTLY_JS = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
+#: Plotly's own cartesian bundle of the same plotly.js version (npm's
+#: plotly.js-cartesian-dist-min: scatter, bar, box, heatmap, contour, histogram,
+#: image, pie, violin), vendored: a third of the full bundle's size, and a new
+#: tab evaluates it in a third of the time (issue 28: 480 against 1335 ms
+#: under load 3.7), which every 2-D chart page's first load waits for.
+PLOTLY_2D_JS = (
+    Path(__file__).resolve().parents[1] / "static" / "plotly-cartesian.min.js"
+)
+#: The trace types the cartesian bundle draws (its README); a figure with any
+#: other (the lift's scatter3d and surface) is drawn by the full bundle.
+CARTESIAN_TRACES = (
+    "bar",
+    "box",
+    "contour",
+    "heatmap",
+    "histogram",
+    "histogram2d",
+    "histogram2dcontour",
+    "image",
+    "pie",
+    "scatter",
+    "scatterternary",
+    "violin",
+)
 
-#: The name Streamlit serves plotly.js under (see :func:`_serve_plotly_js`).
+#: The names Streamlit serves the two bundles under (see :func:`_serve_plotly_js`).
 ASSET_NAME = f"{__name__}.plotlyjs"
+ASSET_2D_NAME = f"{__name__}.plotly2d"
 
 
 def _serve_plotly_js() -> None:
@@ -67,45 +93,67 @@ def _serve_plotly_js() -> None:
         from streamlit.runtime import get_instance
 
         registry = get_instance().component_registry
-        if registry.get_component_path(ASSET_NAME) == str(PLOTLY_JS.parent):
+        if registry.get_component_path(ASSET_NAME) == str(
+            PLOTLY_JS.parent
+        ) and registry.get_component_path(ASSET_2D_NAME) == str(PLOTLY_2D_JS.parent):
             return
     except Exception:  # no runtime (a bare script), or Streamlit's API moved
         pass
     components_v1.declare_component("plotlyjs", path=str(PLOTLY_JS.parent))
+    components_v1.declare_component("plotly2d", path=str(PLOTLY_2D_JS.parent))
 
 
 COMPONENT = "svmlab_plotly"
 
 _COMMON_JS = r"""
 const SCRIPT = "__ASSET__";
+const SCRIPT_2D = "__ASSET_2D__";
+const CARTESIAN = new Set(__CARTESIAN__);
 const PRELOAD = "__PRELOAD__";
+const LATER = "__LATER__";
 
 // svmlab's own plotly.js, kept by reference: Streamlit's Plotly element code
 // (which the frame's preload imports) brings another copy that may take the
 // global window.Plotly, and under it a box drawn on svmlab's chart selected
-// nothing (tests/browser/test_explore_browser.py).
-function plotlyReady() {
-  if (window.__svmlabPlotlyLib) return Promise.resolve(window.__svmlabPlotlyLib);
-  if (!window.__svmlabPlotly) {
+// nothing (tests/browser/test_explore_browser.py). Two bundles of the same
+// plotly.js: the cartesian one for every 2-D figure (window.__svmlabPlotlyLib),
+// the full one only for a figure with a 3-D trace (window.__svmlabPlotlyFullLib).
+function plotlyReady(full) {
+  const lib = full ? "__svmlabPlotlyFullLib" : "__svmlabPlotlyLib";
+  const pending = full ? "__svmlabPlotlyFull" : "__svmlabPlotly";
+  if (window[lib]) return Promise.resolve(window[lib]);
+  if (!window[pending]) {
     // Streamlit's own bundle tells where the app is served from (base path).
     const own = document.querySelector('script[src*="/static/js/"]');
     const base = own ? own.src.slice(0, own.src.indexOf("static/js/")) : "/";
-    window.__svmlabPlotly = new Promise((resolve, reject) => {
+    window[pending] = new Promise((resolve, reject) => {
       const tag = document.createElement("script");
-      tag.src = base + "component/" + SCRIPT + "/plotly.min.js";
+      tag.src = base + "component/" + (full ? SCRIPT + "/plotly.min.js"
+        : SCRIPT_2D + "/plotly-cartesian.min.js");
       tag.async = true;
       tag.onload = () => {
-        window.__svmlabPlotlyLib = window.Plotly;
+        window[lib] = window.Plotly;
         resolve(window.Plotly);
       };
       tag.onerror = () => {
-        window.__svmlabPlotly = null;
+        window[pending] = null;
         reject(new Error("svmlab: could not load plotly.js from " + tag.src));
       };
       document.head.appendChild(tag);
     });
   }
-  return window.__svmlabPlotly;
+  return window[pending];
+}
+
+// The copy of plotly.js that drew this chart.
+function libOf(gd) {
+  return gd.__svmlabFull ? window.__svmlabPlotlyFullLib : window.__svmlabPlotlyLib;
+}
+
+// Whether a figure needs the full bundle (a trace type the cartesian one lacks;
+// a trace without a type is a scatter).
+function needsFull(spec) {
+  return (spec.data || []).some((trace) => !CARTESIAN.has(trace.type || "scatter"));
 }
 
 """
@@ -206,10 +254,16 @@ async function draw(gd) {
   if (gd.__svmlabBusy) return;
   gd.__svmlabBusy = true;
   try {
-    const Plotly = await plotlyReady();
     while (gd.__svmlabNext) {
       const spec = gd.__svmlabNext;
       gd.__svmlabNext = null;
+      const full = needsFull(spec);
+      const Plotly = await plotlyReady(full);
+      if (gd.__svmlabFull !== undefined && gd.__svmlabFull !== full) {
+        // Drawn by the other bundle before: its copy frees the div first.
+        try { libOf(gd).purge(gd); } catch (error) {}
+      }
+      gd.__svmlabFull = full;
       await Plotly.react(gd, spec.data, spec.layout, spec.config);
       if (spec.select && !gd.__svmlabSelect) {
         gd.__svmlabSelect = true;
@@ -240,7 +294,7 @@ export default function (component) {
     // differently covered the plot (seen with the sidebar collapsed).
     gd.__svmlabObserver = new ResizeObserver(() => {
       const layout = gd._fullLayout;
-      const Plotly = window.__svmlabPlotlyLib;
+      const Plotly = libOf(gd);
       if (!Plotly || !layout || gd.__svmlabBusy || !gd.isConnected) return;
       const wide = gd.clientWidth > 0 && Math.abs(gd.clientWidth - layout.width) > 1;
       const tall = gd.clientHeight > 0 && Math.abs(gd.clientHeight - layout.height) > 1;
@@ -281,7 +335,7 @@ export default function (component) {
     setTimeout(() => {
       if (gd.isConnected) return;
       if (gd.__svmlabObserver) gd.__svmlabObserver.disconnect();
-      const Plotly = window.__svmlabPlotlyLib;
+      const Plotly = libOf(gd);
       if (Plotly && Plotly.purge) Plotly.purge(gd);
       gd.__svmlabSelect = false;
       gd.__svmlabText = null;
@@ -330,6 +384,41 @@ function warmUp(lib) {
     .then(done, done);
 }
 
+// A page of charts draws its own first: the preload's download and parse run
+// on the same main thread, and started while such a page was still drawing
+// they put 0.8-1.3 s on its load (issue 28: Losses 2.8 -> 4.1 s, Model
+// selection 2.7 -> 3.5 s, a new session each). So the preload waits until the
+// script has finished, no chart of the main pane is still to be drawn and
+// nothing on the page has changed for QUIET_MS (at most CAP_MS in all: a page
+// that never settles, say one following a room, still gets it).
+const QUIET_MS = 500;
+const CAP_MS = 15000;
+function pageDrawn() {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute("data-test-script-state") === "running") return false;
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (!main || main.querySelector('[data-testid="stSkeleton"]')) return false;
+  return [...main.querySelectorAll('.svmlab-plot, [data-testid="stPlotlyChart"]')]
+    .every((chart) => chart.querySelector(".main-svg"));
+}
+function whenDrawn(run) {
+  const began = performance.now();
+  let changed = began;
+  const observer = new MutationObserver(() => { changed = performance.now(); });
+  observer.observe(document.body, { subtree: true, childList: true,
+                                    attributes: true, characterData: true });
+  const check = () => {
+    const now = performance.now();
+    if (now - began >= CAP_MS || (now - changed >= QUIET_MS && pageDrawn())) {
+      observer.disconnect();
+      run();
+    } else {
+      setTimeout(check, 100);
+    }
+  };
+  setTimeout(check, 100);
+}
+
 export default function (component) {
   const { data } = component;
   const text = data ? new TextDecoder().decode(data) : "";
@@ -337,15 +426,19 @@ export default function (component) {
     // The frame's preload (every page): while the browser is idle, fetch and
     // run plotly.js, then Streamlit's own Plotly element code (the chunk
     // named after the prefix), so the tab's first chart of either kind does
-    // not wait for a download and a parse. Once per tab.
+    // not wait for a download and a parse. Once per tab; on a page of charts
+    // ("later" after the prefix) once the page is drawn (whenDrawn).
     if (!window.__svmlabPreloaded) {
       window.__svmlabPreloaded = true;
       const idle = (run) => window.requestIdleCallback
         ? window.requestIdleCallback(run, { timeout: 2000 })
         : setTimeout(run, 500);
-      const chunk = text.slice(PRELOAD.length);
+      let chunk = text.slice(PRELOAD.length);
+      const later = chunk.startsWith(LATER);
+      if (later) chunk = chunk.slice(LATER.length);
       const own = document.querySelector('script[src*="/static/js/"]');
-      idle(() => plotlyReady().then((lib) => idle(() => warmUp(lib)))
+      (later ? whenDrawn : (run) => run())(() => idle(() => plotlyReady()
+        .then((lib) => idle(() => warmUp(lib)))
         .catch((error) => console.error(error)).then(() => {
         if (chunk && own) {
           const url = own.src.slice(0, own.src.indexOf("static/js/")) +
@@ -354,7 +447,7 @@ export default function (component) {
           idle(() => import(url).then(() => idle(() => warmUp(window.Plotly)))
             .catch((error) => console.error(error)));
         }
-      }));
+      })));
     }
   }
   return () => {};
@@ -366,13 +459,19 @@ export default function (component) {
 #: of Streamlit's bundle with a hashed name (Streamlit is pinned; none found
 #: after an upgrade: plotly.js alone is preloaded).
 PRELOAD = "svmlab-preload:"
+#: ... then this, on a page of charts: the preload waits until the page is drawn.
+LATER = "later:"
 _STREAMLIT_JS = Path(st.__file__).resolve().parent / "static" / "static" / "js"
 PLOTLY_CHUNK = next(
     (f.name for f in sorted(_STREAMLIT_JS.glob("PlotlyChart.*.js"))), ""
 )
 
-_COMMON_SOURCE = _COMMON_JS.replace("__ASSET__", ASSET_NAME).replace(
-    "__PRELOAD__", PRELOAD
+_COMMON_SOURCE = (
+    _COMMON_JS.replace("__ASSET__", ASSET_NAME)
+    .replace("__ASSET_2D__", ASSET_2D_NAME)
+    .replace("__CARTESIAN__", json.dumps(list(CARTESIAN_TRACES)))
+    .replace("__PRELOAD__", PRELOAD)
+    .replace("__LATER__", LATER)
 )
 _component = st.components.v2.component(
     COMPONENT, js=_COMMON_SOURCE + _CHART_JS, isolate_styles=False
@@ -471,14 +570,17 @@ def plot(
     return picked if isinstance(picked, dict) else None
 
 
-def preload() -> None:
-    """An invisible instance of the chart that loads plotly.js, then
-    Streamlit's own Plotly element code, when the browser is next idle (issue
-    28): the frame mounts it on every page, so the tab's first chart (a preset
-    from the hub, a switch to Explore, the Multiclass page, the path) is drawn
-    at once instead of after a download (1.5 MB, 4.7 MB) and a 1-3 s parse
-    (measured on two loaded cores). Nothing is drawn, nothing is sent back."""
+def preload(*, later: bool = False, streamlit_code: bool = False) -> None:
+    """An invisible instance of the chart that loads plotly.js's cartesian
+    bundle (and with ``streamlit_code`` then Streamlit's own Plotly element
+    code, for Explore's path, the one ``st.plotly_chart``) when the browser is
+    next idle (issue 28): the frame mounts it on every page, so the tab's first
+    chart (a preset from the hub, a switch to another page, the path) is drawn
+    at once instead of after a download (1.5 MB; 4.7 MB) and a parse of up to a
+    second or more (measured on two loaded cores). ``later``: not before the
+    page's own charts are drawn (a page of charts; the hub, which has none,
+    preloads at once). Nothing is drawn, nothing is sent back."""
     _serve_plotly_js()
-    _preload_component(
-        key=PRELOAD_KEY, data=(PRELOAD + PLOTLY_CHUNK).encode(), height="content"
-    )
+    chunk = PLOTLY_CHUNK if streamlit_code else ""
+    payload = PRELOAD + (LATER if later else "") + chunk
+    _preload_component(key=PRELOAD_KEY, data=payload.encode(), height="content")
