@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 import streamlit as st
+from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from svmlab import criterion_grid, path, robustness
@@ -297,6 +298,25 @@ def test_only_answers_that_meet_tol_or_came_cold_are_shared() -> None:
 # -- partial results on a page, two sessions at once (issue 28, item 4) -------------
 
 
+def _share_the_mock_runtime(monkeypatch) -> None:
+    """Two AppTests running at once in one process: each run sets Streamlit's
+    ``Runtime._instance`` to its mock and back to None when it ends, so the
+    session still running lost its runtime when the other ended, and its charts
+    (svmlab's kept-alive chart is a component, registered with the runtime)
+    raised "Runtime hasn't been created!". On a server there is one runtime for
+    every session: here the last mock stands for it."""
+    last: list[Any] = []
+
+    def instance(cls: type[Runtime]) -> Runtime:
+        if Runtime._instance is not None:
+            last[:] = [Runtime._instance]
+        if not last:
+            raise RuntimeError("Runtime hasn't been created!")
+        return last[0]
+
+    monkeypatch.setattr(Runtime, "instance", classmethod(instance))
+
+
 def test_a_second_session_mid_sweep_sees_the_partial_then_the_whole(
     monkeypatch,
 ) -> None:
@@ -330,6 +350,7 @@ def test_a_second_session_mid_sweep_sees_the_partial_then_the_whole(
         real_chart(fig, note)
 
     monkeypatch.setattr(losses_panels, "partial_chart", recorded)
+    _share_the_mock_runtime(monkeypatch)
 
     def session() -> Any:
         at = page_test(str(PAGES / "4_Losses.py"), default_timeout=180).run()
