@@ -276,17 +276,10 @@ def _inlined() -> None:
     entropy_loop._partner(
         0, K[0], 1.0, y, G, QD, -BL, P, CV, R.astype(np.int64), n, True, 1.0
     )
-    entropy_loop._lane(0, 1.0, 1.0, 1.0, K[0], y, G, QD, -BL, P, CV, 1.0)
     entropy_loop._smallest_u(y, G, -BL, R.astype(np.int64), n, True, 1.0)
     entropy_loop._first_max(P.copy(), n)
     entropy_loop._mask_inactive(BL.copy(), np.arange(n), n, np.zeros(n, np.bool_))
     entropy_steps.kernel_row(0, rows)
-    lo, hi, la = -np.ones(n), np.ones(n), np.full(n, -1.0)
-    entropy_loop._pair_move(
-        0, 1, K[0], rows, QD, y, np.full(n, 0.3), la, G.copy(), lo, hi,
-        BL.copy(), -BL, P.copy(), CV.copy(), np.empty(n), 1.0, 0.1, 1e-3,
-        1e-3, -13.8, True,
-    )  # fmt: skip
     src, cache, ist = rows
     row_cache.cached_row(1, n, src, cache, ist)
     row_cache.row_slot(2, n, *src, *cache, ist)

@@ -180,8 +180,6 @@ class EntropyState:
         self.C, self.delta, self.pair = float(C), float(delta), bool(pair)
         self.tol = float(tol)
         self.shrinking = bool(shrinking)
-        #: Take the scan's runner-up partner too (entropy_loop.SECOND).
-        self.second = entropy_loop.SECOND
         self.a = np.array(a, dtype=np.float64)
         if la is None:
             with np.errstate(divide="ignore"):
@@ -316,7 +314,6 @@ class EntropyState:
             TOL_FRACTION * self.tol,
             self.pair,
             self.shrinking,
-            self.second,
         )
         self.it, converged, out = run_chunked(
             entropy_loop.chunk, args, self.it, stop, budget, snapshot=snapshot

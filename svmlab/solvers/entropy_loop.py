@@ -62,26 +62,6 @@ tracking (a pass of its own when no pair has a gain) and a redundant
 issue29_targets.py at load 3.7, modified hinge / hinge: rings 1.51, circles
 with label noise 2.12, C = 500 1.63, overlapping Gaussians 1.86, spiral 1.72,
 outlier blobs 2.35 (before, load 0.6: 1.55, 2.41, 1.77, 2.20, 1.98, 2.62).
-**The runner-up partner.** The partner scan's four lanes (:func:`_partner`)
-each end with their best partner; the best of the three lanes other than the
-winner's is a second partner of the same ``i``, found at no cost. After the
-pair step on ``(i, j)``, while ``U_j2 < L_i`` still holds, a second exact pair
-step on ``(i, j2)`` follows (counted as a step; an ascent step on the true
-dual like any other, so the optimum and the stopping test are those of the
-loop without it), and the next scan starts from both. It saves a scan where
-the tail is brought in one point at a time (outlier blobs: 781 -> 868
-steps, fewer of them with a scan). Measured (solver alone, CPU medians of 9
-interleaved rounds, load 2.8-3.2; Gram matrix handed in / rows on demand):
-rings 2.33 -> 2.19 / 4.07 -> 4.15 ms, two circles with label noise 12.5 ->
-10.0 / 16.0 -> 13.7, C = 500 87.2 -> 78.8 / 94.1 -> 84.9, overlapping
-Gaussians 22.2 -> 22.1 / 25.9 -> 25.7, spiral 10.1 -> 9.3 / 12.3 -> 11.9,
-outlier blobs 4.75 -> 4.01 / 6.25 -> 5.60. The best two of one running scan
-instead (a second compare for every point): about half the gain.
-
-The partner scan then went to four lanes (:func:`_partner`; the same steps):
-at load 3.6-3.9, the same six in CPU time, 1.51 -> 1.45, 2.14 -> 2.04, 1.61 ->
-1.51, 1.93 -> 1.88, 1.75 -> 1.81, 2.39 -> 2.43 (the last two within the noise of
-a loaded machine; the solver alone on a Gram matrix: 5-20 % less on five).
 """
 
 from __future__ import annotations
@@ -114,10 +94,6 @@ __all__ = ["FUSE_SHARE", "chunk"]
 #: The margin update finds the next step's i (the largest ``L_k``) when at
 #: least 1 / FUSE_SHARE of the points are active (issue 29; measured below).
 FUSE_SHARE = 2
-#: A pair step is followed by one of the same i with the scan's runner-up
-#: partner while that pair still violates (module docstring); EntropyState
-#: reads it (its ``second``), the tests switch it off to compare.
-SECOND = True
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -134,27 +110,13 @@ def _scan_values(yk, ak, lak, lok, hik, delta, floor, lfloor):  # pragma: no cov
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _lane(k, gi, curv_i, kii, Ki, y, q, diag, BU, P, CV, big_l):  # pragma: no cover
-    """``(b^2, quad)`` of partner ``k`` (:func:`_partner`); ``b^2 = 0``, never
-    a winner, when ``U_k >= L_i``."""
-    yq = y[k] * q[k]
-    b = gi - (P[k] - yq)
-    curv = diag[k] + kii - 2.0 * Ki[k]
-    quad = max(curv, 0.0) + curv_i + CV[k]
-    b2 = b * b if BU[k] - yq < big_l else 0.0
-    return b2, quad
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _partner(
     i, Ki, kii, y, q, diag, BU, P, CV, act, nact, full, big_l
 ):  # pragma: no cover
-    """``(j, gain, j2)``: among the active ``k`` with ``U_k < L_i`` the
-    largest second-order gain ``(y_i G_i - y_k G_k)^2 / (eta_ik + CV_i +
-    CV_k)`` (:mod:`svmlab.solvers.entropy_steps`), the first in the list's
-    order of the largest; ``j2`` the runner-up, the same of the positions
-    outside ``j``'s lane (below; -1 if none); ``(-1, 0, -1)`` when none has a
-    gain (then :func:`_smallest_u`).
+    """``(j, gain)``: among the active ``k`` with ``U_k < L_i`` the largest
+    second-order gain ``(y_i G_i - y_k G_k)^2 / (eta_ik + CV_i + CV_k)``
+    (:mod:`svmlab.solvers.entropy_steps`); ``(-1, 0)`` when none has a gain
+    (then :func:`_smallest_u`).
 
     The curvature ``CV_k = delta / max(a_k, tol C)``: a point on the tail that
     violates its interval is headed above ``tol C``, where its curvature is at
@@ -164,87 +126,24 @@ def _partner(
     1``: shrinking keeps the list's order) the scans read the arrays directly,
     contiguous loads (``full``). An infinite or NaN ``quad`` never wins: the
     comparison is then false (``x > inf``, ``x > 0 * inf``), so it needs no
-    test of its own in this, the solver's hottest loop.
-
-    **Four lanes.** One running best is a chain of dependent compares (each
-    waits for the last one's winner); the list is scanned in four lanes
-    (positions ``r mod 4``), each keeping its own first best, merged at the
-    end by the larger gain, then the earlier position: the same ``j`` as one
-    running best. Measured (issue 29, n = 2000, the solver alone on a Gram
-    matrix handed in, CPU medians of 9 interleaved rounds, load 2.0; the same
-    steps): rings 3.38 -> 2.74 ms, two circles with label noise 14.5 -> 13.3,
-    C = 500 98.5 -> 90.6, overlapping Gaussians 22.8 -> 23.0, spiral 11.0 ->
-    10.2, outlier blobs 5.87 -> 5.40. Eight lanes: slower than four."""
+    test of its own in this, the solver's hottest loop."""
     gi = P[i] - y[i] * q[i]
     curv_i = CV[i]
-    b0 = b1 = b2 = b3 = 0.0
-    q0 = q1 = q2 = q3 = 1.0
-    r0 = r1 = r2 = r3 = -1
-    r = 0
-    while r + 4 <= nact:
+    best_b2, best_quad = 0.0, 1.0
+    j = -1
+    for r in range(nact):
         k = r if full else act[r]
-        x, z = _lane(k, gi, curv_i, kii, Ki, y, q, diag, BU, P, CV, big_l)
-        if x * q0 > b0 * z:
-            b0, q0, r0 = x, z, r
-        k = r + 1 if full else act[r + 1]
-        x, z = _lane(k, gi, curv_i, kii, Ki, y, q, diag, BU, P, CV, big_l)
-        if x * q1 > b1 * z:
-            b1, q1, r1 = x, z, r + 1
-        k = r + 2 if full else act[r + 2]
-        x, z = _lane(k, gi, curv_i, kii, Ki, y, q, diag, BU, P, CV, big_l)
-        if x * q2 > b2 * z:
-            b2, q2, r2 = x, z, r + 2
-        k = r + 3 if full else act[r + 3]
-        x, z = _lane(k, gi, curv_i, kii, Ki, y, q, diag, BU, P, CV, big_l)
-        if x * q3 > b3 * z:
-            b3, q3, r3 = x, z, r + 3
-        r += 4
-    while r < nact:  # the last nact mod 4 positions, in lane 0 (the earliest)
-        k = r if full else act[r]
-        x, z = _lane(k, gi, curv_i, kii, Ki, y, q, diag, BU, P, CV, big_l)
-        if x * q0 > b0 * z:
-            b0, q0, r0 = x, z, r
-        r += 1
-    best_b2, best_quad, best_r = b0, q0, r0
-    for lane in range(1, 4):
-        if lane == 1:
-            x, z, t = b1, q1, r1
-        elif lane == 2:
-            x, z, t = b2, q2, r2
-        else:
-            x, z, t = b3, q3, r3
-        if t < 0:
+        yq = y[k] * q[k]
+        if BU[k] - yq >= big_l:
             continue
-        if (
-            best_r < 0
-            or x * best_quad > best_b2 * z
-            or (x * best_quad == best_b2 * z and t < best_r)
-        ):
-            best_b2, best_quad, best_r = x, z, t
-    if best_r < 0:
-        return -1, 0.0, -1
-    # The runner-up: the best of the other lanes' winners.
-    sec_b2, sec_quad, sec_r = 0.0, 1.0, -1
-    for lane in range(4):
-        if lane == 0:
-            x, z, t = b0, q0, r0
-        elif lane == 1:
-            x, z, t = b1, q1, r1
-        elif lane == 2:
-            x, z, t = b2, q2, r2
-        else:
-            x, z, t = b3, q3, r3
-        if t < 0 or t == best_r:
-            continue
-        if (
-            sec_r < 0
-            or x * sec_quad > sec_b2 * z
-            or (x * sec_quad == sec_b2 * z and t < sec_r)
-        ):
-            sec_b2, sec_quad, sec_r = x, z, t
-    j = best_r if full else act[best_r]
-    j2 = -1 if sec_r < 0 else (sec_r if full else act[sec_r])
-    return j, best_b2 / best_quad, j2
+        b = gi - (P[k] - yq)
+        curv = diag[k] + kii - 2.0 * Ki[k]
+        quad = max(curv, 0.0) + curv_i + CV[k]
+        b2 = b * b
+        if b2 * best_quad > best_b2 * quad:
+            best_b2, best_quad, j = b2, quad, k
+    gain = best_b2 / best_quad if j >= 0 else 0.0
+    return j, gain
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -327,73 +226,12 @@ def _mask_inactive(BL, act, nact, mark):  # pragma: no cover - compiled
             BL[k] = -np.inf
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _pair_move(i, j, Ki, rows, diag, y, a, la, q, lo, hi, BL, BU, P, CV, Lb,
-               C, delta, tol, floor, lfloor, fuse):  # fmt: skip  # pragma: no cover
-    """The pair step on ``(i, j)`` and its bookkeeping (``a``, ``la``, the
-    intervals, the scan arrays, the margins; with ``fuse`` also every ``L_k``
-    into ``Lb``). Returns ``(change, moved)``: the larger change of ``log a``
-    and whether the margins moved."""
-    n = y.shape[0]
-    la_i, la_j, new_i, new_j = pair_step(
-        y[i], y[j], a[i], a[j], la[i], la[j], q[i], q[j], diag[i], diag[j],
-        Ki[j], C, delta,
-    )  # fmt: skip
-    change = max(abs(la_i - la[i]), abs(la_j - la[j]))
-    ci = y[i] * (new_i - a[i]) if la_i != la[i] else 0.0
-    cj = y[j] * (new_j - a[j]) if la_j != la[j] else 0.0
-    if la_i != la[i]:
-        a[i], la[i] = new_i, la_i
-        lo[i], hi[i] = interval(la_i, tol, delta)
-        BL[i], BU[i], P[i], CV[i] = _scan_values(
-            y[i], a[i], la[i], lo[i], hi[i], delta, floor, lfloor
-        )
-    if la_j != la[j]:
-        a[j], la[j] = new_j, la_j
-        lo[j], hi[j] = interval(la_j, tol, delta)
-        BL[j], BU[j], P[j], CV[j] = _scan_values(
-            y[j], a[j], la[j], lo[j], hi[j], delta, floor, lfloor
-        )
-    # Each update written out with and without the next L pass (the same
-    # sums, so the margins do not depend on it).
-    if cj != 0.0:
-        Kj = kernel_row(j, rows)
-        if ci != 0.0:
-            if fuse:
-                for t in range(n):
-                    qt = q[t] + y[t] * (ci * Ki[t] + cj * Kj[t])
-                    q[t] = qt
-                    Lb[t] = BL[t] - y[t] * qt
-            else:
-                for t in range(n):
-                    q[t] += y[t] * (ci * Ki[t] + cj * Kj[t])
-        elif fuse:
-            for t in range(n):
-                qt = q[t] + y[t] * cj * Kj[t]
-                q[t] = qt
-                Lb[t] = BL[t] - y[t] * qt
-        else:
-            for t in range(n):
-                q[t] += y[t] * cj * Kj[t]
-    elif ci != 0.0:
-        if fuse:
-            for t in range(n):
-                qt = q[t] + y[t] * ci * Ki[t]
-                q[t] = qt
-                Lb[t] = BL[t] - y[t] * qt
-        else:
-            for t in range(n):
-                q[t] += y[t] * ci * Ki[t]
-    return change, ci != 0.0 or cj != 0.0
-
-
 @njit(cache=True, nogil=True)
 def chunk(rows, diag, y, a, la, q, lo, hi, eligible, act, ist, C, delta, tol, pair,
-          shrinking, second, it, stop_at):  # fmt: skip  # pragma: no cover - compiled
+          shrinking, it, stop_at):  # fmt: skip  # pragma: no cover - compiled
     """Steps ``it .. stop_at`` of the solver (state in place); returns
     ``(it, converged)``. Points with ``eligible[k] = False`` never move (left
-    out of a refit); their margins are still updated. ``second``: the
-    runner-up partner steps (module docstring).
+    out of a refit); their margins are still updated.
 
     With the bias, the pair ``i = argmax L``, ``j`` its best partner (a pair
     with no gain: the smallest ``U``). Without it, the point with the largest
@@ -444,11 +282,11 @@ def chunk(rows, diag, y, a, la, q, lo, hi, eligible, act, ist, C, delta, tol, pa
                 next_i = -2
             else:
                 i, big_l = _max_l(y, q, BL, act, nact, full)
-            j = j2 = -1
+            j = -1
             gain = 0.0
             if i >= 0 and (pair or pick >= 0):
                 Ki = kernel_row(i, rows)
-                j, gain, j2 = _partner(
+                j, gain = _partner(
                     i, Ki, diag[i], y, q, diag, BU, P, CV, act, nact, full, big_l
                 )
                 if j < 0:
@@ -483,27 +321,67 @@ def chunk(rows, diag, y, a, la, q, lo, hi, eligible, act, ist, C, delta, tol, pa
             ist[COUNTER] = 1  # shrink again at the next step
         Ki = kernel_row(i, rows)
         if j >= 0:
-            change, moved = _pair_move(
-                i, j, Ki, rows, diag, y, a, la, q, lo, hi, BL, BU, P, CV, Lb,
-                C, delta, tol, floor, lfloor, fuse,
-            )  # fmt: skip
-            if (
-                second
-                and j2 >= 0
-                and it + 1 < stop_at
-                and BU[j2] - y[j2] * q[j2] < BL[i] - y[i] * q[i]
-            ):
-                # The runner-up partner of the same i (module docstring).
-                it += 1
-                ist[STEPS] += 1
-                Ki = kernel_row(i, rows)  # again: j's row may have taken its slot
-                change2, moved2 = _pair_move(
-                    i, j2, Ki, rows, diag, y, a, la, q, lo, hi, BL, BU, P, CV,
-                    Lb, C, delta, tol, floor, lfloor, fuse,
-                )  # fmt: skip
-                change = max(change, change2)
-                moved = moved or moved2
-            if fuse and moved:
+            la_i, la_j, new_i, new_j = pair_step(
+                y[i],
+                y[j],
+                a[i],
+                a[j],
+                la[i],
+                la[j],
+                q[i],
+                q[j],
+                diag[i],
+                diag[j],
+                Ki[j],
+                C,
+                delta,
+            )
+            change = max(abs(la_i - la[i]), abs(la_j - la[j]))
+            ci = y[i] * (new_i - a[i]) if la_i != la[i] else 0.0
+            cj = y[j] * (new_j - a[j]) if la_j != la[j] else 0.0
+            if la_i != la[i]:
+                a[i], la[i] = new_i, la_i
+                lo[i], hi[i] = interval(la_i, tol, delta)
+                BL[i], BU[i], P[i], CV[i] = _scan_values(
+                    y[i], a[i], la[i], lo[i], hi[i], delta, floor, lfloor
+                )
+            if la_j != la[j]:
+                a[j], la[j] = new_j, la_j
+                lo[j], hi[j] = interval(la_j, tol, delta)
+                BL[j], BU[j], P[j], CV[j] = _scan_values(
+                    y[j], a[j], la[j], lo[j], hi[j], delta, floor, lfloor
+                )
+            # Each update written out with and without the next L pass (the
+            # same sums, so the margins do not depend on it).
+            if cj != 0.0:
+                Kj = kernel_row(j, rows)
+                if ci != 0.0:
+                    if fuse:
+                        for t in range(n):
+                            qt = q[t] + y[t] * (ci * Ki[t] + cj * Kj[t])
+                            q[t] = qt
+                            Lb[t] = BL[t] - y[t] * qt
+                    else:
+                        for t in range(n):
+                            q[t] += y[t] * (ci * Ki[t] + cj * Kj[t])
+                elif fuse:
+                    for t in range(n):
+                        qt = q[t] + y[t] * cj * Kj[t]
+                        q[t] = qt
+                        Lb[t] = BL[t] - y[t] * qt
+                else:
+                    for t in range(n):
+                        q[t] += y[t] * cj * Kj[t]
+            elif ci != 0.0:
+                if fuse:
+                    for t in range(n):
+                        qt = q[t] + y[t] * ci * Ki[t]
+                        q[t] = qt
+                        Lb[t] = BL[t] - y[t] * qt
+                else:
+                    for t in range(n):
+                        q[t] += y[t] * ci * Ki[t]
+            if fuse and (ci != 0.0 or cj != 0.0):
                 next_i, next_l = _first_max(Lb, n)
         else:
             c = q[i] - diag[i] * a[i]
