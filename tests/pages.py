@@ -79,20 +79,29 @@ def clear_caches() -> None:
     shared_results.clear_all()
 
 
-def charts(at: AppTest) -> list[dict]:
-    """Every Plotly figure on the page, in page order: what svmlab's kept-alive
-    chart (:func:`svmlab.ui.panels.plotly_chart`) is sent (``{"data", "layout",
-    "config", ...}``; the frame's invisible preload is a component of its own),
-    with its element key as ``"key"``; then any ``st.plotly_chart`` (Explore's
-    path) as its spec."""
+def figure_texts(at: AppTest) -> list[str]:
+    """Every Plotly figure on the page as the JSON text the browser is sent:
+    svmlab's kept-alive charts (:func:`svmlab.ui.panels.plotly_chart`; the
+    frame's invisible preload is a component of its own), then any
+    ``st.plotly_chart`` (Explore's path)."""
     from svmlab.ui.explore.chart import COMPONENT
 
-    found = [
-        {**json.loads(e.proto.bytes), "key": e.key}
+    return [
+        e.proto.bytes.decode()
         for e in at.get("bidi_component")
         if e.proto.component_name == COMPONENT
+    ] + [c.proto.spec for c in at.get("plotly_chart")]
+
+
+def charts(at: AppTest) -> list[dict]:
+    """:func:`figure_texts` parsed (``{"data", "layout", "config", ...}``), each
+    with its element key as ``"key"``."""
+    from svmlab.ui.explore.chart import COMPONENT
+
+    keys = [
+        e.key for e in at.get("bidi_component") if e.proto.component_name == COMPONENT
+    ] + [c.key for c in at.get("plotly_chart")]
+    return [
+        {**json.loads(text), "key": key}
+        for text, key in zip(figure_texts(at), keys, strict=True)
     ]
-    found += [
-        {**json.loads(c.proto.spec), "key": c.key} for c in at.get("plotly_chart")
-    ]
-    return found

@@ -25,7 +25,7 @@ from svmlab.estimator import SVC
 from svmlab.figures.family import family_figure, roc_figure
 from svmlab.ui import family_page as fp
 from svmlab.ui.page_state import FAMILY_STATE
-from tests.pages import page_test, problems
+from tests.pages import figure_texts, page_test, problems
 
 PAGE = FAMILY_STATE.page
 
@@ -48,15 +48,7 @@ def _ok(at: AppTest) -> None:
 
 def _figures(at: AppTest) -> str:
     """Every figure's JSON on the page (Plotly charts and the kept-alive one)."""
-    from svmlab.ui.explore.chart import COMPONENT
-
-    specs = [c.proto.spec for c in at.get("plotly_chart")]
-    specs += [
-        e.proto.bytes.decode()
-        for e in at.get("bidi_component")
-        if e.proto.component_name == COMPONENT
-    ]
-    return "\n".join(specs)
+    return "\n".join(figure_texts(at))
 
 
 def _data(ratio: float = 5.0):

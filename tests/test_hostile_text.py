@@ -20,9 +20,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svmlab.ui.explore import upload
-from svmlab.ui.explore.chart import COMPONENT
 from svmlab.user_text import MAX_CHARS, for_html, for_markdown, for_plotly, plain
-from tests.pages import PAGES, page_test
+from tests.pages import PAGES, figure_texts, page_test
 
 pytestmark = pytest.mark.usefixtures("fresh_caches")
 
@@ -80,23 +79,13 @@ def _texts(at: AppTest) -> list[str]:
     return out
 
 
-def _figures(at: AppTest) -> list[str]:
-    specs = [c.proto.spec for c in at.get("plotly_chart")]
-    specs += [
-        e.proto.bytes.decode()
-        for e in at.get("bidi_component")
-        if e.proto.component_name == COMPONENT
-    ]
-    return specs
-
-
 def _check(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
     for text in _texts(at):
         assert RLO not in text, text
         assert "![i](" not in text and "[link](" not in text, text
         assert "<b>" not in text, text
-    for spec in _figures(at):
+    for spec in figure_texts(at):
         data = json.dumps(json.loads(spec))
         assert "<b>bold" not in data and RLO not in data and "\\u202e" not in data
 
