@@ -9,9 +9,11 @@ small-Plotly floors (``benchmarks/floors/``), all started once; then
 round, so neither always goes first on a machine whose load drifts):
 
 * ``moves``: Explore in a new session, ``--moves`` C moves (ArrowRight) and σ
-  moves (ArrowLeft) after two warm-up presses each, beside the naive page's
-  and the bare page's slider moves (the bare page: Streamlit's own floor for a
-  rerun on this machine at this load);
+  moves (ArrowLeft) after two warm-up presses each, beside the slider moves of
+  the naive page, the bare page (Streamlit's own floor for a rerun on this
+  machine at this load) and svmlab's own chart floor (``svmlab_charts.py``:
+  Explore's decision chart alone, then with the α histogram and the loss
+  chart, in a fragment, with nothing else of the page);
 * ``loads``: every page's warm load in a new browser session (the hub, Explore,
   Losses, Solvers, Model selection, Multiclass), beside the small-Plotly floor's;
 * ``buttons``: a preset from the hub (C too large, Explore) and the Multiclass
@@ -63,16 +65,21 @@ def _moves(lecture: Lecture, url: str, slider: str, key: str, n: int, tag: str):
 
 
 def moves(
-    lecture: Lecture, who: str, server: Server, floors: dict[str, Server], n: int
+    lecture: Lecture,
+    who: str,
+    server: Server,
+    floors: dict[str, tuple[Server, str]],
+    n: int,
 ) -> None:
     lecture.server = server
     _moves(lecture, server.url + "/Explore", "explore_C_slider", "ArrowRight", n,
            f"{who}: Explore C move")  # fmt: skip
     _moves(lecture, server.url + "/Explore", "explore_sigma_slider", "ArrowLeft", n,
            f"{who}: Explore σ move")  # fmt: skip
-    for name, floor in floors.items():
+    for name, (floor, query) in floors.items():
         lecture.server = floor
-        _moves(lecture, floor.url, "floor_C", "ArrowRight", n, f"floor {name}: move")
+        _moves(lecture, floor.url + query, "floor_C", "ArrowRight", n,
+               f"floor {name}: move")  # fmt: skip
 
 
 def loads(lecture: Lecture, who: str, server: Server, floor: Server) -> None:
@@ -128,6 +135,13 @@ def main() -> None:
     naive = Server(str(FLOORS / "naive_svc.py"), ROOT)
     bare = Server(str(FLOORS / "bare.py"), ROOT)
     small = Server(str(FLOORS / "plotly_chart.py"), ROOT)
+    own = Server(str(FLOORS / "svmlab_charts.py"), ROOT)
+    move_floors = {
+        "naive_svc": (naive, ""),
+        "bare": (bare, ""),
+        "svmlab one chart": (own, "/?charts=1"),
+        "svmlab three charts": (own, "/?charts=3"),
+    }
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(
@@ -149,7 +163,7 @@ def main() -> None:
                             lecture,
                             who,
                             servers[who],
-                            {"naive_svc": naive, "bare": bare},
+                            move_floors,
                             args.moves,
                         )
                     if "loads" in parts:
@@ -158,7 +172,7 @@ def main() -> None:
                         buttons(lecture, who, dirs[who])
             browser.close()
     finally:
-        for server in (*servers.values(), naive, bare, small):
+        for server in (*servers.values(), naive, bare, small, own):
             server.stop()
     per: dict[str, list[dict[str, Any]]] = {}
     for row in lecture.rows:
