@@ -10,13 +10,22 @@ numbers, the lecture tools, the popovers): the floor for issue 28's slider
 target.
 """
 
+import sys
+from pathlib import Path
+
 import streamlit as st
 
-from svmlab import SVC, figures
-from svmlab.datasets import make
-from svmlab.losses import make_loss
-from svmlab.ui.explore import chart as ui_chart
-from svmlab.ui.explore.panels import CHART_CONFIG
+# The checkout's svmlab, however the page is started (``streamlit run`` puts
+# only this directory on the path).
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from svmlab import SVC, figures  # noqa: E402
+from svmlab.datasets import make  # noqa: E402
+from svmlab.losses import make_loss  # noqa: E402
+from svmlab.ui.explore import chart as ui_chart  # noqa: E402
+from svmlab.ui.explore.panels import CHART_CONFIG  # noqa: E402
 
 st.set_page_config(page_title="floor: svmlab charts", layout="wide")
 GRID = [round(10 ** (k / 10), 4) for k in range(-30, 51)]
