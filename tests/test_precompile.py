@@ -163,6 +163,12 @@ def _run(script: str, cache_base: Path) -> dict:
     )
 
 
+#: The tests on an empty cache run in the slow suite (the README's test command
+#: runs it after the default one): their warm-up compiles every function from
+#: nothing, about 50 s of the default run's ten minutes on two cores.
+COLD_SUITE = pytest.mark.slow
+
+
 @pytest.fixture(scope="module")
 def cold(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     """An empty cache directory filled by a warm-up raced by a fit, and what
@@ -171,6 +177,7 @@ def cold(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     return base, _run(COLD, base)
 
 
+@COLD_SUITE
 def test_a_warm_up_compiles_every_compiled_function_of_svmlab(cold) -> None:
     _, seen = cold
     report = seen["report"]
@@ -188,6 +195,7 @@ def test_a_warm_up_compiles_every_compiled_function_of_svmlab(cold) -> None:
     assert report["compiled"] > 0 and report["loaded"] == 0
 
 
+@COLD_SUITE
 def test_a_fit_racing_the_warm_up_compiles_nothing_twice(cold) -> None:
     _, seen = cold
     # svmlab's own functions (numba's internal overloads are a new function
@@ -203,6 +211,7 @@ def test_a_fit_racing_the_warm_up_compiles_nothing_twice(cold) -> None:
     assert seen["fit_converged"] and seen["fit_kkt"] <= 1e-3
 
 
+@COLD_SUITE
 def test_a_fresh_process_fits_everything_without_compiling(cold) -> None:
     base, _ = cold
     seen = _run(FITS, base)
@@ -212,6 +221,7 @@ def test_a_fresh_process_fits_everything_without_compiling(cold) -> None:
     assert sum(c["loaded"] for c in counts.values()) > 0
 
 
+@COLD_SUITE
 def test_every_page_after_the_warm_up_compiles_and_loads_nothing(cold) -> None:
     base, _ = cold
     seen = _run(PAGES, base)
