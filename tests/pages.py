@@ -79,29 +79,26 @@ def clear_caches() -> None:
     shared_results.clear_all()
 
 
-def figure_texts(at: AppTest) -> list[str]:
-    """Every Plotly figure on the page as the JSON text the browser is sent:
+def _figures(at: AppTest) -> list[tuple[str | None, str]]:
+    """``(element key, figure JSON)`` of every Plotly figure on the page:
     svmlab's kept-alive charts (:func:`svmlab.ui.panels.plotly_chart`; the
     frame's invisible preload is a component of its own), then any
     ``st.plotly_chart`` (Explore's path)."""
     from svmlab.ui.explore.chart import COMPONENT
 
     return [
-        e.proto.bytes.decode()
+        (e.key, e.proto.bytes.decode())
         for e in at.get("bidi_component")
         if e.proto.component_name == COMPONENT
-    ] + [c.proto.spec for c in at.get("plotly_chart")]
+    ] + [(c.key, c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def figure_texts(at: AppTest) -> list[str]:
+    """Every Plotly figure on the page as the JSON text the browser is sent."""
+    return [text for _, text in _figures(at)]
 
 
 def charts(at: AppTest) -> list[dict]:
     """:func:`figure_texts` parsed (``{"data", "layout", "config", ...}``), each
     with its element key as ``"key"``."""
-    from svmlab.ui.explore.chart import COMPONENT
-
-    keys = [
-        e.key for e in at.get("bidi_component") if e.proto.component_name == COMPONENT
-    ] + [c.key for c in at.get("plotly_chart")]
-    return [
-        {**json.loads(text), "key": key}
-        for text, key in zip(figure_texts(at), keys, strict=True)
-    ]
+    return [{**json.loads(text), "key": key} for key, text in _figures(at)]

@@ -13,6 +13,7 @@ target.
 import sys
 from pathlib import Path
 
+import numpy as np
 import streamlit as st
 
 # The checkout's svmlab, however the page is started (``streamlit run`` puts
@@ -32,13 +33,8 @@ GRID = [round(10 ** (k / 10), 4) for k in range(-30, 51)]
 CHARTS = 1 if st.query_params.get("charts") == "1" else 3
 X_ALL, Y_ALL = make("spiral", n_samples=200, noise=1.0, random_state=0)
 X, Y = X_ALL[:160], Y_ALL[:160]
-PAD = 2.0
-BOUNDS = (
-    float(X[:, 0].min() - PAD),
-    float(X[:, 0].max() + PAD),
-    float(X[:, 1].min() - PAD),
-    float(X[:, 1].max() + PAD),
-)
+# Explore's axes: the padded, equal-span bounds of the whole data set.
+BOUNDS = tuple(float(v) for v in np.ravel(figures.data_bounds(X_ALL)))
 
 
 @st.fragment
