@@ -22,6 +22,12 @@ C. A 21-value C path (log-spaced, 1 to 1000; two circles with label noise,
    sigma 0.5) through ``SVC.fit`` with the Gram matrix handed in, each fit
    warm-started from the previous ``alpha_``, against 21 cold scikit-learn
    fits. Target: at most 0.5.
+D. What B compares: the decision values of each loss's fit at tol 1e-3
+   against its fit at tol 1e-9, the largest error in bands of the tight
+   ``|f|``. The two KKT measures have different units (the hinge's is in
+   margin units, the modified hinge's in multiplier units, ``|a_k / C -
+   psi(m_k)|``), so equal tols are not equal accuracies; this says where each
+   is the more accurate. Not timed.
 """
 
 from __future__ import annotations
@@ -156,6 +162,32 @@ def table_c_path(n: int, repeats: int) -> list[dict[str, Any]]:
     ]
 
 
+#: The bands of the tight fit's |f| in table D: the boundary and the margins
+#: (|f| < 1), the band just beyond them, and the rest.
+BANDS = ((0.0, 1.0), (1.0, 1.5), (1.5, np.inf))
+
+
+def table_accuracy(n: int) -> list[dict[str, Any]]:
+    rows = []
+    for head, X, y, C, sigma in panel_problems(n):
+        row: dict[str, Any] = dict(head)
+        for loss, short in (("hinge", "hinge"), ("modified_hinge", "mh")):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tight = SVC(C=C, sigma=sigma, loss=loss, tol=1e-9, max_iter=10**8)
+                ref = tight.fit(X, y).decision_function(X)
+                f = SVC(C=C, sigma=sigma, loss=loss).fit(X, y).decision_function(X)
+            err = np.abs(f - ref)
+            for lo, hi in BANDS:
+                band = (np.abs(ref) >= lo) & (np.abs(ref) < hi)
+                name = f"{short}_err_f{lo:g}_{hi:g}".replace("inf", "up")
+                # None: no point of the tight fit in the band.
+                row[name] = float(err[band].max()) if band.any() else None
+        rows.append(row)
+        print(f"D: {head['problem']} done", flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--n", type=int, default=2000)
@@ -174,6 +206,7 @@ def main() -> None:
     mh = table_modified_hinge(args.n, args.repeats)
     path = table_c_path(args.n, args.path_repeats)
     load_end = machine_load()
+    accuracy = table_accuracy(args.n)
 
     ratios = [r["ratio"] for r in svc]
     svc_summary = {"median": float(np.median(ratios)), "max": float(np.max(ratios))}
@@ -196,6 +229,8 @@ def main() -> None:
     print("\nC. 21-value warm C path through SVC.fit, K given / 21 cold scikit-learn")
     print("fits (target <= 0.5)")
     print_table(path, list(path[0]))
+    print("\nD. largest |f(tol 1e-3) - f(tol 1e-9)| by band of the tight |f|")
+    print_table(accuracy, list(accuracy[0]))
     payload = {
         "load_at_start": load_start,
         "load_at_end": load_end,
@@ -205,6 +240,7 @@ def main() -> None:
         "svc_fit": {"rows": svc, "summary": svc_summary},
         "modified_hinge": {"rows": mh, "summary": mh_summary},
         "c_path_K_given": {"repeats": args.path_repeats, "rows": path},
+        "accuracy_at_tol": {"tight_tol": 1e-9, "rows": accuracy},
     }
     print(f"wrote {write_json(args.name, payload)}")
 

@@ -34,7 +34,13 @@ dual). Measured (solver CPU time, n = 2000, tol 1e-3) without -> with it:
 outlier blobs 8.6 -> 6.0 ms, spiral 17.0 -> 12.2, overlapping Gaussians 34
 -> 30.4, rings 4.2 -> 3.7, C = 500 105 -> 103.5; two circles with label
 noise 11.7 -> 17.5 (its margins build more slowly, and shrinking starts at
-step 1300 rather than 400). tol C, or tol^3 C: worse on most. The arrays are
+step 1300 rather than 400). tol C, or tol^3 C: worse on most. A later scan of
+the floor ``f log tol`` (``SVC.fit``, modified hinge / hinge, the compiled cache
+emptied for each f): f = 0.7, 2 (this one), 3, 4, 6, 10, 50 gave two circles
+with label noise 2.33, 2.19, 2.08, 1.88, 1.85, 1.89, 1.78 and outlier blobs
+3.85, 2.39, 2.52, 2.73, 2.44, 2.99, 3.18; a floor of 6 for the first n / 4 or
+n / 8 steps, then 2: 1.80 and 1.87 with label noise, 2.60 and 2.71 on outlier
+blobs. No floor serves both. The arrays are
 rebuilt at the start of each chunk (O(n), every few thousand steps), so the
 Newton phases and the refits, which move ``a`` between chunks, need not keep
 them.
