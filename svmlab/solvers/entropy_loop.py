@@ -359,34 +359,27 @@ def chunk(rows, diag, y, a, la, q, lo, hi, eligible, act, ist, C, delta, tol, pa
                 )
             # Each update written out with and without the next L pass (the
             # same sums, so the margins do not depend on it).
-            if cj != 0.0:
+            if ci != 0.0 and cj != 0.0:
                 Kj = kernel_row(j, rows)
-                if ci != 0.0:
-                    if fuse:
-                        for t in range(n):
-                            qt = q[t] + y[t] * (ci * Ki[t] + cj * Kj[t])
-                            q[t] = qt
-                            Lb[t] = BL[t] - y[t] * qt
-                    else:
-                        for t in range(n):
-                            q[t] += y[t] * (ci * Ki[t] + cj * Kj[t])
-                elif fuse:
-                    for t in range(n):
-                        qt = q[t] + y[t] * cj * Kj[t]
-                        q[t] = qt
-                        Lb[t] = BL[t] - y[t] * qt
-                else:
-                    for t in range(n):
-                        q[t] += y[t] * cj * Kj[t]
-            elif ci != 0.0:
                 if fuse:
                     for t in range(n):
-                        qt = q[t] + y[t] * ci * Ki[t]
+                        qt = q[t] + y[t] * (ci * Ki[t] + cj * Kj[t])
                         q[t] = qt
                         Lb[t] = BL[t] - y[t] * qt
                 else:
                     for t in range(n):
-                        q[t] += y[t] * ci * Ki[t]
+                        q[t] += y[t] * (ci * Ki[t] + cj * Kj[t])
+            elif ci != 0.0 or cj != 0.0:
+                # One multiplier moved: its row alone.
+                c, R = (ci, Ki) if ci != 0.0 else (cj, kernel_row(j, rows))
+                if fuse:
+                    for t in range(n):
+                        qt = q[t] + y[t] * c * R[t]
+                        q[t] = qt
+                        Lb[t] = BL[t] - y[t] * qt
+                else:
+                    for t in range(n):
+                        q[t] += y[t] * c * R[t]
             if fuse and (ci != 0.0 or cj != 0.0):
                 next_i, next_l = _first_max(Lb, n)
         else:
