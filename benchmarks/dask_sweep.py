@@ -37,9 +37,9 @@ from sklearn.exceptions import ConvergenceWarning
 
 from benchmarks.common import machine_load, print_table, write_json
 from benchmarks.model_selection import CS, SIGMAS, STOP, estimator, sub_axis
-from svmlab.criterion_grid import grid_sweep
 from svmlab.datasets import make_two_circles
-from svmlab.executors import run_tasks
+from svmlab.experiments.criterion_grid import grid_sweep
+from svmlab.experiments.executors import run_tasks
 
 CRITERIA = ("lee", "plugin", "alo", "span", "loo")
 

@@ -17,7 +17,7 @@ annotation says "so far", as the pages mark them; None when none was drawn).
 
 ``--first-visit-only`` times a fresh ``git clone``'s first ``/Explore`` on a
 server started as the README's first command starts it (the install's
-``python -m svmlab.precompile`` into an empty numba cache first) and without
+``python -m svmlab.compiled.precompile`` into an empty numba cache first) and without
 that step, beside the floor page's first load, each on a server of its own;
 ``results/<name>_first_visit.json``.
 
@@ -31,7 +31,8 @@ served by its own ``streamlit run``, measured before the lecture and again after
 
 The lecture:
 
-1. **precompile**: ``python -m svmlab.precompile`` with an empty numba cache, then
+1. **precompile**: ``python -m svmlab.compiled.precompile`` with an empty numba cache,
+then
    again with the filled one (skipped when ``--app-dir`` has no such module);
 2. **fresh clone, first visit**: a server whose numba cache (``SVMLAB_CACHE_DIR``)
    is an empty directory; ``/Explore`` opened first. Then two more such servers
@@ -514,7 +515,7 @@ def summarise(step: str, samples: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def precompile_times(app_dir: Path) -> dict[str, Any] | None:
-    """``python -m svmlab.precompile`` on an empty numba cache, then the same
+    """``python -m svmlab.compiled.precompile`` on an empty numba cache, then the same
     again: seconds from outside (process start to exit) and its own report."""
     if not (app_dir / "svmlab" / "precompile.py").is_file():
         return None
@@ -523,7 +524,7 @@ def precompile_times(app_dir: Path) -> dict[str, Any] | None:
         for label in ("cold cache", "warm cache"):
             began = time.perf_counter()
             done = subprocess.run(
-                [sys.executable, "-m", "svmlab.precompile"],
+                [sys.executable, "-m", "svmlab.compiled.precompile"],
                 cwd=app_dir,
                 env={
                     **os.environ,
@@ -790,8 +791,8 @@ def first_visits(browser: Any, app_dir: Path, rounds: int) -> dict:
     """A fresh clone's first Explore, ``rounds`` times beside the floor's first
     load, each on a server of its own: the floor page with one small Plotly chart;
     a fresh ``git clone`` of ``app_dir`` (no bytecode) installed as the README
-    says (``python -m svmlab.precompile`` into an empty numba cache, timed as the
-    install's step, then ``streamlit run``); and a fresh clone started without
+    says (``python -m svmlab.compiled.precompile`` into an empty numba cache, timed as
+    the install's step, then ``streamlit run``); and a fresh clone started without
     that step (an empty cache: the solvers compile while the first page loads).
     Medians per step over the rounds."""
     per_step: dict[str, list[dict[str, Any]]] = {}
@@ -820,7 +821,7 @@ def first_visits(browser: Any, app_dir: Path, rounds: int) -> dict:
                 if precompile:
                     began = time.perf_counter()
                     subprocess.run(
-                        [sys.executable, "-m", "svmlab.precompile"],
+                        [sys.executable, "-m", "svmlab.compiled.precompile"],
                         cwd=clone,
                         env={**os.environ, **env, "OPENBLAS_NUM_THREADS": "1"},
                         capture_output=True,
@@ -937,7 +938,7 @@ def report(result: dict[str, Any]) -> None:
     )
     if result.get("precompile"):
         for label, part in result["precompile"].items():
-            print(f"python -m svmlab.precompile, {label}: {part}")
+            print(f"python -m svmlab.compiled.precompile, {label}: {part}")
     print(f"\nload at start {result['load_start']}, at end {result['load_end']}")
 
 

@@ -22,8 +22,8 @@ import scipy.stats
 
 from benchmarks.common import print_table, write_json
 from benchmarks.model_selection import CS, LEE_SIGMA2S, SIGMAS, estimator, grid_steps
-from svmlab.criterion_grid import SweepResult, grid_sweep
 from svmlab.datasets import make_two_circles
+from svmlab.experiments.criterion_grid import SweepResult, grid_sweep
 
 COLUMNS = [
     "seed",

@@ -6,11 +6,14 @@ Times, as medians of ``--repeats`` (the engine called as the page calls it, for
 the page's default request: outlier blobs, 100 clean points, 5 outliers at
 distance 6 of class +1 beyond class -1, C = 1, sigma = 1, delta = 0.1):
 
-- ``panels``: :func:`svmlab.robustness.compare_losses` (five losses, each fitted
+- ``panels``: :func:`svmlab.experiments.robustness.compare_losses` (five losses, each
+fitted
   with and without the outliers): the wait after any data or model control;
-- ``starts``: :func:`svmlab.robustness.multistart` of the ramp and of the squared
+- ``starts``: :func:`svmlab.experiments.robustness.multistart` of the ramp and of the
+squared
   ramp (the non-convexity section);
-- ``sweep``: :func:`svmlab.robustness.sweep_outliers` over the page's swept values
+- ``sweep``: :func:`svmlab.experiments.robustness.sweep_outliers` over the page's swept
+values
   and 5 seeds, each axis, linear and Gaussian kernel: the wait after "Run sweep";
 - ``cached``: the page's cached panels call repeated with the same request (what
   a display control costs: no engine call).
@@ -29,8 +32,8 @@ import logging
 from dataclasses import replace
 
 from benchmarks.common import machine_load, median_time, print_table, write_json
-from svmlab import robustness
-from svmlab.ui import losses_page as lp
+from svmlab.experiments import robustness
+from svmlab.ui.losses import requests as lp
 
 DEFAULT = lp.LossesRequest(
     source="outlier_blobs",

@@ -43,7 +43,7 @@ criterion can see), and its ``argmin_dist`` says how far exact LOO's own choice 
 from it.
 
 With ``--scheduler`` (or ``$SVMLAB_DASK_SCHEDULER``) exact LOO's sigma rows run as
-tasks on that Dask cluster's workers (:mod:`svmlab.executors`), and
+tasks on that Dask cluster's workers (:mod:`svmlab.experiments.executors`), and
 ``--loo-budget`` drops the rows not finished in time instead of stopping between
 rows; the numbers are the same as on this machine.
 """
@@ -70,12 +70,12 @@ from benchmarks.model_selection_before_after import (
     main,
 )
 from svmlab import SVC
-from svmlab.criterion_grid import SweepResult, grid_sweep
 from svmlab.datasets import make_two_circles
-from svmlab.executors import add_scheduler_argument
+from svmlab.experiments.criterion_grid import SweepResult, grid_sweep
+from svmlab.experiments.executors import add_scheduler_argument
 from svmlab.experiments.lee2006 import irwls_estimator
+from svmlab.experiments.selection import APPROXIMATIONS, misclassification
 from svmlab.kernels import sigma_from_lee_sigma2
-from svmlab.selection import APPROXIMATIONS, misclassification
 
 CS = np.logspace(-1, 4, 20)
 LEE_SIGMA2S = np.logspace(-1.5, 1, 20)

@@ -17,7 +17,7 @@ Lee's delta = 1e-4 and no bias:
 the entropy dual at a KKT residual of 1e-6. Timed: the whole sweep (every
 criterion, the wall time a visitor waits, median of ``--repeats``), each
 criterion's total (its time includes the full fits it starts from, as
-:func:`svmlab.criterion_grid.grid_sweep` counts it), and exact leave-one-out
+:func:`svmlab.experiments.criterion_grid.grid_sweep` counts it), and exact leave-one-out
 with *cold* refits (every refit from the cold start instead of from the full
 solution): the same LOO error must come out in every cell. The
 approximations' speed-up is over the *warm* exact LOO. Then the Spearman /
@@ -45,16 +45,16 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from svmlab import SVC
-from svmlab.criterion_grid import SweepResult, grid_sweep
 from svmlab.datasets import make_two_circles
+from svmlab.experiments.criterion_grid import SweepResult, grid_sweep
 from svmlab.experiments.lee2006 import EXACT_TOL, exact_loo_estimator, irwls_estimator
-from svmlab.selection import APPROXIMATIONS, fit_quietly, misclassification
+from svmlab.experiments.selection import APPROXIMATIONS, fit_quietly, misclassification
 from svmlab.solvers.entropy_refit import Refitter
 
 __all__ = ["converged_estimator", "main"]
 
 CRITERIA = (*APPROXIMATIONS, "loo")
-#: The KKT tolerance of converged fits (the page's, svmlab.ui.selection_page).
+#: The KKT tolerance of converged fits (the page's, svmlab.ui.selection.requests).
 KKT_TOL = EXACT_TOL
 N_TEST = 10_000
 

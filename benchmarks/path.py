@@ -5,8 +5,8 @@
 For each n, two circles with 10 % label noise (seed 0), Gaussian kernel σ = 0.39
 (Explore's default for the data set), hinge, SMO, tol 1e-3: the 30 values of C
 from 0.01 to 10⁴ on a log grid, fitted in ascending order by
-:func:`svmlab.path.regularization_path`, each fit warm-started from the previous
-α (``warm``) or from zero (``cold``); medians of ``--repeats`` runs, the two
+:func:`svmlab.experiments.path.regularization_path`, each fit warm-started from the
+previous α (``warm``) or from zero (``cold``); medians of ``--repeats`` runs, the two
 interleaved so a change in the machine's load hits both. The Gram matrix is
 computed once per path in both. Also reported: the largest difference in
 objective between the warm and the cold answers (relative), the slowest single
@@ -28,7 +28,7 @@ import numpy as np
 
 from benchmarks.common import interleaved_medians, machine_load, print_table, write_json
 from svmlab import datasets
-from svmlab.path import log_values, regularization_path
+from svmlab.experiments.path import log_values, regularization_path
 
 PARAMS = {"kernel": "gaussian", "sigma": 0.39, "loss": "hinge", "solver": "smo"}
 

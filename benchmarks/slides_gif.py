@@ -19,7 +19,8 @@ import argparse
 import numpy as np
 
 from benchmarks.common import machine_load, median_time, print_table, write_json
-from svmlab import SVC, datasets, figures, slides
+from svmlab import SVC, datasets, figures
+from svmlab.figures import slides
 from svmlab.ui.explore.slides_panel import PLAYBACK_FRAME
 
 

@@ -68,10 +68,10 @@ from benchmarks.common import (
     write_json,
 )
 from svmlab import SVC, datasets
+from svmlab.experiments.solver_comparison import ModelSpec, compare_solvers, timed_solve
+from svmlab.experiments.solver_scaling import LEE_PAPER, lee_table
 from svmlab.kernels import KernelRows, gamma_from_sigma, gram
 from svmlab.losses import make_loss
-from svmlab.solver_comparison import ModelSpec, compare_solvers, timed_solve
-from svmlab.solver_scaling import LEE_PAPER, lee_table
 from svmlab.solvers import SOLVERS, Problem
 from svmlab.solvers import solve as solve_with
 
@@ -80,8 +80,9 @@ LOSSES = ("hinge", "squared_hinge", "modified_hinge", "ramp", "squared_ramp")
 SKIP_S = 20.0
 SLOW_S = 2.0
 
-#: Lee (2006) Table 1 (LEE_PAPER, imported above) lives in svmlab.solver_scaling,
-#: beside the code that reruns it for the Solvers page.
+#: Lee (2006) Table 1 (LEE_PAPER, imported above) lives in
+#: svmlab.experiments.solver_scaling, beside the code that reruns it for the Solvers
+#: page.
 
 
 def fit(X, y, init=None, **params: Any) -> SVC:
@@ -273,7 +274,7 @@ def table_sweeps(sizes: list[int]) -> list[dict]:
 
 
 def table_lee(repeats: int) -> list[dict]:
-    """Lee's Table 1 by :func:`svmlab.solver_scaling.lee_table`, the Solvers
+    """Lee's Table 1 by :func:`svmlab.experiments.solver_scaling.lee_table`, the Solvers
     page's own code (kernel + solve, median of ``repeats``)."""
     rows = []
     for r in lee_table(tuple(LEE_PAPER), repeats=repeats):
@@ -297,7 +298,7 @@ def table_lee(repeats: int) -> list[dict]:
 
 def table_page(n: int) -> list[dict]:
     """E. The Solvers page's table (issue 17), from the page's own engine call
-    :func:`svmlab.solver_comparison.compare_solvers`: two circles, Gaussian
+    :func:`svmlab.experiments.solver_comparison.compare_solvers`: two circles, Gaussian
     sigma 0.5, C = 10, tol 1e-3, hinge with an unregularized bias and with
     none, every valid solver and the library reference."""
     X, y = _circles(n)
@@ -459,8 +460,9 @@ def table_family(sizes: list[int], panel_rows: list[dict]) -> list[dict]:
                         rows.append(row)
                         continue
 
-                # The Solvers page's timing (svmlab.solver_comparison.timed_solve:
-                # median of 3 under 50 ms), the Gram matrix's time added.
+                # The Solvers page's timing
+                # (svmlab.experiments.solver_comparison.timed_solve: median of 3 under
+                # 50 ms), the Gram matrix's time added.
                 start = time.perf_counter()
                 K = gram(X, sigma=sigma)
                 problem = Problem(K, y, make_loss(loss), C, fit_intercept)

@@ -28,7 +28,8 @@ from sklearn import svm as sk
 from sklearn.base import is_regressor
 
 from benchmarks.common import interleaved_medians, machine_load, print_table, write_json
-from svmlab import SVC, EpsilonSVR, NuSVC, NuSVR, OneClassSVM, datasets, regression_data
+from svmlab import SVC, EpsilonSVR, NuSVC, NuSVR, OneClassSVM, datasets
+from svmlab.datasets import regression
 from svmlab.kernels import gamma_from_sigma
 
 SIGMA = 0.5
@@ -40,7 +41,7 @@ def _cases(n: int) -> list[tuple[str, object, object, tuple, np.ndarray, str]]:
     Xt, _ = datasets.make_two_circles(500, noise=0.1, random_state=1)
     Xi, yi = datasets.make_imbalanced(n, ratio=5.0, random_state=0)
     Xit, _ = datasets.make_imbalanced(500, ratio=5.0, random_state=1)
-    x, t = regression_data.make_sinc(n, noise=0.1, random_state=0)
+    x, t = regression.make_sinc(n, noise=0.1, random_state=0)
     xt = np.linspace(-3, 3, 500)[:, None]
     common = {"sigma": SIGMA, "tol": 1e-3}
     ref = {"gamma": GAMMA, "tol": 1e-3}

@@ -15,7 +15,7 @@ script state going ``running`` -> ``notRunning``, and the last DOM mutation
 (plus the next animation frame) inside the main chart's element, once the page
 has been quiet for 250 ms. The other charts (alpha histogram, loss panel) are
 timed too ("all charts"): the page draws them when the browser is idle after
-the main one (svmlab.ui.explore.chart). A chart is a ``st.plotly_chart`` element or a
+the main one (svmlab.ui.frame.chart). A chart is a ``st.plotly_chart`` element or a
 Plotly div (``.js-plotly-plot``) inside one. Streamlit may skip showing
 ``running`` for a short rerun handled in one render; the server's messages
 since the key press then stand for it (and the last one for the script's end).
@@ -248,7 +248,7 @@ def warm_start_rows(sizes: list[int], steps: int = 10) -> list[dict]:
     import numpy as np
 
     from svmlab import SVC, datasets
-    from svmlab.ui.link_values import C_GRID
+    from svmlab.ui.frame.link_values import C_GRID
 
     rows = []
     start = C_GRID.index(10.0)

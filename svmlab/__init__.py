@@ -1,5 +1,19 @@
 """svmlab: an interactive lab for seeing support vector machines work.
 
+The public face: the estimators (``svmlab.SVC``, ``NuSVC``, ``OneClassSVM``,
+``EpsilonSVR``, ``NuSVR``, ``PlattSVC``, the multiclass ones), the errors they
+raise, and the subpackages by layer, in the order data flows:
+
+- :mod:`svmlab.datasets`: generated data sets and a student's CSV files;
+- :mod:`svmlab.kernels`: Gram matrices, their rows on demand, PSD checks;
+- :mod:`svmlab.losses`: the margin losses every solver and figure scores with;
+- :mod:`svmlab.solvers`: one signature, one result type, every algorithm;
+- :mod:`svmlab.svm`: the estimators and what they share;
+- :mod:`svmlab.experiments`: the computations the pages run (imported on use);
+- :mod:`svmlab.figures`: Plotly figure builders and the slides (imported on use);
+- :mod:`svmlab.compiled`: numba's cache directory and the warm-up;
+- :mod:`svmlab.ui`: the Streamlit pages' code (the only part that imports it).
+
 The engine is pure: importing ``svmlab`` never imports streamlit (only the
 ``svmlab.ui`` subpackage does) nor plotly (only ``svmlab.figures`` does).
 """
@@ -7,20 +21,9 @@ The engine is pure: importing ``svmlab`` never imports streamlit (only the
 from __future__ import annotations
 
 # First: numba's cache directory must be set before any compiled module loads
-# (svmlab/compiled_cache.py: a directory named by the compiled sources' hash).
-from svmlab import (
-    compiled_cache,
-    crammer_singer,
-    csv_data,
-    datasets,
-    kernels,
-    losses,
-    multiclass,
-    probability,
-    regression_data,
-    selection,
-    solvers,
-)
+# (svmlab/compiled/cache.py: a directory named by the compiled sources' hash).
+from svmlab.compiled import cache as _compiled_cache  # noqa: F401  (isort: skip)
+from svmlab import datasets, kernels, losses, solvers, svm
 from svmlab.errors import (
     DataError,
     FitCancelled,
@@ -31,12 +34,20 @@ from svmlab.errors import (
     SvmlabError,
     UnknownNameError,
 )
-from svmlab.estimator import BIASES, SV_STATES, SVC
-from svmlab.multiclass import CrammerSingerSVC, OneVsOneSVC, OneVsRestSVC
-from svmlab.nu_svm import NuSVC, OneClassSVM
-from svmlab.probability import PlattSVC
-from svmlab.regression import EpsilonSVR, NuSVR
 from svmlab.solvers.base import cancel_when
+from svmlab.svm import (
+    BIASES,
+    SV_STATES,
+    SVC,
+    CrammerSingerSVC,
+    EpsilonSVR,
+    NuSVC,
+    NuSVR,
+    OneClassSVM,
+    OneVsOneSVC,
+    OneVsRestSVC,
+    PlattSVC,
+)
 
 __all__ = [
     "BIASES",
@@ -59,15 +70,9 @@ __all__ = [
     "SvmlabError",
     "UnknownNameError",
     "cancel_when",
-    "compiled_cache",
-    "crammer_singer",
-    "csv_data",
     "datasets",
     "kernels",
     "losses",
-    "multiclass",
-    "probability",
-    "regression_data",
-    "selection",
     "solvers",
+    "svm",
 ]

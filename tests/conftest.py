@@ -29,12 +29,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Compile svmlab's numba functions once, before the first test: the warm-up
-    a server runs at its start (:mod:`svmlab.precompile`). On a fresh machine
+    a server runs at its start (:mod:`svmlab.compiled.precompile`). On a fresh machine
     (an empty numba cache, or compiled sources just changed) the first page
     test otherwise compiled the solvers inside its script timeout and failed
     when the machine was busy (seen: Explore's AppTest after 30 s at load 8).
     With a filled cache this loads the functions, about 4 s."""
-    from svmlab import precompile
+    from svmlab.compiled import precompile
 
     report = precompile.warm_up()
     assert not report.errors, report.errors
@@ -190,9 +190,7 @@ def fresh_caches() -> Iterator[None]:
 def no_lee_files(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The Model selection page reads and writes no real Lee (2006) results
     file: both of its paths point at missing files under ``tmp_path``."""
-    from svmlab.ui import selection_page
+    from svmlab.ui.selection import requests
 
-    monkeypatch.setattr(selection_page, "LEE_PATH", tmp_path / "missing_lee2006.json")
-    monkeypatch.setattr(
-        selection_page, "LEE_LOCAL_PATH", tmp_path / "missing_local.json"
-    )
+    monkeypatch.setattr(requests, "LEE_PATH", tmp_path / "missing_lee2006.json")
+    monkeypatch.setattr(requests, "LEE_LOCAL_PATH", tmp_path / "missing_local.json")

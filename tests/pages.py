@@ -73,7 +73,7 @@ def clear_caches() -> None:
     that no test gets another's cache hits."""
     import streamlit as st
 
-    from svmlab.ui import shared_results
+    from svmlab.ui.frame import shared_results
 
     st.cache_data.clear()
     shared_results.clear_all()
@@ -81,10 +81,10 @@ def clear_caches() -> None:
 
 def _figures(at: AppTest) -> list[tuple[str | None, str]]:
     """``(element key, figure JSON)`` of every Plotly figure on the page:
-    svmlab's kept-alive charts (:func:`svmlab.ui.panels.plotly_chart`; the
+    svmlab's kept-alive charts (:func:`svmlab.ui.frame.panels.plotly_chart`; the
     frame's invisible preload is a component of its own), then any
     ``st.plotly_chart`` (Explore's path)."""
-    from svmlab.ui.explore.chart import COMPONENT
+    from svmlab.ui.frame.chart import COMPONENT
 
     return [
         (e.key, e.proto.bytes.decode())

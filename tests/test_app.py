@@ -58,7 +58,7 @@ def test_one_menu_names_every_page_in_the_course_order() -> None:
     course meets them; every page runs inside the frame from the router."""
     import streamlit as st
 
-    from svmlab.ui.frame import PAGES, _menu
+    from svmlab.ui.frame.router import PAGES, _menu
 
     titles = [
         "Lecture hub",
@@ -90,7 +90,7 @@ def test_home_does_not_promise_pages_that_do_not_exist() -> None:
     at = _run(ROOT / "app.py")
     text = "\n".join(m.value for m in at.markdown).lower()
     assert "later pages" not in text
-    from svmlab.ui.presets import PRESETS, query
+    from svmlab.ui.frame.presets import PRESETS, query
 
     links = at.main.get("page_link")
     pages = [link for link in links if not link.proto.query_string]

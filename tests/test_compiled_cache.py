@@ -4,7 +4,7 @@ in another module is seen by the functions that call it.
 
 The end-to-end test copies the package to a temporary directory, runs a compiled
 function of ``solvers/row_cache.py`` that calls ``kernels.kernel_row_into``,
-edits only ``kernels.py``, and runs it again in a new process: numba's own
+edits only ``kernels/rows.py``, and runs it again in a new process: numba's own
 ``cache=True`` (which checks the caller's file only) gave the old answer.
 """
 
@@ -19,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from svmlab import compiled_cache
+from svmlab.compiled import cache as compiled_cache
 from tests.conftest import python_output
 
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Row 0 of K, read through the row cache (kind 0: gathered from K, through
-#: ``kernel_row_into`` in kernels.py); also where numba's cache points.
+#: ``kernel_row_into`` in kernels/rows.py); also where numba's cache points.
 SCRIPT = textwrap.dedent(
     """
     import json, numba, numpy as np
@@ -85,7 +85,7 @@ def test_an_edit_to_a_called_helper_in_another_module_is_seen(tmp_path):
     again = _run(root, cache_base)  # same sources: the same directory, reused
     assert again == first
     assert _entries(Path(first["cache_dir"])) == written  # loaded, not recompiled
-    kernels = root / "svmlab" / "kernels.py"
+    kernels = root / "svmlab" / "kernels" / "rows.py"
     text = kernels.read_text()
     assert text.count(GATHER) == 1
     kernels.write_text(
@@ -107,7 +107,7 @@ def test_numba_points_at_the_directory_of_this_source(tmp_path, numba_first):
         "import numba; print(repr(numba.config.CACHE_DIR)); " if numba_first else ""
     )
     code = before + (
-        "import os, svmlab, numba; from svmlab import compiled_cache as c; "
+        "import os, svmlab, numba; from svmlab.compiled import cache as c; "
         "print(numba.config.CACHE_DIR); print(os.environ['NUMBA_CACHE_DIR']); "
         "print(c.source_hash()); print(c.CACHE_DIR)"
     )
@@ -122,8 +122,10 @@ def test_numba_points_at_the_directory_of_this_source(tmp_path, numba_first):
 @pytest.mark.parametrize(
     "name",
     [
-        "kernels.py",
-        "crammer_singer.py",
+        "kernels/functions.py",
+        "kernels/rows.py",
+        "solvers/crammer_singer.py",
+        "compiled/arguments.py",
         "solvers/row_cache.py",
         "solvers/shrinking.py",
         "solvers/smo.py",
@@ -142,7 +144,8 @@ def test_the_hash_changes_with_any_compiled_source(tmp_path, name):
 def test_the_hash_ignores_pages_and_figures(tmp_path):
     package = _copy_package(tmp_path) / "svmlab"
     before = compiled_cache.source_hash(package)
-    for name in ("ui/cache.py", "figures/decision.py", "selection.py"):
+    edited = ("ui/explore/cache.py", "figures/decision.py", "experiments/selection.py")
+    for name in edited:
         with (package / name).open("a") as file:
             file.write("\n# an edit\n")
     assert compiled_cache.source_hash(package) == before

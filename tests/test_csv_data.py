@@ -1,4 +1,5 @@
-"""Tests for svmlab.csv_data: every sample file in tests/data/csv, round trips, fuzzing.
+"""Tests for svmlab.datasets.csv_data: every sample file in tests/data/csv, round trips,
+fuzzing.
 
 ``tests/data/csv/EXPECTED.json`` (written by ``tests/data/csv/generate.py``) lists the
 malformed files with the stage that refuses them and a phrase of the message, and the
@@ -17,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-import svmlab.csv_data as csv_data
-import svmlab.csv_table as csv_table
-from svmlab.csv_data import CsvTable, read_table, to_csv, to_dataset
+import svmlab.datasets.csv_data as csv_data
+import svmlab.datasets.csv_table as csv_table
+from svmlab.datasets.csv_data import CsvTable, read_table, to_csv, to_dataset
 from svmlab.errors import DataError, SvmlabError
 
 DATA = Path(__file__).parent / "data" / "csv"

@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab import csv_data, datasets
+from svmlab import datasets
+from svmlab.datasets import csv_data
 from svmlab.errors import DataError
-from svmlab.ui import data_source
 from svmlab.ui.explore import upload
+from svmlab.ui.frame import data_source
 from tests.pages import EXPLORE, PAGES, open_page, page_test
 
 pytestmark = pytest.mark.usefixtures("fresh_caches")

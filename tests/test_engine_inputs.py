@@ -14,9 +14,10 @@ import operator
 import numpy as np
 import pytest
 
-from svmlab import SVC, DataError, ParameterError, executors, selection
-from svmlab.criterion_grid import grid_sweep
-from svmlab.robustness import FitSettings, Outliers, multistart
+from svmlab import SVC, DataError, ParameterError
+from svmlab.experiments import executors, selection
+from svmlab.experiments.criterion_grid import grid_sweep
+from svmlab.experiments.robustness import FitSettings, Outliers, multistart
 
 X = np.random.default_rng(0).normal(size=(12, 2))
 Y01 = np.array([0, 1] * 6)
@@ -182,7 +183,7 @@ def test_labels_are_scikit_learns_whatever_the_path(y):
     # answer and the refusals are scikit-learn's rule's, value and dtype.
     from sklearn.utils.multiclass import check_classification_targets, unique_labels
 
-    from svmlab.validation import check_labels
+    from svmlab.svm.validation import check_labels
 
     try:
         check_classification_targets(y)

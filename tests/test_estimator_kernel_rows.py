@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from sklearn.svm import SVC as LibSVC
 
-import svmlab.estimator as estimator_module
+import svmlab.svm.classifier as estimator_module
 from svmlab import SVC, datasets, solvers
 from svmlab.errors import SvmlabError
 from svmlab.kernels import KernelRows, gamma_from_sigma, gram

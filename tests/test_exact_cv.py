@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 from sklearn.model_selection import StratifiedKFold
 
-from svmlab import SVC, selection
+from svmlab import SVC
 from svmlab.datasets import make_two_circles
+from svmlab.experiments import selection
 from svmlab.kernels import gram
 from svmlab.solvers import entropy_refit
 from svmlab.solvers.entropy_refit import Refitter

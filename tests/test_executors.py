@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 from distributed import Client, LocalCluster
 
-from svmlab import SVC, cancel_when, criterion_grid, datasets, executors
+from svmlab import SVC, cancel_when, datasets
 from svmlab.errors import FitCancelled, ParameterError
-from svmlab.executors import run_tasks
+from svmlab.experiments import criterion_grid, executors
+from svmlab.experiments.executors import run_tasks
 from tests.conftest import TINY_LEE
 
 pytestmark = pytest.mark.timeout(180)
@@ -234,7 +235,7 @@ def test_scheduler_argument_reads_the_environment_and_the_option_wins(
     $SVMLAB_DASK_SCHEDULER unless one is given, none without either."""
     import argparse
 
-    from svmlab.executors import add_scheduler_argument
+    from svmlab.experiments.executors import add_scheduler_argument
 
     def parsed(*argv: str) -> str | None:
         parser = argparse.ArgumentParser()

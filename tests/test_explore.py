@@ -20,10 +20,10 @@ from streamlit.testing.v1 import AppTest
 from svmlab import SVC, datasets, kernels, losses, solvers
 from svmlab.solvers.base import DualSolution, History, SolverSpec
 from svmlab.ui.explore.cache import apply_edits, load_data, model_items
-from svmlab.ui.explore.chart import COMPONENT
 from svmlab.ui.explore.edit import inside_region
 from svmlab.ui.explore.settings import ExploreSettings
-from svmlab.ui.link_values import C_GRID, SIGMA_GRID, nearest
+from svmlab.ui.frame.chart import COMPONENT
+from svmlab.ui.frame.link_values import C_GRID, SIGMA_GRID, nearest
 from tests.pages import EXPLORE, numbers, open_page, problems
 
 SMALL_N = 40
@@ -34,7 +34,7 @@ def _app(query: dict[str, str] | None = None) -> AppTest:
 
 
 def _charts(at: AppTest) -> list[dict]:
-    """What the page's Plotly charts (svmlab.ui.explore.chart components) are
+    """What the page's Plotly charts (svmlab.ui.frame.chart components) are
     sent, in order:
     ``{"data", "layout", "config", "select"}``."""
     return [
@@ -153,11 +153,11 @@ def test_link_values_are_accepted_clamped_or_refused_with_a_note(
 def test_every_model_selection_choice_opens_in_explore_unchanged() -> None:
     """What the Model selection page hands Explore (its grids of C and sigma, Lee's
     deltas) is accepted as it is."""
-    from svmlab.ui import selection_page
+    from svmlab.ui.selection import requests
 
-    for C in selection_page.C_CHOICES:
-        for sigma in selection_page.SIGMA_CHOICES:
-            for delta in selection_page.DELTAS:
+    for C in requests.C_CHOICES:
+        for sigma in requests.SIGMA_CHOICES:
+            for delta in requests.DELTAS:
                 s = ExploreSettings(
                     dataset="two_circles",
                     loss="modified_hinge",
@@ -521,11 +521,11 @@ def test_model_json() -> None:
 
 
 def test_chart_payload_is_plain_json() -> None:
-    """svmlab.ui.explore.chart sends a figure (go.Figure or spec dicts) as JSON the
+    """svmlab.ui.frame.chart sends a figure (go.Figure or spec dicts) as JSON the
     browser can parse: numpy values as numbers, NaN as null, no fixed width."""
     import plotly.graph_objects as go
 
-    from svmlab.ui.explore.chart import figure_payload
+    from svmlab.ui.frame.chart import figure_payload
 
     config = {"displaylogo": False}
     spec = {
@@ -551,7 +551,7 @@ def test_chart_payload_is_plain_json() -> None:
 
 def test_charts_are_plotly_components_kept_across_reruns() -> None:
     """The main chart, the alpha histogram and the loss panel go to the browser as
-    svmlab.ui.explore.chart components: the whole figure with the modebar config, only
+    svmlab.ui.frame.chart components: the whole figure with the modebar config, only
     the main chart reports box/lasso selections, and the element ids do not
     change when C moves (the browser keeps each Plotly div and reacts in place)."""
     at = _app({"n": "60"})

@@ -11,8 +11,8 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from svmlab import datasets
-from svmlab.ui.explore.chart import COMPONENT
 from svmlab.ui.explore.settings import ExploreSettings
+from svmlab.ui.frame.chart import COMPONENT
 from tests.pages import EXPLORE, open_page, problems
 
 

@@ -1,5 +1,5 @@
 """Explore on the one state schema (issue 30, item 2): its fields are declared
-once (:data:`svmlab.ui.explore_state.EXPLORE_STATE`, a ``PageState`` like every
+once (:data:`svmlab.ui.explore.fields.EXPLORE_STATE`, a ``PageState`` like every
 page's), its link is read and said by the shared mechanism in the same sentences
 as on Losses, and its C widget is drawn by the same shared function as Losses'.
 """
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from svmlab.ui import model_block
+from svmlab.ui.explore.fields import EXPLORE_STATE, KEYS
 from svmlab.ui.explore.settings import ExploreSettings
-from svmlab.ui.explore_state import EXPLORE_STATE, KEYS
-from svmlab.ui.page_state import PageState
+from svmlab.ui.frame import model_block
+from svmlab.ui.frame.page_state import PageState
 from tests.pages import EXPLORE, PAGES, open_page
 
 pytestmark = pytest.mark.usefixtures("fresh_caches")

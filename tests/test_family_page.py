@@ -21,10 +21,10 @@ from sklearn.svm import NuSVC as SkNuSVC
 from streamlit.testing.v1 import AppTest
 
 from svmlab import datasets, kernels
-from svmlab.estimator import SVC
 from svmlab.figures.family import family_figure, roc_figure
-from svmlab.ui import family_page as fp
-from svmlab.ui.page_state import FAMILY_STATE
+from svmlab.svm.classifier import SVC
+from svmlab.ui.family import requests as fp
+from svmlab.ui.frame.page_state import FAMILY_STATE
 from tests.pages import figure_texts, page_test, problems
 
 PAGE = FAMILY_STATE.page
@@ -359,7 +359,7 @@ def test_the_nu_path_brackets_nu_as_libsvm_does(machine, monkeypatch) -> None:
     path is computed once, not again when ν moves."""
     from sklearn.svm import OneClassSVM as SkOneClass
 
-    from svmlab.nu_svm import NuSVC, OneClassSVM
+    from svmlab.svm.nu_svm import NuSVC, OneClassSVM
 
     cls = NuSVC if machine == "nu" else OneClassSVM
     calls = _record_fits(monkeypatch, cls, "nu")
@@ -473,7 +473,7 @@ def _points_csv(header: str = "x1,x2", label: str | None = None) -> bytes:
 
 
 def test_to_points_reads_two_columns_with_to_datasets_checks() -> None:
-    from svmlab.csv_data import read_table, to_dataset, to_points
+    from svmlab.datasets.csv_data import read_table, to_dataset, to_points
     from svmlab.errors import DataError
 
     X, _ = datasets.make("blobs", n_samples=60, random_state=3)

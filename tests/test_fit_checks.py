@@ -1,4 +1,4 @@
-"""svmlab.fit_checks: what SVC.fit checks around a solve (issue 29, item 4: a
+"""svmlab.svm.fit_checks: what SVC.fit checks around a solve (issue 29, item 4: a
 Gram matrix handed in is checked once per matrix, and the model's margins come
 from the solver's own K (alpha y))."""
 
@@ -7,10 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from svmlab import SVC, fit_checks
+from svmlab import SVC
 from svmlab.datasets import make_two_circles
 from svmlab.errors import DataError
 from svmlab.kernels import gram
+from svmlab.svm import fit_checks
 
 
 @pytest.fixture

@@ -10,9 +10,9 @@ from dataclasses import replace
 
 import pytest
 
-from svmlab.ui import follow_rooms
 from svmlab.ui.explore import follow_panel
-from svmlab.ui.follow_rooms import Rooms
+from svmlab.ui.frame import follow_rooms
+from svmlab.ui.frame.follow_rooms import Rooms
 from tests.pages import EXPLORE, open_page, page_test, problems
 
 
@@ -208,7 +208,7 @@ def test_uploaded_data_and_edited_points_travel_to_two_followers(fresh_rooms) ->
 
     import numpy as np
 
-    from svmlab import csv_data
+    from svmlab.datasets import csv_data
     from svmlab.ui.explore import cache, upload
 
     name = "good_comma_header.csv"

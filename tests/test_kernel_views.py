@@ -7,7 +7,7 @@ import pytest
 
 from svmlab import SVC, datasets, kernels
 from svmlab.errors import ParameterError
-from svmlab.kernel_views import bump, gram_order, lift, poly2_features
+from svmlab.experiments.kernel_views import bump, gram_order, lift, poly2_features
 
 
 def test_feature_map_reproduces_the_kernel() -> None:

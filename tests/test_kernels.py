@@ -7,7 +7,6 @@ import pytest
 from sklearn.metrics.pairwise import rbf_kernel, sigmoid_kernel
 
 from svmlab import ParameterError, UnknownNameError
-from svmlab.kernel_psd import psd_note, smallest_eigenvalue
 from svmlab.kernels import (
     DIRECT_MAX_DIM,
     KERNELS,
@@ -19,6 +18,7 @@ from svmlab.kernels import (
     sigma_from_gamma,
     sigma_from_lee_sigma2,
 )
+from svmlab.kernels.psd import psd_note, smallest_eigenvalue
 from tests.conftest import gaussian_by_pairs
 
 X = np.random.default_rng(0).normal(size=(7, 2))
@@ -102,7 +102,7 @@ def test_squared_losses_refuse_an_unbounded_dual_and_fit_a_bounded_one():
     """No box on α: the dual has a maximum exactly when K + I/C is PSD. Below
     the C the sentence names, it is, and the fit converges."""
     from svmlab import SVC
-    from svmlab.regression import EpsilonSVR
+    from svmlab.svm.regression import EpsilonSVR
 
     rng = np.random.default_rng(5)
     X = 2.0 * rng.normal(size=(40, 2))

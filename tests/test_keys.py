@@ -6,7 +6,7 @@ shortcuts the page registers."""
 from __future__ import annotations
 
 from svmlab.ui.explore import keys, undo_bar
-from svmlab.ui.link_values import C_GRID, SIGMA_GRID
+from svmlab.ui.frame.link_values import C_GRID, SIGMA_GRID
 from tests.pages import EXPLORE, open_page, problems
 
 

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab.ui.explore.chart import COMPONENT
 from svmlab.ui.explore.settings import ExploreSettings
-from svmlab.ui.presets import query
+from svmlab.ui.frame.chart import COMPONENT
+from svmlab.ui.frame.presets import query
 from tests.pages import EXPLORE, numbers, open_page, problems
 
 
@@ -38,7 +38,7 @@ def test_path_scrub_draws_stored_models_and_fits_nothing(monkeypatch) -> None:
     assert held.complete and held.values.size == 30
     assert _path_chart(at)["data"]
 
-    from svmlab.estimator import SVC
+    from svmlab.svm.classifier import SVC
 
     def no_fit(*args, **kwargs):
         raise AssertionError("a scrub must not fit")
@@ -275,8 +275,8 @@ def test_path_legend_tells_every_series_apart() -> None:
     """One legend for four panels: no two series share colour and dash (the
     margin width and the free SVs were both solid black)."""
     from svmlab.datasets import make
+    from svmlab.experiments.path import regularization_path
     from svmlab.figures import path_figure
-    from svmlab.path import regularization_path
 
     X, y = make("two_circles", n_samples=30, random_state=0)
     params = {"kernel": "gaussian", "sigma": 0.39}

@@ -1,14 +1,14 @@
 """A preset's link wins over the session's values by one rule on every page
-(issue 30): :func:`svmlab.ui.page_url.link_wins`, which Explore's
+(issue 30): :func:`svmlab.ui.frame.page_url.link_wins`, which Explore's
 ``sync_state`` and every other page's ``page_url.load`` both ask."""
 
 from __future__ import annotations
 
 import pytest
 
-from svmlab.ui import page_url
 from svmlab.ui.explore.settings import ExploreSettings
-from svmlab.ui.presets import page_query, query
+from svmlab.ui.frame import page_url
+from svmlab.ui.frame.presets import page_query, query
 from tests.pages import EXPLORE, PAGES, page_test
 
 pytestmark = pytest.mark.usefixtures("fresh_caches")

@@ -3,7 +3,7 @@ kernels, uploads, zero outliers, more outliers than points, the sweep, display
 controls that recompute nothing, the Fig. 27.17 setting, the starts table.
 
 The panels' numbers are checked against the engine called directly
-(svmlab.robustness), which the page must only display.
+(svmlab.experiments.robustness), which the page must only display.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab import datasets, robustness
+from svmlab import datasets
+from svmlab.experiments import robustness
 from svmlab.losses import LOSSES
-from svmlab.ui import losses_page as lp
+from svmlab.ui.losses import requests as lp
 from tests.pages import PAGES, click_after_promise, page_test, problems
 
 PAGE = str(PAGES / "4_Losses.py")
@@ -221,8 +222,8 @@ def test_a_wide_csv_chooses_its_columns_beside_the_outliers_class() -> None:
 
 
 def test_a_page_field_cannot_take_a_data_source_key() -> None:
-    from svmlab.ui.page_fields import Choice
-    from svmlab.ui.page_state import LOSSES_STATE, PageState
+    from svmlab.ui.frame.page_fields import Choice
+    from svmlab.ui.frame.page_state import LOSSES_STATE, PageState
 
     def state(*fields) -> PageState:
         return PageState(

@@ -12,7 +12,7 @@ import numpy as np
 
 from svmlab import SVC
 from svmlab.ui.explore import cache, edit
-from svmlab.ui.explore.chart import COMPONENT
+from svmlab.ui.frame.chart import COMPONENT
 from tests.pages import EXPLORE, open_page, problems
 
 

@@ -1,5 +1,5 @@
-"""svmlab.multiclass and svmlab.crammer_singer against independent references:
-scikit-learn's LIBSVM (one-vs-one), scikit-learn's OneVsRestClassifier,
+"""svmlab.svm.multiclass and svmlab.solvers.crammer_singer against independent
+references: scikit-learn's LIBSVM (one-vs-one), scikit-learn's OneVsRestClassifier,
 LIBLINEAR's Crammer-Singer (linear kernel) and the primal written out and solved
 by scipy's SLSQP (any kernel)."""
 
@@ -16,11 +16,12 @@ from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC as SklearnSVC
 from sklearn.svm import LinearSVC
 
-from svmlab import SVC, crammer_singer
-from svmlab.crammer_singer import CSDual
+from svmlab import SVC
 from svmlab.errors import DataError, ParameterError, UnknownNameError
 from svmlab.kernels import gamma_from_sigma, gram
-from svmlab.multiclass import (
+from svmlab.solvers import crammer_singer
+from svmlab.solvers.crammer_singer import CSDual
+from svmlab.svm.multiclass import (
     CrammerSingerSVC,
     OneVsOneSVC,
     OneVsRestSVC,
@@ -287,9 +288,9 @@ def _unscaled_spiral_poly(n: int):
     """Issue 27, item 18: three spiral arms under the unscaled polynomial
     kernel (x'z + 1)^2, kernel values up to about 1e5: C K ~ 4e4, near the hard
     margin, where the block sweeps alone stalled."""
-    from svmlab import multiclass_data
+    from svmlab.datasets import multiclass
 
-    X, y = multiclass_data.make_spiral(n, n_classes=3, random_state=3)
+    X, y = multiclass.make_spiral(n, n_classes=3, random_state=3)
     return X, y, gram(X, kernel="polynomial", degree=2, coef0=1.0)
 
 
@@ -332,9 +333,9 @@ def test_auto_blocks_converge_on_a_larger_unscaled_polynomial_problem():
 def test_well_scaled_problems_need_no_chunk():
     """A Gaussian kernel converges by sweeps alone, before the first chunk:
     the same sweeps, the same answer, as without chunks."""
-    from svmlab import multiclass_data
+    from svmlab.datasets import multiclass as multiclass
 
-    X, y = multiclass_data.make_spiral(300, n_classes=3, random_state=0)
+    X, y = multiclass.make_spiral(300, n_classes=3, random_state=0)
     K = gram(X, sigma=1.0)
     blocks = crammer_singer.solve_blocks(CSDual(K, y, 3, 10.0))
     alone = crammer_singer.solve_blocks(CSDual(K, y, 3, 10.0), chunks=False)
@@ -399,9 +400,9 @@ def test_block_method_converges_when_own_entries_sit_at_C():
     """Six spiral arms at a small width: many blocks have their own entry at C.
     A rounded C(1 - 1e-16) once read as "below the bound" and stalled the
     sweeps at a KKT violation of 0.18 (regression)."""
-    from svmlab import multiclass_data
+    from svmlab.datasets import multiclass as multiclass
 
-    X, y = multiclass_data.make_spiral(150, n_classes=6, random_state=0)
+    X, y = multiclass.make_spiral(150, n_classes=6, random_state=0)
     K = gram(X, sigma=0.5)
     qp = crammer_singer.solve_qp(CSDual(K, y, 6, 1.0), tol=1e-8)
     blocks = crammer_singer.solve_blocks(CSDual(K, y, 6, 1.0), tol=1e-4, max_iter=3000)

@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab import csv_data, datasets, multiclass_data
+from svmlab import datasets
+from svmlab.datasets import csv_data, multiclass
 from svmlab.errors import DataError, ParameterError, UnknownNameError
 from svmlab.figures import data_bounds
 from svmlab.figures.multiclass import key_figure, multiclass_panel, region_map
-from svmlab.multiclass import METHODS, CrammerSingerSVC, OneVsOneSVC, OneVsRestSVC
+from svmlab.svm.multiclass import METHODS, CrammerSingerSVC, OneVsOneSVC, OneVsRestSVC
 from tests.pages import PAGES, charts, page_test, problems
 
 PAGE = str(PAGES / "6_Multiclass.py")
@@ -19,40 +20,40 @@ PAGE = str(PAGES / "6_Multiclass.py")
 # -- generators --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", list(multiclass_data.GENERATORS))
+@pytest.mark.parametrize("name", list(multiclass.GENERATORS))
 def test_generators_are_deterministic_with_labels_0_to_k(name):
-    X, y = multiclass_data.make(name, n_samples=101, random_state=4)
-    X2, y2 = multiclass_data.make(name, n_samples=101, random_state=4)
+    X, y = multiclass.make(name, n_samples=101, random_state=4)
+    X2, y2 = multiclass.make(name, n_samples=101, random_state=4)
     np.testing.assert_array_equal(X, X2)
     np.testing.assert_array_equal(y, y2)
     assert X.shape == (101, 2) and y.dtype == np.int64
     k = int(y.max()) + 1
     assert k == 3 and set(y) == set(range(k))
     assert np.bincount(y).max() - np.bincount(y).min() <= 1
-    assert not np.array_equal(X, multiclass_data.make(name, n_samples=101)[0])
+    assert not np.array_equal(X, multiclass.make(name, n_samples=101)[0])
     # Every parameter the page offers, at its ends, gives data.
-    for p in multiclass_data.PARAMS[name]:
+    for p in multiclass.PARAMS[name]:
         for v in (p.low, p.high):
-            multiclass_data.make(name, **{p.name: int(v) if p.integer else v})
+            multiclass.make(name, **{p.name: int(v) if p.integer else v})
 
 
 def test_two_arm_spiral_is_sugiyamas():
-    X, y = multiclass_data.make_spiral(200, n_classes=2, noise=1.0, random_state=7)
+    X, y = multiclass.make_spiral(200, n_classes=2, noise=1.0, random_state=7)
     X_book, y_book = datasets.make_spiral(200, noise=1.0, random_state=7)
     np.testing.assert_array_equal(X, X_book)
     np.testing.assert_array_equal(y == 0, y_book > 0)
 
 
 def test_spiral_arms_are_evenly_spaced_and_blobs_sit_on_their_circle():
-    X, y = multiclass_data.make_spiral(600, n_classes=3, noise=0.0, random_state=0)
+    X, y = multiclass.make_spiral(600, n_classes=3, noise=0.0, random_state=0)
     a = np.linspace(0, 4 * np.pi, 200)
     for c in range(3):
         r = np.hypot(*X[y == c].T)
         np.testing.assert_allclose(r, a + 2 * np.pi * c / 3, atol=1e-12)
-    X, y = multiclass_data.make_blobs(6000, n_classes=4, noise=0.5, separation=6.0)
+    X, y = multiclass.make_blobs(6000, n_classes=4, noise=0.5, separation=6.0)
     means = np.array([X[y == c].mean(axis=0) for c in range(4)])
     np.testing.assert_allclose(np.hypot(*means.T), 3.0, atol=0.05)
-    X, y = multiclass_data.make_ring_and_blobs(600, n_blobs=2, noise=0.1, radius=3.0)
+    X, y = multiclass.make_ring_and_blobs(600, n_blobs=2, noise=0.1, radius=3.0)
     assert abs(np.hypot(*X[y == 0].T).mean() - 3.0) < 0.05
     assert np.hypot(*X[y > 0].T).max() < 2.0
 
@@ -71,7 +72,7 @@ def test_spiral_arms_are_evenly_spaced_and_blobs_sit_on_their_circle():
 )
 def test_generator_bad_parameters_are_sentences(name, params, error, words):
     with pytest.raises(error, match=words):
-        multiclass_data.make(name, **params)
+        multiclass.make(name, **params)
 
 
 # -- CSV ---------------------------------------------------------------------------
@@ -98,7 +99,7 @@ def test_csv_multiclass_reader_keeps_every_label_and_binary_points_here():
 
 
 def test_panels_draw_regions_lines_points_and_support_vectors():
-    X, y = multiclass_data.make_blobs(90, random_state=1)
+    X, y = multiclass.make_blobs(90, random_state=1)
     bounds = data_bounds(X)
     for model, lines in (
         (OneVsRestSVC(), 3),
@@ -119,7 +120,7 @@ def test_panels_draw_regions_lines_points_and_support_vectors():
 
 
 def test_region_map_marks_what_each_reduction_leaves_open():
-    X, y = multiclass_data.make_blobs(90, noise=0.4, separation=6.0, random_state=2)
+    X, y = multiclass.make_blobs(90, noise=0.4, separation=6.0, random_state=2)
     g = np.linspace(-8, 8, 41)
     grid = np.column_stack([a.ravel() for a in np.meshgrid(g, g)])
     ovr = region_map(OneVsRestSVC(kernel="linear").fit(X, y), grid)
@@ -160,7 +161,7 @@ def test_page_draws_the_three_methods_and_the_dual() -> None:
 )
 def test_page_runs_across_data_kernels_and_binary_settings(key, value) -> None:
     at = _app()
-    # Three choices or fewer are a radio (svmlab.ui.model_block), more a box.
+    # Three choices or fewer are a radio (svmlab.ui.frame.model_block), more a box.
     radios = ("multiclass_kernel", "multiclass_bias")
     widget = at.radio(key=key) if key in radios else at.selectbox(key=key)
     widget.set_value(value).run()
@@ -175,7 +176,7 @@ def _upload(at: AppTest, data: bytes) -> AppTest:
 
 
 def test_upload_takes_several_labels_and_names_them() -> None:
-    X, y = multiclass_data.make_blobs(60, random_state=3)
+    X, y = multiclass.make_blobs(60, random_state=3)
     names = np.array(["ant", "bee", "cat"])[y]
     rows = [f"{a:.4f},{b:.4f},{c}" for (a, b), c in zip(X, names, strict=True)]
     at = _upload(_app(), ("x1,x2,label\n" + "\n".join(rows)).encode())
@@ -215,7 +216,7 @@ def test_nu_svc_in_the_binary_fits_matches_libsvm_and_an_infeasible_nu_is_said()
     assert not problems(at), problems(at)
     assert dict(at.query_params) == {"machine": "nu", "nu": "0.5"}
     text = "\n".join(m.value for m in at.markdown)
-    X, y = multiclass_data.make("blobs", random_state=0)
+    X, y = multiclass.make("blobs", random_state=0)
     sigma = at.select_slider(key="multiclass_sigma").value
     reference = LibNuSVC(nu=0.5, gamma=gamma_from_sigma(sigma), tol=1e-8).fit(X, y)
     ovo = text.split("**One-vs-one**")[1]
@@ -236,8 +237,8 @@ def test_reductions_with_nu_agree_with_scikit_learn(nu):
 
     from svmlab.kernels import gamma_from_sigma
 
-    X, y = multiclass_data.make("blobs", n_samples=300, noise=1.5, random_state=0)
-    X_test, _ = multiclass_data.make("blobs", n_samples=500, random_state=10_000)
+    X, y = multiclass.make("blobs", n_samples=300, noise=1.5, random_state=0)
+    X_test, _ = multiclass.make("blobs", n_samples=500, random_state=10_000)
     library = LibNuSVC(nu=nu, gamma=gamma_from_sigma(1.0), tol=1e-10)
     ovo = OneVsOneSVC(nu=nu, tol=1e-8, decision_function_shape="ovo").fit(X, y)
     np.testing.assert_allclose(
@@ -261,7 +262,7 @@ def test_reductions_with_nu_agree_with_scikit_learn(nu):
 
 
 def _request(C: float):
-    from svmlab.ui.multiclass_page import MulticlassRequest
+    from svmlab.ui.multiclass.requests import MulticlassRequest
 
     items = (("n_samples", 90), ("noise", 1.0), ("random_state", 2))
     return MulticlassRequest(
@@ -279,7 +280,7 @@ def _request(C: float):
 def _fresh_panels(request, height: int, names: tuple[str, ...]) -> dict[str, dict]:
     """The panels drawn the way the page drew them before they were cached:
     a new fit of the three methods (no cache), each panel built from it."""
-    from svmlab.multiclass_compare import compare
+    from svmlab.experiments.multiclass_compare import compare
 
     X, y, X_test, y_test = request.data()
     results = compare(X, y, X_test, y_test, request.settings)
@@ -295,7 +296,7 @@ def test_cached_panels_are_the_panels_of_their_own_settings() -> None:
     """Served from the cache (a second call: a pickled copy), a panel is the
     one a fresh fit draws; other settings (C) are never served the first's."""
     from svmlab.figures.multiclass import panel_figure
-    from svmlab.ui.multiclass_page import panel_specs
+    from svmlab.ui.multiclass.requests import panel_specs
 
     names = ("0", "1", "2")
     drawn = {}

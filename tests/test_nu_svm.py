@@ -11,7 +11,7 @@ from sklearn import svm as sk
 
 from svmlab import SVC, NuSVC, OneClassSVM, datasets
 from svmlab.errors import DataError, InfeasibleNuError, ParameterError
-from svmlab.nu_svm import max_feasible_nu
+from svmlab.svm.nu_svm import max_feasible_nu
 from tests.conftest import estimator_checks, libsvm_kernel
 
 TIGHT = 1e-10

@@ -10,9 +10,9 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab.ui.link_values import SIGMA_GRID
-from svmlab.ui.model_fields import NU_GRID, PAGE_C_GRID
-from svmlab.ui.page_state import (
+from svmlab.ui.frame.link_values import SIGMA_GRID
+from svmlab.ui.frame.model_fields import NU_GRID, PAGE_C_GRID
+from svmlab.ui.frame.page_state import (
     FAMILY_STATE,
     LOSSES_STATE,
     PAGE_STATES,
@@ -21,7 +21,7 @@ from svmlab.ui.page_state import (
     SOLVERS_STATE,
     PageState,
 )
-from svmlab.ui.presets import PRESETS, TOPICS
+from svmlab.ui.frame.presets import PRESETS, TOPICS
 from tests.pages import ROOT, open_page, problems
 
 #: Every page with a PageState and data (the Notes have neither sliders nor presets).

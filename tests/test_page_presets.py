@@ -20,10 +20,16 @@ from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC, SVR, LinearSVC, NuSVR
 from streamlit.testing.v1 import AppTest
 
-from svmlab import datasets, kernels, multiclass_data, regression_data
-from svmlab.robustness import Outliers, add_outliers
-from svmlab.ui.page_state import LOSSES_STATE, PAGE_STATES, SOLVERS_STATE, PageState
-from svmlab.ui.presets import EXPLORE, PRESETS, query
+from svmlab import datasets, kernels
+from svmlab.datasets import multiclass, regression
+from svmlab.experiments.robustness import Outliers, add_outliers
+from svmlab.ui.frame.page_state import (
+    LOSSES_STATE,
+    PAGE_STATES,
+    SOLVERS_STATE,
+    PageState,
+)
+from svmlab.ui.frame.presets import EXPLORE, PRESETS, query
 from tests.pages import open_page
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,8 +103,8 @@ def _regression_reference(name: str, params: dict[str, str], shown: list[float])
     defaults (C = 10, σ = 0.47 (0.5 on its slider's grid), ε = 0.1, the
     generator's defaults, seed 0; 400 fresh test points, seed 10 000)."""
     data = params.get("data", "sinc")
-    X, t = regression_data.make(data, random_state=0)
-    X_test, t_test = regression_data.make(data, n_samples=400, random_state=10_000)
+    X, t = regression.make(data, random_state=0)
+    X_test, t_test = regression.make(data, n_samples=400, random_state=10_000)
     C, epsilon = float(params.get("C", 10)), float(params.get("epsilon", 0.1))
     sigma = 0.47
     gamma = kernels.gamma_from_sigma(sigma)
@@ -228,8 +234,8 @@ def _reference(name: str, params: dict[str, str], shown: list[float]) -> None:
     else:
         k = int(params.get("n_classes", 3))
         blobs = {"n_classes": k, "noise": 1.5, "separation": 4.0}
-        X, y = multiclass_data.make("blobs", n_samples=300, **blobs, random_state=0)
-        X_test, y_test = multiclass_data.make(
+        X, y = multiclass.make("blobs", n_samples=300, **blobs, random_state=0)
+        X_test, y_test = multiclass.make(
             "blobs", n_samples=1000, **blobs, random_state=10_000
         )
         linear = SVC(kernel="linear", C=1.0, tol=1e-8)

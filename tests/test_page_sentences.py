@@ -8,11 +8,11 @@ import pytest
 
 from svmlab import datasets
 from svmlab.errors import counted
-from svmlab.multiclass_compare import MethodResult
-from svmlab.ui import losses_page
+from svmlab.experiments.multiclass_compare import MethodResult
 from svmlab.ui.explore.settings import ExploreSettings
-from svmlab.ui.multiclass_page import story
-from svmlab.ui.page_state import LOSSES_STATE
+from svmlab.ui.frame.page_state import LOSSES_STATE
+from svmlab.ui.losses import requests
+from svmlab.ui.multiclass.requests import story
 from tests.pages import EXPLORE, PAGES, open_page, page_test, problems
 
 pytestmark = pytest.mark.usefixtures("fresh_caches")
@@ -125,7 +125,7 @@ def test_the_losses_sweep_promises_no_time_it_may_not_keep() -> None:
     at = page_test(str(PAGES / "4_Losses.py"), default_timeout=180).run()
     text = "\n".join(i.value for i in at.info)
     assert "about 1 s" not in text
-    values, seeds = len(losses_page.DISTANCES), losses_page.N_SEEDS
+    values, seeds = len(requests.DISTANCES), requests.N_SEEDS
     fits = (values + 1) * seeds * 5  # each seed: the clean data, then every value
     assert f"{values} values × {seeds} seeds, {fits:,} fits" in text
     at.slider(key="losses_outlier_blobs_n_samples").set_value(40).run()

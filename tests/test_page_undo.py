@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab.ui.model_fields import PAGE_C_GRID
-from svmlab.ui.page_state import (
+from svmlab.ui.frame.model_fields import PAGE_C_GRID
+from svmlab.ui.frame.page_state import (
     FAMILY_STATE,
     LOSSES_STATE,
     MULTICLASS_STATE,
@@ -20,7 +20,7 @@ from svmlab.ui.page_state import (
     SOLVERS_STATE,
     PageState,
 )
-from svmlab.ui.undo import LIMIT
+from svmlab.ui.frame.undo import LIMIT
 from tests.pages import PAGES, ROOT, open_page, problems
 
 _KINDS = (
@@ -158,8 +158,8 @@ def test_regression_points_and_settings_undone_and_redone() -> None:
 
 @pytest.mark.parametrize("n", [LIMIT + 5])
 def test_a_page_history_keeps_at_most_the_limit(n: int) -> None:
-    from svmlab.ui.page_hands import PageSnapshot, describe
-    from svmlab.ui.undo import History
+    from svmlab.ui.frame.page_hands import PageSnapshot, describe
+    from svmlab.ui.frame.undo import History
 
     h = History(lambda a, b: describe(LOSSES_STATE, a, b))
     for i in range(n):

@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from svmlab import SVC, datasets
-from svmlab.criterion_grid import grid_sweep
-from svmlab.path import log_values, regularization_path
-from svmlab.robustness import FitSettings, Outliers, sweep_outliers
-from svmlab.solver_comparison import ModelSpec
-from svmlab.solver_scaling import scaling
+from svmlab.experiments.criterion_grid import grid_sweep
+from svmlab.experiments.path import log_values, regularization_path
+from svmlab.experiments.robustness import FitSettings, Outliers, sweep_outliers
+from svmlab.experiments.solver_comparison import ModelSpec
+from svmlab.experiments.solver_scaling import scaling
 from tests.test_robustness import LINEAR, clean
 
 

@@ -1,4 +1,5 @@
-"""The regularisation path (svmlab/path.py) against scikit-learn and cold fits."""
+"""The regularisation path (svmlab/experiments/path.py) against scikit-learn and
+cold fits."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from sklearn.svm import SVC as SkSVC
 
 from svmlab import datasets, kernels
 from svmlab.errors import ParameterError
-from svmlab.path import log_values, regularization_path
+from svmlab.experiments.path import log_values, regularization_path
 
 PARAMS = {"kernel": "gaussian", "sigma": 0.5, "loss": "hinge", "tol": 1e-6}
 

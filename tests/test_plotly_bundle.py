@@ -1,4 +1,4 @@
-"""The vendored cartesian plotly.js (svmlab/ui/static/) is the plotly.js that
+"""The vendored cartesian plotly.js (svmlab/ui/frame/static/) is the plotly.js that
 the installed plotly.py draws its figures for (issue 28): an upgrade of plotly
 that leaves the vendored file behind fails here, not in a browser."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from svmlab.ui.explore import chart
+from svmlab.ui.frame import chart
 
 
 def _version(path) -> str:

@@ -1,4 +1,4 @@
-"""Nothing compiled on a visitor's time (issue 28, item 1): svmlab.precompile.
+"""Nothing compiled on a visitor's time (issue 28, item 1): svmlab.compiled.precompile.
 
 A warm-up in a process with an empty numba cache compiles every compiled function
 of svmlab, once each, even while a visitor's fit asks for the same functions
@@ -44,7 +44,7 @@ RECORDER = textwrap.dedent(
     event.register("numba:compile", Recorder())
 
     def svmlab_counts():
-        from svmlab import precompile
+        from svmlab.compiled import precompile
         out = {}
         for name, d in precompile.compiled_functions().items():
             out[name] = {
@@ -60,8 +60,9 @@ RECORDER = textwrap.dedent(
 #: moment, a visitor's Explore fit (read-only cached K, as the page's).
 COLD = RECORDER + textwrap.dedent(
     """
-    from svmlab import datasets, precompile
-    from svmlab.estimator import SVC
+    from svmlab import datasets
+    from svmlab.compiled import precompile
+    from svmlab.svm.classifier import SVC
     from svmlab.kernels import gram
 
     thread = precompile.start_in_background()
@@ -89,10 +90,11 @@ COLD = RECORDER + textwrap.dedent(
 #: Process 2, the same cache: the fits each page makes, through the public API.
 FITS = RECORDER + textwrap.dedent(
     """
-    from svmlab import datasets, multiclass_data
-    from svmlab.estimator import SVC
+    from svmlab import datasets
+    from svmlab.datasets import multiclass as multiclass_data
+    from svmlab.svm.classifier import SVC
     from svmlab.kernels import gram
-    from svmlab.multiclass import CrammerSingerSVC, OneVsOneSVC
+    from svmlab.svm.multiclass import CrammerSingerSVC, OneVsOneSVC
 
     X, y = datasets.make("moons", n_samples=150, random_state=1)
     K = gram(X, sigma=0.5)
@@ -119,7 +121,7 @@ PAGES = RECORDER + textwrap.dedent(
     """
     import os
     os.environ["STREAMLIT_CLIENT_SHOW_ERROR_DETAILS"] = "full"
-    from svmlab import precompile
+    from svmlab.compiled import precompile
     from tests.pages import page_test
 
     precompile.warm_up()
@@ -186,9 +188,10 @@ def test_a_warm_up_compiles_every_compiled_function_of_svmlab(cold) -> None:
     assert seen["same_thread"]
     counts = seen["counts"]
     # The modules were scanned, not listed: a new compiled function is found.
-    assert {"svmlab.solvers.shrinking._chunk", "svmlab.crammer_singer._sweep"} <= set(
-        counts
-    )
+    assert {
+        "svmlab.solvers.shrinking._chunk",
+        "svmlab.solvers.crammer_singer._sweep",
+    } <= set(counts)
     assert len(counts) >= 25
     missing = [name for name, c in counts.items() if c["signatures"] == 0]
     assert missing == [], f"not compiled by the warm-up: {missing}"
@@ -301,7 +304,7 @@ def test_importing_the_ui_starts_the_warm_up_in_a_running_server_only(
             runtime.exists = lambda: True
             sys.modules["streamlit.runtime"] = runtime
         import svmlab.ui
-        from svmlab import precompile
+        from svmlab.compiled import precompile
         print(precompile._thread is not None, "streamlit" in sys.modules)
         """
     )
@@ -314,12 +317,13 @@ def test_importing_the_ui_starts_the_warm_up_in_a_running_server_only(
 def test_the_servers_warm_up_pauses_after_its_first_job_only() -> None:
     """In a server the background warm-up runs the Explore job, then sleeps
     :data:`BACKGROUND_PAUSE_S` before the rest (the first page's script runs
-    meanwhile); ``python -m svmlab.precompile`` and the tests' direct warm-up do
+    meanwhile); ``python -m svmlab.compiled.precompile`` and the tests' direct warm-up
+    do
     not pause. In a fresh process: the module's report is once per process."""
     script = textwrap.dedent(
         """
         import time
-        from svmlab import precompile
+        from svmlab.compiled import precompile
         stamps = []
         precompile.JOBS = {
             name: (lambda name=name: stamps.append((name, time.perf_counter())))

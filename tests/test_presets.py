@@ -20,7 +20,7 @@ from streamlit.testing.v1 import AppTest
 from svmlab import kernels
 from svmlab.ui.explore.cache import load_data
 from svmlab.ui.explore.settings import ExploreSettings
-from svmlab.ui.presets import EXPLORE, PRESETS, TOPICS, by_topic, query
+from svmlab.ui.frame.presets import EXPLORE, PRESETS, TOPICS, by_topic, query
 from tests.pages import numbers, open_page, page_test
 
 ROOT = Path(__file__).resolve().parents[1]

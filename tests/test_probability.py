@@ -12,7 +12,7 @@ from sklearn.base import clone
 from sklearn.metrics import roc_auc_score
 
 from svmlab import SVC, NuSVC, PlattSVC, datasets
-from svmlab.probability import (
+from svmlab.svm.probability import (
     cross_val_decision,
     roc,
     sigmoid_predict,

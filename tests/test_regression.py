@@ -13,7 +13,7 @@ from sklearn import svm as sk
 from svmlab import EpsilonSVR, NuSVR
 from svmlab.errors import DataError, ParameterError, UnknownNameError
 from svmlab.kernels import gamma_from_sigma
-from svmlab.regression import tube_states
+from svmlab.svm.regression import tube_states
 from tests.conftest import estimator_checks
 
 TIGHT = 1e-10

@@ -1,4 +1,4 @@
-"""svmlab.regression_data: the shape contract, determinism, each generator's
+"""svmlab.datasets.regression: the shape contract, determinism, each generator's
 function at zero noise, and the UI tables (as tests/test_datasets.py does for
 the classification sets)."""
 
@@ -11,7 +11,7 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 from svmlab import EpsilonSVR
-from svmlab import regression_data as rd
+from svmlab.datasets import regression as rd
 from svmlab.errors import ParameterError, UnknownNameError
 
 NAMES = ["sinc", "line", "step", "sine_outliers", "heteroscedastic"]

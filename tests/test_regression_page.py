@@ -14,19 +14,19 @@ import pytest
 from sklearn.svm import SVR
 from streamlit.testing.v1 import AppTest
 
-from svmlab import regression_data
-from svmlab.csv_data import read_table
+from svmlab.datasets import regression
+from svmlab.datasets.csv_data import read_table
+from svmlab.datasets.regression_csv import REGRESSION_LINE, to_regression_dataset
 from svmlab.errors import DataError
+from svmlab.experiments.path import tube_path
 from svmlab.figures.regression import (
     epsilon_path_figure,
     residual_loss_figure,
     stem_figure,
     tube_figure,
 )
-from svmlab.path import tube_path
-from svmlab.regression import EpsilonSVR
-from svmlab.regression_csv import REGRESSION_LINE, to_regression_dataset
-from svmlab.ui.regression_page import CHART_KEY, N_TEST, path_epsilons
+from svmlab.svm.regression import EpsilonSVR
+from svmlab.ui.regression.requests import CHART_KEY, N_TEST, path_epsilons
 from tests.pages import page_test
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "7_Regression.py")
@@ -60,10 +60,10 @@ def test_default_page_matches_libsvm_on_the_same_points() -> None:
     at = _run()
     _ok(at)
     numbers = _numbers(at)
-    X, t = regression_data.make_sinc(n_samples=100, random_state=0)
+    X, t = regression.make_sinc(n_samples=100, random_state=0)
     ref = _sklearn(X, t, C=10.0, epsilon=0.1)
     assert numbers["support vectors"] == f"{ref.support_.size} / 100"
-    Xt, tt = regression_data.make_sinc(n_samples=N_TEST, random_state=10_000)
+    Xt, tt = regression.make_sinc(n_samples=N_TEST, random_state=10_000)
     rmse = float(np.sqrt(np.mean((ref.predict(Xt) - tt) ** 2)))
     assert float(numbers["test RMSE"]) == pytest.approx(rmse, rel=2e-3)
     # The story is written from the same fit: inside + support = 100 %.
@@ -83,7 +83,7 @@ def test_nu_svr_reports_the_epsilon_it_found_and_nu_bounds_both_fractions() -> N
     outside = float(numbers["outside the tube"].rstrip(" %")) / 100
     assert outside <= 0.3 + 1e-9 <= n_sv / 100 + 2e-9
     # ε-SVR (LIBSVM) at the ε ν found gives the same function (Schölkopf 2000).
-    X, t = regression_data.make_sinc(n_samples=100, random_state=0)
+    X, t = regression.make_sinc(n_samples=100, random_state=0)
     ref = _sklearn(X, t, C=10.0, epsilon=eps)
     assert float(numbers["training RMSE"]) == pytest.approx(
         float(np.sqrt(np.mean((ref.predict(X) - t) ** 2))), rel=5e-3
@@ -99,7 +99,7 @@ def test_a_click_adds_a_point_and_the_button_removes_it_keeping_settings() -> No
     _ok(at)
     numbers = _numbers(at)
     assert numbers["support vectors"].endswith("/ 101")
-    X, t = regression_data.make_sinc(n_samples=100, random_state=0)
+    X, t = regression.make_sinc(n_samples=100, random_state=0)
     ref = _sklearn(np.vstack([X, [[0.0]]]), np.r_[t, 3.0], C=3.3, epsilon=0.22)
     assert numbers["support vectors"] == f"{ref.support_.size} / 101"
     assert 100 in ref.support_  # the clicked point pulls on f
@@ -218,8 +218,8 @@ def test_regression_csv_reader() -> None:
 
 
 def test_tube_path_matches_libsvm_at_every_epsilon() -> None:
-    X, t = regression_data.make_sinc(n_samples=80, random_state=1)
-    Xt, tt = regression_data.make_sinc(n_samples=200, random_state=2)
+    X, t = regression.make_sinc(n_samples=80, random_state=1)
+    Xt, tt = regression.make_sinc(n_samples=200, random_state=2)
     eps = (0.0, 0.02, 0.1, 0.3)
     path = tube_path(X, t, eps, params={"C": 5.0, "sigma": 0.5}, X_test=Xt, t_test=tt)
     assert path.complete
@@ -245,7 +245,7 @@ def test_path_epsilons_hold_the_current_value() -> None:
 
 
 def test_figures_draw_every_point_once_by_its_state() -> None:
-    X, t = regression_data.make_sinc(n_samples=60, random_state=3)
+    X, t = regression.make_sinc(n_samples=60, random_state=3)
     model = EpsilonSVR(C=2.0, epsilon=0.1, sigma=0.5).fit(X, t)
     added = np.zeros(60, dtype=bool)
     added[-2:] = True
@@ -273,7 +273,7 @@ def test_the_squared_loss_legend_says_what_its_multipliers_are() -> None:
     """No box under the squared ε-insensitive loss: a point outside the tube has
     |α − α*| = C (|r| − ε) (the stationarity of ½ C (|r| − ε)², a closed form),
     not C, and the legend and the panels say so."""
-    X, t = regression_data.make_sine_outliers(random_state=0)
+    X, t = regression.make_sine_outliers(random_state=0)
     C, eps = 10.0, 0.1
     model = EpsilonSVR(
         C=C, epsilon=eps, sigma=0.5, tol=1e-8, loss="squared_epsilon_insensitive"

@@ -1,5 +1,5 @@
-"""The losses' robustness experiment (svmlab.robustness), against references that
-do not share its code: the generator's own layout, scikit-learn's SVC, finite
+"""The losses' robustness experiment (svmlab.experiments.robustness), against references
+that do not share its code: the generator's own layout, scikit-learn's SVC, finite
 differences, the KKT conditions and the primal objective written out."""
 
 from __future__ import annotations
@@ -13,9 +13,7 @@ from sklearn.svm import SVC as LibSVC
 
 from svmlab import datasets
 from svmlab.errors import DataError, ParameterError
-from svmlab.estimator import SVC
-from svmlab.losses import make_loss
-from svmlab.robustness import (
+from svmlab.experiments.robustness import (
     LOSS_ORDER,
     FitSettings,
     Outliers,
@@ -28,6 +26,8 @@ from svmlab.robustness import (
     outlier_direction,
     sweep_outliers,
 )
+from svmlab.losses import make_loss
+from svmlab.svm.classifier import SVC
 
 SEEDS = (0, 1, 2, 3, 4)
 

@@ -9,9 +9,9 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab.ui import room
 from svmlab.ui.explore.cache import model_items
 from svmlab.ui.explore.settings import ExploreSettings
+from svmlab.ui.frame import room
 from tests.conftest import python_output
 from tests.pages import EXPLORE, open_page
 
@@ -73,8 +73,9 @@ def test_settings_presets_and_room_caps_import_without_streamlit():
     notebook or a benchmark reads them); reading room mode's caps must not pull
     Streamlit in."""
     code = (
-        "import sys; import svmlab.ui.explore.settings, svmlab.ui.page_state, "
-        "svmlab.ui.presets, svmlab.ui.room; print('streamlit' in sys.modules)"
+        "import sys; import svmlab.ui.explore.settings, svmlab.ui.frame.page_state, "
+        "svmlab.ui.frame.presets, svmlab.ui.frame.room; "
+        "print('streamlit' in sys.modules)"
     )
     assert python_output(code).strip() == "False"
 

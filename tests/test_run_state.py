@@ -1,4 +1,4 @@
-"""``svmlab.ui.run_state.superseded``: when a fit's result will not be seen.
+"""``svmlab.ui.frame.run_state.superseded``: when a fit's result will not be seen.
 
 The predicate reads Streamlit's own request object, so these tests drive a real
 ``ScriptRequests`` the way ``AppSession`` does (a widget rerun, a fragment rerun,
@@ -20,7 +20,7 @@ from streamlit.runtime.scriptrunner_utils.script_requests import (
 
 from svmlab import SVC, cancel_when, datasets
 from svmlab.errors import FitCancelled
-from svmlab.ui import run_state
+from svmlab.ui.frame import run_state
 
 
 def _predicate(monkeypatch, requests, fragment=None):

@@ -1,4 +1,5 @@
-"""svmlab.selection: approximate leave-one-out against independent evaluations."""
+"""svmlab.experiments.selection: approximate leave-one-out against independent
+evaluations."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import scipy.stats
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
-from svmlab import SVC, criterion_grid, selection
+from svmlab import SVC
 from svmlab.datasets import make_two_circles
 from svmlab.errors import DataError, IncompatibleLossError, ParameterError
+from svmlab.experiments import criterion_grid, selection
 from svmlab.experiments.lee2006 import irwls_estimator
 from svmlab.kernels import sigma_from_lee_sigma2
 from svmlab.losses import make_loss

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 from distributed import LocalCluster
 
-from svmlab import criterion_grid, datasets, executors
-from svmlab.ui import selection_page as sp
+from svmlab import datasets
+from svmlab.experiments import criterion_grid, executors
+from svmlab.ui.selection import requests as sp
 from tests.pages import problems
 from tests.test_selection_page import _app, _expected_request, _run
 

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from svmlab import figures
-from svmlab.criterion_grid import SweepResult
 from svmlab.errors import DataError
+from svmlab.experiments.criterion_grid import SweepResult
 from svmlab.figures.selection_style import _fmt
 from svmlab.kernels import lee_sigma2_from_sigma
 

@@ -19,12 +19,12 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab import criterion_grid, datasets, selection
+from svmlab import datasets
 from svmlab.errors import SvmlabError
-from svmlab.experiments import lee2006
-from svmlab.ui import data_source
-from svmlab.ui import selection_page as sp
+from svmlab.experiments import criterion_grid, lee2006, selection
 from svmlab.ui.explore.settings import ExploreSettings
+from svmlab.ui.frame import data_source
+from svmlab.ui.selection import requests as sp
 from tests.conftest import TINY_LEE
 from tests.pages import PAGES, charts, open_page, page_test, problems
 
@@ -194,7 +194,7 @@ def test_bad_input_shows_the_error_and_keeps_the_rest() -> None:
     at = _run(_app())
     frame = _summary(at)
     # Moved on its slider, the inner radius takes the outer one along (the
-    # shared rule, svmlab.ui.data_source.params_moved): no error.
+    # shared rule, svmlab.ui.frame.data_source.params_moved): no error.
     at.slider(key="selection_two_circles_r_inner").set_value(0.9).run()
     assert at.slider(key="selection_two_circles_r_outer").value == 0.95
     assert not at.error, [e.value for e in at.error]
@@ -248,7 +248,7 @@ def test_undrawable_upload_is_refused_and_a_generator_works_after() -> None:
     """Values near 1e308 passed the reader (they are finite), swept, and then
     raised an OverflowError in data_bounds on every rerun. The upload's
     drawable check (the Explore page's) refuses them before a sweep."""
-    from svmlab.csv_data import check_drawable
+    from svmlab.datasets.csv_data import check_drawable
 
     at = _app()
     at = _upload(at, "largest.csv", LARGEST)
@@ -544,7 +544,7 @@ def test_recompute_is_off_in_room_mode_and_capped_otherwise(monkeypatch, tmp_pat
 
 def test_the_page_keeps_its_settings_in_the_url_and_says_what_it_could_not_use():
     """Issue 30: Model selection has URL state like every page (one schema,
-    svmlab.ui.page_state.SELECTION_STATE): a link sets the widgets, a malformed
+    svmlab.ui.frame.page_state.SELECTION_STATE): a link sets the widgets, a malformed
     value is said and keeps its default, and a change goes back to the URL."""
     link = {
         "C": "0.1:100",

@@ -20,14 +20,14 @@ import streamlit as st
 from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from svmlab import criterion_grid, path, robustness
 from svmlab.errors import FitCancelled
-from svmlab.ui import losses_page
-from svmlab.ui import panels as losses_panels
-from svmlab.ui import selection_page as selection
-from svmlab.ui import solvers_page as solvers
+from svmlab.experiments import criterion_grid, path, robustness
 from svmlab.ui.explore import path_view
-from svmlab.ui.shared_results import Progress, SharedResults
+from svmlab.ui.frame import panels as losses_panels
+from svmlab.ui.frame.shared_results import Progress, SharedResults
+from svmlab.ui.losses import requests
+from svmlab.ui.selection import requests as selection
+from svmlab.ui.solvers import requests as solvers
 from tests.pages import EXPLORE, PAGES, open_page, page_test, problems
 
 
@@ -228,7 +228,7 @@ def test_the_losses_sweep_in_two_sessions(monkeypatch) -> None:
         at.slider(key="losses_outlier_blobs_n_samples").set_value(40).run()
         at.button(key="losses_run_sweep").click().run()
         assert not problems(at), problems(at)
-        held.append(at.session_state[losses_page.SWEEP_KEY][1])
+        held.append(at.session_state[requests.SWEEP_KEY][1])
     assert len(runs) == 1 and held[0] is held[1]
 
 
@@ -267,9 +267,9 @@ def test_the_scaling_run_in_two_sessions(monkeypatch) -> None:
 def test_a_fit_cut_off_by_the_budget_is_not_served_to_another_session(
     monkeypatch,
 ) -> None:
-    from svmlab.estimator import SVC
-    from svmlab.ui import room
+    from svmlab.svm.classifier import SVC
     from svmlab.ui.explore import cache
+    from svmlab.ui.frame import room
 
     monkeypatch.setattr(room, "FIT_SECONDS", 1e-4)
     fits = _counted(monkeypatch, SVC, "fit")
@@ -367,7 +367,7 @@ def test_a_second_session_mid_sweep_sees_the_partial_then_the_whole(
     first = threading.Thread(target=press, args=("first", first_at), name="first")
     first.start()
     assert partial_out.wait(120)
-    assert len(losses_page.SWEEPS) == 0  # the partial is not stored
+    assert len(requests.SWEEPS) == 0  # the partial is not stored
     second = threading.Thread(target=press, args=("second", second_at), name="second")
     second.start()
     # The second session waits, drawing the first's partial; then release it.
@@ -384,9 +384,9 @@ def test_a_second_session_mid_sweep_sees_the_partial_then_the_whole(
     notes = [n for drawn_notes in before_release.values() for n in drawn_notes]
     assert all(n.endswith("(1 of 5 seeds)") for n in notes), notes
     assert any(n == "3 of 45 data sets (1 of 5 seeds)" for n in notes), notes
-    whole = [done[k].session_state[losses_page.SWEEP_KEY][1] for k in done]
+    whole = [done[k].session_state[requests.SWEEP_KEY][1] for k in done]
     assert len(runs) == 1 and whole[0] is whole[1]
-    assert len(whole[0].seeds) == losses_page.N_SEEDS
+    assert len(whole[0].seeds) == requests.N_SEEDS
     for at in done.values():
         assert not problems(at), problems(at)
         assert not at.get("progress")  # the bar is gone with the partial charts

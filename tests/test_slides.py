@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 from PIL import Image, ImageChops
 
-from svmlab import SVC, figures, slides
+from svmlab import SVC, figures
+from svmlab.figures import slides
 from svmlab.ui.explore import cache, slides_panel
-from svmlab.ui.explore.chart import COMPONENT
+from svmlab.ui.frame.chart import COMPONENT
 from tests.pages import EXPLORE, open_page, problems
 
 

@@ -1,6 +1,7 @@
-"""The Solvers page's engine (svmlab.solver_comparison, svmlab.solver_scaling)
-against independent referees: the exact QP solved here directly, scikit-learn's
-SVC and LinearSVC, check_solver's own messages, and the recorded histories.
+"""The Solvers page's engine (svmlab.experiments.solver_comparison,
+svmlab.experiments.solver_scaling) against independent referees: the exact QP solved
+here directly, scikit-learn's SVC and LinearSVC, check_solver's own messages, and the
+recorded histories.
 
 Every test runs on 60-120 points (seconds in all)."""
 
@@ -13,15 +14,16 @@ import plotly.graph_objects as go
 import pytest
 from sklearn.svm import SVC as LibSVC
 
-from svmlab import datasets, solver_comparison, solver_scaling
+from svmlab import datasets
 from svmlab.errors import IncompatibleLossError
+from svmlab.experiments import solver_comparison, solver_scaling
+from svmlab.experiments.solver_comparison import LIBRARY, ModelSpec, compare_solvers
+from svmlab.experiments.solver_race import race_frames
+from svmlab.experiments.solver_scaling import LEE_PAPER, lee_table, scaling
 from svmlab.figures.solver_race import race_panel
 from svmlab.figures.solver_traces import scaling_figure, traces_figure
 from svmlab.kernels import gamma_from_sigma, gram
 from svmlab.losses import make_loss
-from svmlab.solver_comparison import LIBRARY, ModelSpec, compare_solvers
-from svmlab.solver_race import race_frames
-from svmlab.solver_scaling import LEE_PAPER, lee_table, scaling
 from svmlab.solvers import SOLVERS, Problem, check_solver, solve, valid_solvers
 
 
@@ -303,8 +305,9 @@ def test_the_engine_imports_neither_streamlit_nor_plotly():
     from tests.conftest import python_output
 
     code = (
-        "import sys, svmlab.solver_comparison, svmlab.solver_scaling, "
-        "svmlab.solver_race; "
+        "import sys, svmlab.experiments.solver_comparison, "
+        "svmlab.experiments.solver_scaling, "
+        "svmlab.experiments.solver_race; "
         "print('streamlit' in sys.modules or 'plotly' in sys.modules)"
     )
     assert python_output(code).strip() == "False"
@@ -314,7 +317,7 @@ def test_libsvm_reports_its_own_stop_not_an_iteration_cap(circles) -> None:
     """Issue 27, item 6: LIBSVM, called with no iteration cap, was listed as
     "no (max iter)" whenever svmlab's float64 KKT measure of its answer was
     above tol. Its stop is its own test (fit_status_ 0), shown as such."""
-    from svmlab.ui.solvers_page import _met
+    from svmlab.ui.solvers.requests import _met
 
     X, y = circles
     model = ModelSpec(loss="hinge", C=1e4, sigma=0.5, tol=1e-8)

@@ -9,8 +9,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from svmlab import datasets
-from svmlab.solver_comparison import ModelSpec, compare_solvers
-from svmlab.ui import solvers_page as sp
+from svmlab.experiments.solver_comparison import ModelSpec, compare_solvers
+from svmlab.ui.solvers import requests as sp
 from tests.pages import PAGES, charts, click_after_promise, page_test, problems
 
 PAGE = str(PAGES / "5_Solvers.py")

@@ -9,8 +9,8 @@ its own (issue 30), each shown on a small script of Streamlit 1.67.
   through ``st.query_params``, which a preset's link (it wins over the session's
   values) needs; Explore's links name ``C``, not ``explore_C``, and a data
   set's link changes the defaults of kernel, C and σ, which a bound widget's
-  fixed default cannot. So the URL state stays :mod:`svmlab.ui.page_state`'s,
-  Explore's included (:data:`svmlab.ui.explore_state.EXPLORE_STATE`).
+  fixed default cannot. So the URL state stays :mod:`svmlab.ui.frame.page_state`'s,
+  Explore's included (:data:`svmlab.ui.explore.fields.EXPLORE_STATE`).
 - ``persist_state`` keeps a widget's value while the widget is not drawn; svmlab
   uses it for every widget a page hides (the model block's, the data block's).
 """
@@ -21,8 +21,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from svmlab.ui.explore_state import EXPLORE_STATE
-from svmlab.ui.page_state import LOSSES_STATE
+from svmlab.ui.explore.fields import EXPLORE_STATE
+from svmlab.ui.frame.page_state import LOSSES_STATE
 
 BOUND = """
 import streamlit as st

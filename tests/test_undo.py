@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.explore.undo import Snapshot, describe
-from svmlab.ui.undo import LIMIT, History
+from svmlab.ui.frame.undo import LIMIT, History
 from tests.pages import EXPLORE, open_page, problems
 
 # -- the history on its own ---------------------------------------------------------

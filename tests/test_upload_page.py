@@ -20,11 +20,11 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from svmlab import csv_data
+from svmlab.datasets import csv_data
 from svmlab.errors import DataError
 from svmlab.ui.explore import upload
 from svmlab.ui.explore.cache import load_data, split_indices
-from svmlab.ui.explore.chart import COMPONENT
+from svmlab.ui.frame.chart import COMPONENT
 from tests.pages import EXPLORE, numbers, page_test, problems
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,7 +41,7 @@ def _stable_metrics(at: AppTest) -> dict[str, str]:
 
 
 def _has_chart(at: AppTest) -> bool:
-    """The page drew its Plotly chart (an svmlab.ui.explore.chart component)."""
+    """The page drew its Plotly chart (an svmlab.ui.frame.chart component)."""
     return any(e.proto.component_name == COMPONENT for e in at.get("bidi_component"))
 
 

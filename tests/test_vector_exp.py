@@ -1,4 +1,4 @@
-"""svmlab.vector_exp.exp_into against NumPy's exp, and the Gaussian kernel rows
+"""svmlab.kernels.vector_exp.exp_into against NumPy's exp, and the Gaussian kernel rows
 built on it against the Gram matrix."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 
 from svmlab import datasets
 from svmlab.kernels import KernelRows, gram
-from svmlab.vector_exp import EXP_FLOOR, SHORT, exp_into
+from svmlab.kernels.vector_exp import EXP_FLOOR, SHORT, exp_into
 
 
 def _ulps(got: np.ndarray, want: np.ndarray) -> np.ndarray:

@@ -25,8 +25,8 @@ if str(ROOT) not in sys.path:
 from svmlab import SVC, figures  # noqa: E402
 from svmlab.datasets import make  # noqa: E402
 from svmlab.losses import make_loss  # noqa: E402
-from svmlab.ui.explore import chart as ui_chart  # noqa: E402
 from svmlab.ui.explore.panels import CHART_CONFIG  # noqa: E402
+from svmlab.ui.frame import chart as ui_chart  # noqa: E402
 
 st.set_page_config(page_title="floor: svmlab charts", layout="wide")
 GRID = [round(10 ** (k / 10), 4) for k in range(-30, 51)]

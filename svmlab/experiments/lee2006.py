@@ -46,13 +46,13 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.exceptions import ConvergenceWarning
 
-from svmlab.criterion_grid import SweepResult, grid_sweep
-from svmlab.datasets import make_two_circles, two_circles_bayes_error
+from svmlab.datasets.two_class import make_two_circles, two_circles_bayes_error
 from svmlab.errors import DataError, ParameterError
-from svmlab.estimator import SVC
-from svmlab.executors import add_scheduler_argument, describe_executor
+from svmlab.experiments.criterion_grid import SweepResult, grid_sweep
+from svmlab.experiments.executors import add_scheduler_argument, describe_executor
+from svmlab.experiments.selection import misclassification
 from svmlab.kernels import sigma_from_lee_sigma2
-from svmlab.selection import misclassification
+from svmlab.svm.classifier import SVC
 
 __all__ = [
     "DEFAULT_CS",
@@ -408,7 +408,8 @@ def run(
     executor
         Where the sigma rows of each sweep run instead (a number of local
         processes, a Dask scheduler's address or client:
-        :func:`svmlab.executors.run_tasks`); the numbers do not depend on it.
+        :func:`svmlab.experiments.executors.run_tasks`); the numbers do not depend on
+        it.
 
     Returns
     -------

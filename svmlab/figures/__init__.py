@@ -3,7 +3,7 @@
 The only package of svmlab that imports plotly. Builders are pure: they never fit,
 they only evaluate a fitted model (``decision_function``,
 ``history_decision_function``) and read its fitted attributes, or take numbers the
-engine computed (:class:`svmlab.criterion_grid.SweepResult`, the
+engine computed (:class:`svmlab.experiments.criterion_grid.SweepResult`, the
 :mod:`svmlab.experiments.lee2006` result dict). Speed and size decisions are
 measured facts in the project's tools notes; each module says which are its own.
 

@@ -48,7 +48,7 @@ from svmlab.figures.style import (
 )
 
 if TYPE_CHECKING:
-    from svmlab.estimator import SVC
+    from svmlab.svm.classifier import SVC
 
 __all__ = ["decision_figure", "decision_spec", "legend_entries"]
 

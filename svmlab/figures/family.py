@@ -313,7 +313,7 @@ def roc_figure(
 def nu_path_figure(
     path: Any, *, current: float, low_name: str, scale: float = 1.0, height: int = 360
 ) -> Any:
-    """The ν-property along ν (``path``: a :class:`svmlab.ui.family_page.NuPath`
+    """The ν-property along ν (``path``: a :class:`svmlab.ui.family.requests.NuPath`
     or anything with its ``nus``, ``low``, ``high`` and ``top``): the fraction
     ``low`` (margin errors, or points outside) under the diagonal ν and the
     fraction of support vectors ``high`` above it, with a cursor at the

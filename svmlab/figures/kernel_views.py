@@ -1,7 +1,7 @@
 """Kernel views: the Gram matrix as a heatmap, one support vector's bump over the
 plane, and the degree-2 lift in 3-D with the separating plane (rotatable).
 
-Builds from numbers :mod:`svmlab.kernel_views` computed; never fits.
+Builds from numbers :mod:`svmlab.experiments.kernel_views` computed; never fits.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from numpy.typing import ArrayLike
 from svmlab.figures.style import FONT_SIZE, PALETTE, _axis, _base_layout, _figure
 
 if TYPE_CHECKING:
-    from svmlab.kernel_views import Lift
+    from svmlab.experiments.kernel_views import Lift
 
 __all__ = ["bump_figure", "gram_figure", "lift_figure"]
 
@@ -146,7 +146,7 @@ def lift_figure(
     lift: Lift, y: ArrayLike, *, height: int = 560, scale: float = 1.0
 ) -> go.Figure:
     """The points lifted to ``φ(x) = (x₁², √2 x₁x₂, x₂²)`` (``lift.Phi``, from
-    :func:`svmlab.kernel_views.lift`), one colour per class ``y``, and the
+    :func:`svmlab.experiments.kernel_views.lift`), one colour per class ``y``, and the
     plane ``w·φ + b = 0`` drawn over the data's box (rotatable)."""
     Phi = np.asarray(lift.Phi, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)

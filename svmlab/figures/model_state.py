@@ -16,7 +16,7 @@ from svmlab.errors import ParameterError
 from svmlab.solvers.base import sv_states
 
 if TYPE_CHECKING:
-    from svmlab.estimator import SVC
+    from svmlab.svm.classifier import SVC
 
 
 def _label_text(label: object, classes: Sequence[object]) -> str:

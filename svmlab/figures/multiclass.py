@@ -35,7 +35,7 @@ from svmlab.figures.style import (
     marker_trace,
     tint,
 )
-from svmlab.multiclass import (
+from svmlab.svm.multiclass import (
     CrammerSingerSVC,
     OneVsOneSVC,
     OneVsRestSVC,

@@ -13,7 +13,7 @@ from svmlab.figures.style import FONT_SIZE, PALETTE, _axis, _short, chart, verti
 from svmlab.solvers.base import sv_states
 
 if TYPE_CHECKING:
-    from svmlab.estimator import SVC
+    from svmlab.svm.classifier import SVC
 
 __all__ = ["alpha_histogram"]
 

@@ -5,7 +5,7 @@ the free and bound support vectors, the training and test errors, the objective.
 A vertical line marks the value the main figure shows; a click on a point is
 the page's to read (it moves the line). Every series has its own colour and
 dash in the one legend. Builds from a
-:class:`svmlab.path.PathResult`; never fits.
+:class:`svmlab.experiments.path.PathResult`; never fits.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from svmlab.figures.style import (
 )
 
 if TYPE_CHECKING:
-    from svmlab.path import PathResult
+    from svmlab.experiments.path import PathResult
 
 __all__ = ["path_figure"]
 
@@ -70,7 +70,7 @@ def path_figure(
     Parameters
     ----------
     result
-        The path (:func:`svmlab.path.regularization_path`).
+        The path (:func:`svmlab.experiments.path.regularization_path`).
     cursor
         The swept value the main figure shows (a vertical line), or None.
     height

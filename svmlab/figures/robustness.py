@@ -2,7 +2,7 @@
 the clean-data boundary, the sweep's lines with a band over the seeds, the losses
 and their influence, and the objectives reached from several starts.
 
-Every builder takes what :mod:`svmlab.robustness` computed; none fits.
+Every builder takes what :mod:`svmlab.experiments.robustness` computed; none fits.
 Each loss keeps one colour and one dash in every figure (:data:`LOSS_STYLE`):
 solid for the unbounded losses, dashed for the bounded ones.
 """
@@ -154,8 +154,8 @@ def _band(x: list, low: np.ndarray, high: np.ndarray, colour: str, name: str) ->
 def sweep_figure(
     sweep: Any, measure: str, titles: dict[str, str], height: int = 480
 ) -> go.Figure:
-    """One measure of a :class:`~svmlab.robustness.SweepResult` against the swept
-    value: per loss the median over the seeds (line) and the band from the
+    """One measure of a :class:`~svmlab.experiments.robustness.SweepResult` against the
+    swept value: per loss the median over the seeds (line) and the band from the
     smallest to the largest seed. ``titles``: loss -> legend name."""
     if measure not in MEASURES:
         raise ValueError(f"measure must be one of {sorted(MEASURES)}; got {measure!r}.")

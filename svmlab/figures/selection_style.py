@@ -2,8 +2,8 @@
 value titles, number format and title wrapping.
 
 Those figures take numbers the engine computed
-(:class:`svmlab.criterion_grid.SweepResult`, the :mod:`svmlab.experiments.lee2006`
-result dict) and return a ``go.Figure``
+(:class:`svmlab.experiments.criterion_grid.SweepResult`, the
+:mod:`svmlab.experiments.lee2006` result dict) and return a ``go.Figure``
 (pure: no streamlit, no fits).
 
 Kernel widths: ``sigma`` is svmlab's, ``k = exp(-||x - z||^2 / (2 sigma^2))``; Lee's

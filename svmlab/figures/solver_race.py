@@ -67,7 +67,7 @@ def race_panel(
     Parameters
     ----------
     frame
-        A :class:`svmlab.solver_comparison.Frame` (``name``, ``f`` on the
+        A :class:`svmlab.experiments.solver_comparison.Frame` (``name``, ``f`` on the
         resolution x resolution grid over ``bounds``).
     X, y
         The training data, shapes (n, 2) and (n,).

@@ -64,7 +64,7 @@ def traces_figure(
     Parameters
     ----------
     traces
-        name -> :class:`svmlab.solver_comparison.Trace` (iteration, time,
+        name -> :class:`svmlab.experiments.solver_comparison.Trace` (iteration, time,
         objective, kkt arrays).
     titles
         name -> the legend's name.

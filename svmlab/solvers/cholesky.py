@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from svmlab.array_types import Array
-from svmlab.compiled_args import read_only
+from svmlab.compiled.arguments import read_only
 
 __all__ = ["factor", "solve"]
 

@@ -84,7 +84,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from svmlab.array_types import Array
-from svmlab.compiled_args import read_only
+from svmlab.compiled.arguments import read_only
 from svmlab.errors import IncompatibleLossError, ParameterError, ProblemError
 from svmlab.solvers.base import (
     DualSolution,
@@ -351,7 +351,7 @@ def solve(
     costs = np.broadcast_to(np.asarray(problem.costs, dtype=np.float64), (problem.n,))
     upper = np.full(problem.n, math.inf) if squared else costs.copy()
     ridge = 1.0 / costs if squared else np.zeros(problem.n)
-    # Read-only whatever the caller's (svmlab.compiled_args): one compiled loop.
+    # Read-only whatever the caller's (svmlab.compiled.arguments): one compiled loop.
     y = read_only(np.ascontiguousarray(problem.y, dtype=np.float64))
     K = read_only(np.ascontiguousarray(problem.K, dtype=np.float64))
     if not np.all(np.isfinite(K)):

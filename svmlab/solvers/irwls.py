@@ -111,7 +111,7 @@ above ``tol``, or a stall does, the result has ``converged=False``,
 ``stop_reason="rule"`` and ``extras["stop_note"]``, e.g. "IRWLS stopped by Lee's
 rule (mean squared change of alpha below 1e-03); the KKT residual is 1.4e-01,
 above tol." The iterates and the iteration count are those of the rule: Lee's
-experiments (and :mod:`svmlab.selection`) get the same numbers as before.
+experiments (and :mod:`svmlab.experiments.selection`) get the same numbers as before.
 ``max_seconds`` is checked after every accepted step (one Cholesky
 factorisation, O(n^3) on the support set): out of time, the current iterate is
 returned (``stop_reason="max_seconds"``); with the bias it satisfies

@@ -44,7 +44,7 @@ from numpy.typing import NDArray
 
 from svmlab.array_types import Array
 from svmlab.errors import ProblemError, short_reason
-from svmlab.kernel_psd import psd_note
+from svmlab.kernels.psd import psd_note
 from svmlab.solvers.base import (
     Budget,
     DualSolution,

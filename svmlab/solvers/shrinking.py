@@ -64,7 +64,7 @@ import numpy as np
 from numba import njit
 
 from svmlab.array_types import Array
-from svmlab.compiled_args import read_only
+from svmlab.compiled.arguments import read_only
 from svmlab.kernels import ROW_DENSE, ROW_PARAMS, KernelRows
 from svmlab.solvers.base import Budget
 from svmlab.solvers.chunked import run_chunked
@@ -508,7 +508,7 @@ class BoxSMO:
         self.mode = (NU if nu else PAIR) if fit_intercept else SINGLE
         self.shrinking = bool(shrinking)
         self.perm = np.arange(n, dtype=np.int64)
-        # K read-only whatever the caller's (svmlab.compiled_args): one
+        # K read-only whatever the caller's (svmlab.compiled.arguments): one
         # compiled loop for the Explore page's cached K and a fresh one.
         if K is not None:
             K = read_only(np.ascontiguousarray(K, dtype=np.float64))

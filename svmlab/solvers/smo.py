@@ -97,7 +97,7 @@ import numpy as np
 from numba import njit
 
 from svmlab.array_types import Array
-from svmlab.compiled_args import read_only
+from svmlab.compiled.arguments import read_only
 from svmlab.errors import ParameterError, ProblemError
 from svmlab.solvers.base import (
     DualSolution,
@@ -396,7 +396,7 @@ def solve(
             "SMO needs a finite C; the hard margin is solved by the qp solver."
         )
     start = time.perf_counter()
-    # Read-only whatever the caller's (svmlab.compiled_args): one compiled check.
+    # Read-only whatever the caller's (svmlab.compiled.arguments): one compiled check.
     y = read_only(np.ascontiguousarray(problem.y, dtype=np.float64))
     squared = problem.loss.name == "squared_hinge"
     # One C per point with class weights (LIBSVM's Cp, Cn): a box bound per

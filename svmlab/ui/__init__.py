@@ -24,12 +24,12 @@ threadpool_limits(limits=int(BLAS_THREADS), user_api="blas")
 
 # Issue 28: compile the solvers in the background from the first import in a
 # running server (app.py's start-up hook imports this at the server's start,
-# svmlab/ui/server_start.py; any other start, at its first script run); not
+# svmlab/ui/frame/server_start.py; any other start, at its first script run); not
 # under AppTest or in a test that imports a ui module. The runtime is looked up,
 # not imported: the table modules (presets, settings, room caps) import without
 # streamlit (tests/test_room_mode.py).
 _runtime = sys.modules.get("streamlit.runtime")
 if _runtime is not None and _runtime.exists():
-    from svmlab import precompile
+    from svmlab.compiled import precompile
 
     precompile.start_in_background()

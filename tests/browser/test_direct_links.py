@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from svmlab.ui.frame import PAGES
+from svmlab.ui.frame.router import PAGES
 from tests.browser.script_state import STATE_LOG_JS
 
 LINKS = {

@@ -1,6 +1,6 @@
 """The Explore page in Chromium: sliders, click-to-add, box removal, screenshots.
 
-The charts are svmlab.ui.explore.chart components (one Plotly div kept across reruns and
+The charts are svmlab.ui.frame.chart components (one Plotly div kept across reruns and
 redrawn with ``Plotly.react``): the test checks that a slider move keeps the main
 chart's div, that hover and the modebar's PNG button work, and that a click and a
 box selection on that div edit the training points.

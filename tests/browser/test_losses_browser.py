@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from svmlab.robustness import LOSS_ORDER
+from svmlab.experiments.robustness import LOSS_ORDER
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 # Opening a sub-page URL directly logs two harmless 404s (shared tools notes).

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from svmlab.multiclass import METHODS
+from svmlab.svm.multiclass import METHODS
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 # Opening a sub-page URL directly logs two harmless 404s (shared tools notes).

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from svmlab.ui.selection_page import DEFAULT_CRITERIA
+from svmlab.ui.selection.requests import DEFAULT_CRITERIA
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 # Opening a sub-page URL directly logs two harmless 404s (shared tools notes).
@@ -124,7 +124,8 @@ def test_small_sweep_heatmaps_table_and_click(
 def test_uploaded_csv_sweep_and_a_bad_file(
     page, open_page, check_page, wait_for_rerun, tmp_path
 ):
-    from svmlab import csv_data, datasets
+    from svmlab import datasets
+    from svmlab.datasets import csv_data
     from svmlab.errors import DataError
 
     X, y = datasets.make("two_circles", n_samples=30, random_state=7)

@@ -66,7 +66,7 @@ from tests.browser.soak_plan import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-#: Streamlit's page menu at the top of the sidebar (svmlab/ui/frame.py).
+#: Streamlit's page menu at the top of the sidebar (svmlab/ui/frame/router.py).
 SIDEBAR_LINKS = '[data-testid="stSidebarNav"] [data-testid="stSidebarNavLink"]'
 #: The ">>" that opens a collapsed sidebar (classroom mode collapses it).
 EXPAND_SIDEBAR = '[data-testid="stExpandSidebarButton"]'
@@ -429,7 +429,7 @@ def _cache_calls(path: Path) -> list[tuple[int, bool]]:
 def test_caches_are_bounded() -> None:
     sources = [
         ROOT / "app.py",
-        *sorted((ROOT / "svmlab" / "ui").glob("*.py")),
+        *sorted((ROOT / "svmlab" / "ui").rglob("*.py")),
         *sorted((ROOT / "pages").glob("*.py")),
     ]
     calls = {p.relative_to(ROOT).as_posix(): _cache_calls(p) for p in sources}

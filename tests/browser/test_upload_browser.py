@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 from playwright.sync_api import expect
 
-from svmlab import csv_data
+from svmlab.datasets import csv_data
 
 CSV = Path(__file__).resolve().parents[1] / "data" / "csv"
 MALFORMED = json.loads((CSV / "EXPECTED.json").read_text())["malformed"]

@@ -44,9 +44,9 @@ from sklearn.exceptions import ConvergenceWarning
 from svmlab import SVC, NuSVC, datasets, kernels, solvers
 from svmlab.errors import DataError, IncompatibleLossError, counted
 from svmlab.figures import data_bounds
-from svmlab.kernel_psd import psd_note
-from svmlab.ui import room
+from svmlab.kernels.psd import psd_note
 from svmlab.ui.explore.settings import UPLOAD, ExploreSettings
+from svmlab.ui.frame import room
 
 __all__ = [
     "NO_EDITS",
@@ -251,7 +251,7 @@ class FitRecord:
     #: multipliers (the same f: Chang & Lin 2001), which every view draws.
     nu_model: Any = None
     #: The smallest eigenvalue of the training Gram matrix and the sentence when
-    #: it is not positive semidefinite (:func:`svmlab.kernel_psd.psd_note`), for
+    #: it is not positive semidefinite (:func:`svmlab.kernels.psd.psd_note`), for
     #: a kernel outside :data:`svmlab.kernels.PSD_KERNELS` (the sigmoid).
     lam_min: float | None = None
     psd_note: str | None = None
@@ -316,9 +316,10 @@ def fit(
     Gram matrix from :func:`gram_matrix`.
 
     The fit stops (:class:`svmlab.errors.FitCancelled`, which is not cached) as
-    soon as this script run's result will not be seen (:mod:`svmlab.ui.run_state`).
-    A fit that may not be shared (:func:`shareable`) leaves as :class:`_NotShared`
-    so that it is never stored; :func:`fit_settings` takes it from there.
+    soon as this script run's result will not be seen
+    (:mod:`svmlab.ui.frame.run_state`). A fit that may not be shared (:func:`shareable`)
+    leaves as :class:`_NotShared` so that it is never stored; :func:`fit_settings` takes
+    it from there.
     """
     data = load_data(dataset, data_items, test_fraction)
     X, y = apply_edits(data.X_train, data.y_train, edits)

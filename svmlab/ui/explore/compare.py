@@ -18,13 +18,13 @@ import streamlit as st
 
 from svmlab import figures, losses, solvers
 from svmlab.errors import FitCancelled, SvmlabError
-from svmlab.ui import keyed
 from svmlab.ui.explore import cache
 from svmlab.ui.explore.cache import FitRecord, Picture
 from svmlab.ui.explore.controls import COMPARE_FIELD_KEY, COMPARE_PREFIX, publish
 from svmlab.ui.explore.panels import number_cells
 from svmlab.ui.explore.settings import NU_TOOL_NOTE, ExploreSettings, compare_text
-from svmlab.ui.link_values import C_GRID, SIGMA_GRID, nearest
+from svmlab.ui.frame import keyed
+from svmlab.ui.frame.link_values import C_GRID, SIGMA_GRID, nearest
 
 __all__ = ["other_settings", "section"]
 

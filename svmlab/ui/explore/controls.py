@@ -1,29 +1,29 @@
 """The Explore page's sidebar: widgets that read and write :class:`ExploreSettings`.
 
 Every widget has an explicit ``explore_``-prefixed key, its declared field's
-(:data:`svmlab.ui.explore_state.EXPLORE_STATE`; AppTest finds them by key), and
+(:data:`svmlab.ui.explore.fields.EXPLORE_STATE`; AppTest finds them by key), and
 takes its value from ``st.session_state``; the model's and display's widgets are
-drawn by the shared :func:`svmlab.ui.model_block.draw_field`, as on every page.
+drawn by the shared :func:`svmlab.ui.frame.model_block.draw_field`, as on every page.
 :func:`sync_state` seeds the keys from a settings object: from the URL on a
 session's first run, from the last settings for widgets that were hidden, and
 from any settings a caller applies (presets, classroom mode).
 Every widget is also drawn with its current value as its default (``value=`` /
-``index=``, :mod:`svmlab.ui.keyed`): Streamlit sends a value set through the session
-state to the browser only in the run that set it, and a widget the browser mounts
-afresh later (after a run it cut short with a click) starts from its default and
+``index=``, :mod:`svmlab.ui.frame.keyed`): Streamlit sends a value set through the
+session state to the browser only in the run that set it, and a widget the browser
+mounts afresh later (after a run it cut short with a click) starts from its default and
 sends that back; with the current value as the default, nothing changes by
 itself. :func:`sidebar` draws the widgets and returns the settings they show.
 
 Values that reach the page from outside the widgets (a link, another page, a
 preset, a room) go through the schema first (``ExploreSettings.clamped``), and
 what was malformed or changed is said once on the page by the shared
-:func:`svmlab.ui.page_url.messages` (:func:`show_notes`).
+:func:`svmlab.ui.frame.page_url.messages` (:func:`show_notes`).
 
 The data come from a generator or from an uploaded CSV file (the "Data source"
 radio; :mod:`svmlab.ui.explore.upload` draws the upload widgets and keeps the uploaded
 data and their key in the session state). The radio, the data set box and the
 generator sliders (with their dependent rule) are every page's
-(:mod:`svmlab.ui.data_source`); the data set switch that keeps the visitor's
+(:mod:`svmlab.ui.frame.data_source`); the data set switch that keeps the visitor's
 model is Explore's own (:func:`show_switch`).
 
 The widget lists come from the engine's tables (STYLE rule 3): data sets from
@@ -40,9 +40,11 @@ import streamlit as st
 
 from svmlab import datasets, kernels, solvers
 from svmlab.errors import SvmlabError
-from svmlab.estimator import BIASES
-from svmlab.ui import data_source, keyed, model_block, page_url, presets  # noqa: F401 (presets: see EXPLORE_PRESETS)
+from svmlab.svm.classifier import BIASES
 from svmlab.ui.explore import upload
+from svmlab.ui.explore.fields import EXPLORE_STATE, param_key
+from svmlab.ui.explore.fields import KEYS as _SCHEMA_KEYS
+from svmlab.ui.explore.fields import field as schema_field
 from svmlab.ui.explore.settings import (
     MACHINES,
     ExploreSettings,
@@ -51,10 +53,8 @@ from svmlab.ui.explore.settings import (
     max_iter_cap,
     room_param,
 )
-from svmlab.ui.explore_state import EXPLORE_STATE, param_key
-from svmlab.ui.explore_state import KEYS as _SCHEMA_KEYS
-from svmlab.ui.explore_state import field as schema_field
-from svmlab.ui.link_values import C_GRID, SIGMA_GRID
+from svmlab.ui.frame import data_source, keyed, model_block, page_url, presets  # noqa: F401 (presets: see EXPLORE_PRESETS)
+from svmlab.ui.frame.link_values import C_GRID, SIGMA_GRID
 
 __all__ = [
     "KEYS",
@@ -123,7 +123,7 @@ def apply_settings(
     ``s`` is clamped to the widgets' ranges first (through the schema,
     :meth:`ExploreSettings.clamped`); what was clamped (and the ``notes`` and
     ``errors`` the caller brings) is said once on the page by the shared
-    mechanism (:func:`svmlab.ui.page_url.messages`). Call it before the
+    mechanism (:func:`svmlab.ui.frame.page_url.messages`). Call it before the
     widgets are drawn in a run, or from a callback. With ``send_link`` the link
     is sent to the browser even when it equals the query this run started from
     (a run the server started, whose query may be older than the browser's
@@ -151,7 +151,7 @@ def sync_state() -> ExploreSettings:
     On a session's first run the settings come from the URL
     (:meth:`ExploreSettings.from_query`), and so they do when the URL is a
     preset's link to other settings (every page's rule,
-    :func:`svmlab.ui.page_url.link_wins`, comparing settings); otherwise only
+    :func:`svmlab.ui.frame.page_url.link_wins`, comparing settings); otherwise only
     keys missing from the session state (widgets hidden in the last run) are
     refilled.
     """
@@ -302,7 +302,7 @@ def _auto_note(loss: str, fit_intercept: bool, hard: bool) -> str | None:
 
 def _model_controls(classroom: bool = False) -> None:
     """The model's widgets, each drawn from its declared field by the shared
-    :func:`~svmlab.ui.model_block.draw_field` (the solver's list, which follows
+    :func:`~svmlab.ui.frame.model_block.draw_field` (the solver's list, which follows
     the loss and the bias, is the page's own)."""
     state = st.session_state
     st.header("Model")

@@ -1,9 +1,9 @@
 """Editing the training points on the chart: click to add, box or lasso to remove.
 
 A click on the chart's empty plot area adds a point there
-(:mod:`svmlab.ui.chart_click`, the listener every page with clickable charts
+(:mod:`svmlab.ui.frame.chart_click`, the listener every page with clickable charts
 shares). Removing points uses Plotly's box and lasso selection, which
-the chart component (:mod:`svmlab.ui.explore.chart`, ``select=True``) sends back in the
+the chart component (:mod:`svmlab.ui.frame.chart`, ``select=True``) sends back in the
 shape of ``st.plotly_chart``'s ``event.selection``; the removed region is read
 from the selection's geometry, so it does not depend on the figure's trace order.
 
@@ -20,8 +20,8 @@ import numpy as np
 import streamlit as st
 from numpy.typing import NDArray
 
-from svmlab.ui import chart_click
 from svmlab.ui.explore.cache import NO_EDITS, Edits
+from svmlab.ui.frame import chart_click
 
 __all__ = [
     "CHART_KEY",

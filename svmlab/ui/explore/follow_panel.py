@@ -33,7 +33,7 @@ import streamlit as st
 
 from svmlab.ui.explore import controls, edit, upload
 from svmlab.ui.explore.undo import Snapshot
-from svmlab.ui.follow_rooms import Rooms
+from svmlab.ui.frame.follow_rooms import Rooms
 
 __all__ = ["FOLLOW_KEY", "OWN_KEY", "ROOMS", "after_run", "banner", "load", "room_row"]
 

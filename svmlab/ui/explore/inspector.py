@@ -2,8 +2,8 @@
 
 Pick a training point (its number, or a click on the chart with "inspects"
 chosen above it): read f(x), y f(x), its loss ℓ(m) for the chosen loss, α, its
-KKT state and why (:func:`svmlab.inspection.inspect_point`); move it with two
-sliders and watch the boundary follow (each move refits); delete it. The point is
+KKT state and why (:func:`svmlab.experiments.inspection.inspect_point`); move it with
+two sliders and watch the boundary follow (each move refits); delete it. The point is
 ringed in orange on the main figure.
 """
 
@@ -16,12 +16,12 @@ import numpy as np
 import streamlit as st
 
 from svmlab import losses
-from svmlab.inspection import inspect_point
-from svmlab.ui import keyed
+from svmlab.experiments.inspection import inspect_point
 from svmlab.ui.explore import edit
 from svmlab.ui.explore.cache import FitRecord
 from svmlab.ui.explore.lecture import TOOL_KEY
 from svmlab.ui.explore.settings import ExploreSettings
+from svmlab.ui.frame import keyed
 
 __all__ = ["POINT_KEY", "current", "pick", "section"]
 

@@ -17,11 +17,11 @@ import numpy as np
 import streamlit as st
 
 from svmlab import figures
-from svmlab.kernel_views import bump, gram_order, is_poly2, lift
-from svmlab.ui import keyed
+from svmlab.experiments.kernel_views import bump, gram_order, is_poly2, lift
 from svmlab.ui.explore import cache
 from svmlab.ui.explore.cache import Picture
 from svmlab.ui.explore.settings import ExploreSettings
+from svmlab.ui.frame import keyed
 
 __all__ = ["MAX_HEATMAP", "section"]
 

@@ -20,11 +20,10 @@ from dataclasses import replace
 
 import streamlit as st
 
-from svmlab.ui import explore_state
-from svmlab.ui import keys as shared
-from svmlab.ui.explore import controls
-from svmlab.ui.link_values import C_GRID, SIGMA_GRID
-from svmlab.ui.presets import EXPLORE, PRESETS, by_topic
+from svmlab.ui.explore import controls, fields
+from svmlab.ui.frame import keys as shared
+from svmlab.ui.frame.link_values import C_GRID, SIGMA_GRID
+from svmlab.ui.frame.presets import EXPLORE, PRESETS, by_topic
 
 __all__ = [
     "HIDDEN_KEY",
@@ -94,7 +93,7 @@ def _step(field: str, direction: int) -> None:
         # Under ν-SVC the keys move ν, by the slider's step of 0.01.
         nu = float(state[controls.KEYS["nu"]]) + 0.01 * direction
         # The field's own range and steps (a key's step is never said).
-        state[controls.KEYS["nu"]] = explore_state.field("nu").clamp(nu, [])
+        state[controls.KEYS["nu"]] = fields.field("nu").clamp(nu, [])
         return
     if field == "C" and state.get(controls.KEYS["hard_margin"]):
         return

@@ -5,7 +5,7 @@
   lecturer has changed since, and a button back to it.
 - :func:`tool_picker`: the one lecture tool drawn under the figure.
 
-Classroom mode's toggle and style are the frame's (:mod:`svmlab.ui.frame`); on
+Classroom mode's toggle and style are the frame's (:mod:`svmlab.ui.frame.router`); on
 Explore it also hides the advanced controls and draws bigger markers, lines and
 only a few big numbers, so that figure, sliders and numbers fit one 1280 x 720
 projector.
@@ -17,10 +17,10 @@ from dataclasses import fields, replace
 
 import streamlit as st
 
-from svmlab.ui import keyed
 from svmlab.ui.explore.controls import TOOL_KEY, apply_settings
 from svmlab.ui.explore.settings import ExploreSettings
-from svmlab.ui.presets import PRESETS, Preset
+from svmlab.ui.frame import keyed
+from svmlab.ui.frame.presets import PRESETS, Preset
 
 __all__ = [
     "TOOLS",

@@ -23,11 +23,11 @@ import streamlit as st
 
 from svmlab import losses, solvers
 from svmlab.errors import SvmlabError
-from svmlab.ui import keyed
 from svmlab.ui.explore import upload
 from svmlab.ui.explore.cache import Data, Edits, FitRecord
 from svmlab.ui.explore.settings import ExploreSettings
-from svmlab.ui.panels import CHART_CONFIG, internal_error, plotly_chart  # noqa: F401
+from svmlab.ui.frame import keyed
+from svmlab.ui.frame.panels import CHART_CONFIG, internal_error, plotly_chart  # noqa: F401
 
 __all__ = [
     "data_csv",
@@ -60,7 +60,7 @@ def edit_tools() -> tuple[float, str]:
     Returns the label a click adds (+1.0 or -1.0; 0.0 when a click inspects the
     nearest point instead) and the drag mode: Plotly's ("select", "lasso",
     "zoom") or "move" (a point dragged to a new place keeps its index;
-    :mod:`svmlab.ui.explore.chart`).
+    :mod:`svmlab.ui.frame.chart`).
     """
     # One short row (labels folded into the options): on a 720-line projector
     # every line above the chart is a line the chart loses.

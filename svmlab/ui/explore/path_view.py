@@ -1,9 +1,9 @@
 """The regularisation path scrubber on the Explore page.
 
 "Compute the path" fits the current model at 30 values of C (or σ) with warm
-starts (:func:`svmlab.path.regularization_path`, a progress bar, a time budget),
-and keeps the result, models included, in a table every visitor shares
-(:class:`~svmlab.ui.shared_results.SharedResults`: the progress bar is drawn
+starts (:func:`svmlab.experiments.path.regularization_path`, a progress bar, a time
+budget), and keeps the result, models included, in a table every visitor shares
+(:class:`~svmlab.ui.frame.shared_results.SharedResults`: the progress bar is drawn
 outside it, so a second visitor's hit replays nothing) and in the session. The
 values are stops of the page's own C and σ sliders (every other E12 value), so
 scrubbing sets C or σ to a value the sliders show; the curves (margin
@@ -21,9 +21,8 @@ import numpy as np
 import streamlit as st
 
 from svmlab import figures
-from svmlab.path import PathResult, regularization_path
+from svmlab.experiments.path import PathResult, regularization_path
 from svmlab.solvers.lane import long_fits_through
-from svmlab.ui import keyed, room
 from svmlab.ui.explore import panels
 from svmlab.ui.explore.cache import (
     Edits,
@@ -34,9 +33,10 @@ from svmlab.ui.explore.cache import (
 )
 from svmlab.ui.explore.controls import KEYS
 from svmlab.ui.explore.settings import NU_TOOL_NOTE, ExploreSettings
-from svmlab.ui.link_values import C_GRID, SIGMA_GRID, nearest
-from svmlab.ui.panels import partial_chart
-from svmlab.ui.shared_results import SharedResults, with_progress
+from svmlab.ui.frame import keyed, room
+from svmlab.ui.frame.link_values import C_GRID, SIGMA_GRID, nearest
+from svmlab.ui.frame.panels import partial_chart
+from svmlab.ui.frame.shared_results import SharedResults, with_progress
 
 __all__ = ["PATH_SECONDS", "clicked_value", "path_values", "section", "stored_record"]
 

@@ -1,5 +1,5 @@
 """The Explore page's whole state as one frozen value, built from its declared
-fields (:data:`svmlab.ui.explore_state.EXPLORE_STATE`).
+fields (:data:`svmlab.ui.explore.fields.EXPLORE_STATE`).
 
 :class:`ExploreSettings` is what the page's widgets show, what the page's cache,
 presets, undo, compare and rooms hold, and what the URL query string encodes.
@@ -22,8 +22,7 @@ from typing import Any
 
 from svmlab import datasets, solvers
 from svmlab.errors import SvmlabError
-from svmlab.ui import room
-from svmlab.ui.explore_state import (
+from svmlab.ui.explore.fields import (
     ATTRIBUTES,
     COMPARE_GRIDS,
     DEFAULTS,
@@ -37,7 +36,8 @@ from svmlab.ui.explore_state import (
     is_upload_key,
     param_key,
 )
-from svmlab.ui.link_values import nearest, shown
+from svmlab.ui.frame import room
+from svmlab.ui.frame.link_values import nearest, shown
 
 __all__ = [
     "COMPARE_GRIDS",
@@ -57,7 +57,7 @@ __all__ = [
 
 #: Wall-clock budget of one fit on the page, in seconds: a fit that needs longer
 #: stops there and says so (the page stays live; the engine's ``max_seconds``).
-#: Room mode lowers it (:func:`svmlab.ui.room.fit_seconds`).
+#: Room mode lowers it (:func:`svmlab.ui.frame.room.fit_seconds`).
 FIT_SECONDS = room.FIT_SECONDS
 
 
@@ -101,7 +101,7 @@ class ExploreSettings:
     stay as they were, so going back to the generator restores them. A URL can
     name an upload but never carries its data.
 
-    ``preset`` names the teaching preset (:mod:`svmlab.ui.presets`) these
+    ``preset`` names the teaching preset (:mod:`svmlab.ui.frame.presets`) these
     settings came from, kept while the lecturer moves away from it so the page
     can say what changed; ``classroom`` is the projector layout (bigger text,
     markers and lines, the advanced controls hidden). ``compare`` is compare

@@ -3,7 +3,7 @@ solver's iteration playback (GIF).
 
 One click on a download button exports: the files are made when the button is
 clicked (Streamlit's deferred download data), from the figure the page shows
-and its fit, by :mod:`svmlab.slides` (matplotlib and Pillow). The path's
+and its fit, by :mod:`svmlab.figures.slides` (matplotlib and Pillow). The path's
 frames fit the model afresh at each value (:func:`path_values`, two or three a
 decade around the current value) through the fit lane every fit takes turns
 in; each frame prints its value and the errors it gives. The playback's frames
@@ -21,13 +21,14 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from svmlab import SVC, SvmlabError, datasets, figures, losses, slides, solvers
+from svmlab import SVC, SvmlabError, datasets, figures, losses, solvers
+from svmlab.figures import slides
 from svmlab.solvers.lane import long_fits_through
-from svmlab.ui import room
 from svmlab.ui.explore import upload
 from svmlab.ui.explore.cache import Data, FitRecord, model_items
 from svmlab.ui.explore.settings import ExploreSettings
-from svmlab.ui.link_values import C_GRID, SIGMA_GRID
+from svmlab.ui.frame import room
+from svmlab.ui.frame.link_values import C_GRID, SIGMA_GRID
 from svmlab.user_text import plain
 
 __all__ = [

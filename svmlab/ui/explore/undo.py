@@ -6,7 +6,7 @@ points (``(added, removed, moved)``, :mod:`svmlab.ui.explore.edit`). Classroom
 mode is not part of it: it is how the room sees the page, not a step of the
 lecture (an undo never switches the projector layout).
 
-:class:`svmlab.ui.undo.History`, the history every page shares, keeps them;
+:class:`svmlab.ui.frame.undo.History`, the history every page shares, keeps them;
 each step is named by what changed (:func:`describe`: "C 10 → 100", "data set
 spiral → moons", "point added"), so the buttons say what they will undo.
 

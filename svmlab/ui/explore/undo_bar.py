@@ -3,7 +3,7 @@
 Every run of the page's fragment records what the page shows
 (:func:`record`, after the settings and the edits are known); the undo and
 redo buttons (keys Ctrl+Z and Ctrl+Shift+Z, ⌘ on a Mac) restore a snapshot
-of :class:`svmlab.ui.undo.History`: every widget
+of :class:`svmlab.ui.frame.undo.History`: every widget
 (``controls.apply_settings``, which also writes the link) and the edited
 points (``edit.restore_edits``), across a data set switch too. The buttons sit
 in the fragment, beside C and σ, so that their step names follow a slider
@@ -17,10 +17,10 @@ from typing import Any
 
 import streamlit as st
 
-from svmlab.ui import undo
 from svmlab.ui.explore import controls, edit
 from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.explore.undo import Edits, Snapshot, describe
+from svmlab.ui.frame import undo
 
 __all__ = ["HISTORY_KEY", "KEYS", "buttons", "history", "record", "rerun_if_restored"]
 

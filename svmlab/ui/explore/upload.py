@@ -1,9 +1,10 @@
 """Bring your own data on the Explore page: the CSV upload and its session state.
 
-A student's file goes through :mod:`svmlab.csv_data` (parsed as text only: never
-``eval``, never ``pickle``): :func:`~svmlab.csv_data.read_table` finds the delimiter,
-the header and decimal commas, and the student picks two feature columns and a
-label column (the defaults are those of :func:`~svmlab.csv_data.to_dataset`).
+A student's file goes through :mod:`svmlab.datasets.csv_data` (parsed as text only:
+never ``eval``, never ``pickle``): :func:`~svmlab.datasets.csv_data.read_table` finds
+the delimiter, the header and decimal commas, and the student picks two feature columns
+and a label column (the defaults are those of
+:func:`~svmlab.datasets.csv_data.to_dataset`).
 :func:`make_held` turns the choice into a :class:`HeldUpload`, whose
 :attr:`~HeldUpload.key` is the start of the SHA-256 of the arrays the page fits.
 
@@ -29,12 +30,12 @@ import numpy as np
 import streamlit as st
 from numpy.typing import NDArray
 
-from svmlab import csv_data
+from svmlab.datasets import csv_data
 from svmlab.errors import DataError
-from svmlab.ui import data_source, keyed, refusals
-from svmlab.ui.data_source import MAX_SESSION_UPLOADS
 from svmlab.ui.explore.cache import Edits, edit_parts, hold_upload, split_indices
-from svmlab.ui.page_state import CSV_COLUMNS, csv_column_key
+from svmlab.ui.frame import data_source, keyed, refusals
+from svmlab.ui.frame.data_source import MAX_SESSION_UPLOADS
+from svmlab.ui.frame.page_state import CSV_COLUMNS, csv_column_key
 from svmlab.user_text import for_markdown
 
 __all__ = [
@@ -71,7 +72,7 @@ LINK_NOTE_KEY = P + "upload_link_note"
 #: Widget keys.
 SOURCE_KEY = P + "source"
 #: The uploader, its drop-rows box and the column boxes: the shared data
-#: source block's keys (:mod:`svmlab.ui.data_source`).
+#: source block's keys (:mod:`svmlab.ui.frame.data_source`).
 FILE_KEY = P + "file"
 COLUMN_KEYS = tuple(csv_column_key("explore", c) for c in CSV_COLUMNS)
 DROP_KEY = P + "drop"
@@ -128,9 +129,10 @@ class HeldUpload:
     columns
         The two feature columns and the label column.
     delimiter, has_header, decimal_comma
-        The file's format (:class:`svmlab.csv_data.CsvTable`), used by the download.
+        The file's format (:class:`svmlab.datasets.csv_data.CsvTable`), used by the
+        download.
     description
-        :meth:`svmlab.csv_data.CsvTable.describe` of the file.
+        :meth:`svmlab.datasets.csv_data.CsvTable.describe` of the file.
     dropped
         Rows left out for missing, NaN or infinite values.
     standard
@@ -226,14 +228,14 @@ def make_held(
     )
 
 
-#: The drawable range (:func:`svmlab.csv_data.check_drawable`).
+#: The drawable range (:func:`svmlab.datasets.csv_data.check_drawable`).
 MAX_MAGNITUDE = csv_data.MAX_MAGNITUDE
 MIN_RELATIVE_SPREAD = csv_data.MIN_RELATIVE_SPREAD
 MIN_SPREAD = csv_data.MIN_SPREAD
 
 
 def _check_drawable(X: Array, standardised: bool) -> None:
-    """:func:`svmlab.csv_data.check_drawable`, with the advice for this page."""
+    """:func:`svmlab.datasets.csv_data.check_drawable`, with this page's advice."""
     csv_data.check_drawable(
         X,
         advice="Rescale the columns."

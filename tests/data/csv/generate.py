@@ -3,12 +3,13 @@
     python tests/data/csv/generate.py
 
 Each MALFORMED entry is one distinct problem a student's upload can have: the file, the
-stage that refuses it (``"read"``: :func:`svmlab.csv_data.read_table`, ``"dataset"``:
-:func:`svmlab.csv_data.to_dataset`), the error class, a phrase of its message and, where
-the problem only shows with a choice of columns, the ``to_dataset`` options. Each GOOD
-entry says what the file parses to. ``tests/test_csv_data.py`` checks both lists and
-the page tests reuse them. The files are written byte for byte (``.gitattributes``
-keeps git from touching line endings).
+stage that refuses it (``"read"``: :func:`svmlab.datasets.csv_data.read_table`,
+``"dataset"``:
+:func:`svmlab.datasets.csv_data.to_dataset`), the error class, a phrase of its message
+and, where the problem only shows with a choice of columns, the ``to_dataset`` options.
+Each GOOD entry says what the file parses to. ``tests/test_csv_data.py`` checks both
+lists and the page tests reuse them. The files are written byte for byte
+(``.gitattributes`` keeps git from touching line endings).
 """
 
 from __future__ import annotations
@@ -401,7 +402,8 @@ def main() -> None:
         good.append({"file": name, "options": options, **expected})
     document = {
         "_about": (
-            "Sample uploads for svmlab.csv_data (written by generate.py). 'malformed': "
+            "Sample uploads for svmlab.datasets.csv_data (written by generate.py). "
+            "'malformed': "
             "stage 'read' fails in read_table(bytes), 'dataset' in to_dataset(table, "
             "**options); the message contains 'phrase'. 'good': what read_table and "
             "to_dataset(table, **options) give ('kept' rows after dropping, if not "

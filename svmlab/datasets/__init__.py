@@ -1,0 +1,53 @@
+"""Data: the generated data sets and a student's CSV files.
+
+- :mod:`~svmlab.datasets.two_class`: two-class data in the plane, one generator
+  per picture in the sources (:func:`make`, :data:`GENERATORS`, :data:`PARAMS`);
+  its public names are re-exported here (``svmlab.datasets.make("spiral")``);
+- :mod:`~svmlab.datasets.multiclass`: three or more classes (labels 0 ... k-1);
+- :mod:`~svmlab.datasets.regression`: one input and a real target (SVR);
+- :mod:`~svmlab.datasets.csv_table`: a CSV file read as a table of text;
+- :mod:`~svmlab.datasets.csv_data`: that table as points and labels, and back;
+- :mod:`~svmlab.datasets.regression_csv`: that table as regression data.
+"""
+
+from __future__ import annotations
+
+from svmlab.datasets.two_class import (
+    GENERATORS,
+    LINEAR_NORMAL,
+    PARAMS,
+    TITLES,
+    Param,
+    consistent_params,
+    make,
+    make_blobs,
+    make_from,
+    make_imbalanced,
+    make_linear,
+    make_moons,
+    make_outlier_blobs,
+    make_spiral,
+    make_two_circles,
+    make_xor,
+    two_circles_bayes_error,
+)
+
+__all__ = [
+    "GENERATORS",
+    "LINEAR_NORMAL",
+    "PARAMS",
+    "TITLES",
+    "Param",
+    "consistent_params",
+    "make",
+    "make_blobs",
+    "make_from",
+    "make_imbalanced",
+    "make_linear",
+    "make_moons",
+    "make_outlier_blobs",
+    "make_spiral",
+    "make_two_circles",
+    "make_xor",
+    "two_circles_bayes_error",
+]

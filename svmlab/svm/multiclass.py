@@ -1,0 +1,447 @@
+"""Multiclass support vector classification: one-vs-rest, one-vs-one (LIBSVM's
+voting) and Crammer-Singer's direct multiclass SVM.
+
+``OneVsRestSVC`` and ``OneVsOneSVC`` reduce the problem to binary ones solved by
+:class:`svmlab.SVC` (any loss, solver and bias: their parameters are passed
+through); ``CrammerSingerSVC`` solves the direct dual
+(:mod:`svmlab.solvers.crammer_singer`). All three follow scikit-learn's estimator
+contract: labels of any type, ``classes_`` sorted, ``decision_function`` of
+shape (n,) for two classes (positive means ``classes_[1]``) and (n, k) for more,
+whose argmax is ``predict`` (one documented exception: tied votes of
+``OneVsOneSVC``, as in scikit-learn).
+
+:func:`ovr_ambiguity` and :func:`ovo_ties` find the points where the reductions'
+own rules do not decide (no classifier or several claim the point; a tied vote),
+which the Multiclass page draws.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from itertools import combinations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.validation import check_is_fitted
+
+from svmlab.array_types import Array
+from svmlab.errors import DataError, ParameterError, UnknownNameError, plain_value
+from svmlab.kernels import check_kernel_params, gram, kernel_settings
+from svmlab.parameter_checks import check_max_iter, check_positive, is_number
+from svmlab.solvers import crammer_singer
+from svmlab.solvers.base import Budget, check_max_seconds
+from svmlab.svm.classifier import SVC, _plain
+from svmlab.svm.nu_svm import NuSVC
+from svmlab.svm.parameters import (
+    BinarySVMParameters,
+    KernelCParameters,
+    field_names,
+    parameters,
+)
+from svmlab.svm.validation import check_labels, validate
+
+__all__ = [
+    "CS_BIASES",
+    "CS_SOLVERS",
+    "METHODS",
+    "CrammerSingerSVC",
+    "OneVsOneSVC",
+    "OneVsRestSVC",
+    "ovo_ties",
+    "ovr_ambiguity",
+]
+
+
+#: The multiclass methods (the page's order and names).
+METHODS: dict[str, str] = {
+    "ovr": "One-vs-rest",
+    "ovo": "One-vs-one",
+    "crammer_singer": "Crammer-Singer",
+}
+#: Crammer-Singer's bias modes.
+CS_BIASES: dict[str, str] = {
+    "none": "no bias (Sugiyama's dual)",
+    "regularized": "a regularized bias per class (kernel + 1)",
+}
+#: Crammer-Singer's solvers.
+CS_SOLVERS: dict[str, str] = {
+    "auto": f"the exact QP up to {crammer_singer.QP_MAX_VARIABLES} variables (n k), "
+    "blocks above",
+    "qp": "CVXOPT's interior point on all n k variables, polished by blocks",
+    "blocks": "one point's block of k variables at a time (closed form), "
+    "exact QP chunks where those stall",
+}
+
+
+def _check_data(estimator: BaseEstimator, X: ArrayLike, y: ArrayLike):
+    """Validated ``(X, y)``, with ``classes_`` set; plain sentences otherwise."""
+    X, y = validate(estimator, X, y)
+    classes = check_labels(y)
+    if classes.shape[0] < 2:
+        raise DataError(
+            f"Only one class ({_plain(classes[0])}) is present; a classifier needs "
+            "points of at least two classes."
+        )
+    estimator.classes_ = classes
+    return X, y
+
+
+def _check_X(estimator: BaseEstimator, X: ArrayLike) -> Array:
+    check_is_fitted(estimator)
+    return validate(estimator, X, reset=False)
+
+
+def _remaining(budget: Budget) -> float | None:
+    return budget.remaining()
+
+
+@parameters
+class _Reduction(ClassifierMixin, BinarySVMParameters):
+    """What one-vs-rest and one-vs-one share: the binary SVC they train (its
+    parameters, and ``nu`` for a :class:`svmlab.NuSVC` instead)."""
+
+    nu: float | None = None
+
+    def _binary(self, budget: Budget) -> SVC | NuSVC:
+        """The binary machine: :class:`svmlab.SVC` with the reduction's
+        parameters, or, with ``nu`` set, :class:`svmlab.NuSVC` (the hinge with
+        an unregularized bias, as LIBSVM's ``-s 1``; loss, bias, solver and C
+        then do not apply)."""
+        if self.nu is not None:
+            return NuSVC(
+                nu=self.nu,
+                **kernel_settings(self),
+                tol=self.tol,
+                max_iter=self.max_iter,
+                max_seconds=_remaining(budget),
+            )
+        names = field_names(BinarySVMParameters)
+        params = {name: getattr(self, name) for name in names}
+        return SVC(**{**params, "max_seconds": _remaining(budget)})
+
+    def _fit_all(
+        self, X: Array, tasks: list[tuple[Array, Array]], start: float
+    ) -> None:
+        """Fit one binary SVC per ``(rows, labels)`` (``estimators_``, ``rows_``)
+        and sum them up; one warning for all that did not converge."""
+        check_max_seconds(self.max_seconds)
+        budget = Budget(self.max_seconds)
+        models = []
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ConvergenceWarning)
+            for rows, labels in tasks:
+                models.append(self._binary(budget).fit(X[rows], labels))
+        missed = sum(not m.converged_ for m in models)
+        for w in caught:
+            if not issubclass(w.category, ConvergenceWarning):
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        if missed:
+            warnings.warn(
+                f"{missed} of the {len(models)} binary fits did not converge "
+                "(tol, max_iter or max_seconds); their boundaries are approximate.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        self.rows_ = [rows for rows, _ in tasks]
+        self.n_train_ = X.shape[0]
+        self.estimators_ = models
+        self._summarise(start)
+
+    def _summarise(self, start: float) -> None:
+        self.fit_time_ = time.perf_counter() - start
+        self.converged_ = all(m.converged_ for m in self.estimators_)
+        self.n_iter_ = int(sum(int(m.n_iter_) for m in self.estimators_))
+        support = np.zeros(self.n_train_, dtype=bool)
+        for model, rows in zip(self.estimators_, self.rows_, strict=True):
+            support[rows[model.support_]] = True
+        self.support_ = np.flatnonzero(support)
+        self.fit_notes_ = tuple(
+            note for model in self.estimators_ for note in model.fit_notes_
+        )
+
+
+@parameters
+class OneVsRestSVC(_Reduction):
+    """One binary :class:`svmlab.SVC` per class against all the others.
+
+    Parameters are :class:`svmlab.SVC`'s, passed to every binary fit;
+    ``max_seconds`` is the budget of all of them together. With two classes one
+    SVC is fitted on the labels as they are.
+
+    The scores ``f_c(x)`` of the k classifiers are the ``decision_function``
+    (n, k); ``predict`` is their argmax (the first class on an exact tie). A
+    point no classifier claims (every ``f_c < 0``) or several claim is
+    *ambiguous* (:func:`ovr_ambiguity`): the argmax resolves it.
+
+    Attributes
+    ----------
+    classes_, estimators_ (one SVC per class; one for two classes), rows_ (the
+    training rows of each), support_ (a support vector of any classifier),
+    fit_time_, converged_, n_iter_ (summed), fit_notes_.
+    """
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> OneVsRestSVC:
+        start = time.perf_counter()
+        X, y = _check_data(self, X, y)
+        every = np.arange(X.shape[0])
+        if self.classes_.shape[0] == 2:
+            tasks = [(every, y)]
+        else:
+            tasks = [(every, np.where(y == c, 1.0, -1.0)) for c in self.classes_]
+        self._fit_all(X, tasks, start)
+        return self
+
+    def binary_decisions(self, X: ArrayLike) -> Array:
+        """Each class's own score ``f_c(x)`` (n, k); with two classes the one
+        classifier's ``-f`` and ``f``."""
+        X = _check_X(self, X)
+        if len(self.estimators_) == 1:
+            f = self.estimators_[0].decision_function(X)
+            return np.column_stack([-f, f])
+        return np.column_stack([m.decision_function(X) for m in self.estimators_])
+
+    def decision_function(self, X: ArrayLike) -> Array:
+        """(n,) for two classes, else (n, k): the classifiers' scores."""
+        scores = self.binary_decisions(X)
+        return scores[:, 1] if len(self.estimators_) == 1 else scores
+
+    def predict(self, X: ArrayLike) -> NDArray:
+        best = np.argmax(self.binary_decisions(X), axis=1)
+        return self.classes_[best]
+
+
+@parameters
+class OneVsOneSVC(_Reduction):
+    """One binary :class:`svmlab.SVC` per pair of classes, and a vote (LIBSVM).
+
+    For the pair ``(i, j)``, ``i < j`` in ``classes_`` order, the classifier is
+    trained on the points of the two classes with class i as +1, so
+    ``f_ij(x) > 0`` votes for i and ``f_ij(x) <= 0`` for j (LIBSVM's
+    ``svm_predict_values``). ``predict`` takes the most votes; a tie goes to the
+    class that comes first (LIBSVM), or, with ``break_ties=True``, to the
+    argmax of the ``"ovr"`` decision function below.
+
+    ``decision_function_shape``: ``"ovo"`` gives the pairwise values ``f_ij``
+    (n, k(k-1)/2) in the order (0,1), (0,2), ..., (1,2), ... (scikit-learn's);
+    ``"ovr"`` (default) gives scikit-learn's transformed votes
+    ``votes + s / (3 (|s| + 1))``, with ``s`` the summed confidences, whose
+    argmax is ``predict`` except where votes tie and ``break_ties`` is False
+    (the same documented exception as scikit-learn's ``SVC``). Two classes give
+    one classifier and ``decision_function`` (n,) ``= -f_01`` (positive means
+    ``classes_[1]``).
+
+    Parameters are :class:`svmlab.SVC`'s (passed to every pair) and the two above;
+    ``nu`` (in (0, 1]) makes every pair a :class:`svmlab.NuSVC` instead (LIBSVM's
+    ``-s 1`` with several classes; scikit-learn's ``NuSVC``).
+    """
+
+    decision_function_shape: str = "ovr"
+    break_ties: bool = False
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> OneVsOneSVC:
+        if self.decision_function_shape not in ("ovr", "ovo"):
+            raise UnknownNameError(
+                "decision function shape", self.decision_function_shape, ("ovr", "ovo")
+            )
+        start = time.perf_counter()
+        X, y = _check_data(self, X, y)
+        self.pairs_ = list(combinations(range(self.classes_.shape[0]), 2))
+        tasks = []
+        for i, j in self.pairs_:
+            rows = np.flatnonzero((y == self.classes_[i]) | (y == self.classes_[j]))
+            tasks.append((rows, np.where(y[rows] == self.classes_[i], 1.0, -1.0)))
+        self._fit_all(X, tasks, start)
+        return self
+
+    def pairwise_decision_function(self, X: ArrayLike) -> Array:
+        """``f_ij(x)`` (n, k(k-1)/2); positive votes for i."""
+        X = _check_X(self, X)
+        return np.column_stack([m.decision_function(X) for m in self.estimators_])
+
+    def votes(self, X: ArrayLike) -> NDArray[np.int64]:
+        """Votes per class (n, k)."""
+        return _votes(
+            self.pairwise_decision_function(X), self.pairs_, len(self.classes_)
+        )
+
+    def _ovr_scores(self, pairwise: Array) -> Array:
+        k = len(self.classes_)
+        votes = _votes(pairwise, self.pairs_, k).astype(np.float64)
+        confidence = np.zeros_like(votes)
+        for column, (i, j) in enumerate(self.pairs_):
+            confidence[:, i] += pairwise[:, column]
+            confidence[:, j] -= pairwise[:, column]
+        return votes + confidence / (3.0 * (np.abs(confidence) + 1.0))
+
+    def decision_function(self, X: ArrayLike) -> Array:
+        pairwise = self.pairwise_decision_function(X)
+        if len(self.classes_) == 2:
+            return -pairwise[:, 0]
+        if self.decision_function_shape == "ovo":
+            return pairwise
+        return self._ovr_scores(pairwise)
+
+    def predict(self, X: ArrayLike) -> NDArray:
+        pairwise = self.pairwise_decision_function(X)
+        k = len(self.classes_)
+        if self.break_ties and k > 2:
+            return self.classes_[np.argmax(self._ovr_scores(pairwise), axis=1)]
+        # np.argmax keeps the first of tied maxima: LIBSVM's tie-break.
+        return self.classes_[np.argmax(_votes(pairwise, self.pairs_, k), axis=1)]
+
+
+def _votes(pairwise: Array, pairs: list[tuple[int, int]], k: int) -> NDArray:
+    votes = np.zeros((pairwise.shape[0], k), dtype=np.int64)
+    for column, (i, j) in enumerate(pairs):
+        first = pairwise[:, column] > 0
+        votes[first, i] += 1
+        votes[~first, j] += 1
+    return votes
+
+
+def ovr_ambiguity(scores: Array) -> NDArray[np.int64]:
+    """Per point, how many one-vs-rest classifiers claim it (``f_c > 0``), from
+    :meth:`OneVsRestSVC.binary_decisions` (n, k): 1 is unambiguous, 0 (nobody)
+    and 2 or more (several) are where the argmax of the scores decides."""
+    return np.sum(np.asarray(scores) > 0, axis=1)
+
+
+def ovo_ties(votes: NDArray) -> NDArray[np.bool_]:
+    """Per point, whether the most votes are shared by two or more classes."""
+    votes = np.asarray(votes)
+    return np.sum(votes == votes.max(axis=1, keepdims=True), axis=1) > 1
+
+
+@parameters
+class CrammerSingerSVC(ClassifierMixin, KernelCParameters):
+    """Crammer and Singer's multiclass SVM (Sugiyama 2015, section 27.5).
+
+    Scores ``f_m(x) = sum_i alpha_{i,m} k(x_i, x)`` for every class m, from the
+    dual in :mod:`svmlab.solvers.crammer_singer`; ``predict`` is their argmax (the first
+    class on an exact tie). One problem couples all classes, so there is no
+    vote to tie and no region that no class claims.
+
+    Parameters
+    ----------
+    C
+        Cost of the slacks, a positive finite number.
+    kernel, sigma, degree, coef0
+        As :class:`svmlab.SVC`.
+    bias
+        ``"none"`` (the dual as Sugiyama writes it) or ``"regularized"`` (the
+        kernel plus 1: each class gets a bias, penalised with its weights; what
+        LIBLINEAR's ``crammer_singer`` does with an intercept).
+    solver
+        ``"auto"``, ``"qp"`` or ``"blocks"`` (:data:`CS_SOLVERS`).
+    tol
+        Largest block KKT violation accepted, in margin units.
+    max_iter
+        Sweeps of the block method at most (None: 10,000).
+    random_state
+        Seed of the block method's sweep order.
+    max_seconds
+        Time budget; the block method stops at its current feasible point.
+
+    Attributes
+    ----------
+    classes_, alpha_ (n, k), support_ (rows with a nonzero alpha),
+    support_vectors_, dual_coef_ (k, n_SV), n_support_ (per class),
+    objective_ (the dual value, equal to the primal at the optimum),
+    kkt_violation_, converged_, stop_reason_, n_iter_, solver_, fit_time_,
+    margins_ (n,) ``f_{y_i}(x_i) - max_{m != y_i} f_m(x_i)``, fit_notes_.
+    """
+
+    bias: str = "none"
+    solver: str = "auto"
+    tol: float = 1e-3
+    max_iter: int | None = None
+    random_state: int | None = 0
+    max_seconds: float | None = None
+
+    def _check_params(self) -> None:
+        C = self.C
+        if not is_number(C) or not math.isfinite(C) or C <= 0:
+            raise ParameterError(
+                "C must be a positive finite number for Crammer-Singer; got "
+                f"{plain_value(C)}."
+            )
+        check_kernel_params(**kernel_settings(self))
+        if not isinstance(self.bias, str) or self.bias not in CS_BIASES:
+            raise UnknownNameError("Crammer-Singer bias mode", self.bias, CS_BIASES)
+        if not isinstance(self.solver, str) or self.solver not in CS_SOLVERS:
+            raise UnknownNameError("Crammer-Singer solver", self.solver, CS_SOLVERS)
+        check_positive("tol", self.tol)
+        check_max_iter(self.max_iter)
+        check_max_seconds(self.max_seconds)
+
+    def _gram(self, X: Array, Z: Array | None = None) -> Array:
+        K = gram(X, Z, **kernel_settings(self))
+        return K + 1.0 if self.bias == "regularized" else K
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> CrammerSingerSVC:
+        start = time.perf_counter()
+        self._check_params()
+        X, y = _check_data(self, X, y)
+        codes = np.searchsorted(self.classes_, y).astype(np.int64)
+        k = self.classes_.shape[0]
+        K = self._gram(X)
+        solution, _ = crammer_singer.solve(
+            crammer_singer.CSDual(K, codes, k, float(self.C)),
+            method=self.solver,
+            tol=float(self.tol),
+            max_iter=10_000 if self.max_iter is None else int(self.max_iter),
+            random_state=self.random_state,
+            max_seconds=self.max_seconds,
+        )
+        alpha = solution.alpha
+        self.alpha_ = alpha
+        self.solution_ = solution
+        self.solver_ = solution.method
+        self.support_ = np.flatnonzero(np.any(alpha != 0.0, axis=1))
+        self.support_vectors_ = X[self.support_]
+        self.dual_coef_ = alpha[self.support_].T.copy()
+        self.n_support_ = np.bincount(codes[self.support_], minlength=k).astype(
+            np.int32
+        )
+        F = K @ alpha
+        rows = np.arange(X.shape[0])
+        own = F[rows, codes]
+        F[rows, codes] = -np.inf
+        self.margins_ = own - F.max(axis=1)
+        self.objective_ = solution.objective
+        self.kkt_violation_ = solution.kkt
+        self.converged_ = solution.converged
+        self.stop_reason_ = solution.stop_reason
+        self.n_iter_ = solution.n_iter
+        self.fit_notes_: tuple[str, ...] = ()
+        if not solution.converged:
+            note = (
+                f"The Crammer-Singer fit stopped ({solution.stop_reason}) with a "
+                f"KKT violation of {solution.kkt:.2g} margin units (tol "
+                f"{float(self.tol):g}): its boundaries are approximate."
+            )
+            self.fit_notes_ = (note,)
+            warnings.warn(note, ConvergenceWarning, stacklevel=2)
+        self.fit_time_ = time.perf_counter() - start
+        return self
+
+    def scores(self, X: ArrayLike) -> Array:
+        """Every class's score ``f_m(x)`` (n, k)."""
+        X = _check_X(self, X)
+        k = self.classes_.shape[0]
+        if self.support_.size == 0:
+            return np.zeros((X.shape[0], k))
+        return self._gram(X, self.support_vectors_) @ self.dual_coef_.T
+
+    def decision_function(self, X: ArrayLike) -> Array:
+        """(n,) ``f_1 - f_0`` for two classes, else the scores (n, k)."""
+        F = self.scores(X)
+        return F[:, 1] - F[:, 0] if F.shape[1] == 2 else F
+
+    def predict(self, X: ArrayLike) -> NDArray:
+        best = np.argmax(self.scores(X), axis=1)
+        return self.classes_[best]

@@ -1,0 +1,351 @@
+"""Probabilities from an SVM: Platt scaling as LIBSVM fits it, and thresholds.
+
+Platt (1999) turns the decision value into a probability by a sigmoid,
+
+    P(y = +1 | f) = 1 / (1 + exp(A f + B)),
+
+with A < 0 when f is informative, fitted by maximum likelihood on decision
+values that the model did not train on (LIBSVM: a 5-fold cross-validation on
+the training set, ``svm_binary_svc_probability``) against Platt's regularised
+targets ``t+ = (N+ + 1) / (N+ + 2)`` and ``t- = 1 / (N- + 2)`` (no target is
+0 or 1, so A and B stay finite even on separable data). The minimisation is
+Lin, Lin & Weng (2007)'s Newton method with a backtracking line search and
+``1e-12`` added to the Hessian's diagonal, and every ``log(1 + exp(.))``
+written so that ``exp`` never overflows (their Algorithm 1; LIBSVM's
+``sigmoid_train`` and ``sigmoid_predict``). Platt's own pseudo-code computes
+``log(1 - p)`` and ``1 - p`` directly, which loses all digits at large
+``|A f + B|``.
+
+The probability is a monotone squash of f, so a threshold on p is a threshold
+on f: :func:`threshold_report` and :func:`roc` score one without refitting.
+
+References
+----------
+Platt (1999), Probabilistic outputs for support vector machines and comparisons
+to regularized likelihood methods, Advances in Large Margin Classifiers.
+Lin, Lin, Weng (2007), A note on Platt's probabilistic outputs for support
+vector machines, Machine Learning 68. Chang, Lin (2011), LIBSVM, section 8.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.metrics import roc_auc_score, roc_curve
+from sklearn.utils.multiclass import unique_labels
+from sklearn.utils.validation import check_is_fitted
+
+from svmlab.array_types import Array
+from svmlab.errors import ParameterError, plain_value
+from svmlab.svm.classifier import SVC
+from svmlab.svm.validation import check_binary_labels, validate
+
+__all__ = [
+    "PlattFit",
+    "PlattSVC",
+    "ThresholdReport",
+    "cross_val_decision",
+    "roc",
+    "sigmoid_predict",
+    "sigmoid_train",
+    "threshold_report",
+]
+
+
+@dataclass(frozen=True)
+class PlattFit:
+    """Platt's sigmoid: ``P(y = +1 | f) = 1 / (1 + exp(A f + B))``."""
+
+    A: float
+    B: float
+    n_iter: int
+    converged: bool
+
+
+def _log1p_exp(z: Array) -> Array:
+    """``log(1 + exp(z))`` without overflow: ``z + log(1 + exp(-z))`` for z >= 0."""
+    return np.where(z >= 0.0, z + np.log1p(np.exp(-np.abs(z))), np.log1p(np.exp(z)))
+
+
+def _targets(y: Array) -> Array:
+    """Platt's regularised targets: ``(N+ + 1) / (N+ + 2)`` for the positive
+    points and ``1 / (N- + 2)`` for the negative ones."""
+    n_pos = float(np.sum(y > 0))
+    n_neg = float(y.shape[0] - n_pos)
+    return np.where(y > 0, (n_pos + 1.0) / (n_pos + 2.0), 1.0 / (n_neg + 2.0))
+
+
+def _objective(f: Array, t: Array, A: float, B: float) -> float:
+    """The negative log-likelihood ``sum t z + log(1 + exp(-z))`` with ``z = A f
+    + B``, in the form that never overflows (Lin, Lin & Weng 2007, eq. 5)."""
+    z = f * A + B
+    return float(
+        np.sum(
+            np.where(z >= 0.0, t * z + _log1p_exp(-z), (t - 1.0) * z + _log1p_exp(z))
+        )
+    )
+
+
+def sigmoid_train(
+    f: ArrayLike,
+    y: ArrayLike,
+    *,
+    max_iter: int = 100,
+    min_step: float = 1e-10,
+    eps: float = 1e-5,
+) -> PlattFit:
+    """Fit A and B by Lin, Lin & Weng (2007)'s Newton method (LIBSVM's
+    ``sigmoid_train``).
+
+    Parameters
+    ----------
+    f
+        Decision values, shape (n,), on points the model did not train on.
+    y
+        Labels, shape (n,): > 0 for the positive class.
+    max_iter, min_step, eps
+        LIBSVM's limits: 100 Newton steps, a smallest line-search step of
+        1e-10, and the stop when both gradient components are below ``eps``.
+
+    Returns
+    -------
+    PlattFit
+        ``A``, ``B``, Newton steps taken and whether the gradient met ``eps``.
+    """
+    f = np.asarray(f, dtype=np.float64).ravel()
+    y = np.asarray(y).ravel()
+    t = _targets(y)
+    n_pos = float(np.sum(y > 0))
+    n_neg = float(y.shape[0] - n_pos)
+    A, B = 0.0, math.log((n_neg + 1.0) / (n_pos + 1.0))
+    fval = _objective(f, t, A, B)
+    sigma = 1e-12  # keeps the Hessian strictly positive definite
+    converged = False
+    it = 0
+    for it in range(max_iter):  # noqa: B007 - the count is reported
+        z = f * A + B
+        # p = P(y = +1) = 1 / (1 + exp(z)), q = 1 - p, each without overflow.
+        e = np.exp(-np.abs(z))
+        p = np.where(z >= 0.0, e / (1.0 + e), 1.0 / (1.0 + e))
+        q = np.where(z >= 0.0, 1.0 / (1.0 + e), e / (1.0 + e))
+        d2 = p * q
+        h11 = sigma + float(np.sum(f * f * d2))
+        h22 = sigma + float(np.sum(d2))
+        h21 = float(np.sum(f * d2))
+        d1 = t - p
+        g1 = float(np.sum(f * d1))
+        g2 = float(np.sum(d1))
+        if abs(g1) < eps and abs(g2) < eps:
+            converged = True
+            break
+        det = h11 * h22 - h21 * h21
+        dA = -(h22 * g1 - h21 * g2) / det
+        dB = -(-h21 * g1 + h11 * g2) / det
+        gd = g1 * dA + g2 * dB
+        step = 1.0
+        while step >= min_step:
+            newA, newB = A + step * dA, B + step * dB
+            newf = _objective(f, t, newA, newB)
+            if newf < fval + 1e-4 * step * gd:  # sufficient decrease (Armijo)
+                A, B, fval = newA, newB, newf
+                break
+            step /= 2.0
+        if step < min_step:
+            break  # LIBSVM: "Line search fails in two-class probability estimates"
+    return PlattFit(float(A), float(B), int(it), converged)
+
+
+def sigmoid_predict(f: ArrayLike, A: float, B: float) -> Array:
+    """``P(y = +1 | f) = 1 / (1 + exp(A f + B))`` without overflow (LIBSVM's
+    ``sigmoid_predict``: ``exp(-z) / (1 + exp(-z))`` for ``z >= 0``)."""
+    z = np.asarray(f, dtype=np.float64) * A + B
+    e = np.exp(-np.abs(z))
+    return np.where(z >= 0.0, e / (1.0 + e), 1.0 / (1.0 + e))
+
+
+def cross_val_decision(
+    estimator: BaseEstimator,
+    X: Array,
+    y: Array,
+    *,
+    folds: int = 5,
+    random_state: int | None = None,
+) -> Array:
+    """Decision values from a ``folds``-fold cross-validation, as LIBSVM's
+    ``svm_binary_svc_probability`` computes them.
+
+    The points are shuffled once (``random_state``), cut into ``folds``
+    contiguous blocks, and each block gets the decision values of a clone of
+    ``estimator`` trained on the others (on the labels as given, so class
+    weights keyed by label still apply; f > 0 means the larger label). A
+    training part with one class only gives its block +1 or -1 (0 if empty), as
+    LIBSVM does.
+    """
+    n = X.shape[0]
+    positive = np.asarray(y) == unique_labels(y)[-1]
+    order = np.random.default_rng(random_state).permutation(n)
+    f = np.zeros(n)
+    for k in range(folds):
+        begin, end = k * n // folds, (k + 1) * n // folds
+        test = order[begin:end]
+        train = np.r_[order[:begin], order[end:]]
+        if train.size == 0:
+            continue
+        if np.all(positive[train]) or not np.any(positive[train]):
+            f[test] = 1.0 if positive[train[0]] else -1.0
+            continue
+        model = clone(estimator).fit(X[train], y[train])
+        f[test] = model.decision_function(X[test])
+    return f
+
+
+class PlattSVC(ClassifierMixin, BaseEstimator):
+    """An svmlab classifier with Platt's probabilities (LIBSVM's ``-b 1``).
+
+    Parameters
+    ----------
+    estimator
+        A binary svmlab classifier with ``decision_function`` (None:
+        :class:`svmlab.SVC()`); its class weights, loss and solver are kept in
+        every fold.
+    folds
+        Folds of the internal cross-validation (LIBSVM: 5).
+    random_state
+        Seed of the shuffle before the folds.
+
+    Attributes
+    ----------
+    estimator_
+        The classifier fitted on all the data; its ``decision_function`` is
+        the f that the probabilities squash. (No ``decision_function`` here:
+        scikit-learn expects its sign to be the prediction, which is
+        ``p > 1/2``, that is ``f > -B/A``, not ``f > 0``.)
+    A_, B_ : float
+        Platt's sigmoid ``P(classes_[1] | f) = 1 / (1 + exp(A f + B))``.
+    cv_decision_ : ndarray (n,)
+        The cross-validated decision values A and B were fitted on.
+    classes_, platt_
+        The labels, and the :class:`PlattFit` (Newton steps, convergence).
+    """
+
+    def __init__(
+        self,
+        estimator: BaseEstimator | None = None,
+        folds: int = 5,
+        random_state: int | None = None,
+    ) -> None:
+        self.estimator = estimator
+        self.folds = folds
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> PlattSVC:
+        """Fit the classifier on all of X, y and the sigmoid on its CV values."""
+        k = self.folds
+        if not (isinstance(k, int | np.integer) and not isinstance(k, bool) and k >= 2):
+            raise ParameterError(
+                f"folds must be a whole number of at least 2; got {plain_value(k)}."
+            )
+        X, y = validate(self, X, y)
+        # (``k`` stays the number of folds: it once became the number of
+        # classes here, so every fit used 2 folds whatever ``folds`` said.)
+        self.classes_ = check_binary_labels(
+            y,
+            one="Platt's probabilities need points of two classes.",
+            more="Platt's probabilities here are for two.",
+        )
+        base = SVC() if self.estimator is None else self.estimator
+        self.estimator_ = clone(base).fit(X, y)
+        self.cv_decision_ = cross_val_decision(
+            base, X, y, folds=int(k), random_state=self.random_state
+        )
+        y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
+        self.platt_ = sigmoid_train(self.cv_decision_, y_pm)
+        self.A_, self.B_ = self.platt_.A, self.platt_.B
+        return self
+
+    def predict(self, X: ArrayLike) -> NDArray:
+        """The more probable class (``P(classes_[1]) > 0.5``), as LIBSVM's
+        ``svm_predict_probability``; scikit-learn's ``SVC(probability=True)``
+        predicts by the sign of f instead, which may disagree with its own
+        probabilities near f = 0 (f = -B/A is where p = 1/2)."""
+        p = self.predict_proba(X)[:, 1]
+        return self.classes_[(p > 0.5).astype(int)]
+
+    def predict_proba(self, X: ArrayLike) -> Array:
+        """``[P(classes_[0] | x), P(classes_[1] | x)]``, shape (n, 2)."""
+        check_is_fitted(self)
+        f = self.estimator_.decision_function(X)
+        p = sigmoid_predict(f, self.A_, self.B_)
+        return np.column_stack([1.0 - p, p])
+
+    def predict_log_proba(self, X: ArrayLike) -> Array:
+        """The log of :meth:`predict_proba`."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+
+# -- a threshold on f, without refitting ------------------------------------------
+
+
+@dataclass(frozen=True)
+class ThresholdReport:
+    """The confusion matrix of ``f >= threshold`` against the labels.
+
+    ``tp, fp, tn, fn`` count the points; ``tpr = tp / (tp + fn)`` (recall) and
+    ``fpr = fp / (fp + tn)``: the point on the ROC curve.
+    """
+
+    threshold: float
+    tp: int
+    fp: int
+    tn: int
+    fn: int
+
+    @property
+    def tpr(self) -> float:
+        return self.tp / max(1, self.tp + self.fn)
+
+    @property
+    def fpr(self) -> float:
+        return self.fp / max(1, self.fp + self.tn)
+
+    @property
+    def error(self) -> float:
+        return (self.fp + self.fn) / max(1, self.tp + self.fp + self.tn + self.fn)
+
+
+def threshold_report(
+    f: ArrayLike, y_pm: ArrayLike, threshold: float
+) -> ThresholdReport:
+    """The confusion matrix when points with ``f >= threshold`` are called +1.
+
+    A threshold on the probability ``p`` is the threshold ``f = (log((1 - p) /
+    p) - B) / A`` on f (the sigmoid is monotone), so one function serves both.
+    """
+    f = np.asarray(f, dtype=np.float64)
+    pos = np.asarray(y_pm) > 0
+    called = f >= threshold
+    return ThresholdReport(
+        float(threshold),
+        int(np.sum(called & pos)),
+        int(np.sum(called & ~pos)),
+        int(np.sum(~called & ~pos)),
+        int(np.sum(~called & pos)),
+    )
+
+
+def roc(f: ArrayLike, y_pm: ArrayLike) -> tuple[Array, Array, Array, float]:
+    """``(fpr, tpr, thresholds, auc)`` of the scores f (scikit-learn's
+    ``roc_curve`` and ``roc_auc_score``); thresholds in decreasing order."""
+    pos = np.asarray(y_pm) > 0
+    fpr, tpr, thresholds = roc_curve(pos, np.asarray(f, dtype=np.float64))
+    return fpr, tpr, thresholds, float(roc_auc_score(pos, f))

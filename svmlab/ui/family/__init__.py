@@ -1,0 +1,1 @@
+"""The SVM family page."""

@@ -1,0 +1,128 @@
+"""The SVM family: C-SVC with class weights, ν-SVC and the one-class SVM on the
+same data; Platt's probabilities and a threshold with its ROC curve.
+
+Widgets (svmlab.ui.family.requests) -> a FamilyRequest -> the cached fit (svmlab.SVC,
+svmlab.NuSVC or svmlab.OneClassSVM, with Platt's sigmoid) -> figure builders
+(svmlab.figures.family). The threshold and the shading read the cached fit.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from svmlab.figures import family as fig
+from svmlab.ui.family import requests as fp
+from svmlab.ui.frame import page_hands, page_url, panels
+from svmlab.ui.frame.chart import plot
+from svmlab.ui.frame.model_block import engine_result
+from svmlab.ui.frame.page_state import FAMILY_STATE
+
+__all__ = ["render"]
+
+
+def render() -> None:
+    """Draw the SVM family page: one script run of ``pages/8_Family.py``."""
+    request = page_hands.top(
+        FAMILY_STATE,
+        fp.controls,
+        title="The SVM family",
+        help="The same data under C-SVC (you set C, and a C per class), ν-SVC (ν "
+        "bounds the fractions of margin errors and support vectors) and the "
+        "one-class SVM (no labels: where are the points?). Below: Platt's "
+        "probabilities and a threshold on f with its ROC curve.",
+        clicks=(fp.CHART_KEY, fp.add_point),
+    )
+
+    added = fp.added_points(request)
+
+    fitted = engine_result(lambda: fp.fit(request, added))
+    shade, threshold = fp.field_value("shade"), float(fp.field_value("t"))
+    page_url.preset_box(FAMILY_STATE, (request, fitted, threshold))
+
+    classroom = page_url.classroom(FAMILY_STATE)
+    scale = 1.25 if classroom else 1.0
+    left, right = st.columns([3, 2], gap="medium")
+    with left:
+        plot(
+            fig.family_figure(
+                fitted.model,
+                fitted.X,
+                fitted.y,
+                fitted.bounds,
+                machine=request.machine,
+                state=fitted.state,
+                shade=shade,
+                platt=None if fitted.A is None else (fitted.A, fitted.B),
+                threshold=threshold if request.classifier else 0.0,
+                others=fitted.others,
+                scale=scale,
+                height=620,
+            ),
+            key=fp.CHART_KEY,
+            config=panels.CHART_CONFIG,
+            revision=str(hash((request, added, shade, threshold, classroom))),
+            # At most 620 px, less on a short screen: the title (and a preset's
+            # paragraph) above take about 300 px.
+            fit=(360, 300 if page_url.active_preset(FAMILY_STATE) else 150),
+        )
+    with right:
+        st.markdown(fp.numbers_markdown(request, fitted))
+        if fitted.psd:
+            st.info(fitted.psd, icon=":material/warning:")
+        st.radio(
+            "A click on the plane adds a point of class",
+            (1.0, -1.0),
+            format_func=lambda v: "+1" if v > 0 else "−1",
+            horizontal=True,
+            key=fp.CLICK_LABEL_KEY,
+            help="The one-class SVM ignores the class, unless it is fitted on one "
+            "class only: a point of the other class is then drawn hollow, flagged "
+            "or not.",
+        )
+        if added and st.button(
+            f"Remove clicked points ({len(added)})", key="family_clear_points"
+        ):
+            fp.clear_points()
+            st.rerun()
+    st.markdown(fp.story(request, fitted))
+
+    if request.machine != "C":
+        st.subheader("Along ν")
+        path = engine_result(lambda: fp.nu_path(fp.path_key(request), added))
+        curve, words = st.columns([3, 2], gap="medium")
+        with curve:
+            panels.plotly_chart(
+                fig.nu_path_figure(
+                    path,
+                    current=request.nu,
+                    low_name="margin errors" if request.machine == "nu" else "outside",
+                    scale=scale,
+                ),
+                key=fp.NU_PATH_KEY,
+            )
+        with words:
+            st.markdown(fp.path_caption(request, path))
+
+    if request.classifier:
+        st.subheader("Probabilities and a threshold")
+        controls, matrix, curve = st.columns([2, 2, 3], gap="medium")
+        with controls:
+            shade, threshold = fp.view_controls()
+            if fitted.platt_note:
+                st.caption(fitted.platt_note)
+        view = fp.threshold_view(fitted, threshold)
+        with matrix:
+            st.markdown(fp.confusion_markdown(view))
+            st.caption(fp.threshold_caption(view, fp.probability_at(fitted, threshold)))
+        with curve:
+            panels.plotly_chart(
+                fig.roc_figure(
+                    view.fpr,
+                    view.tpr,
+                    view.auc,
+                    (view.report.fpr, view.report.tpr),
+                    where=view.where,
+                    scale=scale,
+                ),
+                key=fp.ROC_KEY,
+            )

@@ -1,0 +1,1 @@
+"""The frame every page shares."""

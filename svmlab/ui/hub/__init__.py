@@ -1,0 +1,1 @@
+"""The The lecture hub page."""

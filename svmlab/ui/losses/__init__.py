@@ -1,0 +1,1 @@
+"""The Losses page."""

@@ -1,0 +1,76 @@
+"""Multiclass: one-vs-rest, one-vs-one and Crammer-Singer on the same data.
+
+Widgets (svmlab.ui.multiclass.requests) -> a MulticlassRequest -> the cached
+comparison (svmlab.experiments.multiclass_compare) -> figure builders
+(svmlab.figures.multiclass).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from svmlab.figures import multiclass as fig
+from svmlab.svm.multiclass import METHODS
+from svmlab.ui.frame import page_hands, page_url, panels
+from svmlab.ui.frame.model_block import engine_result
+from svmlab.ui.frame.page_state import MULTICLASS_STATE
+from svmlab.ui.multiclass import requests as mp
+from svmlab.user_text import for_markdown
+
+__all__ = ["render"]
+
+
+def render() -> None:
+    """Draw the Multiclass page: one script run of ``pages/6_Multiclass.py``."""
+    request = page_hands.top(
+        MULTICLASS_STATE,
+        mp.controls,
+        title="Multiclass SVMs",
+        help="The same data, kernel and C for the three methods. One-vs-rest trains "
+        "one binary SVM per class against the rest and takes the largest score; "
+        "one-vs-one trains one per pair and votes (LIBSVM); Crammer-Singer solves "
+        "one problem for all classes.",
+    )
+
+    def compute():
+        _, y, _, _ = request.data()
+        return y, mp.comparison(request)
+
+    y, results = engine_result(compute)
+
+    page_url.preset_box(MULTICLASS_STATE, results)
+    names = request.class_names(int(max(y)) + 1)
+    panels.plotly_chart(
+        fig.key_figure(names),
+        config={"displayModeBar": False, "staticPlot": True},
+        key="multiclass_key",
+    )
+
+    # Built once per server for these settings (a visit evaluates nothing again).
+    specs = engine_result(
+        lambda: mp.panel_specs(
+            request,
+            # On a projector the preset and the panels share one screen.
+            260 if page_url.classroom(MULTICLASS_STATE) else 350,
+            tuple(names),
+        )
+    )
+    columns = st.columns(len(METHODS), gap="small")
+    for column, (method, title) in zip(columns, METHODS.items(), strict=True):
+        result = results[method]
+        with column:
+            st.markdown(f"**{title}**")
+            if result.error:
+                st.error(for_markdown(result.error))
+                continue
+            panels.plotly_chart(
+                fig.panel_figure(specs[method]), key=f"multiclass_panel_{method}"
+            )
+            st.markdown(mp.numbers_markdown(result))
+            for note in result.notes[:2]:
+                st.caption(for_markdown(note))
+    st.markdown(mp.story(results))
+
+    panels.formula_section(
+        "The Crammer-Singer dual", (mp.DUAL_LATEX, mp.PREDICT_LATEX), mp.DUAL_TEXT
+    )

@@ -1,0 +1,1 @@
+"""The Notes on the sources page."""

@@ -1,0 +1,1 @@
+"""The Model selection page."""
