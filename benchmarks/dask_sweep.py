@@ -1,12 +1,13 @@
 """An exact-LOO sweep on a Dask LocalCluster against one local process (issue 20).
 
-    python -m benchmarks.dask_sweep [--n 200] [--axis 10] [--workers 2]
-        [--overhead-tasks 200] [--fits lee|converged] [--name dask_sweep]
+    python -m benchmarks dask_sweep [--n 200] [--axis 10] [--workers 2]
+        [--overhead-tasks 200] [--fits lee|converged]
 
 ``--fits converged`` sweeps the Model selection page's default since issue 29
 (every fit and refit converged by the entropy dual at a KKT residual of 1e-6)
 instead of Lee's IRWLS under his rule; issue 29's row is
-``--n 400 --axis 20 --fits converged --name dask_sweep_converged``.
+``--n 400 --axis 20 --fits converged`` (each ``--fits`` is a mode of
+results/dask_sweep.json).
 
 The sweep: Lee's SVC_irwls (the model-selection benchmark's estimator) on two
 circles (n points, seed 0), exact leave-one-out and the approximations over an
@@ -35,8 +36,8 @@ import numpy as np
 from distributed import Client, LocalCluster
 from sklearn.exceptions import ConvergenceWarning
 
-from benchmarks.common import machine_load, print_table, write_json
-from benchmarks.model_selection import CS, SIGMAS, STOP, estimator, sub_axis
+from benchmarks.harness.lee_grid import CS, SIGMAS, STOP, estimator, sub_axis
+from benchmarks.harness.report import machine_load, print_table, write_json
 from svmlab.datasets import make_two_circles
 from svmlab.experiments.criterion_grid import grid_sweep
 from svmlab.experiments.executors import run_tasks
@@ -55,7 +56,6 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--overhead-tasks", type=int, default=200)
     parser.add_argument("--fits", choices=["lee", "converged"], default="lee")
-    parser.add_argument("--name", default="dask_sweep")
     parser.add_argument(
         "--dask-default-env",
         action="store_true",
@@ -125,7 +125,7 @@ def main() -> None:
     ]
     print_table(rows, list(rows[0]))
     path = write_json(
-        args.name,
+        "dask_sweep",
         {
             "description": __doc__,
             "load_at_start": load_start,
@@ -134,6 +134,7 @@ def main() -> None:
             "worker_environ": environ,
             "rows": rows,
         },
+        mode=args.fits,
     )
     print(f"wrote {path}")
 

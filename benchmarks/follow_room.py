@@ -1,6 +1,6 @@
 """A room that follows the lecturer (issue 33): how long a follower waits.
 
-    python -m benchmarks.follow_room [--followers 2 20 60] [--moves 10]
+    python -m benchmarks follow_room [--followers 2 20 60] [--moves 10]
         [--url http://127.0.0.1:8501 | --start-server]
 
 Spoken in the lecture-room benchmark's protocol (:mod:`benchmarks.lecture_room`:
@@ -213,8 +213,8 @@ async def run_follow(
 
 
 def main() -> None:
-    from benchmarks.app_server import start_server, stop
-    from benchmarks.common import machine_load, print_table, write_json
+    from benchmarks.harness.app_server import start_server, stop
+    from benchmarks.harness.report import machine_load, print_table, write_json
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--followers", type=int, nargs="+", default=[2, 20, 60])

@@ -1,17 +1,17 @@
 """A lecture as the room waits for it, in Chromium, beside the floor (issue 28).
 
-    python -m benchmarks.lecture_flow [--moves 20] [--warmup 3] [--skip-scaling]
-        [--app-dir DIR] [--name lecture_flow] [--ports 8750-8799]
-    python -m benchmarks.lecture_flow --buttons-only [--rounds 3] [--app-dir DIR]
-    python -m benchmarks.lecture_flow --first-visit-only [--rounds 3] [--app-dir DIR]
+    python -m benchmarks lecture_flow [--moves 20] [--warmup 3] [--skip-scaling]
+        [--app-dir DIR] [--ports 8750-8799]
+    python -m benchmarks lecture_flow --buttons-only [--rounds 3] [--app-dir DIR]
+    python -m benchmarks lecture_flow --first-visit-only [--rounds 3] [--app-dir DIR]
 
 ``--buttons-only`` times only the buttons (a preset from the hub, Explore's
 "Compute the path", Losses' and Model selection's "Run sweep", Solvers' "Run
 scaling", the Multiclass page's three fits on a switch), each round on a server
 of its own (a second round on one server would be served the first's shared
 results) after every page was loaded once; it prints the medians over the
-rounds and writes ``results/<name>_buttons.json``. Each button's row has
-``partial_s`` beside the complete wait: when the first chart drawn from a
+rounds and writes mode ``buttons`` of ``results/lecture_flow.json``. Each button's row
+has ``partial_s`` beside the complete wait: when the first chart drawn from a
 partial result appeared (a Plotly chart of the main pane whose title or
 annotation says "so far", as the pages mark them; None when none was drawn).
 
@@ -19,7 +19,7 @@ annotation says "so far", as the pages mark them; None when none was drawn).
 server started as the README's first command starts it (the install's
 ``python -m svmlab.compiled.precompile`` into an empty numba cache first) and without
 that step, beside the floor page's first load, each on a server of its own;
-``results/<name>_first_visit.json``.
+mode ``first_visit`` of ``results/lecture_flow.json``.
 
 Drives headless Debian Chromium (Playwright, ``/usr/bin/chromium``, the flags of
 ``tests/browser/conftest.py``) through a scripted lecture against a ``streamlit
@@ -67,7 +67,8 @@ Streamlit's scripts loaded, the websocket open), ``kb`` the bytes the server
 sent over the websocket since the action,
 ``server_cpu_s`` and ``browser_cpu_s`` the CPU the Streamlit process and this
 run's Chromium processes spent meanwhile. Each wait row has the load average
-beside it; the JSON goes to ``benchmarks/results/<name>.json``.
+beside it; the JSON goes to mode ``lecture`` of
+``benchmarks/results/lecture_flow.json``.
 """
 
 from __future__ import annotations
@@ -90,9 +91,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.app_server import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from benchmarks.common import machine_load, print_table, write_json  # noqa: E402
-from benchmarks.script_states import with_state_log  # noqa: E402
+from benchmarks.harness.app_server import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from benchmarks.harness.report import machine_load, print_table, write_json  # noqa: E402
+from benchmarks.harness.script_states import with_state_log  # noqa: E402
 
 FLOORS = ROOT / "benchmarks" / "floors"
 VIEWPORT = {"width": 1400, "height": 1000}
@@ -965,7 +966,7 @@ def _alone(run: Any, table: str) -> dict[str, Any]:
 def _finish_alone(result: dict[str, Any], args: Any, suffix: str) -> None:
     result["app_dir"] = str(args.app_dir)
     print(f"\nload at start {result['load_start']}, at end {result['load_end']}")
-    print(f"wrote {write_json(args.name + suffix, result)}")
+    print(f"wrote {write_json('lecture_flow', result, mode=suffix)}")
 
 
 def main() -> None:
@@ -980,12 +981,12 @@ def main() -> None:
         help="seconds on the hub before the preset, fresh clone (the introduction)",
     )
     parser.add_argument("--app-dir", type=Path, default=ROOT)
-    parser.add_argument("--name", default="lecture_flow")
     parser.add_argument(
         "--buttons-only",
         action="store_true",
         help="time only the buttons (first partial result and complete), "
-        "--rounds times, each round on a new server; JSON <name>_buttons.json",
+        "--rounds times, each round on a new server; mode buttons in "
+        "results/lecture_flow.json",
     )
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument(
@@ -993,7 +994,7 @@ def main() -> None:
         action="store_true",
         help="time only a fresh clone's first Explore (README install, and without "
         "its precompile step) beside the floor's first load, --rounds times; "
-        "JSON <name>_first_visit.json",
+        "mode first_visit in results/lecture_flow.json",
     )
     parser.add_argument(
         "--ports", help="a range FIRST-LAST the servers take their ports from"
@@ -1012,7 +1013,7 @@ def main() -> None:
             "first_visits",
         )
         print(f"install's precompile step: {result['precompile_install_s']} s")
-        _finish_alone(result, args, "_first_visit")
+        _finish_alone(result, args, "first_visit")
         return
     if args.buttons_only:
         result = _alone(
@@ -1021,7 +1022,7 @@ def main() -> None:
             ),
             "buttons",
         )
-        _finish_alone(result, args, "_buttons")
+        _finish_alone(result, args, "buttons")
         return
 
     result: dict[str, Any] = {
@@ -1061,7 +1062,7 @@ def main() -> None:
         browser.close()
     result["load_end"] = machine_load()
     report(result)
-    path = write_json(args.name, result)
+    path = write_json("lecture_flow", result, mode="lecture")
     print(f"wrote {path}")
 
 

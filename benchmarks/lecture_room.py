@@ -1,6 +1,6 @@
 """A lecture room on one server: N students moving C and sigma at once (issue 21).
 
-    python -m benchmarks.lecture_room [--sessions 1 10 30 60] [--duration 120]
+    python -m benchmarks lecture_room [--sessions 1 10 30 60] [--duration 120]
         [--slow 0] [--url http://127.0.0.1:8501 | --start-server] [--seed 0]
 
 Each session is a real Streamlit session spoken to in Streamlit's own websocket
@@ -312,8 +312,8 @@ async def run_room(
 
 
 def main() -> None:
-    from benchmarks.app_server import start_server, stop
-    from benchmarks.common import machine_load, print_table, write_json
+    from benchmarks.harness.app_server import start_server, stop
+    from benchmarks.harness.report import machine_load, print_table, write_json
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, nargs="+", default=[1, 10, 30, 60])
@@ -322,7 +322,9 @@ def main() -> None:
     parser.add_argument("--url", default=None)
     parser.add_argument("--server-pid", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--name", default="lecture_room")
+    parser.add_argument(
+        "--mode", default="default", help="the run's name in results/lecture_room.json"
+    )
     parser.add_argument(
         "--room", action="store_true", help="start the server in room mode"
     )
@@ -375,7 +377,7 @@ def main() -> None:
     ]
     print_table(rows, [c for c in columns if c in rows[0]])
     path = write_json(
-        args.name,
+        "lecture_room",
         {
             "description": __doc__,
             "settings": {
@@ -390,6 +392,7 @@ def main() -> None:
             "load_at_end": machine_load(),
             "rows": rows,
         },
+        mode=args.mode,
     )
     print(f"wrote {path}")
 

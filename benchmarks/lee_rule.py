@@ -1,6 +1,6 @@
 """How far Lee's stopping rule leaves IRWLS from the optimum, over Lee's grid.
 
-    python -m benchmarks.lee_rule [--seeds 0 1 ... 9] [--n 100]
+    python -m benchmarks lee_rule [--seeds 0 1 ... 9] [--n 100]
 
 Two circles (Lee 2006 section 4: n = 100 per training seed), Lee's SVC_irwls
 (modified hinge, delta = 1e-4, no bias, stopped when the mean squared change of
@@ -23,7 +23,7 @@ import warnings
 
 import numpy as np
 
-from benchmarks.common import machine_load, print_table, write_json
+from benchmarks.harness.report import machine_load, print_table, write_json
 from svmlab import SVC
 from svmlab.datasets import make_two_circles
 from svmlab.experiments.lee2006 import (

@@ -1,6 +1,6 @@
 """How far exact leave-one-out's own choice moves when one training point goes.
 
-    python -m benchmarks.loo_stability [--seeds 0 1 ... 9] [--drops 1]
+    python -m benchmarks loo_stability [--seeds 0 1 ... 9] [--drops 1]
 
 The model-selection target (issue 5) asks an approximation to land within one grid
 step of exact LOO's argmin. This measures the resolution of that reference: for
@@ -20,8 +20,8 @@ import time
 import numpy as np
 import scipy.stats
 
-from benchmarks.common import print_table, write_json
-from benchmarks.model_selection import CS, LEE_SIGMA2S, SIGMAS, estimator, grid_steps
+from benchmarks.harness.lee_grid import CS, LEE_SIGMA2S, SIGMAS, estimator, grid_steps
+from benchmarks.harness.report import print_table, write_json
 from svmlab.datasets import make_two_circles
 from svmlab.experiments.criterion_grid import SweepResult, grid_sweep
 

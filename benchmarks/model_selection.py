@@ -1,496 +1,305 @@
-"""Approximate leave-one-out against exact leave-one-out over a 20 x 20 (C, sigma) grid.
+"""The Model selection page's sweeps timed: exact leave-one-out warm and cold,
+every approximation, and Lee's IRWLS as the page ran it before (issue 29).
 
-    python -m benchmarks.model_selection [--settings page n200 n400] [--before-budget S]
+    python -m benchmarks model_selection [--settings page n200 n400]
+        [--before-budget 120] [--repeats 3] [--no-cold]
 
-prints issue 29's before/after tables
-(:mod:`benchmarks.model_selection_before_after`: exact LOO cold and warm, every
-approximation, speed-ups over warm exact LOO, and the Spearman / argmin / regret
-table on converged fits, against Lee's IRWLS as the page ran it before). The
-older study of the approximations under Lee's rule:
+Three settings, two circles (Lee 2006 section 4; seed 0), the modified hinge with
+Lee's delta = 1e-4 and no bias:
 
-    python -m benchmarks.model_selection --study [--sizes 100 200 400]
-        [--loo-axis 20 7 4]
-    python -m benchmarks.model_selection --study --sizes 100 --seeds 0 1 ...
-        --name NAME
-    python -m benchmarks.model_selection --study ... --scheduler tcp://HOST:8786
+- ``page``: the Model selection page's default sweep (n = 100, 7 C from 0.1 to
+  1000 x 7 sigma from 0.1 to 1.78, every criterion);
+- ``n200``: the 10 x 10 exact-LOO grid at n = 200 (every other value of the
+  20 x 20 grid below; the Dask benchmark's grid);
+- ``n400``: the 20 x 20 grid at n = 400 (C in 10^[-1, 4], Lee's sigma^2 in
+  10^[-1.5, 1]).
 
-Two circles (Lee 2006 section 4, radii 0.5 / 0.75, seed 0), Lee's SVC_irwls: the
-modified hinge with delta = 1e-4 by IRWLS, no bias, his stop rule (mean squared
-change of the multipliers < 1e-3). The grid: C in 10^[-1, 4] and Lee's kernel width
-sigma_L^2 in 10^[-1.5, 1] (``exp(-||x - z||^2 / sigma_L^2)``), 20 log-spaced values
-each. For every size it reports, per criterion, the median time of one cell (each
-criterion's time includes the full fit it starts from), the speed-up of each
-approximation over exact leave-one-out (total over the same cells), the Spearman
-rank correlation of each surface with exact LOO's and the distance between their
-argmins in grid steps ``max(|di|, |dj|)``.
+**After** (the page's default since issue 29): every fit and refit converged,
+the entropy dual at a KKT residual of 1e-6. Timed: the whole sweep (every
+criterion, the wall time a visitor waits, median of ``--repeats``), each
+criterion's total (its time includes the full fits it starts from, as
+:func:`svmlab.experiments.criterion_grid.grid_sweep` counts it), and exact leave-one-out
+with *cold* refits (every refit from the cold start instead of from the full
+solution): the same LOO error must come out in every cell. The
+approximations' speed-up is over the *warm* exact LOO. Then the Spearman /
+argmin / regret table of the approximations against exact LOO on these
+converged fits, with the test error of each choice on 10,000 fresh points.
 
-Exact LOO costs n refits per cell, so for n > 100 it runs on an evenly spaced
-sub-grid (``--loo-axis`` values per axis, ends included); the approximations are
-then compared with it on those cells, and distances are in steps of that sub-grid
-(the JSON also gives them in full-grid steps). The approximations are always timed
-on the full 20 x 20 grid too. Target (issue 5): at n = 100 the best approximation
->= 50x faster than exact LOO, Spearman >= 0.8, argmin within one grid step.
+**Before**: Lee's IRWLS (his stop rule, mean squared change < 1e-3), as the page
+swept it, every criterion; stopped after ``--before-budget`` seconds between
+sigma rows and extrapolated to the whole grid by the mean time per cell (the
+table says which).
 
-``--seeds`` repeats everything on several training sets (``random_state`` of the
-data) and ends with a summary per criterion over the seeds: one draw of 100 points
-says little about how often an approximation picks the exact-LOO model.
-
-What a choice is worth is its error on fresh data: every cell of the exact-LOO grid
-is also fitted once and scored on a test set of 10,000 points from the same
-generator (``random_state = 10_000 + seed``). ``test_error`` is that error at each
-criterion's choice; the ``test`` row is the best cell in hindsight (an oracle no
-criterion can see), and its ``argmin_dist`` says how far exact LOO's own choice is
-from it.
-
-With ``--scheduler`` (or ``$SVMLAB_DASK_SCHEDULER``) exact LOO's sigma rows run as
-tasks on that Dask cluster's workers (:mod:`svmlab.experiments.executors`), and
-``--loo-budget`` drops the rows not finished in time instead of stopping between
-rows; the numbers are the same as on this machine.
+Every table records the machine's load average (os.getloadavg) at its start and
+end; results go to ``benchmarks/results/model_selection.json`` (the Model
+selection page reads its speed sentence there).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-
-# One BLAS thread, whatever the shell says (before NumPy loads it): the page
-# runs so (svmlab.ui), and small multi-threaded solves thrash on two cores.
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-
+import statistics
 import time
 import warnings
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from benchmarks.common import print_table, write_json
-from benchmarks.model_selection_before_after import (
-    CHOICE_COLUMNS,
-    converged_estimator,
-    main,
-)
 from svmlab import SVC
 from svmlab.datasets import make_two_circles
 from svmlab.experiments.criterion_grid import SweepResult, grid_sweep
-from svmlab.experiments.executors import add_scheduler_argument
-from svmlab.experiments.lee2006 import irwls_estimator
-from svmlab.experiments.selection import APPROXIMATIONS, misclassification
-from svmlab.kernels import sigma_from_lee_sigma2
+from svmlab.experiments.lee2006 import EXACT_TOL, exact_loo_estimator, irwls_estimator
+from svmlab.experiments.selection import APPROXIMATIONS, fit_quietly, misclassification
+from svmlab.solvers.entropy_refit import Refitter
 
-CS = np.logspace(-1, 4, 20)
-LEE_SIGMA2S = np.logspace(-1.5, 1, 20)
-#: The same widths in svmlab's convention (what the sweep takes).
-SIGMAS = np.array([sigma_from_lee_sigma2(s) for s in LEE_SIGMA2S])
+__all__ = ["converged_estimator", "main"]
 
-
-#: Lee's stop rule and tolerance; ``--stop kkt --tol 1e-6`` solves every fit and
-#: refit to a stationarity residual instead (docs/corrections.md item 4, the rule for
-#: comparisons).
-STOP = {"stop": "change", "tol": 1e-3}
-
-
-def estimator() -> SVC:
-    """Lee's SVC_irwls (C and sigma are set per cell by the sweep); with
-    ``STOP["stop"] == "converged"`` the same model solved to its KKT measure at
-    1e-6 by the entropy dual (the Model selection page's default since issue 29)."""
-    if STOP["stop"] == "converged":
-        return converged_estimator()
-    lee = STOP["stop"] == "change"
-    return irwls_estimator().set_params(
-        tol=STOP["tol"],
-        max_iter=1000 if lee else 100_000,
-        solver_options=None if lee else {"stop": STOP["stop"]},
-    )
-
-
-def grid_steps(a: tuple[int, int], b: tuple[int, int]) -> int:
-    """``max(|di|, |dj|)`` between two grid cells (as the sweep counts)."""
-    return int(max(abs(a[0] - b[0]), abs(a[1] - b[1])))
-
-
-def meets_target(speedup, spearman, argmin_dist):
-    """Issue 5's target at n = 100; scalars or arrays (elementwise)."""
-    return (speedup >= 50) & (spearman >= 0.8) & (argmin_dist <= 1)
-
-
-def sub_axis(size: int, k: int) -> np.ndarray:
-    """``k`` evenly spaced indices of ``range(size)``, both ends included."""
-    return np.unique(np.round(np.linspace(0, size - 1, min(k, size))).astype(int))
-
-
-def stack(rows: list[SweepResult]) -> SweepResult:
-    """One SweepResult from per-sigma-row sweeps (same Cs and criteria)."""
-
-    def cat(field: str) -> dict[str, np.ndarray]:
-        return {
-            c: np.concatenate([getattr(r, field)[c] for r in rows])
-            for c in rows[0].criteria
-        }
-
-    return SweepResult(
-        Cs=rows[0].Cs,
-        sigmas=np.concatenate([r.sigmas for r in rows]),
-        criteria=rows[0].criteria,
-        scores=cat("scores"),
-        errors=cat("errors"),
-        seconds=cat("seconds"),
-        converged=cat("converged"),
-        margins=cat("margins"),
-    )
-
-
-def take_rows(sweep: SweepResult, keep: list[int]) -> SweepResult:
-    """The sigma rows ``keep`` of ``sweep`` (the ones that finished)."""
-
-    def pick(field: str) -> dict[str, np.ndarray]:
-        return {c: getattr(sweep, field)[c][keep] for c in sweep.criteria}
-
-    return SweepResult(
-        Cs=sweep.Cs,
-        sigmas=sweep.sigmas[keep],
-        criteria=sweep.criteria,
-        scores=pick("scores"),
-        errors=pick("errors"),
-        seconds=pick("seconds"),
-        converged=pick("converged"),
-        margins=pick("margins"),
-    )
-
-
-def one_size(
-    n: int,
-    loo_axis: int,
-    approx_axis: int,
-    budget: float | None,
-    seed: int = 0,
-    executor: object = None,
-) -> tuple[list[dict], dict]:
-    X, y = make_two_circles(n, random_state=seed)
-    ai, aj = sub_axis(len(LEE_SIGMA2S), approx_axis), sub_axis(len(CS), approx_axis)
-    start = time.perf_counter()
-    approx = grid_sweep(estimator(), X, y, CS[aj], SIGMAS[ai], criteria=APPROXIMATIONS)
-    print(
-        f"n={n}: approximations on {ai.size} x {aj.size} in "
-        f"{time.perf_counter() - start:.1f} s",
-        flush=True,
-    )
-    rows_i, cols_j = sub_axis(len(LEE_SIGMA2S), loo_axis), sub_axis(len(CS), loo_axis)
-    start, done = time.perf_counter(), []
-    if executor is not None:
-        # Every row a task on the cluster; the budget drops the unfinished rows.
-        full = grid_sweep(
-            estimator(),
-            X,
-            y,
-            CS[cols_j],
-            SIGMAS[rows_i],
-            criteria=(*APPROXIMATIONS, "loo"),
-            executor=executor,
-            max_seconds=budget,
-        )
-        keep = [k for k in range(rows_i.size) if k not in full.missing_rows]
-        print(f"  n={n} exact LOO on {full.where}: {len(keep)}/{rows_i.size} rows")
-        done = [take_rows(full, keep)]
-        rows_i = rows_i[keep]
-    # Row by row, so that a time budget can stop between rows (n = 400).
-    for i in rows_i if executor is None else ():
-        done.append(
-            grid_sweep(
-                estimator(),
-                X,
-                y,
-                CS[cols_j],
-                SIGMAS[i : i + 1],
-                criteria=(*APPROXIMATIONS, "loo"),
-            )
-        )
-        elapsed = time.perf_counter() - start
-        print(f"  n={n} exact LOO row {len(done)}/{rows_i.size}: {elapsed:.0f} s")
-        if budget is not None and elapsed > budget and len(done) < rows_i.size:
-            print(f"  n={n}: time budget {budget:.0f} s spent; stopping here")
-            break
-    if executor is None:
-        rows_i = rows_i[: len(done)]
-    sweep = stack(done)
-    X_test, y_test = make_two_circles(N_TEST, random_state=10_000 + seed)
-    test = test_errors(X, y, X_test, y_test, CS[cols_j], SIGMAS[rows_i])
-    loo = sweep.scores["loo"]
-    loo_min = float(np.nanmin(loo))
-
-    def choice(name: str, i: int, j: int) -> dict:
-        """What a choice of cell (i, j) is worth, for a criterion or the oracle."""
-        return {
-            "n": n,
-            "seed": seed,
-            "criterion": name,
-            "loo_cells": f"{rows_i.size}x{cols_j.size}",
-            # How much worse exact LOO is at this choice.
-            "loo_regret": float(loo[i, j]) - loo_min,
-            "loo_error_at_choice": float(sweep.errors["loo"][i, j]),
-            "test_error": float(test[i, j]),
-            "C": float(CS[cols_j[j]]),
-            "lee_sigma2": float(LEE_SIGMA2S[rows_i[i]]),
-        }
-
-    rows, detail = [], {}
-    for name in (*APPROXIMATIONS, "loo"):
-        row = {
-            **choice(name, *sweep.argmin(name)),
-            "median_cell_s": float(np.median(sweep.seconds[name])),
-            "total_s": sweep.total_seconds(name),
-            "speedup": sweep.speedup(name),
-            "spearman": sweep.spearman(name) if loo.size >= 3 else float("nan"),
-            "argmin_dist": sweep.argmin_distance(name),
-            "converged": float(np.mean(sweep.converged[name])),
-        }
-        rows.append(row)
-        detail[name] = {
-            **row,
-            "scores_on_loo_cells": np.round(sweep.scores[name], 6).tolist(),
-            "errors_on_loo_cells": np.round(sweep.errors[name], 6).tolist(),
-        }
-        if name != "loo":
-            detail[name]["approx_grid"] = {
-                "total_s": approx.total_seconds(name),
-                "median_cell_s": float(np.median(approx.seconds[name])),
-            }
-    # The oracle: the cell with the least test error, and how far exact LOO's is.
-    best = np.unravel_index(int(np.argmin(test)), test.shape)
-    oracle = {
-        **choice("test", *best),
-        "argmin_dist": grid_steps(best, sweep.argmin("loo")),
-    }
-    rows.append(oracle)
-    detail["test"] = {**oracle, "errors_on_loo_cells": np.round(test, 6).tolist()}
-    detail["loo"]["extrapolated_20x20_total_s"] = float(
-        np.mean(sweep.seconds["loo"]) * CS.size * LEE_SIGMA2S.size
-    )
-    detail["grid"] = {
-        "Cs": CS.tolist(),
-        "lee_sigma2s": LEE_SIGMA2S.tolist(),
-        "loo_rows": rows_i.tolist(),
-        "loo_cols": cols_j.tolist(),
-        "approx_rows": ai.tolist(),
-        "approx_cols": aj.tolist(),
-    }
-    return rows, detail
-
-
-#: Size of the fresh test set drawn for every training set.
+CRITERIA = (*APPROXIMATIONS, "loo")
+#: The KKT tolerance of converged fits (the page's, svmlab.ui.selection.requests).
+KKT_TOL = EXACT_TOL
 N_TEST = 10_000
 
 
-def test_errors(
-    X: np.ndarray,
-    y: np.ndarray,
-    X_test: np.ndarray,
-    y_test: np.ndarray,
-    Cs: np.ndarray,
-    sigmas: np.ndarray,
-) -> np.ndarray:
-    """Test misclassification of the full fit at every (sigma, C) cell."""
-    out = np.empty((sigmas.size, Cs.size))
-    for i, sigma in enumerate(sigmas):
-        for j, C in enumerate(Cs):
-            model = estimator().set_params(C=float(C), sigma=float(sigma))
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                model.fit(X, y)
-            out[i, j] = misclassification(y_test * model.decision_function(X_test))
-    return out
+def converged_estimator() -> SVC:
+    """Lee's model solved to its KKT measure at 1e-6 by the entropy dual (C and
+    sigma are set per cell)."""
+    return exact_loo_estimator()
 
 
-COLUMNS = [
-    "n",
-    "seed",
-    "criterion",
-    "loo_cells",
-    "median_cell_s",
-    "total_s",
-    "speedup",
-    *CHOICE_COLUMNS,
-]
+def lee_estimator() -> SVC:
+    """Lee's SVC_irwls as the page ran it before issue 29 (C and sigma are set
+    per cell)."""
+    return irwls_estimator()
 
 
-def per_size(values: list[int], sizes: list[int], name: str) -> list[int]:
-    if len(values) != len(sizes):
-        raise SystemExit(f"give one --{name} value per size")
-    return values
+def _page_grid(low: float, high: float, count: int) -> np.ndarray:
+    values = np.logspace(np.log10(low), np.log10(high), count)
+    return np.array([float(f"{v:.4g}") for v in values])
 
 
-def study_main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 200, 400])
-    parser.add_argument(
-        "--loo-axis",
-        type=int,
-        nargs="+",
-        default=[20, 7, 3],
-        help="exact-LOO grid values per axis, one per size (20 = the full grid)",
-    )
-    parser.add_argument(
-        "--approx-axis",
-        type=int,
-        nargs="+",
-        default=[20, 20, 5],
-        help="grid values per axis on which the approximations alone are timed",
-    )
-    parser.add_argument(
-        "--loo-budget",
-        type=float,
-        nargs="+",
-        default=None,
-        help="seconds per size after which exact LOO stops (between sigma rows)",
-    )
-    parser.add_argument(
-        "--stop",
-        choices=["change", "kkt", "converged"],
-        default="change",
-        help="IRWLS stop rule: Lee's change of the multipliers, or the KKT "
-        "residual; converged: the entropy dual at tol 1e-6 (the page's default)",
-    )
-    parser.add_argument("--tol", type=float, default=1e-3, help="its tolerance")
-    parser.add_argument(
-        "--name",
-        default="model_selection",
-        help="results/<name>.json (e.g. model_selection_kkt for a --stop kkt run)",
-    )
-    parser.add_argument(
-        "--seeds",
-        type=int,
-        nargs="+",
-        default=[0],
-        help="training-set seeds (make_two_circles random_state); each is one run",
-    )
-    add_scheduler_argument(parser, "exact LOO's rows run", "row by row here")
-    args = parser.parse_args(argv)
-    STOP.update(stop=args.stop, tol=args.tol)
-    loo_axis = per_size(args.loo_axis, args.sizes, "loo-axis")
-    approx_axis = per_size(args.approx_axis, args.sizes, "approx-axis")
-    budgets = args.loo_budget or [None] * len(args.sizes)
-    budgets = per_size(budgets, args.sizes, "loo-budget")
-    all_rows, details, best = [], {}, {}
-    for n, k, a, budget in zip(args.sizes, loo_axis, approx_axis, budgets, strict=True):
-        for seed in args.seeds:
-            # The single-seed key stays "n" so that older results read the same.
-            key = str(n) if args.seeds == [0] else f"{n}/seed{seed}"
-            rows, detail = one_size(n, k, a, budget, seed, args.scheduler)
-            all_rows += rows
-            details[key] = detail
-            print_table(rows, COLUMNS)
-            best[key] = best_of(detail)
-            summary = over_seeds(all_rows) if len(args.seeds) > 1 else None
-            # Written after every run, so that a long run keeps what it finished.
-            path = write_json(
-                args.name,
-                {
-                    "description": __doc__,
-                    "settings": {
-                        "data": "make_two_circles(n, random_state=seed)",
-                        "seeds": args.seeds,
-                        "estimator": estimator().get_params(),
-                        "sizes": args.sizes,
-                        "loo_axis": loo_axis,
-                        "approx_axis": approx_axis,
-                        "loo_budget_s": budgets,
-                        "note": "timings on a shared 2-core machine",
-                    },
-                    "rows": all_rows,
-                    "detail": details,
-                    "best_approximation": best,
-                    **({"over_seeds": summary} if summary else {}),
-                },
-            )
-    print(
-        f"\nTwo circles (seeds {args.seeds}), modified hinge delta=1e-4, IRWLS, "
-        "no bias, "
-        f"stop {args.stop} < {args.tol:g};\nmedian seconds per cell (each "
-        "including its full fit), "
-        "speed-up = LOO total / total\non the same cells, Spearman, argmin "
-        "distance and LOO regret against exact LOO on those cells."
-    )
-    print_table(all_rows, COLUMNS)
-    for key, b in best.items():
-        print(f"{key}: best approximation by Spearman: {b}")
-    if len(args.seeds) > 1:
-        print(
-            "\nOver the seeds (medians; 'within 1' counts seeds with argmin <= 1 step):"
-        )
-        print_table(summary, SUMMARY_COLUMNS)
-    print(f"wrote {path}")
+def settings() -> dict[str, dict]:
+    from benchmarks.harness.lee_grid import CS, SIGMAS, sub_axis
 
-
-def best_of(detail: dict) -> dict:
-    """The approximation with the highest Spearman, and whether it meets the target."""
-    name = max(APPROXIMATIONS, key=lambda c: np.nan_to_num(detail[c]["spearman"]))
-    d = detail[name]
+    ten = sub_axis(20, 10)
     return {
-        "criterion": name,
-        "speedup": d["speedup"],
-        "spearman": d["spearman"],
-        "argmin_dist": d["argmin_dist"],
-        "meets_target": bool(
-            meets_target(d["speedup"], d["spearman"], d["argmin_dist"])
-        ),
+        "page": {
+            "n": 100,
+            "Cs": _page_grid(0.1, 1000.0, 7),
+            "sigmas": _page_grid(0.1, 1.78, 7),
+            "label": "page default, n=100, 7x7",
+        },
+        "n200": {
+            "n": 200,
+            "Cs": CS[ten],
+            "sigmas": SIGMAS[ten],
+            "label": "n=200, 10x10",
+        },
+        "n400": {"n": 400, "Cs": CS, "sigmas": SIGMAS, "label": "n=400, 20x20"},
     }
 
 
-SUMMARY_COLUMNS = [
-    "n",
-    "criterion",
-    "seeds",
-    "speedup",
+def cold_loo(X, y, Cs, sigmas) -> tuple[float, np.ndarray, np.ndarray]:
+    """Exact LOO with every refit from the cold start: (seconds, errors, margins)
+    over the grid; the full fit of each cell is timed too, as in the sweep."""
+    est = converged_estimator()
+    errors = np.full((len(sigmas), len(Cs)), np.nan)
+    margins = np.full((len(sigmas), len(Cs), len(y)), np.nan)
+    start = time.perf_counter()
+    for i, sigma in enumerate(sigmas):
+        base = SVC(**est.get_params()).set_params(sigma=float(sigma))
+        K = base._gram(X)
+        for j, C in enumerate(Cs):
+            model = fit_quietly(base.set_params(C=float(C)), X, y, K=K)
+            m = model.margins_.copy()
+            refitter = Refitter(
+                K, model.y_fit_, float(C), 1e-4, KKT_TOL, False, model.alpha_
+            )
+            matter = np.flatnonzero(model.alpha_ > 1e-12 * C)
+            for k in matter:
+                f, _ = refitter.refit(np.array([k]), warm=False)
+                m[k] = model.y_fit_[k] * f[0]
+            errors[i, j] = misclassification(m)
+            margins[i, j] = m
+    return time.perf_counter() - start, errors, margins
+
+
+def test_error_at(X, y, X_test, y_test, C, sigma) -> float:
+    model = converged_estimator().set_params(C=float(C), sigma=float(sigma))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(X, y)
+    return misclassification(y_test * model.decision_function(X_test))
+
+
+def after(name: str, spec: dict, repeats: int, cold: bool) -> tuple[list, dict]:
+    X, y = make_two_circles(spec["n"], random_state=0)
+    Cs, sigmas = spec["Cs"], spec["sigmas"]
+    load0 = os.getloadavg()
+    walls, sweep = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        sweep = grid_sweep(converged_estimator(), X, y, Cs, sigmas, criteria=CRITERIA)
+        walls.append(time.perf_counter() - start)
+        print(f"  {name}: converged sweep {walls[-1]:.2f} s", flush=True)
+    assert sweep is not None
+    record: dict = {
+        "setting": spec["label"],
+        "sweep_wall_s_median": statistics.median(walls),
+        "sweep_wall_s_all": walls,
+        "loo_warm_s": sweep.total_seconds("loo"),
+        "loo_converged_cells": int(sweep.converged["loo"].sum()),
+        "cells": int(sweep.converged["loo"].size),
+    }
+    for c in APPROXIMATIONS:
+        record[f"{c}_s"] = sweep.total_seconds(c)
+        record[f"{c}_speedup_over_warm_loo"] = sweep.speedup(c)
+    if cold:
+        t_cold, errors, margins = cold_loo(X, y, Cs, sigmas)
+        same = np.abs(errors - sweep.errors["loo"]) < 1e-12
+        record.update(
+            loo_cold_s=t_cold,
+            cold_over_warm=t_cold / max(sweep.total_seconds("loo"), 1e-12),
+            warm_equals_cold_cells=f"{int(same.sum())}/{same.size}",
+            max_margin_diff_warm_cold=float(
+                np.nanmax(np.abs(margins - sweep.margins["loo"]))
+            ),
+        )
+        print(f"  {name}: cold LOO {t_cold:.1f} s", flush=True)
+    X_test, y_test = make_two_circles(N_TEST, random_state=10_000)
+    quality = []
+    loo = sweep.scores["loo"]
+    for c in CRITERIA:
+        i, j = sweep.argmin(c)
+        quality.append(
+            {
+                "setting": spec["label"],
+                "criterion": c,
+                "spearman": sweep.spearman(c) if c != "loo" else 1.0,
+                "argmin_dist": sweep.argmin_distance(c),
+                "loo_regret": float(loo[i, j] - np.nanmin(loo)),
+                "test_error": test_error_at(X, y, X_test, y_test, Cs[j], sigmas[i]),
+                "C": float(Cs[j]),
+                "lee_sigma2": float(2 * sigmas[i] ** 2),
+            }
+        )
+    record["load_start"], record["load_end"] = load0, os.getloadavg()
+    return quality, record
+
+
+def before(name: str, spec: dict, budget: float | None) -> dict:
+    X, y = make_two_circles(spec["n"], random_state=0)
+    Cs, sigmas = spec["Cs"], spec["sigmas"]
+    load0 = os.getloadavg()
+    rows: list[SweepResult] = []
+    start = time.perf_counter()
+    for i in range(len(sigmas)):
+        rows.append(
+            grid_sweep(lee_estimator(), X, y, Cs, sigmas[i : i + 1], criteria=CRITERIA)
+        )
+        elapsed = time.perf_counter() - start
+        print(f"  {name}: Lee's IRWLS row {i + 1}/{len(sigmas)} {elapsed:.0f} s")
+        if budget is not None and elapsed > budget and i + 1 < len(sigmas):
+            break
+    done = len(rows)
+    wall = time.perf_counter() - start
+    scale = len(sigmas) / done
+    record = {
+        "setting": spec["label"],
+        "rows_run": f"{done}/{len(sigmas)}",
+        "sweep_wall_s": wall * scale,
+        "extrapolated": done < len(sigmas),
+        "loo_s": scale * sum(r.total_seconds("loo") for r in rows),
+        "load_start": load0,
+        "load_end": os.getloadavg(),
+    }
+    for c in APPROXIMATIONS:
+        record[f"{c}_s"] = scale * sum(r.total_seconds(c) for r in rows)
+    return record
+
+
+AFTER_COLUMNS = [
+    "setting",
+    "sweep_wall_s_median",
+    "loo_warm_s",
+    "loo_cold_s",
+    "cold_over_warm",
+    "warm_equals_cold_cells",
+    "lee_s",
+    "plugin_s",
+    "alo_s",
+    "span_s",
+    "lee_speedup_over_warm_loo",
+    "plugin_speedup_over_warm_loo",
+    "alo_speedup_over_warm_loo",
+    "span_speedup_over_warm_loo",
+]
+BEFORE_COLUMNS = [
+    "setting",
+    "rows_run",
+    "sweep_wall_s",
+    "extrapolated",
+    "loo_s",
+    "lee_s",
+    "plugin_s",
+    "alo_s",
+    "span_s",
+]
+#: What a criterion's choice of cell is worth (model_selection.py reports it too).
+CHOICE_COLUMNS = [
     "spearman",
-    "spearman_min",
     "argmin_dist",
-    "within_1",
     "loo_regret",
     "test_error",
-    "meets_target",
+    "C",
+    "lee_sigma2",
 ]
+QUALITY_COLUMNS = ["setting", "criterion", *CHOICE_COLUMNS]
 
 
-def over_seeds(rows: list[dict]) -> list[dict]:
-    """Per size and approximation: medians over the seeds, how often goals hold."""
-    out = []
-    for n in sorted({r["n"] for r in rows}):
-        for name in (*APPROXIMATIONS, "loo", "test"):
-            mine = [r for r in rows if r["n"] == n and r["criterion"] == name]
-            if not mine:
-                continue
-            col = {
-                c: np.array([r[c] for r in mine], float)
-                for c in mine[0]
-                if isinstance(mine[0][c], (int, float))
-            }
-            # The oracle row has no timing or Spearman of its own.
-            nan = np.full(len(mine), np.nan)
-            speedup, spearman = col.get("speedup", nan), col.get("spearman", nan)
-            meets = meets_target(speedup, spearman, col["argmin_dist"])
-            out.append(
-                {
-                    "n": n,
-                    "criterion": name,
-                    "seeds": len(mine),
-                    "speedup": float(np.median(speedup)),
-                    "spearman": float(np.median(spearman)),
-                    "spearman_min": float(np.min(spearman)),
-                    "argmin_dist": float(np.median(col["argmin_dist"])),
-                    "within_1": f"{int(np.sum(col['argmin_dist'] <= 1))}/{len(mine)}",
-                    "loo_regret": float(np.median(col["loo_regret"])),
-                    "test_error": float(np.median(col["test_error"])),
-                    "meets_target": f"{int(meets.sum())}/{len(mine)}"
-                    if name in APPROXIMATIONS
-                    else "-",
-                }
-            )
-    return out
+def main() -> None:
+    from benchmarks.harness.report import machine_load, print_table, write_json
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--settings", nargs="+", default=["page", "n200", "n400"], choices=SETTINGS
+    )
+    parser.add_argument("--before-budget", type=float, default=120.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--no-cold", action="store_true")
+    parser.add_argument("--no-before", action="store_true")
+    args = parser.parse_args()
+    warnings.simplefilter("ignore", ConvergenceWarning)
+    specs = settings()
+    # Compile every numba loop once, outside the timings.
+    X, y = make_two_circles(60, random_state=1)
+    grid_sweep(converged_estimator(), X, y, [1.0, 100.0], [0.5], criteria=CRITERIA)
+    load_start = machine_load()
+    after_rows, quality_rows, before_rows = [], [], []
+    for name in args.settings:
+        quality, record = after(name, specs[name], args.repeats, not args.no_cold)
+        after_rows.append(record)
+        quality_rows += quality
+        if not args.no_before:
+            before_rows.append(before(name, specs[name], args.before_budget))
+        write_json(
+            "model_selection",
+            {
+                "description": __doc__,
+                "load_at_start": load_start,
+                "after": after_rows,
+                "quality_converged": quality_rows,
+                "before": before_rows,
+            },
+        )
+    print("\nAFTER: converged fits (entropy dual, KKT 1e-6); seconds, medians")
+    print_table(after_rows, AFTER_COLUMNS)
+    if before_rows:
+        print("\nBEFORE: Lee's IRWLS (change < 1e-3), as the page ran it")
+        print_table(before_rows, BEFORE_COLUMNS)
+    print("\nApproximations against exact LOO on converged fits")
+    print_table(quality_rows, QUALITY_COLUMNS)
+    print(f"load at start {load_start['load_average']}, now {os.getloadavg()}")
 
 
-if __name__ == "__main__":
-    import sys
-
-    if "--study" in sys.argv:
-        study_main([a for a in sys.argv[1:] if a != "--study"])
-    else:
-        main()
+SETTINGS = ("page", "n200", "n400")

@@ -1,6 +1,6 @@
 """The regularisation path scrubber's cost: a 30-value C path, warm against cold.
 
-    python -m benchmarks.path [--repeats 3] [--sizes 200 1000]
+    python -m benchmarks path [--repeats 3] [--sizes 200 1000]
 
 For each n, two circles with 10 % label noise (seed 0), Gaussian kernel σ = 0.39
 (Explore's default for the data set), hinge, SMO, tol 1e-3: the 30 values of C
@@ -26,7 +26,12 @@ import time
 
 import numpy as np
 
-from benchmarks.common import interleaved_medians, machine_load, print_table, write_json
+from benchmarks.harness.report import (
+    interleaved_medians,
+    machine_load,
+    print_table,
+    write_json,
+)
 from svmlab import datasets
 from svmlab.experiments.path import log_values, regularization_path
 

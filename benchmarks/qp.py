@@ -1,6 +1,6 @@
 """QP fit time against scikit-learn's SVC (Gaussian kernel), n = 100 ... 2000.
 
-    python benchmarks/qp.py [--repeats 3]
+    python -m benchmarks qp [--repeats 3]
 
 Prints a table and writes benchmarks/results/qp.json. Both fits include the
 kernel computation; scikit-learn runs LIBSVM at its default tol (1e-3) and at
@@ -17,7 +17,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np
 from sklearn.svm import SVC as LibSVC
 
-from benchmarks.common import median_time, print_table, write_json
+from benchmarks.harness.report import median_time, print_table, write_json
 from svmlab import SVC, datasets
 from svmlab.kernels import gamma_from_sigma
 

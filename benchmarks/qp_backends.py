@@ -1,6 +1,6 @@
 """Which QP library for the exact solver: Clarabel, CVXOPT or OSQP.
 
-    python benchmarks/qp_backends.py
+    python -m benchmarks qp_backends
 
 Each solves the same hinge dual (Gaussian kernel, C = 10, with the bias equality)
 to ~1e-10; the table gives the median time and the relative error of the dual
@@ -17,7 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.svm import SVC as LibSVC
 
-from benchmarks.common import median_time, print_table, write_json
+from benchmarks.harness.report import median_time, print_table, write_json
 from svmlab.kernels import gram
 
 

@@ -9,7 +9,7 @@ one, at the path GIF's frame size (960 x 540) and the playback's (800 x 450):
 the frames' specs, the GIF written, its size. Medians of ``--repeats`` runs;
 the machine's load is printed and kept in the JSON.
 
-    python -m benchmarks.slides_gif [--repeats 3]
+    python -m benchmarks slides_gif [--repeats 3]
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import argparse
 
 import numpy as np
 
-from benchmarks.common import machine_load, median_time, print_table, write_json
+from benchmarks.harness.report import machine_load, median_time, print_table, write_json
 from svmlab import SVC, datasets, figures
 from svmlab.figures import slides
 from svmlab.ui.explore.slides_panel import PLAYBACK_FRAME

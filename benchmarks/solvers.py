@@ -1,6 +1,6 @@
 """Every registered solver against the exact QP and scikit-learn's SVC.
 
-    python -m benchmarks.solvers [--quick] [--panel-sizes 500 2000 5000]
+    python -m benchmarks solvers [--quick] [--panel-sizes 500 2000 5000]
         [--panel-repeats 5] [--path-n 2000] [--sizes ...] [--repeats 3]
         [--sweep-sizes 400 1000] [--lee-repeats 5]
 
@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 from sklearn.svm import SVC as LibSVC
 
-from benchmarks.common import (
+from benchmarks.harness.report import (
     interleaved_medians,
     machine_load,
     median_time,
@@ -649,9 +649,10 @@ def main() -> None:
     parser.add_argument("--sweep-sizes", type=int, nargs="*", default=[400, 1000])
     parser.add_argument("--lee-repeats", type=int, default=5)
     parser.add_argument(
-        "--name",
-        default="solvers",
-        help="results/<name>.json (the Model selection page reads solvers.json)",
+        "--mode",
+        default="default",
+        help="the run's name in results/solvers.json (the Model selection page "
+        "reads the default)",
     )
     args = parser.parse_args()
     load_start = machine_load()
@@ -786,7 +787,7 @@ def main() -> None:
         # The older tables take long; --quick keeps the last full run's (the Model
         # selection page reads table 3, Lee's Table 1) and says where they are from.
         payload.update(_previous_full_run())
-    path = write_json(args.name, payload)
+    path = write_json("solvers", payload, mode=args.mode)
     print(f"wrote {path}")
 
 
@@ -797,8 +798,8 @@ def _previous_full_run() -> dict[str, Any]:
 
     path = Path(__file__).parent / "results" / "solvers.json"
     try:
-        old = json.loads(path.read_text())
-    except (OSError, ValueError):
+        old = json.loads(path.read_text())["runs"]["default"]
+    except (OSError, ValueError, KeyError):
         return {}
     keep = {k: old[k] for k in ("data", "table1", "table2", "table3") if k in old}
     if keep:

@@ -1,6 +1,6 @@
 """The SVM family's fit times against scikit-learn's LIBSVM.
 
-    python -m benchmarks.svm_family [--repeats 5] [--sizes 1000]
+    python -m benchmarks svm_family [--repeats 5] [--sizes 1000]
 
 For each n: ν-SVC (ν = 0.5; below about 0.45 these data leave r near 0,
 C = 1/r above 10⁴ and f accurate only to tol/r), the one-class SVM (ν = 0.1)
@@ -27,7 +27,12 @@ import numpy as np
 from sklearn import svm as sk
 from sklearn.base import is_regressor
 
-from benchmarks.common import interleaved_medians, machine_load, print_table, write_json
+from benchmarks.harness.report import (
+    interleaved_medians,
+    machine_load,
+    print_table,
+    write_json,
+)
 from svmlab import SVC, EpsilonSVR, NuSVC, NuSVR, OneClassSVM, datasets
 from svmlab.datasets import regression
 from svmlab.kernels import gamma_from_sigma

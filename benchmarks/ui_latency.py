@@ -1,11 +1,11 @@
 """Explore and Regression latency in Chromium: C-slider key press -> charts redrawn.
 
-    python -m benchmarks.ui_latency [--moves 20] [--warmup 3] [--sizes 200 1000]
+    python -m benchmarks ui_latency [--moves 20] [--warmup 3] [--sizes 200 1000]
         [--regression-sizes 100 500]
 
 Starts ``streamlit run app.py`` on a free 127.0.0.1 port (one BLAS thread, no
 file watcher), opens ``/Explore?n=<n>&loss=<loss>`` in headless Debian Chromium
-(Playwright, ``/usr/bin/chromium``, the flags of ``benchmarks/app_server.py``)
+(Playwright, ``/usr/bin/chromium``, the flags of ``benchmarks/harness/app_server.py``)
 for every loss whose default ("auto") solver is registered, and presses
 ArrowRight on the C slider ``--moves`` times, always in the same direction (a
 value seen before may come back as a cached reference and flatter the numbers).
@@ -38,9 +38,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.app_server import CHROMIUM, CHROMIUM_ARGS, start_server, stop  # noqa: E402
-from benchmarks.common import print_table, write_json  # noqa: E402
-from benchmarks.script_states import with_state_log  # noqa: E402
+from benchmarks.harness.app_server import CHROMIUM, CHROMIUM_ARGS, start_server, stop  # noqa: E402
+from benchmarks.harness.report import print_table, write_json  # noqa: E402
+from benchmarks.harness.script_states import with_state_log  # noqa: E402
 from svmlab import losses, solvers  # noqa: E402
 
 QUIET_MS = 250
@@ -302,7 +302,9 @@ def main() -> None:
     parser.add_argument(
         "--app-dir", type=Path, default=ROOT, help="directory holding app.py"
     )
-    parser.add_argument("--name", default="ui_latency", help="results file name")
+    parser.add_argument(
+        "--mode", default="default", help="the run's name in results/ui_latency.json"
+    )
     parser.add_argument("--no-warm", action="store_true", help="skip warm starts")
     parser.add_argument(
         "--blas-threads", type=int, default=1, help="BLAS threads of the server"
@@ -407,7 +409,7 @@ def main() -> None:
     print()
     print_table(rows, list(rows[0]) if rows else ["n"])
     path = write_json(
-        args.name,
+        "ui_latency",
         {
             "what": "C slider ArrowRight -> main Plotly chart redrawn (ms), "
             "Explore and Regression",
@@ -419,6 +421,7 @@ def main() -> None:
             "load_average_at_end": os.getloadavg(),
             "rows": raw,
         },
+        mode=args.mode,
     )
     print(f"wrote {path}")
 

@@ -1,4 +1,4 @@
-"""No import circles anywhere in svmlab (issue 30).
+"""No import circles anywhere in svmlab or its benchmarks (issues 30, 43).
 
 Every ``import`` and ``from ... import`` in the package, at module level, inside
 functions and under ``TYPE_CHECKING`` alike, is an edge from its module to the
@@ -13,13 +13,15 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "svmlab"
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "svmlab"
+BENCHMARKS = ROOT / "benchmarks"
 
 
 def _modules() -> dict[str, Path]:
     out = {}
-    for path in PACKAGE.rglob("*.py"):
-        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    for path in [*PACKAGE.rglob("*.py"), *BENCHMARKS.rglob("*.py")]:
+        parts = path.relative_to(ROOT).with_suffix("").parts
         name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         out[name] = path
     return out
@@ -92,3 +94,53 @@ def test_no_import_circles_in_svmlab() -> None:
     assert "svmlab.ui.frame.router" in modules and "svmlab.solvers.base" in modules
     cycles = _cycles(_graph(modules))
     assert not cycles, cycles
+
+
+def test_the_top_of_svmlab_holds_only_what_every_layer_uses() -> None:
+    """The layout (issue 43): at the top of svmlab/ only the public face and the
+    few modules every layer uses; everything else sits in its layer's package."""
+    top = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert top == [
+        "__init__.py",
+        "array_types.py",
+        "errors.py",
+        "losses.py",
+        "parameter_checks.py",
+        "user_text.py",
+    ]
+    packages = sorted(
+        p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()
+    )
+    assert packages == [
+        "compiled",
+        "datasets",
+        "experiments",
+        "figures",
+        "kernels",
+        "solvers",
+        "svm",
+        "ui",
+    ]
+
+
+def test_the_layers_import_downwards_only() -> None:
+    """data -> kernels -> solvers -> models -> experiments -> figures -> ui: a
+    layer imports nothing from a layer after it (the top-level modules and
+    compiled/ serve every layer)."""
+    order = ["datasets", "kernels", "solvers", "svm", "experiments", "figures", "ui"]
+    modules = _modules()
+    graph = _graph(modules)
+
+    def layer(name: str) -> int | None:
+        parts = name.split(".")
+        if parts[0] != "svmlab" or len(parts) < 2 or parts[1] not in order:
+            return None
+        return order.index(parts[1])
+
+    upward = [
+        (a, b)
+        for a, targets in graph.items()
+        for b in targets
+        if layer(a) is not None and layer(b) is not None and layer(b) > layer(a)
+    ]
+    assert not upward, upward

@@ -620,8 +620,20 @@ def test_the_speed_sentence_states_the_measured_numbers(tmp_path) -> None:
         },
     }
     before = {"setting": "page default, n=100, 7x7", "sweep_wall_s": 8.3}
-    path.write_text(json.dumps({"after": [after], "before": [before]}))
+    run = {"after": [after], "before": [before]}
+    path.write_text(
+        json.dumps({"benchmark": "model_selection", "runs": {"default": run}})
+    )
     text = sp.speed_sentence(path)
     for piece in ("load 1.5", "0.61 s", "8 s", "0.31 s", "3× less", "49/49", "3–6×"):
         assert piece in text, (piece, text)
     assert "warm-started" in sp.speed_sentence(tmp_path / "missing.json")
+
+
+def test_the_page_reads_the_benchmarks_current_results() -> None:
+    """The speed sentence and Lee's Table 1 column come from the benchmark suite's
+    one results file each (benchmarks/results/model_selection.json, solvers.json),
+    not from a copy: with the shipped files both say numbers."""
+    assert sp.speed_sentence().startswith("Measured on our 2-core machine")
+    rows = sp.read_table1()
+    assert rows and all("n" in row for row in rows)

@@ -1,4 +1,4 @@
-"""Floor page for benchmarks/lecture_ab.py: Explore's charts and nothing else.
+"""Floor page for benchmarks/checkout_comparison.py: Explore's charts and nothing else.
 
 A C slider and, in one fragment as on Explore, svmlab's own fit of Explore's
 default data (the spiral, 160 training points, Gaussian kernel, σ = 3.3) drawn

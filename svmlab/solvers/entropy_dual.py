@@ -112,7 +112,7 @@ NEWTON_EVERY = 50
 #: ... and at least n / NEWTON_EVERY_DIVISOR (a Newton iteration updates the
 #: margins of all n points from each of up to NEWTON_MAX_FREE rows, a step from
 #: two). Measured at n = 2000, tol 1e-3, CPU time of the solver on the six
-#: problems of benchmarks/issue29_targets.py (issue 29): a phase every 50 steps
+#: problems of benchmarks/fit_speed.py (issue 29): a phase every 50 steps
 #: against the first after 500: two circles with label noise 15.0 -> 11.3 ms,
 #: rings 4.5 -> 4.0, outlier blobs 8.9 -> 8.4, C = 500 110 -> 102, the spiral
 #: 16.5 -> 17.4, overlapping Gaussians 33.8 -> 32.6. n <= 200 (the leave-one-out

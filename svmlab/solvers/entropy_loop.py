@@ -65,7 +65,7 @@ around each phase): the partner scan 58-76 %, this scan 9-25 %, the margin
 update 5-14 %, the pair step 2-6 %. The partner scan then lost its smallest-U
 tracking (a pass of its own when no pair has a gain) and a redundant
 ``isfinite``: 5-8 % more (same steps). Both together, benchmarks/
-issue29_targets.py at load 3.7, modified hinge / hinge: rings 1.51, circles
+fit_speed.py at load 3.7, modified hinge / hinge: rings 1.51, circles
 with label noise 2.12, C = 500 1.63, overlapping Gaussians 1.86, spiral 1.72,
 outlier blobs 2.35 (before, load 0.6: 1.55, 2.41, 1.77, 2.20, 1.98, 2.62).
 """

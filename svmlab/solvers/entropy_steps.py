@@ -107,7 +107,7 @@ TINY_STEP = 1e-13
 TINY_RUN = 100
 #: Shrink every min(n, SHRINK_EVERY) steps. LIBSVM shrinks every 1000; here
 #: every 100 (issue 29, n = 2000, SVC.fit CPU time, the six problems of
-#: benchmarks/issue29_targets.py): a cold start has every point violating its
+#: benchmarks/fit_speed.py): a cold start has every point violating its
 #: interval, and the points far beyond the margin band that leave the scans
 #: early are never picked (nor their rows computed): rings 7.4 -> 5.3 ms, two
 #: circles with label noise 24.2 -> 16.5 ms (kernel entries 2.57 -> 1.91

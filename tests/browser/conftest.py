@@ -20,7 +20,7 @@ Every test under ``tests/browser`` is marked ``browser`` (deselect them with
   ``click_plot``, a rerun's wait and a screenshot, as one object for the tests
   that work every control of a page.
 
-The server is started by ``benchmarks/app_server.py``, which the benchmarks
+The server is started by ``benchmarks/harness/app_server.py``, which the benchmarks
 that drive the app use too (the browser flags live there as well).
 """
 
@@ -33,8 +33,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import app_server
-from benchmarks.app_server import CHROMIUM, CHROMIUM_ARGS
+from benchmarks.harness import app_server
+from benchmarks.harness.app_server import CHROMIUM, CHROMIUM_ARGS
 from tests.browser import page_checks
 from tests.browser.script_state import RERUN_DONE_JS, STATE_LOG_JS
 

@@ -506,7 +506,7 @@ def render() -> None:
     if ours is None:
         st.caption(
             "Our column is empty: benchmarks/results/solvers.json is missing; run "
-            "`python -m benchmarks.solvers`."
+            "`python -m benchmarks solvers`."
         )
     else:
         st.caption(

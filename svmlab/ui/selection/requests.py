@@ -115,9 +115,18 @@ LEE_PATH = ROOT / "svmlab" / "experiments" / "results" / "lee2006.json"
 #: few seeds never replaces the shipped many-seed results.
 LEE_LOCAL_PATH = LEE_PATH.with_name("lee2006_local.json")
 SOLVERS_JSON = ROOT / "benchmarks" / "results" / "solvers.json"
-#: What benchmarks/model_selection.py measured (issue 29): the speed-ups the
-#: page states come from this file, never from numbers typed into the text.
-SPEED_JSON = ROOT / "benchmarks" / "results" / "model_selection_issue29.json"
+#: What ``python -m benchmarks model_selection`` measured (issue 29): the
+#: speed-ups the page states come from this file, never from numbers typed into
+#: the text.
+SPEED_JSON = ROOT / "benchmarks" / "results" / "model_selection.json"
+
+
+def benchmark_run(path: Path, mode: str = "default") -> dict[str, Any]:
+    """A benchmark's current run of ``mode`` from its results file
+    (``{"benchmark": name, "runs": {mode: run}}``, benchmarks/harness/report.py)."""
+    return json.loads(Path(path).read_text(encoding="utf-8"))["runs"][mode]
+
+
 #: Session key of this session's own recomputed Lee result (shown before the
 #: file, which the last recompute of any session wrote).
 LEE_SESSION_KEY = "selection_lee_local"
@@ -594,7 +603,7 @@ def speed_sentence(path: Path | None = None) -> str:
         "fit per cell."
     )
     try:
-        data = json.loads((path or SPEED_JSON).read_text(encoding="utf-8"))
+        data = benchmark_run(path or SPEED_JSON)
         after = next(r for r in data["after"] if r["setting"].startswith("page"))
         before = next(
             (r for r in data.get("before", []) if r["setting"].startswith("page")),
@@ -787,7 +796,7 @@ def lee_test_errors(result: dict[str, Any]) -> dict[str, list[float]]:
 def read_table1(path: Path | None = None) -> list[dict[str, Any]] | None:
     """Our Lee Table 1 rows from the solver benchmark's JSON (``table3``), or None."""
     try:
-        payload = json.loads(Path(path or SOLVERS_JSON).read_text())
+        payload = benchmark_run(path or SOLVERS_JSON)
         rows = payload["table3"]["rows"]
     except (OSError, ValueError, KeyError, TypeError):
         return None

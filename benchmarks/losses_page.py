@@ -1,6 +1,6 @@
 """How long a student waits on the Losses page, at the page's defaults.
 
-    python -m benchmarks.losses_sweep [--repeats 3]
+    python -m benchmarks losses_page [--repeats 3]
 
 Times, as medians of ``--repeats`` (the engine called as the page calls it, for
 the page's default request: outlier blobs, 100 clean points, 5 outliers at
@@ -18,7 +18,7 @@ values
 - ``cached``: the page's cached panels call repeated with the same request (what
   a display control costs: no engine call).
 
-Writes benchmarks/results/losses_sweep.json with the machine's load.
+Writes benchmarks/results/losses_page.json with the machine's load.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import logging
 from dataclasses import replace
 
-from benchmarks.common import machine_load, median_time, print_table, write_json
+from benchmarks.harness.report import machine_load, median_time, print_table, write_json
 from svmlab.experiments import robustness
 from svmlab.ui.losses import requests as lp
 
@@ -125,7 +125,7 @@ def main() -> None:
     print_table(rows, ["what", "kernel", "seconds"])
     load = machine_load()
     print(f"load average {load['load_average']}")
-    path = write_json("losses_sweep", {"rows": rows, "load": load})
+    path = write_json("losses_page", {"rows": rows, "load": load})
     print(f"wrote {path}")
 
 

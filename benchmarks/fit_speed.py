@@ -1,13 +1,13 @@
-"""Issue 29's three speed targets alone, in a minute (benchmarks/solvers.py
-measures them among its many tables, in about ten).
+"""SVC.fit against scikit-learn, the modified hinge against the hinge, and a warm
+C path against cold LIBSVM fits, at n = 2000, in a minute (issue 29's targets;
+benchmarks/solvers.py measures them among its many tables, in about ten).
 
-    python -m benchmarks.issue29_targets [--n 2000] [--repeats 5]
-        [--path-repeats 5] [--name issue29_targets]
+    python -m benchmarks fit_speed [--n 2000] [--repeats 5] [--path-repeats 5]
 
 Every time a median of ``--repeats`` rounds, the contenders interleaved round
 by round (a change in the machine's load hits them alike), one BLAS thread;
 the machine's load averages at start and end and beside each row, as the
-machine is shared. Written to benchmarks/results/<name>.json.
+machine is shared. Written to benchmarks/results/fit_speed.json.
 
 A. ``svmlab.SVC.fit`` end to end (hinge, as a user calls it: validation,
    kernel rows on demand, SMO, the model's numbers) against scikit-learn's SVC
@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.common import (
+from benchmarks.harness.report import (
     interleaved_medians,
     machine_load,
     print_table,
@@ -193,7 +193,6 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=2000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--path-repeats", type=int, default=5)
-    parser.add_argument("--name", default="issue29_targets")
     args = parser.parse_args()
     load_start = machine_load()
     warm_up()
@@ -242,7 +241,7 @@ def main() -> None:
         "c_path_K_given": {"repeats": args.path_repeats, "rows": path},
         "accuracy_at_tol": {"tight_tol": 1e-9, "rows": accuracy},
     }
-    print(f"wrote {write_json(args.name, payload)}")
+    print(f"wrote {write_json('fit_speed', payload)}")
 
 
 if __name__ == "__main__":

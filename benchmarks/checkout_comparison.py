@@ -1,7 +1,8 @@
-"""Two checkouts of the app, interleaved, with lecture_flow's waits (issue 28).
+"""Two checkouts of the app side by side in Chromium: page loads, slider moves
+and buttons, interleaved, with lecture_flow's waits and floors (issue 28).
 
-    python -m benchmarks.lecture_ab --a DIR --b DIR [--rounds 3] [--moves 10]
-        [--parts moves,loads,buttons] [--name lecture_ab]
+    python -m benchmarks checkout_comparison --a DIR --b DIR [--rounds 3]
+        [--moves 10] [--parts moves,loads,buttons] [--mode NAME]
 
 One server per checkout (``--a``, ``--b``) and the bare, naive SVC and
 small-Plotly floors (``benchmarks/floors/``), all started once; then
@@ -23,7 +24,8 @@ round, so neither always goes first on a machine whose load drifts):
 
 Waits are lecture_flow's (``Lecture.wait``: action to every chart of the main
 pane drawn and quiet). Prints the medians per (checkout, step) with the load
-average; the JSON goes to ``results/<name>.json``. A benchmark, not a test.
+average; the JSON goes to ``results/checkout_comparison.json`` (mode: ``--mode``, else
+the parts). A benchmark, not a test.
 """
 
 from __future__ import annotations
@@ -39,8 +41,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.app_server import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from benchmarks.common import machine_load, print_table, write_json  # noqa: E402
+from benchmarks.harness.app_server import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from benchmarks.harness.report import machine_load, print_table, write_json  # noqa: E402
 from benchmarks.lecture_flow import (  # noqa: E402
     FLOORS,
     PAGES,
@@ -122,7 +124,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--moves", type=int, default=10)
     parser.add_argument("--parts", default="moves,loads,buttons")
-    parser.add_argument("--name", default="lecture_ab")
+    parser.add_argument(
+        "--mode",
+        help="the run's name in results/checkout_comparison.json "
+        "(default: the parts measured, e.g. moves)",
+    )
     args = parser.parse_args()
     parts = set(args.parts.split(","))
     from playwright.sync_api import sync_playwright
@@ -189,7 +195,8 @@ def main() -> None:
     result.update(table=table, rows=lecture.rows, load_end=machine_load())
     print_table(table, list(table[0]))
     print(f"load {result['load_start']} -> {result['load_end']}; {os.getloadavg()}")
-    print(f"wrote {write_json(args.name, result)}")
+    mode = args.mode or args.parts.replace(",", "+")
+    print(f"wrote {write_json('checkout_comparison', result, mode=mode)}")
 
 
 if __name__ == "__main__":

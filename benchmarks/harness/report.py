@@ -1,4 +1,5 @@
-"""Timing and reporting helpers shared by the benchmark scripts (never tests)."""
+"""Timing and reporting shared by the benchmarks: medians, tables, the
+machine's load, and the one results file per benchmark (:func:`write_json`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-RESULTS = Path(__file__).parent / "results"
+#: Where each benchmark's one results file lives: ``results/<name>.json``.
+RESULTS = Path(__file__).resolve().parents[1] / "results"
+#: The package whose modules are the benchmarks (their names name the files).
+BENCHMARKS = Path(__file__).resolve().parents[1]
 
 
 def median_time(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
@@ -41,30 +45,42 @@ def print_table(rows: list[dict[str, Any]], columns: list[str]) -> None:
         print("  ".join(v.rjust(w) for v, w in zip(row, widths, strict=True)))
 
 
-def write_json(name: str, payload: dict[str, Any]) -> Path:
-    """Write ``results/<name>.json`` with the machine description attached."""
-    RESULTS.mkdir(exist_ok=True)
-    payload = {
-        "machine": {
-            "cpus": os.cpu_count(),
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-            # Timings depend on BLAS threading and on what else ran beside them.
-            "threads": {
-                k: os.environ.get(k)
-                for k in (
-                    "OPENBLAS_NUM_THREADS",
-                    "OMP_NUM_THREADS",
-                    "NUMBA_NUM_THREADS",
-                )
-            },
-            "load_average_at_write": os.getloadavg(),
+def machine() -> dict[str, Any]:
+    """What a timing ran on and beside: cores, Python, BLAS threads, load."""
+    return {
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        # Timings depend on BLAS threading and on what else ran beside them.
+        "threads": {
+            k: os.environ.get(k)
+            for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "NUMBA_NUM_THREADS")
         },
-        **payload,
+        "load_average_at_write": os.getloadavg(),
     }
+
+
+def write_json(name: str, payload: dict[str, Any], mode: str = "default") -> Path:
+    """Put ``payload`` (with :func:`machine` attached) into ``results/<name>.json``
+    as the current run of ``mode``, keeping the file's other modes: one file per
+    benchmark, each mode its latest run (the history is git's). ``name`` must be
+    a benchmark's (a module ``benchmarks/<name>.py``), so no loose file appears."""
+    if not (BENCHMARKS / f"{name}.py").is_file() or name.startswith("_"):
+        raise ValueError(f"{name!r} is not a benchmark of {BENCHMARKS}")
+    if not mode or not mode.replace("_", "").replace("+", "").isalnum():
+        raise ValueError(f"a mode is a word (letters, digits, _ and +): {mode!r}")
+    RESULTS.mkdir(exist_ok=True)
     path = RESULTS / f"{name}.json"
-    path.write_text(json.dumps(payload, indent=2))
+    document = read_json(name) if path.exists() else {"benchmark": name, "runs": {}}
+    document["runs"][mode] = {"machine": machine(), **payload}
+    document["runs"] = dict(sorted(document["runs"].items()))
+    path.write_text(json.dumps(document, indent=2) + "\n")
     return path
+
+
+def read_json(name: str) -> dict[str, Any]:
+    """``results/<name>.json``: ``{"benchmark": name, "runs": {mode: run}}``."""
+    return json.loads((RESULTS / f"{name}.json").read_text())
 
 
 def machine_load() -> dict[str, Any]:

@@ -16,7 +16,7 @@ import urllib.request
 from pathlib import Path
 from typing import IO
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
 STARTUP_TIMEOUT_S = 60.0
 

@@ -1,0 +1,96 @@
+"""The benchmark suite as one tool (issue 43): one entry point that lists and runs
+the benchmarks, one current results file per benchmark, nothing loose."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks import __main__ as suite
+from benchmarks.harness import report
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = ROOT / "benchmarks"
+
+
+def test_every_benchmark_module_has_a_main_and_a_summary() -> None:
+    names = suite.names()
+    assert "solvers" in names and "model_selection" in names
+    assert "harness" not in names and "__main__" not in names
+    for name in names:
+        tree = ast.parse((BENCHMARKS / f"{name}.py").read_text(encoding="utf-8"))
+        mains = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+        assert "main" in {f.name for f in mains}, name
+        assert suite.summary(name), name
+
+
+def test_the_results_hold_one_current_file_per_benchmark() -> None:
+    """Every file in benchmarks/results/ is a benchmark's, with its runs by mode."""
+    names = set(suite.names())
+    files = sorted((BENCHMARKS / "results").iterdir())
+    assert files
+    for path in files:
+        assert path.suffix == ".json" and path.stem in names, path.name
+        document = json.loads(path.read_text())
+        assert document["benchmark"] == path.stem
+        assert document["runs"] and all(
+            isinstance(r, dict) for r in document["runs"].values()
+        )
+
+
+def test_write_json_keeps_the_other_modes_and_refuses_loose_files(
+    tmp_path, monkeypatch
+) -> None:
+    monkeypatch.setattr(report, "RESULTS", tmp_path)
+    report.write_json("qp", {"rows": [1]})
+    report.write_json("qp", {"rows": [2]}, mode="quick")
+    report.write_json("qp", {"rows": [3]})  # the default run replaced
+    document = json.loads((tmp_path / "qp.json").read_text())
+    assert document["benchmark"] == "qp"
+    assert {m: r["rows"] for m, r in document["runs"].items()} == {
+        "default": [3],
+        "quick": [2],
+    }
+    assert "load_average_at_write" in document["runs"]["quick"]["machine"]
+    for bad_name in ("s41_qp", "harness", "__main__"):
+        with pytest.raises(ValueError):
+            report.write_json(bad_name, {})
+    with pytest.raises(ValueError):
+        report.write_json("qp", {}, mode="../escape")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["qp.json"]
+
+
+def test_python_m_benchmarks_lists_and_refuses_an_unknown_name() -> None:
+    listing = subprocess.run(
+        [sys.executable, "-m", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    for name in suite.names():
+        assert f"  {name} " in listing
+    unknown = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "issue29_targets"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert unknown.returncode != 0 and "no benchmark named" in unknown.stderr
+
+
+def test_a_benchmark_runs_through_the_suite_with_its_own_options() -> None:
+    """``python -m benchmarks NAME --help`` reaches the benchmark's own parser."""
+    out = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "path", "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "--repeats" in out and "python -m benchmarks path" in out
