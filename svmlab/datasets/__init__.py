@@ -12,42 +12,7 @@
 
 from __future__ import annotations
 
-from svmlab.datasets.two_class import (
-    GENERATORS,
-    LINEAR_NORMAL,
-    PARAMS,
-    TITLES,
-    Param,
-    consistent_params,
-    make,
-    make_blobs,
-    make_from,
-    make_imbalanced,
-    make_linear,
-    make_moons,
-    make_outlier_blobs,
-    make_spiral,
-    make_two_circles,
-    make_xor,
-    two_circles_bayes_error,
-)
+from svmlab.datasets import two_class
+from svmlab.datasets.two_class import *  # noqa: F403 (re-exported: the package's face)
 
-__all__ = [
-    "GENERATORS",
-    "LINEAR_NORMAL",
-    "PARAMS",
-    "TITLES",
-    "Param",
-    "consistent_params",
-    "make",
-    "make_blobs",
-    "make_from",
-    "make_imbalanced",
-    "make_linear",
-    "make_moons",
-    "make_outlier_blobs",
-    "make_spiral",
-    "make_two_circles",
-    "make_xor",
-    "two_circles_bayes_error",
-]
+__all__ = list(two_class.__all__)

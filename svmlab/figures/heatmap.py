@@ -5,6 +5,7 @@ layer of invisible cell-centre markers that carries the hover and the click."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -35,6 +36,20 @@ def log_ticks(values: ArrayLike, max_ticks: int = 7) -> tuple[list[float], list[
     step = max(1, math.ceil(v.size / max_ticks))
     picked = v[::step]
     return [float(np.log10(x)) for x in picked], [_fmt(float(x)) for x in picked]
+
+
+def shared_zrange(surfaces: Sequence[ArrayLike]) -> tuple[float, float] | None:
+    """One colour range for several criteria's heatmaps: from the smallest
+    finite value to the 95th percentile of all of them (a few huge cells, a
+    criterion that blew up at extreme C, would otherwise wash every other cell
+    to one colour); None when no cell is finite yet."""
+    finite = np.concatenate(
+        [np.asarray(z, dtype=float)[np.isfinite(z)].ravel() for z in surfaces]
+        or [np.empty(0)]
+    )
+    if not finite.size:
+        return None
+    return float(finite.min()), float(np.percentile(finite, 95))
 
 
 def heatmap_figure(

@@ -14,45 +14,8 @@ The public names are re-exported here (``svmlab.kernels.gram``).
 
 from __future__ import annotations
 
-from svmlab.kernels.functions import (
-    DIRECT_MAX_DIM,
-    KERNEL_PARAMETERS,
-    KERNELS,
-    PSD_KERNELS,
-    TITLES,
-    check_kernel_params,
-    gamma_from_sigma,
-    gaussian,
-    gram,
-    kernel_settings,
-    lee_sigma2_from_sigma,
-    linear,
-    polynomial,
-    sigma_from_gamma,
-    sigma_from_lee_sigma2,
-    sigmoid,
-)
-from svmlab.kernels.rows import ROW_DENSE, ROW_PARAMS, KernelRows, kernel_row_into
+from svmlab.kernels import functions, rows
+from svmlab.kernels.functions import *  # noqa: F403 (re-exported: the package's face)
+from svmlab.kernels.rows import *  # noqa: F403
 
-__all__ = [
-    "DIRECT_MAX_DIM",
-    "KERNELS",
-    "KERNEL_PARAMETERS",
-    "PSD_KERNELS",
-    "ROW_DENSE",
-    "ROW_PARAMS",
-    "TITLES",
-    "KernelRows",
-    "check_kernel_params",
-    "gamma_from_sigma",
-    "gaussian",
-    "gram",
-    "kernel_row_into",
-    "kernel_settings",
-    "lee_sigma2_from_sigma",
-    "linear",
-    "polynomial",
-    "sigma_from_gamma",
-    "sigma_from_lee_sigma2",
-    "sigmoid",
-]
+__all__ = [*functions.__all__, *rows.__all__]

@@ -33,6 +33,7 @@ __all__ = [
     "KERNEL_PARAMETERS",
     "PSD_KERNELS",
     "TITLES",
+    "check_kernel_params",
     "gamma_from_sigma",
     "gaussian",
     "gram",

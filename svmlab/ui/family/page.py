@@ -25,11 +25,8 @@ def render() -> None:
     request = page_hands.top(
         FAMILY_STATE,
         fp.controls,
-        title="The SVM family",
-        help="The same data under C-SVC (you set C, and a C per class), ν-SVC (ν "
-        "bounds the fractions of margin errors and support vectors) and the "
-        "one-class SVM (no labels: where are the points?). Below: Platt's "
-        "probabilities and a threshold on f with its ROC curve.",
+        title=fp.TITLE,
+        help=fp.HELP,
         clicks=(fp.CHART_KEY, fp.add_point),
     )
 

@@ -685,3 +685,13 @@ def threshold_caption(view: ThresholdView, p: float | None) -> str:
     if p is not None:
         text += f" Platt's probability at this threshold: p = {p:.3f}."
     return text
+
+
+#: The page's title and the help beside it (``page_hands.top``).
+TITLE = "The SVM family"
+HELP = (
+    "The same data under C-SVC (you set C, and a C per class), ν-SVC (ν "
+    "bounds the fractions of margin errors and support vectors) and the "
+    "one-class SVM (no labels: where are the points?). Below: Platt's "
+    "probabilities and a threshold on f with its ROC curve."
+)

@@ -25,14 +25,7 @@ __all__ = ["render"]
 
 def render() -> None:
     """Draw the Losses page: one script run of ``pages/4_Losses.py``."""
-    request = page_hands.top(
-        LOSSES_STATE,
-        lp.controls,
-        title="Losses: robustness to outliers",
-        help="Every panel fits the same data, outliers included, with one loss; the "
-        "grey dotted line is that loss's boundary on the data without the outliers. "
-        + lp.NUMBERS_TEXT,
-    )
+    request = page_hands.top(LOSSES_STATE, lp.controls, title=lp.TITLE, help=lp.HELP)
 
     result = engine_result(lambda: lp.comparison(request))
 

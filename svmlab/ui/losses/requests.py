@@ -551,3 +551,11 @@ NUMBERS_TEXT = (
     "clean data are and over the whole plane drawn; the support vectors; the "
     "outliers' total α and its share of Σα (how much the fit listens to them)."
 )
+
+#: The page's title and the help beside it (``page_hands.top``).
+TITLE = "Losses: robustness to outliers"
+HELP = (
+    "Every panel fits the same data, outliers included, with one loss; the "
+    "grey dotted line is that loss's boundary on the data without the outliers. "
+    + NUMBERS_TEXT
+)

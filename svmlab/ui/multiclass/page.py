@@ -23,13 +23,7 @@ __all__ = ["render"]
 def render() -> None:
     """Draw the Multiclass page: one script run of ``pages/6_Multiclass.py``."""
     request = page_hands.top(
-        MULTICLASS_STATE,
-        mp.controls,
-        title="Multiclass SVMs",
-        help="The same data, kernel and C for the three methods. One-vs-rest trains "
-        "one binary SVM per class against the rest and takes the largest score; "
-        "one-vs-one trains one per pair and votes (LIBSVM); Crammer-Singer solves "
-        "one problem for all classes.",
+        MULTICLASS_STATE, mp.controls, title=mp.TITLE, help=mp.HELP
     )
 
     def compute():

@@ -282,3 +282,13 @@ def story(results: dict[str, MethodResult]) -> str:
             "every point has one argmax, so nothing is left to a tie-break."
         )
     return " ".join(parts)
+
+
+#: The page's title and the help beside it (``page_hands.top``).
+TITLE = "Multiclass SVMs"
+HELP = (
+    "The same data, kernel and C for the three methods. One-vs-rest trains "
+    "one binary SVM per class against the rest and takes the largest score; "
+    "one-vs-one trains one per pair and votes (LIBSVM); Crammer-Singer solves "
+    "one problem for all classes."
+)

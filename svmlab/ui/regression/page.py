@@ -23,10 +23,8 @@ def render() -> None:
     request = page_hands.top(
         REGRESSION_STATE,
         rp.controls,
-        title="Support vector regression",
-        help="The same machine as the classifier, with the hinge replaced by the "
-        "ε-insensitive loss: residuals inside a tube of half-width ε cost nothing. "
-        "ε-SVR takes ε; ν-SVR takes ν and finds ε itself.",
+        title=rp.TITLE,
+        help=rp.HELP,
         clicks=(rp.CHART_KEY, rp.add_point),
     )
 

@@ -391,3 +391,11 @@ DUAL_TEXT = (
     "With the squared ε-insensitive loss the box goes and K gets 1/C on its "
     "diagonal, as with the squared hinge."
 )
+
+#: The page's title and the help beside it (``page_hands.top``).
+TITLE = "Support vector regression"
+HELP = (
+    "The same machine as the classifier, with the hinge replaced by the "
+    "ε-insensitive loss: residuals inside a tube of half-width ε cost nothing. "
+    "ε-SVR takes ε; ν-SVR takes ν and finds ε itself."
+)

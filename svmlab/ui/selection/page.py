@@ -15,6 +15,7 @@ import streamlit as st
 from svmlab import SvmlabError, figures
 from svmlab.errors import counted
 from svmlab.experiments import selection
+from svmlab.figures.heatmap import shared_zrange
 from svmlab.kernels import lee_sigma2_from_sigma
 from svmlab.ui.frame import page_hands, panels
 from svmlab.ui.frame.model_block import engine_result
@@ -79,12 +80,7 @@ def render() -> None:
         runs (the same heatmaps, colour range and columns as the finished ones)."""
         done = int(np.isfinite(r.scores[r.criteria[0]]).sum())
         note = f"{done} of {r.Cs.size * r.sigmas.size} cells"
-        finite = np.concatenate([v[np.isfinite(v)] for v in r.scores.values()])
-        zrange = (
-            (float(finite.min()), float(np.percentile(finite, 95)))
-            if finite.size
-            else None
-        )
+        zrange = shared_zrange(list(r.scores.values()))
         columns = st.columns(2)
         for k, name in enumerate(r.criteria):
             with columns[k % 2]:
@@ -198,17 +194,7 @@ def render() -> None:
             "the 95th percentile of all surfaces so one blow-up does not wash out the "
             "rest."
         )
-        finite = np.concatenate(
-            [
-                getattr(r, value)[n][np.isfinite(getattr(r, value)[n])]
-                for n in r.criteria
-            ]
-        )
-        zrange = (
-            (float(finite.min()), float(np.percentile(finite, 95)))
-            if finite.size
-            else None
-        )
+        zrange = shared_zrange([getattr(r, value)[n] for n in r.criteria])
         columns = st.columns(2)
         for k, name in enumerate(r.criteria):
             key = f"selection_heat_{name}"

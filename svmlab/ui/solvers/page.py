@@ -24,14 +24,7 @@ __all__ = ["render"]
 
 def render() -> None:
     """Draw the Solvers page: one script run of ``pages/5_Solvers.py``."""
-    request = page_hands.top(
-        SOLVERS_STATE,
-        sp.controls,
-        title="Solvers: the same problem, every way",
-        help="Every solver registered for the chosen loss and bias minimises the same "
-        "objective on the same data; scikit-learn's SVC and LinearSVC join as library "
-        "references where they solve exactly that problem.",
-    )
+    request = page_hands.top(SOLVERS_STATE, sp.controls, title=sp.TITLE, help=sp.HELP)
 
     result = engine_result(lambda: sp.comparison(request))
 

@@ -356,3 +356,12 @@ def frame_caption(frame: Frame, title: str, reference: str | None) -> str:
         f"{1e3 * frame.time:.3g} ms · {100 * frame.agreement:.1f} % of the plane "
         f"signed as {against}"
     )
+
+
+#: The page's title and the help beside it (``page_hands.top``).
+TITLE = "Solvers: the same problem, every way"
+HELP = (
+    "Every solver registered for the chosen loss and bias minimises the same "
+    "objective on the same data; scikit-learn's SVC and LinearSVC join as library "
+    "references where they solve exactly that problem."
+)
