@@ -139,3 +139,35 @@ class Follower:
                 pass
         if self._task is not None:
             await asyncio.gather(self._task, return_exceptions=True)
+
+
+def http(
+    url: str,
+    cookie: str | None = None,
+    body: bytes | None = None,
+    redirect: bool = True,
+) -> tuple[int, dict[str, str], bytes]:
+    """One plain request (GET, or POST with ``body``) with the visitor cookie:
+    ``(status, headers, body)``; no proxy, and redirects followed only with
+    ``redirect``."""
+    import urllib.error
+    import urllib.request
+
+    class _Stay(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+            return None
+
+    handlers: list[Any] = [urllib.request.ProxyHandler({})]
+    if not redirect:
+        handlers.append(_Stay())
+    opener = urllib.request.build_opener(*handlers)
+    request = urllib.request.Request(url, data=body, method="POST" if body else "GET")
+    if cookie:
+        request.add_header("Cookie", f"svmlab_visitor={cookie}")
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
+    try:
+        with opener.open(request, timeout=30) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()

@@ -48,6 +48,11 @@ class Seen:
     seconds: float = 0.0
     sliders: dict[str, tuple[str, list[str], int, str]] = field(default_factory=dict)
     buttons: dict[str, str] = field(default_factory=dict)
+    #: label -> the fragment each widget was drawn in ("" for none).
+    fragments: dict[str, str] = field(default_factory=dict)
+    #: label -> id of the toggles and checkboxes, and of the text inputs.
+    toggles: dict[str, str] = field(default_factory=dict)
+    inputs: dict[str, str] = field(default_factory=dict)
     texts: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -64,6 +69,13 @@ class Client:
         self.states: dict[str, Any] = {}
         self.query = ""
 
+    async def click(self, seen: Seen, label: str) -> Seen:
+        """Click the button ``label`` that run ``seen`` drew (a rerun of its
+        fragment, as the browser asks)."""
+        return await self.run(
+            fragment=seen.fragments.get(label, ""), trigger=seen.buttons[label]
+        )
+
     async def run(
         self, query: str | None = None, fragment: str = "", trigger: str = ""
     ) -> Seen:
@@ -76,7 +88,9 @@ class Client:
         for wid, value in self.states.items():
             w = msg.rerun_script.widget_states.widgets.add()
             w.id = wid
-            if isinstance(value, str):
+            if isinstance(value, bool):
+                w.bool_value = value
+            elif isinstance(value, str):
                 w.string_value = value
             else:
                 w.string_array_value.data.extend(value)
@@ -103,6 +117,8 @@ class Client:
             elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
                 _element(fm.delta.new_element, fm.delta.fragment_id, seen)
             elif kind == "script_finished":
+                if fm.script_finished == fm.FINISHED_EARLY_FOR_RERUN:
+                    continue  # st.rerun(): the run it asked for follows
                 seen.seconds = time.perf_counter() - start
                 return seen
 
@@ -119,6 +135,12 @@ def _element(el: Any, fragment: str, seen: Seen) -> None:
         )
     elif what == "button":
         seen.buttons[el.button.label] = el.button.id
+        seen.fragments[el.button.label] = fragment
+    elif what == "checkbox":
+        seen.toggles[el.checkbox.label] = el.checkbox.id
+        seen.fragments[el.checkbox.label] = fragment
+    elif what == "text_input":
+        seen.inputs[el.text_input.label] = el.text_input.id
     elif what in ("markdown", "html", "alert", "code"):
         seen.texts.append(
             getattr(el, what).body if what != "code" else el.code.code_text

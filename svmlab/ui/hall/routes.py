@@ -203,6 +203,10 @@ async def _entry(request: Request) -> Response:
     return _page(request)
 
 
+async def _nowhere(request: Request) -> Response:
+    return _page(request, refusal=limits.sentence("wrong"), status=404)
+
+
 def _find(request: Request) -> tuple[str, str]:
     """``(code, visitor)`` of a request for an open room; :class:`Refusal`."""
     visitor = visitor_of(request.scope)
@@ -337,6 +341,8 @@ def routes() -> list[Route]:
         Route("/room/{code}/view", _view),
         Route("/room/{code}/answer", _answer, methods=["POST"]),
         Route("/room/{code}/events", Events()),
+        # Anything else under /room/ (a "code" with a slash in it) is no room.
+        Route("/room/{rest:path}", _nowhere),
     ]
 
 
