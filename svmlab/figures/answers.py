@@ -10,6 +10,7 @@ already checked (:mod:`svmlab.ui.hall.questions`).
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,7 +31,14 @@ def _bars(
     if kind == "choice":
         names = [for_plotly(c) for c in choices]
         colours = [PALETTE["accent"] if i == truth else _BAR for i in range(len(names))]
-        trace = {"type": "bar", "x": names, "y": counts, "marker": {"color": colours}}
+        # Across: a choice's words stay on one line in a narrow column.
+        trace = {
+            "type": "bar",
+            "orientation": "h",
+            "y": names,
+            "x": counts,
+            "marker": {"color": colours},
+        }
         return [trace], layout
     edges = summary.get("edges") or []
     if not counts:
@@ -121,14 +129,21 @@ def answers_spec(
         )
         return {"data": _density(plane, summary.get("points") or []), "layout": layout}
     data, extra = _bars(kind, choices, summary, truth)
+    most = max(summary.get("counts") or [0])
+    # Whole answers: at most about five ticks, never 0.2 of an answer.
+    count_axis = _axis("answers", rangemode="tozero", dtick=max(1, math.ceil(most / 5)))
+    if kind == "choice":
+        value_axis = _axis("", automargin=True, autorange="reversed", ticks="")
+        axes = {"xaxis": count_axis, "yaxis": value_axis}
+    else:
+        axes = {"xaxis": _axis(for_plotly(unit)), "yaxis": count_axis}
     layout = _base_layout(
         height=height,
         margin={"l": 56, "r": 8, "t": 8, "b": 48},
         showlegend=False,
         dragmode=False,
         bargap=0.15,
-        xaxis=_axis(for_plotly(unit) if kind == "number" else ""),
-        yaxis=_axis("answers", rangemode="tozero"),
+        **axes,
         **extra,
     )
     return {"data": data, "layout": layout}

@@ -43,7 +43,15 @@ from svmlab.ui.hall.routes import COOKIE
 from svmlab.ui.hall.view import view_parts
 from svmlab.user_text import for_html, for_markdown
 
-__all__ = ["OWN_KEY", "banner", "popover", "publish", "room_row", "title_popover"]
+__all__ = [
+    "OWN_KEY",
+    "banner",
+    "popover",
+    "publish",
+    "remember_room",
+    "room_row",
+    "title_popover",
+]
 
 #: ``(code, owner token)`` of the room this session opened.
 OWN_KEY = "hall_own"
@@ -353,22 +361,26 @@ def title_popover(where: Any, classroom: bool, settings: Any = None) -> None:
 def room_row(
     settings: Any, edits: Any = None, plane: dict[str, Any] | None = None
 ) -> None:
-    """Beside the numbers: the popover and, once a room is open, its live row
-    (:func:`_live`). In classroom mode only once a room is open (the popover
-    sits in the title row until then, :func:`title_popover`)."""
+    """Beside the numbers: the popover and, once a room is open, its code and
+    counts (:func:`_live_counts`) and under them, with a question open, the
+    room's answers (:func:`_live_answers`), both live. In classroom mode only
+    once a room is open (the popover sits in the title row until then,
+    :func:`title_popover`)."""
     mine = own()
     if settings.classroom and mine is None:
         return
     left, right = st.columns([1.4, 3], vertical_alignment="center")
     popover(left, settings)
-    if mine is not None:
-        with right:
-            _live(mine[0], settings, edits, plane)
+    if mine is None:
+        return
+    with right:
+        _live_counts(mine[0])
+    _live_answers(mine[0], settings, edits, plane)
 
 
 @st.fragment(run_every=LIVE_SECONDS)
-def _live(code: str, settings: Any, edits: Any, plane: dict[str, Any] | None) -> None:
-    """The room's code and counts, and the question's answers: every second."""
+def _live_counts(code: str) -> None:
+    """The room's code, how many follow and branched off: every second."""
     store = backend.store()
     info = store.info(code)
     if info is None or own() is None:
@@ -385,9 +397,19 @@ def _live(code: str, settings: Any, edits: Any, plane: dict[str, Any] | None) ->
         f"<span data-svmlab-counts>{counts.following} following · "
         f"{counts.branched} branched off{status}</span></div>"
     )
+
+
+@st.fragment(run_every=LIVE_SECONDS)
+def _live_answers(
+    code: str, settings: Any, edits: Any, plane: dict[str, Any] | None
+) -> None:
+    """The question's answers as they arrive: every second."""
+    store = backend.store()
+    info = store.info(code)
     asked = st.session_state.get(ASKED_KEY)
-    if info.question is not None and asked is not None:
-        _answers(code, info.question, asked, counts.following, settings, edits, plane)
+    if info is not None and info.question is not None and asked is not None:
+        following = store.counts(code).following
+        _answers(code, info.question, asked, following, settings, edits, plane)
     if st.session_state.pop(_RERUN_KEY, False):
         st.rerun(scope="app")
 
@@ -501,15 +523,19 @@ _banner = st.components.v2.component(
 )
 
 
-def banner() -> None:
-    """A branched-off student's line at the top of Explore (``?from_room=``,
-    kept for the session): the room's status, live, and the way back."""
-    state = st.session_state
+def remember_room() -> None:
+    """Keep a ``?from_room=CODE`` link's room for the session (before the
+    page's settings rewrite the link, which does not carry it)."""
     typed = st.query_params.get("from_room")
     if typed:
         code = codes.normalize(typed)
         if code:
-            state[FROM_KEY] = code
-    code = state.get(FROM_KEY)
+            st.session_state[FROM_KEY] = code
+
+
+def banner() -> None:
+    """A branched-off student's line at the top of Explore (the room of
+    :func:`remember_room`): the room's status, live, and the way back."""
+    code = st.session_state.get(FROM_KEY)
     if code:
-        _banner(key="hall_branched", data={"code": code})
+        _banner(key="hall_branched", data={"code": code}, height="content")

@@ -311,9 +311,13 @@
         rangemode: "tozero" }, xaxis: { fixedrange: true } };
     let data = [];
     if (q.kind === "choice" && s.counts) {
-      data = [{ type: "bar", x: q.choices, y: s.counts, hoverinfo: "skip",
-        marker: { color: q.choices.map((_, i) =>
+      // Across, as on the projector: a choice's words on one line.
+      data = [{ type: "bar", orientation: "h", y: q.choices, x: s.counts,
+        hoverinfo: "skip", marker: { color: q.choices.map((_, i) =>
           i === q.reveal.truth ? "#009E73" : "#999999") } }];
+      lay.xaxis = { title: { text: "answers" }, fixedrange: true, rangemode: "tozero",
+        dtick: Math.max(1, Math.ceil(Math.max(...s.counts) / 5)) };
+      lay.yaxis = { autorange: "reversed", automargin: true, fixedrange: true };
     } else if (q.kind === "number" && s.counts) {
       const mids = s.counts.map((_, i) => (s.edges[i] + s.edges[i + 1]) / 2);
       const widths = s.counts.map((_, i) => s.edges[i + 1] - s.edges[i]);
