@@ -162,6 +162,7 @@ async def run_hall(
             else:
                 latencies.append(max(0.0, shown - sent))
     updates = len(moves)
+    per_update = followers * updates > 0
     received = sum(f.received - b for f, b in zip(hall, start_bytes, strict=True))
     cpu_s = sum(
         (p.samples[-1]["cpu_s"] - p.samples[0]["cpu_s"])
@@ -176,8 +177,11 @@ async def run_hall(
         "seconds": seconds,
         "updates": updates,
         **_percentiles(latencies),
-        "bytes_per_update": received / max(1, followers * updates),
-        "cpu_ms_per_follower_update": 1000 * cpu_s / max(1, followers * updates),
+        # Per follower update: none without followers (not the explorers' CPU / 1).
+        "bytes_per_update": received / (followers * updates) if per_update else None,
+        "cpu_ms_per_follower_update": (
+            1000 * cpu_s / (followers * updates) if per_update else None
+        ),
         "server_cpu_percent": 100 * cpu_s / max(1e-9, seconds),
         "lecturer_run_p50_s": float(np.median(lecturer_runs or [np.nan])),
         "lost": lost,
@@ -232,6 +236,8 @@ def main() -> None:
             )
         )
     load_end = machine_load()
+    # No explorers: their percentiles are empty (null in the JSON, not NaN).
+    row = {k: None if isinstance(v, float) and v != v else v for k, v in row.items()}
     row["load_start"] = load_start["load_average"]
     row["load_end"] = load_end["load_average"]
     columns = [
