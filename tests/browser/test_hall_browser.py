@@ -5,18 +5,27 @@ answer on their own pages (the phone's with a hostile name); the projector
 counts them and names them, escaped; the reveal reaches both, with the true
 value the projector shows. The phone then tries it itself (Explore with the
 lecturer's settings, branched off, counted so) and comes back to the lecturer.
-Screenshots: ``tests/browser/artifacts/hall_*.png``."""
+Screenshots: ``tests/browser/artifacts/hall_*.png`` (the projector, the laptop
+and the phone)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from urllib.parse import urlencode
 
+from svmlab.figures.style import PALETTE
 from svmlab.ui.frame import presets
 from tests.browser.script_state import STATE_LOG_JS
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+WAIT_MS = 45_000  # for what a loaded two-core machine may take seconds to show
 HOSTILE = "<img src=x onerror=1>"  # a name (at most 24 characters)
+# The projector's answers chart drawn with the true choice in the accent colour.
+TRUTH_DRAWN_JS = """(accent) => {
+  const gd = document.querySelector('.st-key-hall_answers_chart .js-plotly-plot');
+  return !!(gd && gd.querySelector('.main-svg') && gd.data && gd.data.some(
+    (t) => JSON.stringify((t.marker || {}).color || '').includes(accent)));
+}"""
 
 
 def _counts(page, text: str) -> None:
@@ -24,7 +33,7 @@ def _counts(page, text: str) -> None:
         "(t) => { const e = document.querySelector('[data-svmlab-counts]');"
         " return e && e.textContent.includes(t); }",
         arg=text,
-        timeout=20_000,
+        timeout=WAIT_MS,
     )
 
 
@@ -77,7 +86,7 @@ def test_a_lecturer_asks_two_followers_answer_and_the_reveal_reaches_them(
                 ".includes('Your answer: ' + c)",
                 arg=choice,
             )
-        page.get_by_text("2 answered of 2 following").wait_for(timeout=20_000)
+        page.get_by_text("2 answered of 2 following").wait_for(timeout=WAIT_MS)
         page.get_by_text(f"Answered: {HOSTILE}", exact=False).wait_for()
         assert page.locator('img[src="x"]').count() == 0  # text, not a tag
         page.screenshot(path=str(ARTIFACTS / "hall_projector_answers.png"))
@@ -92,15 +101,18 @@ def test_a_lecturer_asks_two_followers_answer_and_the_reveal_reaches_them(
             assert follower.locator("#truth").inner_text().strip() == said
             follower.wait_for_selector("#reveal-plot .main-svg")
         wait_for_rerun(page)  # the page moved to the true C: so did the followers
-        page.wait_for_timeout(1500)  # the projector's answers chart drawn
+        page.wait_for_function(TRUTH_DRAWN_JS, arg=PALETTE["accent"])
         page.screenshot(path=str(ARTIFACTS / "hall_projector_reveal.png"))
+        laptop.screenshot(path=str(ARTIFACTS / "hall_laptop_reveal.png"))
         phone.locator("#question").scroll_into_view_if_needed()
         phone.screenshot(path=str(ARTIFACTS / "hall_phone_reveal.png"), full_page=True)
 
         # The phone tries it itself, then comes back to the lecturer.
         phone.get_by_role("link", name="Try it yourself").click()
         wait_for_rerun(phone)
-        phone.get_by_text("You branched off room").wait_for(timeout=20_000)
+        # A fresh Explore session on the phone, its banner a component of its
+        # own: on a loaded machine this can take longer than a rerun.
+        phone.get_by_text("You branched off room").wait_for(timeout=WAIT_MS)
         assert "from_room" in phone.url or "C=" in phone.url
         _counts(page, "1 following · 1 branched off")
         phone.screenshot(path=str(ARTIFACTS / "hall_phone_branched.png"))

@@ -448,16 +448,18 @@ def _answers(
         more = f" and {len(names) - 40} more" if len(names) > 40 else ""
         anonymous = len(answers) - sum(1 for a in answers if a.name)
         st.caption(f"Answered: {shown}{more} (and {anonymous} without a name)")
-    left, right = st.columns(2)
+    # A row that wraps: in the projector's narrow column two halves cut
+    # "End the question" short.
+    row = st.container(horizontal=True)
     if not revealed:
-        left.button(
+        row.button(
             "Reveal",
             key="hall_reveal",
             type="primary",
             on_click=_reveal,
             args=(settings, edits),
         )
-    right.button("End the question", key="hall_end", on_click=_end)
+    row.button("End the question", key="hall_end", on_click=_end)
 
 
 # -- a branched-off student ---------------------------------------------------------
