@@ -280,3 +280,60 @@ def test_at_least_six_presets_carry_a_question() -> None:
         assert preset.page == EXPLORE
         for changes in (q.reveal, *q.options):
             replace(preset.settings, **dict(changes))  # each names real fields
+
+
+def test_the_projector_draws_each_kind_of_answer() -> None:
+    """Bars per choice (the true one in the accent), a histogram of numbers
+    with the true value's line, the clicks over the plane's lines."""
+    from svmlab import figures
+    from svmlab.figures.style import PALETTE
+
+    choice = {"kind": "choice", "choices": ["C = 0.01", "C = 1", "<b>C</b>"]}
+    spec = figures.answers_spec(
+        "choice",
+        questions.summary(choice, [0, 2, 2]),
+        choices=choice["choices"],
+        truth=2,
+    )
+    (bars,) = spec["data"]
+    assert list(bars["x"]) == [1, 0, 2] and len(bars["y"]) == 3
+    assert "<b>" not in bars["y"][2]  # the lecturer's words, escaped for Plotly
+    assert [c == PALETTE["accent"] for c in bars["marker"]["color"]] == [0, 0, 1]
+
+    values = [3.0, 3.5, 4.0, 10.0, 10.0, 11.0]
+    spec = figures.answers_spec(
+        "number", questions.summary({"kind": "number"}, values), unit=" %", truth=9.5
+    )
+    (hist,) = spec["data"]
+    lefts = np.asarray(hist["x"]) - np.asarray(hist["width"]) / 2
+    rights = lefts + np.asarray(hist["width"])
+    # Each bar counts the answers in its bin, by hand: [left, right), the last
+    # bin closed.
+    for k, count in enumerate(hist["y"]):
+        last = k == len(lefts) - 1
+        inside = [
+            v
+            for v in values
+            if lefts[k] - 1e-9 <= v < rights[k] - 1e-9
+            or (last and lefts[k] <= v <= rights[k] + 1e-9)
+        ]
+        assert count == len(inside), (k, inside)
+    assert sum(hist["y"]) == len(values)
+    (line,) = spec["layout"]["shapes"]
+    assert line["x0"] == line["x1"] == 9.5
+
+    plane = {
+        "data": [
+            {"mode": "lines", "x": [0, 1], "y": [0, 1], "name": "f = 0"},
+            {"mode": "markers", "x": [0.5], "y": [0.5], "name": "points"},
+        ],
+        "layout": {"xaxis": {"range": [-1, 1]}, "yaxis": {"range": [-1, 1]}},
+    }
+    clicks = [[0.1, 0.2], [-0.3, 0.4], [0.5, -0.5]]
+    spec = figures.answers_spec(
+        "point", questions.summary({"kind": "point"}, clicks), plane=plane
+    )
+    kinds = [t.get("type", "scatter") for t in spec["data"]]
+    assert kinds == ["scatter", "histogram2dcontour", "scatter"]  # no data points
+    for trace in spec["data"][1:]:
+        assert [[x, y] for x, y in zip(trace["x"], trace["y"], strict=True)] == clicks

@@ -142,7 +142,8 @@ def test_caps_and_the_attempt_limit_say_their_sentences(streamlit_url: str) -> N
             connect(streamlit_url, lecturer_cookie) as ws2,
             connect(streamlit_url, lecturer_cookie) as ws3,
         ):
-            code, _, _ = await open_room(Client(ws1))
+            owner = Client(ws1)
+            code, _, _ = await open_room(owner)
             second, _, _ = await open_room(Client(ws2))
             assert code and second
             third, _, refused = await open_room(Client(ws3))
@@ -159,7 +160,8 @@ def test_caps_and_the_attempt_limit_say_their_sentences(streamlit_url: str) -> N
             await extra.open()
             await extra.wait_for(lambda f: f.said("refused"))
             assert extra.said("refused")[0]["text"] == limits.sentence("my_pages")
-            await pages[0].close()  # a tab closed frees its place
+            await pages[0].close()  # a tab closed frees its place ...
+            await wait_counts(owner, (5, 0))  # ... once the server saw it end
             again = follower(streamlit_url, second, who=tabs)
             await again.open()
             await again.wait_for(lambda f: f.version >= 0)
@@ -270,10 +272,16 @@ def test_a_question_answered_by_followers_and_revealed(streamlit_url: str) -> No
         async with connect(streamlit_url, cookie()) as ws:
             lecturer = Client(ws)
             query = urlencode(presets.query("c_too_large"))
-            code, _, opened = await open_room(lecturer, query)
+            code, first, opened = await open_room(lecturer, query)
+            # Away from every choice's C (the preset's is one of them), so that
+            # the reveal has to move the page.
+            move_slider(lecturer, first.sliders, {}, "C", -1)
+            moved = await lecturer.run(fragment=first.sliders["C"][3])
+            assert not moved.errors
             pages = [follower(streamlit_url, code) for _ in range(5)]
             for f in pages:
                 await f.open()
+            asked_at = lecturer.query
             await lecturer.click(opened, next(b for b in opened.buttons if "Ask" in b))
             for f in pages:
                 await f.wait_for(lambda f: (f.said("question") or [None])[-1])
@@ -303,10 +311,13 @@ def test_a_question_answered_by_followers_and_revealed(streamlit_url: str) -> No
             values = [int(named[c.removeprefix("C = ")]) for c in question["choices"]]
             assert values[reveal["truth"]] == min(values)
             # ... and the lecturer's page (every follower's with it) moved there,
-            # its numbers panel showing that count.
+            # its numbers panel showing that count. (The slider takes the value
+            # the server set, as a browser's does: this client forgets its own.)
+            lecturer.states.pop(first.sliders["C"][0], None)
             page = await lecturer.run()
             chosen = question["choices"][reveal["truth"]].removeprefix("C = ")
-            assert f"C={chosen.replace(',', '')}" in lecturer.query
+            c_in = re.compile(rf"(^|&)C={re.escape(chosen.replace(',', ''))}(&|$)")
+            assert c_in.search(lecturer.query) and not c_in.search(asked_at)
             shown = re.search(
                 r'data-svmlab-number="support vectors"[^>]*>(\d+) /', page.text()
             )
