@@ -26,6 +26,15 @@ elif __name__ != "__mp_main__":
     # The server's one import at start. (A process that a test's Dask or joblib
     # cluster spawns re-runs the parent's main script as "__mp_main__": there,
     # nothing is served and nothing routed.)
-    from svmlab.ui.frame import server_start
+    from starlette.middleware import Middleware
 
-    app = st.App(__file__, lifespan=server_start.lifespan)
+    from svmlab.ui.frame import server_start
+    from svmlab.ui.hall import routes as hall
+
+    # The lecture hall's follower pages are routes of this same server.
+    app = st.App(
+        __file__,
+        lifespan=server_start.lifespan,
+        routes=hall.routes(),
+        middleware=[Middleware(hall.VisitorCookie)],
+    )

@@ -37,6 +37,8 @@ from urllib.parse import urlencode, urlparse
 
 import numpy as np
 
+from benchmarks.harness.streamlit_client import _protocol, connect
+
 MAX_SESSIONS = 200
 MAX_SECONDS = 3600.0
 #: A rerun that has not finished by then counts as lost.
@@ -57,13 +59,6 @@ class SessionLog:
     errors: list[str] = field(default_factory=list)
     lost: int = 0
     first_load_s: float = float("nan")
-
-
-def _protocol():
-    from streamlit.proto.BackMsg_pb2 import BackMsg
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-    return BackMsg, ForwardMsg
 
 
 async def _rerun(
@@ -129,17 +124,6 @@ def move(
     wid, options, _, fragment = sliders[name]
     states[wid] = [options[index]]
     return fragment
-
-
-def connect(url: str):
-    """A websocket to the Streamlit server at base ``url``, as a browser tab
-    opens one (``async with connect(url) as ws``)."""
-    import websockets
-
-    host = urlparse(url).netloc
-    return websockets.connect(
-        f"ws://{host}/_stcore/stream", subprotocols=["streamlit"], max_size=None
-    )
 
 
 async def _session(

@@ -41,7 +41,9 @@ One module per thing drawn; each imports only the ones listed before it.
 - :mod:`~svmlab.figures.kernel_views`: the Gram matrix as a heatmap, one support
   vector's bump over the plane, the degree-2 feature map in 3-D;
 - :mod:`~svmlab.figures.multiclass`: the Multiclass page: a panel per method
-  (:func:`multiclass_panel`) and the key they share (:func:`key_figure`).
+  (:func:`multiclass_panel`) and the key they share (:func:`key_figure`);
+- :mod:`~svmlab.figures.answers`: a room's answers to a question (a bar per
+  choice, a histogram, the clicks' density over the plane; :func:`answers_spec`).
 
 The public names are re-exported here (``figures.decision_figure``,
 ``figures.PALETTE``); names with a leading underscore are shared between these
@@ -50,6 +52,7 @@ modules only.
 
 from __future__ import annotations
 
+from svmlab.figures.answers import answers_spec
 from svmlab.figures.convergence import convergence_figure
 from svmlab.figures.decision import decision_figure, decision_spec, legend_entries
 from svmlab.figures.heatmap import heatmap_figure, log_ticks
@@ -78,6 +81,7 @@ __all__ = [
     "RUG_OPACITY",
     "VALUE_TITLES",
     "alpha_histogram",
+    "answers_spec",
     "bump_figure",
     "convergence_figure",
     "data_bounds",

@@ -116,7 +116,6 @@ def apply_settings(
     notes: list[str] | None = None,
     *,
     errors: list[str] | None = None,
-    send_link: bool = False,
 ) -> None:
     """Make every widget show ``s`` on the next draw (presets, URL, tests).
 
@@ -124,17 +123,14 @@ def apply_settings(
     :meth:`ExploreSettings.clamped`); what was clamped (and the ``notes`` and
     ``errors`` the caller brings) is said once on the page by the shared
     mechanism (:func:`svmlab.ui.frame.page_url.messages`). Call it before the
-    widgets are drawn in a run, or from a callback. With ``send_link`` the link
-    is sent to the browser even when it equals the query this run started from
-    (a run the server started, whose query may be older than the browser's
-    address bar: :mod:`svmlab.ui.explore.follow_panel`).
+    widgets are drawn in a run, or from a callback.
     """
     s, clamped = s.clamped()
     st.session_state.update(_widget_values(s))
     st.session_state[SETTINGS_KEY] = s
     # The URL follows at once: a preset's link in it must not look newer than s.
     query = s.to_query()
-    if send_link or query != st.query_params.to_dict():
+    if query != st.query_params.to_dict():
         st.query_params.from_dict(query)
     page_url.say(EXPLORE_STATE, list(errors or ()), [*(notes or ()), *clamped])
 

@@ -19,7 +19,7 @@ from svmlab.ui.explore import (
     compare,
     controls,
     edit,
-    follow_panel,
+    hall_panel,
     inspector,
     kernel_view,
     keys,
@@ -51,11 +51,11 @@ def render() -> None:
         "Click the plane to add a point; drag a box or lasso to remove points.",
     )
     panels.reset_button(reset_area, edit.reset_edits)
-    follow_panel.title_popover(
+    hall_panel.title_popover(
         room_area, bool(st.session_state.get(controls.KEYS["classroom"]))
     )
     keys.help(keys_area)
-    follow_panel.banner()
+    hall_panel.banner()
     controls.show_notes()
     controls.show_switch()
     refusals.show_refusal("explore", "The picture still shows the data from before it.")
@@ -94,7 +94,6 @@ def render() -> None:
     @st.fragment
     def playground() -> None:
         undo_bar.rerun_if_restored()
-        follow_panel.load_in_fragment()  # a follower's rerun the lecturer's C/σ caused
         settings, undo_area = controls.live_controls()
         identity = edit.identity_of(settings)
         # "inspects" (0): a click picks the point to inspect instead of adding one.
@@ -119,7 +118,6 @@ def render() -> None:
             panels.internal_error(error)
         # Every state the lecturer made is a step (a refused model too).
         undo_bar.record(settings, edit.current_edits(identity))
-        follow_panel.after_run(settings, edit.current_edits(identity))
         with undo_area:
             slides_slot = undo_bar.buttons()
         if no_solver:
@@ -193,6 +191,22 @@ def render() -> None:
             )
             with plot_area:
                 selection = decision()
+
+            def follower_spec() -> dict:
+                # The room sees the figure at its normal scale, no point ringed.
+                if last_spec and not settings.classroom and inspected is None:
+                    return last_spec[0]
+                return figures.decision_spec(
+                    model,
+                    record.X,
+                    record.y,
+                    bounds=data.bounds,
+                    test=test,
+                    new_points=added,
+                    legend="none",
+                )
+
+            hall_panel.publish(settings, edits, record, follower_spec)
             key_entries = figures.legend_entries(last_spec[0]) if last_spec else []
             if key_area is not None:
                 with key_area:
@@ -200,7 +214,8 @@ def render() -> None:
         if edit.apply_chart_event(identity, len(data.y_train), record, data, selection):
             edit.rerun()
         with right:
-            follow_panel.room_row(settings.classroom)  # open a room, or its code
+            # Open a room, or its code, followers and answers (live).
+            hall_panel.room_row(settings, edits, last_spec[0] if last_spec else None)
             if settings.classroom:  # the big numbers first, the paragraph below
                 highlight = PRESETS[settings.preset].number if settings.preset else None
                 panels.numbers(record, highlight, classroom=True)

@@ -176,10 +176,10 @@ def _state_hooks(prefix: str) -> tuple[Callable[[], None], str] | None:
     classroom toggle's. Imported here, when a page asks: each page's state
     module imports the page's widgets."""
     if prefix == "explore":
-        from svmlab.ui.explore import controls, follow_panel, upload
+        from svmlab.ui.explore import controls, hall_panel, upload
 
         def load() -> None:
-            follow_panel.load()  # a followed room's state, before the widgets
+            hall_panel.remember_room()  # ?from_room=, before the link is rewritten
             controls.sync_state()
             upload.resolve()
 

@@ -68,7 +68,9 @@ async def lifespan(_app: Any) -> AsyncIterator[None]:
     """``st.App``'s start-up hook, run before the server answers: load the page
     modules, start the solvers' warm-up in the background, then serve."""
     from svmlab.compiled import precompile
+    from svmlab.ui.hall import backend
 
     load_pages()
     precompile.start_in_background()
+    backend.start()  # the lecture hall's broadcast and its monitor, on this loop
     yield
