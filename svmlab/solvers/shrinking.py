@@ -76,6 +76,7 @@ from svmlab.solvers.row_cache import (
     EVALS,
     N_COUNTERS,
     NEXT,
+    PARALLEL_ROWS,
     RECONSTRUCTS,
     SHRINKS,
     SWAPS,
@@ -599,4 +600,5 @@ class BoxSMO:
             "points_swept": int(self.ist[SWEPT]),
             "swaps": int(self.ist[SWAPS]),
             "bound_moves": int(self.ist[BOUND_MOVES]),
+            "parallel_rows": int(self.ist[PARALLEL_ROWS]),
         }
