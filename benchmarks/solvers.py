@@ -691,8 +691,18 @@ def main() -> None:
         help="issue 48's tables only (table A against the peers, and P), "
         "written under the mode 'peers'",
     )
+    parser.add_argument(
+        "--only-targets",
+        action="store_true",
+        help="issue 48's table P alone (one-vs-one, NuSVR, linear "
+        "Crammer-Singer against their peers), written under the mode "
+        "'peers_targets'",
+    )
     args = parser.parse_args()
     load_start = machine_load()
+    if args.only_targets:
+        run_targets(args, load_start)
+        return
     warm_up()
     for n in (60, 300):  # compile the on-demand paths too
         X, y = make_rings(n)
@@ -874,11 +884,7 @@ def run_peers(args: argparse.Namespace, load_start: dict) -> None:
     """Issue 48's tables alone (``--only-peers``): table A with the peers at
     ``--panel-sizes`` and table P, written under the mode ``peers``."""
     panel = table_panel(args.panel_sizes, args.panel_repeats)
-    targets = [
-        *table_one_vs_one(max(5, args.panel_repeats)),
-        *table_nu_svr(max(3, args.panel_repeats // 2)),
-        *table_crammer_singer(max(5, args.panel_repeats)),
-    ]
+    targets = issue48_targets(args.panel_repeats)
     threads = thread_counts()
     print_peers(panel, targets, threads)
     payload = {
@@ -891,6 +897,39 @@ def run_peers(args: argparse.Namespace, load_start: dict) -> None:
         "issue48": {"panel": panel, "targets": targets},
     }
     path = write_json("solvers", payload, mode="peers")
+    print(f"wrote {path}")
+
+
+def issue48_targets(repeats: int) -> list[dict]:
+    """Table P: the one-vs-one, NuSVR and linear Crammer-Singer targets, each
+    row with the load it ran beside."""
+    rows = []
+    for table, reps in (
+        (table_one_vs_one, max(5, repeats)),
+        (table_nu_svr, max(3, repeats // 2)),
+        (table_crammer_singer, max(5, repeats)),
+    ):
+        for row in table(reps):
+            rows.append({**row, "load_1min": os.getloadavg()[0]})
+    return rows
+
+
+def run_targets(args: argparse.Namespace, load_start: dict) -> None:
+    """Table P alone (``--only-targets``), under the mode ``peers_targets``:
+    minutes where the panel at n = 20,000 takes an hour on a shared machine."""
+    targets = issue48_targets(args.panel_repeats)
+    threads = thread_counts()
+    print(f"\nthreads: {threads}")
+    print("\nP. issue 48's other targets, against the peer named (medians)")
+    for rows in _by_target(targets):
+        print_table(rows, list(rows[0]))
+    payload = {
+        "load_at_start": load_start,
+        "load_at_end": machine_load(),
+        "threads": threads,
+        "issue48": {"targets": targets},
+    }
+    path = write_json("solvers", payload, mode="peers_targets")
     print(f"wrote {path}")
 
 

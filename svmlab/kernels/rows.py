@@ -36,6 +36,7 @@ __all__ = [
     "ROW_POLYNOMIAL",
     "ROW_SIGMOID",
     "KernelRows",
+    "fortran_copy",
     "kernel_row_into",
 ]
 
@@ -178,15 +179,46 @@ def _row_serial(K, X, perm, kind, params, pos, start, end, out):  # pragma: no c
                 out[t] += shift
         return
     degree, coef0, scale = int(params[3]), params[4], params[6]
-    for t in range(start, end):
-        s = 0.0
-        for k in range(d):
-            s += X[pos, k] * X[t, k]
+    if out.itemsize != 8:
+        for t in range(start, end):
+            s = 0.0
+            for k in range(d):
+                s += X[pos, k] * X[t, k]
+            if kind == 2:
+                s = (s + coef0) ** degree
+            elif kind == 4:
+                s = math.tanh(scale * s + coef0)
+            out[t] = s + shift
+        return
+    # The inner products coordinate by coordinate, as the Gaussian's sums
+    # (the same order as point by point: the same bits).
+    row = out[start:end]
+    row[:] = 0.0
+    for k in range(d):
+        xk = X[pos, k]
+        col = X[start:end, k]
+        for t in range(end - start):
+            row[t] += xk * col[t]
+    for t in range(end - start):
+        s = row[t]
         if kind == 2:
             s = (s + coef0) ** degree
         elif kind == 4:
             s = math.tanh(scale * s + coef0)
-        out[t] = s + shift
+        row[t] = s + shift
+
+
+def fortran_copy(X: Array) -> Array:
+    """A column-major copy of the points for a solver's own use (it swaps
+    them along with its variables).
+
+    :func:`_row_serial` sums a Gaussian row coordinate by coordinate over the
+    points (loops over ``t`` that vectorise); in column-major order each
+    coordinate's column ``X[start:end, k]`` is contiguous, where row-major
+    strides it by ``d`` values. The same sums in the same order, so the same
+    bits; measured (issue 48): 100 rows of 357 digits (d = 64) 0.84 ms against
+    16.4 ms, 100 rows of 2,000 circles (d = 2) 0.81 ms against 1.46 ms."""
+    return np.array(X, dtype=np.float64, order="F")
 
 
 class KernelRows:
