@@ -59,6 +59,16 @@ from typing import Any
 import numpy as np
 from sklearn.svm import SVC as LibSVC
 
+from benchmarks.harness.peers import (
+    PEERS,
+    fastest,
+    missing,
+    peer_fits,
+    table_crammer_singer,
+    table_nu_svr,
+    table_one_vs_one,
+    thread_counts,
+)
 from benchmarks.harness.report import (
     interleaved_medians,
     machine_load,
@@ -411,34 +421,53 @@ def _svc_fit(X, y, C, sigma, tol=1e-3):
 PANEL_RATIOS = {"smo": "ratio", "svc_fit": "ratio_svc_fit", "smo_gram": "ratio_gram"}
 
 
+#: Above this n the full Gram matrix is not formed (20,000 points: 3.2 GB):
+#: SMO on the Gram matrix (table A) and the family (table B, every member
+#: forms it) are left out.
+GRAM_MAX_N = 5000
+
+
 def table_panel(sizes: list[int], repeats: int) -> list[dict]:
+    """Table A: every contender and every installed peer on each problem,
+    interleaved round by round; times as ratios to scikit-learn (the older
+    columns) and to the fastest peer of the same run (issue 48)."""
     rows = []
     for n in sizes:
         for head, X, y, C, sigma in panel_problems(n):
             reps = repeats if n <= 2000 else max(3, repeats // 2)
-            times, res = interleaved_medians(
-                {
-                    "sklearn": lambda: _sklearn(X, y, C, sigma),
-                    "smo": lambda: _smo_lazy(X, y, C, sigma),
-                    "svc_fit": lambda: _svc_fit(X, y, C, sigma),
-                    "smo_gram": lambda: _smo_dense(X, y, C, sigma),
-                },
-                reps,
-            )
+            fns = {
+                **peer_fits(X, y, C, gamma_from_sigma(sigma)),
+                "smo": lambda: _smo_lazy(X, y, C, sigma),
+                "svc_fit": lambda: _svc_fit(X, y, C, sigma),
+            }
+            ratios = dict(PANEL_RATIOS)
+            if n <= GRAM_MAX_N:
+                fns["smo_gram"] = lambda: _smo_dense(X, y, C, sigma)
+            else:
+                ratios.pop("smo_gram")
+            times, res = interleaved_medians(fns, reps)
             sol, lib = res["smo"], res["sklearn"]
-            rows.append(
-                {
-                    **head,
-                    "sigma": sigma,
-                    **versus(times, "sklearn", PANEL_RATIOS),
-                    "smo_iter": int(sol.n_iter),
-                    "sklearn_iter": int(lib.n_iter_[0]),
-                    "n_sv": int(np.count_nonzero(sol.alpha)),
-                    "converged": bool(sol.converged),
-                    "load_1min": os.getloadavg()[0],
-                }
+            best, t_best = fastest(times)
+            row = {
+                **head,
+                "sigma": sigma,
+                **versus(times, "sklearn", ratios),
+                **{f"{p}_ms": 1e3 * times[p] for p in PEERS if p in times},
+                "fastest_peer": best,
+                "svc_fit/fastest": times["svc_fit"] / t_best,
+                "smo/fastest": times["smo"] / t_best,
+                "smo_iter": int(sol.n_iter),
+                "sklearn_iter": int(lib.n_iter_[0]),
+                "n_sv": int(np.count_nonzero(sol.alpha)),
+                "converged": bool(sol.converged),
+                "load_1min": os.getloadavg()[0],
+            }
+            rows.append(row)
+            print(
+                f"panel: n={n} {head['problem']} done: SVC.fit / {best} "
+                f"{row['svc_fit/fastest']:.2f}",
+                flush=True,
             )
-            print(f"panel: n={n} {head['problem']} done", flush=True)
     return rows
 
 
@@ -638,7 +667,9 @@ def _median(rows: list[dict], key: str, **where: Any) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="issue 16 tables only")
-    parser.add_argument("--panel-sizes", type=int, nargs="*", default=[500, 2000, 5000])
+    parser.add_argument(
+        "--panel-sizes", type=int, nargs="*", default=[2000, 5000, 20000]
+    )
     parser.add_argument("--panel-repeats", type=int, default=5)
     parser.add_argument("--path-n", type=int, default=2000)
     parser.add_argument("--page-n", type=int, default=200)
@@ -654,16 +685,35 @@ def main() -> None:
         help="the run's name in results/solvers.json (the Model selection page "
         "reads the default)",
     )
+    parser.add_argument(
+        "--only-peers",
+        action="store_true",
+        help="issue 48's tables only (table A against the peers, and P), "
+        "written under the mode 'peers'",
+    )
+    parser.add_argument(
+        "--only-targets",
+        action="store_true",
+        help="issue 48's table P alone (one-vs-one, NuSVR, linear "
+        "Crammer-Singer against their peers), written under the mode "
+        "'peers_targets'",
+    )
     args = parser.parse_args()
     load_start = machine_load()
+    if args.only_targets:
+        run_targets(args, load_start)
+        return
     warm_up()
     for n in (60, 300):  # compile the on-demand paths too
         X, y = make_rings(n)
         _smo_lazy(X, y, 3.0, 0.5)
         _smo_dense(X, y, 3.0, 0.5)
+    if args.only_peers:
+        run_peers(args, load_start)
+        return
 
     panel = table_panel(args.panel_sizes, args.panel_repeats)
-    family = table_family(args.panel_sizes, panel)
+    family = table_family([n for n in args.panel_sizes if n <= GRAM_MAX_N], panel)
     agreement = table_agreement([n for n in args.panel_sizes if n <= 2000])
     paths = table_paths(args.path_n)
     svc_path = table_svc_path(args.path_n)
@@ -788,6 +838,98 @@ def main() -> None:
         # selection page reads table 3, Lee's Table 1) and says where they are from.
         payload.update(_previous_full_run())
     path = write_json("solvers", payload, mode=args.mode)
+    print(f"wrote {path}")
+
+
+def print_peers(panel: list[dict], targets: list[dict], threads: dict) -> None:
+    """Issue 48's table: each time as a ratio to the fastest peer of the run."""
+    print(f"\nthreads: {threads}; peers not installed: {missing() or 'none'}")
+    print(
+        "\nA'. SVC.fit end to end and SMO alone against the fastest peer of the "
+        "same run (scikit-learn, LIBSVM 3.37, oneDAL); Gaussian kernel, tol 1e-3, "
+        "medians (target: svc_fit/fastest <= 1.0 at n = 20,000; at n <= 5,000 "
+        "no slower than before)"
+    )
+    cols = [
+        "problem", "n", *(f"{p}_ms" for p in PEERS), "fastest_peer", "svc_fit_ms",
+        "svc_fit/fastest", "smo_ms", "smo/fastest", "smo_iter", "sklearn_iter",
+        "load_1min",
+    ]  # fmt: skip
+    print_table(panel, cols)
+    summary = [
+        {
+            "n": n,
+            "median_svc_fit/fastest": _median(panel, "svc_fit/fastest", n=n),
+            "max_svc_fit/fastest": max(
+                r["svc_fit/fastest"] for r in panel if r["n"] == n
+            ),
+            "median_svc_fit/sklearn": _median(panel, "ratio_svc_fit", n=n),
+        }
+        for n in sorted({r["n"] for r in panel})
+    ]
+    print_table(summary, list(summary[0]))
+    print("\nP. the other targets, against the peer named")
+    for rows in _by_target(targets):
+        print_table(rows, list(rows[0]))
+
+
+def _by_target(rows: list[dict]) -> list[list[dict]]:
+    groups: dict[str, list[dict]] = {}
+    for r in rows:
+        groups.setdefault(r["target"], []).append(r)
+    return list(groups.values())
+
+
+def run_peers(args: argparse.Namespace, load_start: dict) -> None:
+    """Issue 48's tables alone (``--only-peers``): table A with the peers at
+    ``--panel-sizes`` and table P, written under the mode ``peers``."""
+    panel = table_panel(args.panel_sizes, args.panel_repeats)
+    targets = issue48_targets(args.panel_repeats)
+    threads = thread_counts()
+    print_peers(panel, targets, threads)
+    payload = {
+        "load_at_start": load_start,
+        "load_at_end": machine_load(),
+        "threads": threads,
+        "peers_missing": missing(),
+        "kernel": "gaussian",
+        "tol": 1e-3,
+        "issue48": {"panel": panel, "targets": targets},
+    }
+    path = write_json("solvers", payload, mode="peers")
+    print(f"wrote {path}")
+
+
+def issue48_targets(repeats: int) -> list[dict]:
+    """Table P: the one-vs-one, NuSVR and linear Crammer-Singer targets, each
+    row with the load it ran beside."""
+    rows = []
+    for table, reps in (
+        (table_one_vs_one, max(5, repeats)),
+        (table_nu_svr, max(3, repeats // 2)),
+        (table_crammer_singer, max(5, repeats)),
+    ):
+        for row in table(reps):
+            rows.append({**row, "load_1min": os.getloadavg()[0]})
+    return rows
+
+
+def run_targets(args: argparse.Namespace, load_start: dict) -> None:
+    """Table P alone (``--only-targets``), under the mode ``peers_targets``:
+    minutes where the panel at n = 20,000 takes an hour on a shared machine."""
+    targets = issue48_targets(args.panel_repeats)
+    threads = thread_counts()
+    print(f"\nthreads: {threads}")
+    print("\nP. issue 48's other targets, against the peer named (medians)")
+    for rows in _by_target(targets):
+        print_table(rows, list(rows[0]))
+    payload = {
+        "load_at_start": load_start,
+        "load_at_end": machine_load(),
+        "threads": threads,
+        "issue48": {"targets": targets},
+    }
+    path = write_json("solvers", payload, mode="peers_targets")
     print(f"wrote {path}")
 
 

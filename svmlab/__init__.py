@@ -23,6 +23,9 @@ from __future__ import annotations
 # First: numba's cache directory must be set before any compiled module loads
 # (svmlab/compiled/cache.py: a directory named by the compiled sources' hash).
 from svmlab.compiled import cache as _compiled_cache  # noqa: F401  (isort: skip)
+
+# Then numba's threading layer, before any parallel loop starts its threads.
+from svmlab.compiled import threads as _compiled_threads  # noqa: F401  (isort: skip)
 from svmlab import datasets, kernels, losses, solvers, svm
 from svmlab.errors import (
     DataError,

@@ -183,7 +183,7 @@ def _every_solver() -> None:
 def _kernels() -> None:
     """Kernel rows on demand (the rows, the diagonal, products) for each kernel,
     and the Gram matrix of points that arrive read-only (a held upload)."""
-    from svmlab.kernels import KernelRows, gram
+    from svmlab.kernels import KernelRows, expansion, gram
 
     X, _ = _points()
     X.setflags(write=False)
@@ -192,11 +192,17 @@ def _kernels() -> None:
         rows.rows(np.arange(3))
         rows.matvec(np.ones(X.shape[0]))
         gram(X, X[:5], kernel=kernel)
+    # Large predictions' parallel loop (the pages' stay below its threshold).
+    out = np.empty(X.shape[0])
+    params = KernelRows(X).params
+    ZX = np.vstack([X[:5], X])
+    expansion._expansion_into(ZX, 5, np.int64(1), params, np.ones(5), out)
 
 
 def _multiclass() -> None:
-    """The multiclass estimators, Crammer-Singer's QP (polished by blocks) and
-    its block sweeps alone (above ``QP_MAX_VARIABLES`` variables)."""
+    """The multiclass estimators, Crammer-Singer's QP (polished by blocks), its
+    block sweeps alone (above ``QP_MAX_VARIABLES`` variables) and the linear
+    kernel's sequential dual method."""
     from svmlab.kernels import gram
     from svmlab.solvers import crammer_singer
     from svmlab.svm.multiclass import CrammerSingerSVC, OneVsOneSVC, OneVsRestSVC
@@ -204,6 +210,8 @@ def _multiclass() -> None:
     X, y = _points(30, classes=3)
     for estimator in (CrammerSingerSVC, OneVsRestSVC, OneVsOneSVC):
         estimator(C=1.0, sigma=1.0).fit(X, y).predict(X)
+    for bias in ("none", "regularized"):  # the linear kernel's own method
+        CrammerSingerSVC(C=1.0, kernel="linear", bias=bias).fit(X, y).predict(X)
     K = gram(X, kernel="gaussian", sigma=1.0)
     dual = crammer_singer.CSDual(K, y.astype(np.int64), 3, 1.0)
     crammer_singer.solve_blocks(dual, max_iter=50)

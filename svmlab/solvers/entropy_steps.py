@@ -79,6 +79,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from svmlab.kernels import ROW_DENSE, ROW_PARAMS, KernelRows
+from svmlab.kernels.rows import fortran_copy
 from svmlab.solvers.row_cache import CACHE_MB, N_COUNTERS, cache_arrays, cached_row
 
 __all__ = [
@@ -139,7 +140,13 @@ def make_rows(
         cache = cache_arrays(n, 0.0, np.float64)  # unused: two empty rows
     else:
         assert kernel is not None
-        src = (K_NONE, kernel.X.copy(), perm, np.int64(kernel.kind), kernel.params)
+        src = (
+            K_NONE,
+            fortran_copy(kernel.X),
+            perm,
+            np.int64(kernel.kind),
+            kernel.params,
+        )
         diag = np.ascontiguousarray(kernel.diagonal(), dtype=np.float64)
         cache = cache_arrays(n, cache_mb, np.float64)
     return (src, cache, np.zeros(N_COUNTERS, dtype=np.int64)), diag

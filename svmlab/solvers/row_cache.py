@@ -43,11 +43,13 @@ CACHE_MB = 200.0
 # whether the one-time un-shrink happened, LRU clock, cache slots in use, kernel
 # entries computed, shrinking rounds, gradient reconstructions, points swept
 # (active points summed over iterations), swaps, moves to or from the upper
-# bound, and the next iteration's ``i`` found during the last update (-2:
-# unknown).
+# bound, the next iteration's ``i`` found during the last update (-2:
+# unknown), and the rows computed in parallel.
 ACTIVE, COUNTER, UNSHRINK, CLOCK, USED, EVALS, SHRINKS, RECONSTRUCTS, SWEPT = range(9)
 SWAPS, BOUND_MOVES, NEXT = 9, 10, 11
-N_COUNTERS = 12
+#: Rows computed on every core (:func:`svmlab.kernels.kernel_row_into`).
+PARALLEL_ROWS = 12
+N_COUNTERS = 13
 
 
 def cache_arrays(n: int, cache_mb: float, dtype: type) -> tuple[NDArray, ...]:
@@ -92,7 +94,8 @@ def row_slot(pos, length, K, X, perm, kind, kp, cdata, slot_of, owner, clen, sta
     stamp[s] = ist[CLOCK]
     have = clen[s]
     if have < length:
-        kernel_row_into(K, X, perm, kind, kp, pos, have, length, cdata[s])
+        if kernel_row_into(K, X, perm, kind, kp, pos, have, length, cdata[s]):
+            ist[PARALLEL_ROWS] += 1
         clen[s] = length
         ist[EVALS] += length - have
     return s

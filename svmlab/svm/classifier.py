@@ -32,6 +32,7 @@ from svmlab.kernels import (
     gram,
     kernel_settings,
 )
+from svmlab.kernels.expansion import kernel_expansion
 from svmlab.kernels.psd import check_bounded_dual
 from svmlab.losses import LOSSES, Loss, make_loss
 from svmlab.parameter_checks import check_max_iter, check_positive, is_number
@@ -353,9 +354,12 @@ class SVC(ClassifierMixin, BinarySVMParameters):
         X = validate(self, X, reset=False)
         if self.support_.size == 0:
             return np.full(X.shape[0], float(self.intercept_[0]))
-        K = self._gram(X, self.support_vectors_)
         with np.errstate(over="ignore", invalid="ignore"):
-            f = K @ self.dual_coef_[0] + self.intercept_[0]
+            # gram(X, SV) @ coef, on every core for a large X (issue 48).
+            f = kernel_expansion(
+                X, self.support_vectors_, self.dual_coef_[0], **kernel_settings(self)
+            )
+            f = f + self.intercept_[0]
         if not np.all(np.isfinite(f)):
             # Never a silent NaN: the kernel is finite (gram checks it), so the
             # sum of alpha_i y_i k(x_i, x) overflowed at these points.

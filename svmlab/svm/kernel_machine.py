@@ -26,7 +26,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from svmlab.array_types import Array
 from svmlab.errors import DataError, ParameterError, counted, plain_value
-from svmlab.kernels import KernelRows, check_kernel_params, gram, kernel_settings
+from svmlab.kernels import KernelRows, check_kernel_params, kernel_settings
+from svmlab.kernels.expansion import kernel_expansion
 from svmlab.parameter_checks import check_max_iter, check_positive
 from svmlab.solvers.base import check_max_seconds
 from svmlab.solvers.family import FamilySolution
@@ -121,9 +122,12 @@ class KernelMachine(BaseEstimator):
         b = float(self.intercept_[0])
         if self.support_.size == 0:
             return np.full(X.shape[0], b)
-        K = gram(X, self.support_vectors_, **kernel_settings(self))
         with np.errstate(over="ignore", invalid="ignore"):
-            f = K @ self.dual_coef_[0] + b
+            # gram(X, SV) @ coef, on every core for a large X (issue 48).
+            f = kernel_expansion(
+                X, self.support_vectors_, self.dual_coef_[0], **kernel_settings(self)
+            )
+            f = f + b
         if not np.all(np.isfinite(f)):
             raise DataError(
                 "f(x) overflows at some of these points: the kernel values there "
