@@ -27,7 +27,7 @@ from svmlab.figures.regression import (
 )
 from svmlab.svm.regression import EpsilonSVR
 from svmlab.ui.regression.requests import CHART_KEY, N_TEST, path_epsilons
-from tests.pages import page_test
+from tests.pages import notes, page_test, problems
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "7_Regression.py")
 PENDING = f"{CHART_KEY}_pending_click"
@@ -147,7 +147,7 @@ def test_the_epsilon_path_button_and_its_numbers() -> None:
 def test_a_bad_link_says_so_and_keeps_the_rest(query, message) -> None:
     at = _run({**query, "sigma": "1"})
     assert not at.exception
-    said = " ".join(e.value for e in at.error) + " ".join(i.value for i in at.info)
+    said = " ".join(problems(at)) + " ".join(notes(at))
     assert message in said
     assert at.select_slider(key="regression_sigma").value == 1.0
     assert "support vectors" in _numbers(at)

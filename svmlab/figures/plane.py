@@ -282,14 +282,23 @@ def plane_image(
     }
 
 
-def plane_axes(bounds: Bounds) -> dict[str, Any]:
-    """The x₁ and x₂ axes of a 2-D plane over ``bounds``, at equal aspect (a
-    circle in the data stays a circle on the screen)."""
+#: The axes' titles of generated data (an upload's are its column names).
+PLANE_TITLES = ("x₁", "x₂")
+
+
+def plane_axes(
+    bounds: Bounds, titles: tuple[str, str] = PLANE_TITLES
+) -> dict[str, Any]:
+    """The axes of a 2-D plane over ``bounds`` (titled ``titles``: x₁ and x₂, or
+    an upload's column names, escaped for Plotly by the caller), at equal
+    aspect (a circle in the data stays a circle on the screen)."""
     xmin, xmax, ymin, ymax = (float(b) for b in bounds)
     return {
-        "xaxis": _axis("x₁", range=[xmin, xmax], autorange=False, constrain="domain"),
+        "xaxis": _axis(
+            titles[0], range=[xmin, xmax], autorange=False, constrain="domain"
+        ),
         "yaxis": _axis(
-            "x₂",
+            titles[1],
             range=[ymin, ymax],
             autorange=False,
             constrain="domain",

@@ -14,7 +14,7 @@ from svmlab.figures import family as fig
 from svmlab.ui.family import requests as fp
 from svmlab.ui.frame import page_hands, page_url, panels
 from svmlab.ui.frame.chart import plot
-from svmlab.ui.frame.model_block import engine_result
+from svmlab.ui.frame.model_block import engine_result, kept_result
 from svmlab.ui.frame.page_state import FAMILY_STATE
 
 __all__ = ["render"]
@@ -35,7 +35,11 @@ def render() -> None:
 
     added = fp.added_points(request)
 
-    fitted = engine_result(lambda: fp.fit(request, added))
+    # A refused fit (a ν with no margin, a kernel the data break) keeps the last
+    # picture, drawn with the settings it had; the sidebar keeps the new ones.
+    (request, added), fitted = kept_result(
+        "family_fit", (request, added), lambda: fp.fit(request, added)
+    )
     shade, threshold = fp.field_value("shade"), float(fp.field_value("t"))
     page_url.preset_box(FAMILY_STATE, (request, fitted, threshold))
 

@@ -29,6 +29,7 @@ import streamlit as st
 from svmlab.ui.frame import refusals
 from svmlab.ui.frame.page_state import PageState
 from svmlab.ui.frame.presets import PRESETS, Preset, page_query
+from svmlab.user_text import for_markdown
 
 __all__ = [
     "active_preset",
@@ -61,7 +62,9 @@ def _page_preset(state: PageState, name: Any) -> str:
     return name if preset is not None and preset.page == state.page else ""
 
 
-def _apply(state: PageState, params: dict[str, Any]) -> None:
+def _apply(state: PageState, params: Mapping[str, Any]) -> None:
+    """Fill the widget keys from ``params`` (``st.query_params`` itself, so a
+    name the link repeats is seen and said, or a dict)."""
     errors: list[str] = []
     notes: list[str] = []
     st.session_state.update(state.values(params, errors, notes))
@@ -98,7 +101,7 @@ def load(state: PageState) -> None:
     (:func:`link_wins`). Call before the page's widgets are drawn."""
     params = st.query_params.to_dict()
     if link_wins(params, st.session_state.get(_slot(state, "written"))):
-        _apply(state, params)
+        _apply(state, st.query_params)
         st.session_state[_slot(state, "written")] = params
     # A widget the page hides (another generator's sliders, the generator's
     # under an upload), or that another page replaced, keeps its value by
@@ -146,10 +149,11 @@ def say(state: PageState, errors: list[str], notes: list[str]) -> None:
 def messages(state: PageState) -> None:
     """Say, once, what the link had wrong (st.error) or out of range (st.info)."""
     errors, notes = st.session_state.pop(_slot(state, "messages"), ((), ()))
+    # Plain sentences that quote the link's own text: shown literally.
     if errors:
-        st.error("  \n".join(errors))
+        st.error("  \n".join(map(for_markdown, errors)))
     if notes:
-        st.info("  \n".join(notes), icon=":material/tune:")
+        st.info("  \n".join(map(for_markdown, notes)), icon=":material/tune:")
 
 
 NO_DATA = "Upload a CSV file in the sidebar, or switch back to a generator."
