@@ -16,7 +16,7 @@ from svmlab import datasets
 from svmlab.experiments import robustness
 from svmlab.losses import LOSSES
 from svmlab.ui.losses import requests as lp
-from tests.pages import PAGES, click_after_promise, page_test, problems
+from tests.pages import PAGES, click_after_promise, figure_texts, page_test, problems
 
 PAGE = str(PAGES / "4_Losses.py")
 pytestmark = pytest.mark.usefixtures("fresh_caches")
@@ -102,6 +102,10 @@ def test_more_outliers_than_points_is_a_sentence_and_keeps_the_rest() -> None:
     assert not at.exception
     assert len(at.error) == 1 and "outnumber" in at.error[0].value
     assert at.select_slider(key="losses_C").value == 10.0
+    assert at.slider(key="losses_count").value == 40
+    # The last comparison stays drawn under the sentence (issue 44, item 7).
+    assert any("last one that could be drawn" in c.value for c in at.caption)
+    assert len(figure_texts(at)) >= 5, "the refused comparison blanked the panels"
     at.slider(key="losses_count").set_value(10).run()
     assert not problems(at)
     assert at.select_slider(key="losses_C").value == 10.0

@@ -13,7 +13,7 @@ from svmlab.experiments.solver_race import CLOCKS
 from svmlab.figures.solver_race import race_panel
 from svmlab.figures.solver_traces import scaling_figure, traces_figure
 from svmlab.ui.frame import keyed, page_hands, page_url, panels
-from svmlab.ui.frame.model_block import clicked_result, engine_result
+from svmlab.ui.frame.model_block import clicked_result, kept_result
 from svmlab.ui.frame.page_state import SOLVERS_STATE
 from svmlab.ui.solvers import requests as sp
 from svmlab.ui.solvers import text
@@ -33,7 +33,10 @@ def render() -> None:
         "references where they solve exactly that problem.",
     )
 
-    result = engine_result(lambda: sp.comparison(request))
+    # A refused comparison keeps the last one drawn (model_block.kept_result).
+    request, result = kept_result(
+        "solvers_comparison", request, lambda: sp.comparison(request)
+    )
 
     page_url.preset_box(SOLVERS_STATE, result)
     TITLES = text.titles()
