@@ -87,6 +87,17 @@ def test_default_page_per_class_errors_match_libsvm() -> None:
     assert auc == pytest.approx(roc_auc_score(y_test > 0, f), abs=1e-3)
 
 
+def test_balanced_classes_are_not_called_a_smaller_class() -> None:
+    """Issue 44 item 9: "the smaller class is +1 (100 of 200)" on balanced blobs."""
+    at = _run({"data": "blobs"})
+    _ok(at)
+    _, y = datasets.make("blobs", n_samples=200, random_state=0)
+    assert np.sum(y == 1) == np.sum(y == -1) == 100  # the reference: the data
+    text = "\n".join(m.value for m in at.markdown)
+    assert "smaller class is" not in text
+    assert "same size (100 points each)" in text
+
+
 def _record_fits(monkeypatch, cls: type, param: str) -> list[float]:
     """The ``param`` of every ``cls.fit`` call from now on (the fit still runs)."""
     calls: list[float] = []

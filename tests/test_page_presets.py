@@ -320,7 +320,8 @@ def test_a_page_link_from_the_browser_and_the_way_back_to_a_preset() -> None:
     assert not at.error and at.select_slider(key="solvers_C").value == 10.0
     at.select_slider(key="solvers_tol").set_value(1e-3).run()
     captions = " ".join(c.value for c in at.caption)
-    assert "Changed since: tol 1e-06 → default." in captions
+    # Both values, the default's too (issue 44 item 9: "tol 1e-06 → default").
+    assert "Changed since: tol 1e-06 → 0.001." in captions
     assert at.query_params["preset"] == "solvers_coordinate_no_bias"
     at.button(key="solvers_preset_back").click().run()
     assert at.select_slider(key="solvers_tol").value == 1e-6

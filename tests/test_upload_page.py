@@ -427,3 +427,14 @@ def test_a_link_to_an_upload_falls_back_to_the_generator() -> None:
     assert at.radio(key=upload.SOURCE_KEY).value == upload.GENERATOR
     assert "upload" not in at.query_params
     assert numbers(at)["support vectors"].endswith(f"/ {round(0.8 * 60)}")
+
+
+def test_an_undo_step_names_an_upload_by_its_file() -> None:
+    """Issue 44 item 9: the undo step named an upload by its hash ("upload none
+    → 3fa2b1c9d0e1"); it says the file's name, as the page lists it."""
+    at = _upload_app()
+    key = _settings(at).upload
+    assert key
+    steps = [c for c in _captions(at) if c.startswith("undo:")]
+    assert steps == ["undo: data spiral → 'good_comma_header.csv'"], steps
+    assert key not in " ".join(_captions(at))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from svmlab.figures import family as fig
+from svmlab.figures.plane import retitled
 from svmlab.ui.family import requests as fp
 from svmlab.ui.frame import page_hands, page_url, panels
 from svmlab.ui.frame.chart import plot
@@ -48,19 +49,22 @@ def render() -> None:
     left, right = st.columns([3, 2], gap="medium")
     with left:
         plot(
-            fig.family_figure(
-                fitted.model,
-                fitted.X,
-                fitted.y,
-                fitted.bounds,
-                machine=request.machine,
-                state=fitted.state,
-                shade=shade,
-                platt=None if fitted.A is None else (fitted.A, fitted.B),
-                threshold=threshold if request.classifier else 0.0,
-                others=fitted.others,
-                scale=scale,
-                height=620,
+            retitled(
+                fig.family_figure(
+                    fitted.model,
+                    fitted.X,
+                    fitted.y,
+                    fitted.bounds,
+                    machine=request.machine,
+                    state=fitted.state,
+                    shade=shade,
+                    platt=None if fitted.A is None else (fitted.A, fitted.B),
+                    threshold=threshold if request.classifier else 0.0,
+                    others=fitted.others,
+                    scale=scale,
+                    height=620,
+                ),
+                request.axis_titles,
             ),
             key=fp.CHART_KEY,
             config=panels.CHART_CONFIG,

@@ -662,7 +662,15 @@ def story(request: FamilyRequest, fitted: Fitted) -> str:
             )
         return text
     errors = class_errors(fitted.f, fitted.y)
-    minority = 1 if errors[1][1] <= errors[-1][1] else -1
+    if errors[1][1] == errors[-1][1]:
+        return (
+            f"The two classes are the same size ({errors[1][1]} points each): "
+            f"{_class_line(*errors[1])} of class +1 and "
+            f"{_class_line(*errors[-1])} of class −1 are on the wrong side. "
+            "Class weights matter when one class is smaller: balanced weights "
+            "are 1 for both here."
+        )
+    minority = 1 if errors[1][1] < errors[-1][1] else -1
     wrong, count = errors[minority]
     sign = "+1" if minority == 1 else "−1"
     text = (

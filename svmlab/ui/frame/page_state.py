@@ -342,26 +342,27 @@ class PageState:
             out[f.key] = f.default if raw is None else f.parse(raw, errors, notes)
         return out
 
-    def query(self, values: Mapping[str, Any]) -> dict[str, str]:
+    def query(self, values: Mapping[str, Any], every: bool = False) -> dict[str, str]:
         """Query parameters for widget values (missing keys: their defaults);
-        only what differs from the defaults is written."""
+        only what differs from the defaults is written (a link), or, with
+        ``every``, every value the page shows, defaults too (said in words)."""
         out: dict[str, str] = {}
         if self.catalogue is None:
             for f in self.fields:
                 text = f.encode(values.get(f.key, f.default))
-                if text != f.encode(f.default):
+                if every or text != f.encode(f.default):
                     out[f.query] = text
             return out
         name = values.get(self.dataset_key, self.dataset)
         if values.get(self.source_key, GENERATOR) == UPLOAD_CSV:
             out["data"] = UPLOAD
-        elif name != self.dataset:
+        elif every or name != self.dataset:
             out["data"] = str(name)
         seed = self.seed_field
         for f in (seed, *self.data_fields(name), *self.model_fields(name)):
             # Compared as written: a multiselect's list equals its tuple default.
             text = f.encode(values.get(f.key, f.default))
-            if text != f.encode(f.default):
+            if every or text != f.encode(f.default):
                 out[f.query] = text
         return out
 

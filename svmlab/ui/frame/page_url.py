@@ -194,6 +194,27 @@ def _leave(state: PageState) -> None:
     st.session_state[preset_key(state)] = ""
 
 
+def _changes(
+    state: PageState, wanted: Mapping[str, str], now: Mapping[str, str]
+) -> list[str]:
+    """What differs between the links ``wanted`` (a preset's) and ``now``, in
+    words, each with both values as the page shows them: a link leaves a
+    default out, and "C default → 1.5" hid what the default is."""
+    skip = ("preset", "classroom")  # not part of what a preset shows
+
+    def shown(query: Mapping[str, str]) -> dict[str, str]:
+        values = state.values(query, [], [])
+        every = state.query(values, every=True)
+        return {k: v for k, v in every.items() if k not in skip}
+
+    before, after = shown(wanted), shown(now)
+    return [
+        f"{k} {before.get(k, '(none)')} → {after.get(k, '(none)')}"
+        for k in sorted(set(before) | set(after))
+        if before.get(k) != after.get(k)
+    ]
+
+
 def preset_box(state: PageState, result: Any) -> None:
     """The active preset's paragraph, the number it promises and the number
     measured now on ``result`` (the page's engine result), what changed since,
@@ -201,14 +222,7 @@ def preset_box(state: PageState, result: Any) -> None:
     preset = active_preset(state)
     if preset is None:
         return
-    skip = ("preset", "classroom")  # not part of what a preset shows
-    now = {k: v for k, v in st.query_params.to_dict().items() if k not in skip}
-    wanted = {k: v for k, v in page_query(preset.name).items() if k not in skip}
-    changed = [
-        f"{k} {wanted.get(k, 'default')} → {now.get(k, 'default')}"
-        for k in sorted(set(now) | set(wanted))
-        if now.get(k) != wanted.get(k)
-    ]
+    changed = _changes(state, page_query(preset.name), st.query_params.to_dict())
     measure: Callable[[Any], str] | None = preset.measure
     measured = measure(result) if measure is not None else None
     # Compact (a projector has 720 lines): the title runs into the paragraph,

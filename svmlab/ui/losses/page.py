@@ -71,6 +71,7 @@ def render() -> None:
                 height=250 if page_url.classroom(LOSSES_STATE) else 300,
             ),
             key=f"losses_panel_{name}",
+            axis_titles=request.axis_titles,
         )
         st.markdown(lp.numbers_markdown(item, request.kernel))
 

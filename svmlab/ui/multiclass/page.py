@@ -65,7 +65,9 @@ def render() -> None:
                 st.error(for_markdown(result.error))
                 continue
             panels.plotly_chart(
-                fig.panel_figure(specs[method]), key=f"multiclass_panel_{method}"
+                fig.panel_figure(specs[method]),
+                key=f"multiclass_panel_{method}",
+                axis_titles=request.axis_titles,
             )
             st.markdown(mp.numbers_markdown(result))
             for note in result.notes[:2]:

@@ -84,6 +84,7 @@ def render() -> None:
                 epsilon=fitted.epsilon,
                 squared=squared,
                 height=300,
+                states=fitted.model.sv_state_,
             ),
             key="regression_loss_chart",
         )

@@ -138,6 +138,7 @@ def render() -> None:
                         f_reference=result.f_reference,
                     ),
                     key=f"solvers_race_{item.name}",
+                    axis_titles=request.axis_titles,
                 )
         key = cells[len(frames)] if len(frames) % 2 else st.container()
         key.caption(
