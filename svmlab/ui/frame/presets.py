@@ -342,11 +342,10 @@ _TABLE: tuple[Preset, ...] = (
             delta=0.1,
             playback=True,
         ),
-        "Lee's modified hinge solved by iteratively reweighted least squares: each "
-        "step solves a weighted ridge problem and the objective falls at every "
-        "step. Lee's stopping rule (α changes by less than tol) ends it after 10 "
-        "steps, before the KKT conditions hold to tol: the solver line says the "
-        "residual left, about 0.14. Replay the steps below the chart.",
+        "Lee's modified hinge by iteratively reweighted least squares: a weighted "
+        "ridge problem per step, the objective falling at each. Lee's rule (α "
+        "moves less than tol) stops it after 10 steps with the KKT violation "
+        "still 0.14, above tol. Replay the steps below the chart.",
         "iterations (irwls)",
         "10",
     ),
