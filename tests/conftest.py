@@ -188,9 +188,8 @@ def fresh_caches() -> Iterator[None]:
 
 @pytest.fixture
 def no_lee_files(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """The Model selection page reads and writes no real Lee (2006) results
-    file: both of its paths point at missing files under ``tmp_path``."""
+    """The Model selection page reads no real Lee (2006) results file: its
+    path points at a missing file under ``tmp_path`` (a recompute writes none)."""
     from svmlab.ui.selection import requests
 
     monkeypatch.setattr(requests, "LEE_PATH", tmp_path / "missing_lee2006.json")
-    monkeypatch.setattr(requests, "LEE_LOCAL_PATH", tmp_path / "missing_local.json")

@@ -43,9 +43,21 @@ def open_page(
     return at.run()
 
 
+def unescaped(text: str) -> str:
+    """Markdown text as it reads: the backslashes of
+    :func:`svmlab.user_text.for_markdown` taken out."""
+    return re.sub(r"\\(.)", r"\1", text)
+
+
 def problems(at: AppTest) -> list[str]:
-    """The text of every exception box and ``st.error`` box on the page."""
-    return [e.value for e in at.exception] + [e.value for e in at.error]
+    """The text of every exception box and ``st.error`` box on the page (as
+    it reads: a sentence quoting a visitor's text is markdown-escaped)."""
+    return [e.value for e in at.exception] + [unescaped(e.value) for e in at.error]
+
+
+def notes(at: AppTest) -> list[str]:
+    """The text of every ``st.info`` box on the page, as it reads."""
+    return [unescaped(i.value) for i in at.info]
 
 
 def click_after_promise(at: AppTest, button: str, promise: str) -> AppTest:

@@ -595,3 +595,34 @@ def test_mixed_delimiters_name_the_lines_of_each():
 
 def test_nan_is_not_a_label_value():
     assert math.isnan(csv_table.parse_number("NaN", False))
+
+
+@pytest.mark.parametrize(
+    "codec", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"]
+)
+def test_a_wide_encoding_is_named_as_it_is(codec: str) -> None:
+    """Issue 44 item 9: UTF-32 was called UTF-16. The name said is the codec's
+    own family (Python's codec, with and without a byte-order mark)."""
+    data = "x1,x2,label\n1.5,2,a\n3,4.25,b\n".encode(codec)
+    with pytest.raises(DataError, match=f"it is {codec[:6].upper()}\\."):
+        read_table(data)
+
+
+def test_excel_s_sep_line_names_the_separator() -> None:
+    """Issue 44 item 9: Excel's "CSV" export may start with ``sep=;``; the line
+    sets the separator and is no row. Reference: pandas told the same by hand."""
+    import io
+
+    import pandas as pd
+
+    data = b"sep=;\r\nx1;x2;label\r\n1,5;2;a\r\n3;4,25;b\r\n-1;0,5;a\r\n"
+    table = read_table(data)
+    assert table.columns == ("x1", "x2", "label") and table.delimiter == ";"
+    X, y, labels = to_dataset(table)
+    ref = pd.read_csv(io.BytesIO(data), sep=";", skiprows=1, decimal=",")
+    assert np.array_equal(X, ref[["x1", "x2"]].to_numpy(dtype=float))
+    assert [labels[int(v > 0)] for v in y] == list(ref["label"])
+    # A row's line number is still the file's (the sep line is line 1).
+    assert list(table.frame.index) == [3, 4, 5]
+    with pytest.raises(DataError, match="names '\\|' as the separator"):
+        read_table(b"sep=|\nx1|x2|label\n1|2|a\n3|4|b\n")

@@ -12,7 +12,7 @@ from svmlab.datasets import csv_data
 from svmlab.errors import DataError
 from svmlab.ui.explore import upload
 from svmlab.ui.frame import data_source
-from tests.pages import EXPLORE, PAGES, open_page, page_test
+from tests.pages import EXPLORE, PAGES, notes, open_page, page_test
 
 pytestmark = pytest.mark.usefixtures("fresh_caches")
 
@@ -59,7 +59,7 @@ def test_a_dependent_slider_follows_on_another_page_as_on_explore() -> None:
         at.slider(key=key + "inner").set_value(1.3).run()
         assert not at.exception, [e.value for e in at.exception]
         assert at.slider(key=key + "outer").value == 1.35, script
-        assert sentence in [i.value for i in at.info], script
+        assert sentence in notes(at), script
 
 
 def _refused(script: str, source_key: str, file_key: str, data: bytes) -> AppTest:

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from svmlab import datasets
 from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.frame.chart import COMPONENT
-from tests.pages import EXPLORE, open_page, problems
+from tests.pages import EXPLORE, notes, open_page, problems
 
 
 def _app(query: dict[str, str] | None = None) -> AppTest:
@@ -33,7 +33,7 @@ def _main_chart(at: AppTest) -> dict | None:
 
 
 def _infos(at: AppTest) -> str:
-    return "\n".join(i.value for i in at.info)
+    return "\n".join(notes(at))
 
 
 # -- the engine's rule ---------------------------------------------------------------

@@ -12,7 +12,7 @@ from svmlab.ui.explore.fields import EXPLORE_STATE, KEYS
 from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.frame import model_block
 from svmlab.ui.frame.page_state import PageState
-from tests.pages import EXPLORE, PAGES, open_page
+from tests.pages import EXPLORE, PAGES, notes, open_page, problems
 
 pytestmark = pytest.mark.usefixtures("fresh_caches")
 
@@ -53,14 +53,14 @@ def test_a_malformed_and_an_out_of_range_link_value_are_said_alike(
     error, the clamped one as a note, each once."""
     at = open_page(script, {"C": "abc", "sigma": "1e9"}, default_timeout=180)
     assert not at.exception, [e.value for e in at.exception]
-    errors = [e.value for e in at.error]
+    errors = problems(at)
     assert errors == [
         f"The link's C = 'abc' is not a positive number; using {C_default}."
     ]
-    (note,) = [i.value for i in at.info if "σ = 1e+09" in i.value]
+    (note,) = [i for i in notes(at) if "σ = 1e+09" in i]
     assert "σ = 1e+09 is outside the range" in note and "that this page offers" in note
     at.run()
-    assert not at.error and not [i for i in at.info if "σ = 1e+09" in i.value]
+    assert not at.error and not [i for i in notes(at) if "σ = 1e+09" in i]
 
 
 def test_explore_and_losses_draw_c_with_the_same_shared_function(monkeypatch) -> None:

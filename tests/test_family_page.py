@@ -25,7 +25,7 @@ from svmlab.figures.family import family_figure, roc_figure
 from svmlab.svm.classifier import SVC
 from svmlab.ui.family import requests as fp
 from svmlab.ui.frame.page_state import FAMILY_STATE
-from tests.pages import figure_texts, page_test, problems
+from tests.pages import figure_texts, notes, page_test, problems
 
 PAGE = FAMILY_STATE.page
 
@@ -85,6 +85,17 @@ def test_default_page_per_class_errors_match_libsvm() -> None:
     caption = next(c.value for c in at.caption if "AUC" in c.value)
     auc = float(re.search(r"AUC = (\d\.\d+)", caption).group(1))
     assert auc == pytest.approx(roc_auc_score(y_test > 0, f), abs=1e-3)
+
+
+def test_balanced_classes_are_not_called_a_smaller_class() -> None:
+    """Issue 44 item 9: "the smaller class is +1 (100 of 200)" on balanced blobs."""
+    at = _run({"data": "blobs"})
+    _ok(at)
+    _, y = datasets.make("blobs", n_samples=200, random_state=0)
+    assert np.sum(y == 1) == np.sum(y == -1) == 100  # the reference: the data
+    text = "\n".join(m.value for m in at.markdown)
+    assert "smaller class is" not in text
+    assert "same size (100 points each)" in text
 
 
 def _record_fits(monkeypatch, cls: type, param: str) -> list[float]:
@@ -149,20 +160,52 @@ def test_nu_svc_shows_the_bound_live_against_libsvm() -> None:
     assert np.allclose(same.decision_function(X), ref.decision_function(X), atol=5e-3)
 
 
-def test_infeasible_nu_is_one_sentence_and_keeps_every_other_setting() -> None:
-    # Imbalanced 5 : 1: ν may go up to 2 · 33 / 200 = 0.33.
+def test_the_nu_slider_ends_at_the_feasible_nu_and_a_link_above_it_is_moved() -> None:
+    # Imbalanced 5 : 1: 33 of 200 points are +1, so ν-SVC's largest feasible
+    # ν is 2 · 33 / 200 = 0.33 (counted here, not by the page's function).
+    X, y = datasets.make("imbalanced", n_samples=200, ratio=5, random_state=0)
+    top = 2 * min(np.sum(y > 0), np.sum(y < 0)) / y.size
+    assert top == pytest.approx(0.33)
     at = _run({"machine": "nu", "nu": "0.5", "kernel": "gaussian", "ratio": "5"})
-    assert not at.exception
-    assert len(at.error) == 1
-    sentence = at.error[0].value.replace("\\", "")  # markdown-escaped
-    assert "specified nu is infeasible" in sentence and "0.33" in sentence
+    _ok(at)  # moved onto the feasible range, not refused
+    slider = at.select_slider(key="family_nu")
+    assert max(slider.options, key=float) == "0.33" and slider.value == 0.33
+    said = " ".join(notes(at))
+    assert "ν = 0.5 is more than these data allow" in said and "0.33" in said
     assert at.radio(key="family_machine").value == "nu"
     assert at.selectbox(key="family_kernel").value == "gaussian"
-    assert at.query_params["nu"] == "0.5"
-    # Back to a feasible ν: the page draws, every setting as it was.
+    assert at.query_params["nu"] == "0.33"
+    assert "the slider ends at 0.33" in " ".join(c.value for c in at.sidebar.caption)
+    # LIBSVM fits ν-SVC at the top and refuses just above it.
+    SkNuSVC(nu=top, kernel="rbf").fit(X, y)
+    with pytest.raises(ValueError, match="infeasible"):
+        SkNuSVC(nu=top + 0.01, kernel="rbf").fit(X, y)
+    # Below the top: the value set, every setting as it was.
     at.select_slider(key="family_nu").set_value(0.3).run()
     _ok(at)
     assert at.selectbox(key="family_kernel").value == "gaussian"
+    assert at.query_params["nu"] == "0.3"
+
+
+def test_a_refused_fit_keeps_the_last_picture_and_every_control() -> None:
+    at = _run({"machine": "nu", "nu": "0.05", "kernel": "gaussian"})
+    _ok(at)
+    drawn = _figures(at)
+    assert drawn
+    # The sigmoid kernel finds no margin at ν = 0.05 on these data: refused.
+    at.selectbox(key="family_kernel").set_value("sigmoid").run()
+    assert not at.exception
+    assert len(at.error) == 1 and "no margin" in problems(at)[0]
+    assert any("last one that could be drawn" in c.value for c in at.caption)
+    assert _figures(at), "the refused fit blanked the picture"
+    assert at.selectbox(key="family_kernel").value == "sigmoid"
+    assert at.select_slider(key="family_nu").value == 0.05
+    assert at.query_params["kernel"] == "sigmoid"
+    assert any("ν-SVC" in m.value for m in at.markdown)  # the story stays too
+    # A kernel that works draws the new picture.
+    at.selectbox(key="family_kernel").set_value("linear").run()
+    _ok(at)
+    assert not any("last one that could be drawn" in c.value for c in at.caption)
 
 
 @pytest.mark.parametrize(
@@ -178,7 +221,7 @@ def test_infeasible_nu_is_one_sentence_and_keeps_every_other_setting() -> None:
 def test_a_bad_link_value_is_one_sentence_and_the_rest_kept(link, said) -> None:
     at = _run({**link, "kernel": "gaussian", "C": "10"})
     assert not at.exception
-    assert len(at.error) == 1 and said in at.error[0].value
+    assert len(at.error) == 1 and said in problems(at)[0]
     assert at.selectbox(key="family_kernel").value == "gaussian"
     assert at.select_slider(key="family_C").value == 10.0
 
@@ -186,7 +229,7 @@ def test_a_bad_link_value_is_one_sentence_and_the_rest_kept(link, said) -> None:
 def test_nu_above_one_is_clamped_with_a_note() -> None:
     at = _run({"machine": "one_class", "nu": "3"})
     _ok(at)
-    assert any("using 1" in i.value for i in at.info)
+    assert any("using 1" in i for i in notes(at))
     assert at.select_slider(key="family_nu").value == 1.0
 
 

@@ -664,6 +664,32 @@ def test_loss_rug_splits_paying_points(model):
     _validate(figure)
 
 
+def test_a_hard_margin_s_loss_line_is_a_number_not_nan():
+    """Issue 44 item 9: the hard-margin preset's chart said "C Σ ℓ(mᵢ) = nan"
+    (∞ · 0). Margins at or beyond 1 pay no hinge: the sum is 0 by hand."""
+    margins = np.array([1.0, 1.0, 1.0 + 1e-12, 2.5, 4.0])
+    figure = figures.loss_figure(make_loss("hinge"), margins, C=np.inf)
+    line = figure.layout.title.subtitle.text
+    assert "nan" not in line.lower() and "inf" not in line
+    assert line.endswith("Σ ℓ(mᵢ) = 0") and "C = ∞" in line
+
+
+def test_retitled_names_the_plane_s_axes_on_a_copy():
+    from svmlab.figures.plane import PLANE_TITLES, plane_axes, retitled
+
+    spec = {"data": [], "layout": {**plane_axes((0, 1, 0, 1)), "title": "t"}}
+    fig = go.Figure(spec["data"], spec["layout"])
+    for given in (spec, fig):
+        out = retitled(given, ("a<b>", "c"))
+        layout = out["layout"] if isinstance(out, dict) else out.layout.to_plotly_json()
+        assert layout["xaxis"]["title"]["text"] == "a&lt;b&gt;"
+        assert layout["yaxis"]["title"]["text"] == "c"
+    # The figures given are unchanged (a cached figure is every visitor's).
+    assert spec["layout"]["xaxis"]["title"]["text"] == PLANE_TITLES[0]
+    assert fig.layout.xaxis.title.text == PLANE_TITLES[0]
+    assert retitled(spec, None) is spec
+
+
 # -- convergence ---------------------------------------------------------------------
 
 

@@ -16,7 +16,7 @@ from sklearn.svm import SVC as LibSVC
 from svmlab import SVC, FitCancelled, ParameterError, cancel_when
 from svmlab.datasets import make_two_circles
 from svmlab.solvers.base import Budget
-from svmlab.solvers.lane import FitLane, long_fits_through, wait_for_lane
+from svmlab.solvers.lane import FitLane, lane_turn, long_fits_through, wait_for_lane
 
 
 def _noop() -> None:
@@ -138,3 +138,43 @@ def test_every_compiled_loop_releases_the_interpreter_lock():
                 found.append((info.name, name, value.targetoptions.get("nogil")))
     assert len(found) >= 20
     assert [f for f in found if not f[2]] == []
+
+
+def test_long_work_holds_the_lane_and_gives_way_between_its_steps():
+    """``lane_turn``: work known to be long (a GIF's frames, an experiment)
+    holds the lane from its start, its fits share the claim, and at each
+    ``give_way`` a fit waiting for the lane goes first."""
+    X, y = make_two_circles(60, noise=0.1, random_state=0)
+    lane = FitLane(slots=1, after_seconds=0.0)
+    order: list[str] = []
+    waiting = threading.Event()
+
+    def other() -> None:
+        with long_fits_through(lane):
+            waiting.set()
+            SVC(C=10.0, sigma=0.5).fit(X, y)  # waits for the lane at its start
+            order.append("other")  # before the slot goes back
+
+    with lane_turn(lane) as give_way:
+        assert lane.running == 1 and lane.entered == 1
+        with long_fits_through(lane):  # a fit of the work: the same claim
+            SVC(C=10.0, sigma=0.5).fit(X, y)
+        assert lane.entered == 1
+        thread = threading.Thread(target=other)
+        thread.start()
+        assert waiting.wait(30)
+        while lane.waiting == 0:  # until the other fit queues for the slot
+            waiting.wait(0.01)
+        order.append("step 1")
+        give_way()  # the other fit runs now, the work after it
+        order.append("step 2")
+        assert lane.running == 1
+    thread.join(30)
+    assert order == ["step 1", "other", "step 2"]
+    assert lane.running == 0 and lane.entered == 3 and lane.peak == 1
+    # Nobody waiting: give_way keeps the slot (no round trip).
+    with lane_turn(lane) as give_way:
+        give_way()
+        assert lane.entered == 4
+    with lane_turn(None) as give_way:  # no lane: nothing held
+        give_way()

@@ -16,7 +16,7 @@ from svmlab import datasets
 from svmlab.experiments import robustness
 from svmlab.losses import LOSSES
 from svmlab.ui.losses import requests as lp
-from tests.pages import PAGES, click_after_promise, page_test, problems
+from tests.pages import PAGES, click_after_promise, figure_texts, page_test, problems
 
 PAGE = str(PAGES / "4_Losses.py")
 pytestmark = pytest.mark.usefixtures("fresh_caches")
@@ -102,6 +102,10 @@ def test_more_outliers_than_points_is_a_sentence_and_keeps_the_rest() -> None:
     assert not at.exception
     assert len(at.error) == 1 and "outnumber" in at.error[0].value
     assert at.select_slider(key="losses_C").value == 10.0
+    assert at.slider(key="losses_count").value == 40
+    # The last comparison stays drawn under the sentence (issue 44, item 7).
+    assert any("last one that could be drawn" in c.value for c in at.caption)
+    assert len(figure_texts(at)) >= 5, "the refused comparison blanked the panels"
     at.slider(key="losses_count").set_value(10).run()
     assert not problems(at)
     assert at.select_slider(key="losses_C").value == 10.0
@@ -239,3 +243,72 @@ def test_a_page_field_cannot_take_a_data_source_key() -> None:
         state(Choice("c", "losses_csv_label", (1, -1), 1, "Class"))
     with pytest.raises(ValueError, match="losses_C"):
         state(LOSSES_STATE.fields[5], LOSSES_STATE.fields[5])
+
+
+def test_a_large_upload_is_cut_to_the_page_s_cap_and_said() -> None:
+    """5,000 identical rows (issue 44 item 10) held the page 35-50 s: five losses
+    fitted twice on 5,000 points. The page keeps at most its cap, both classes
+    in their proportions (here 200 and 200), and says so."""
+    rows = "\n".join(f"1.0,2.0,{'a' if i % 2 else 'b'}" for i in range(5000))
+    at = _upload(_app(), ("x1,x2,label\n" + rows).encode())
+    assert not problems(at)
+    X, y = list(at.session_state["losses_uploads"].values())[-1]
+    assert X.shape == (lp.MAX_N, 2) and np.all(X == [1.0, 2.0])
+    assert np.sum(y == 1) == np.sum(y == -1) == lp.MAX_N // 2
+    said = [c.value for c in at.caption if "5,000 points" in c.value]
+    assert said and f"takes {lp.MAX_N:,} of them" in said[0]
+
+
+def test_a_cut_upload_keeps_every_class_and_the_file_s_rows() -> None:
+    from svmlab.ui.frame.data_source import sample_rows
+
+    # 5 of 5,000 rows in a class: 400 × 5 / 5,000 rounds to 0; one is kept.
+    y = np.r_[np.full(4995, 1.0), np.full(5, -1.0)]
+    rows = sample_rows(y, 400)
+    assert rows.size == np.unique(rows).size == 400
+    assert np.all(np.diff(rows) > 0)  # file order
+    assert (np.sum(y[rows] == -1), np.sum(y[rows] == 1)) == (1, 399)
+    # Seven classes of 5000 // 7 or so: 400 × 714 / 5,000 = 57.1 each, and the
+    # one row left over goes to a largest class.
+    y = np.arange(5000) % 7
+    counts = np.bincount(y[sample_rows(y, 400)])
+    assert sorted(counts) == [57] * 6 + [58]
+
+
+def test_an_upload_s_axes_are_its_column_names() -> None:
+    """Issue 44 item 9: an upload's plane kept the axes x₁ and x₂; they are the
+    file's header names (visitor text, escaped for Plotly)."""
+    from tests.pages import charts
+
+    X, y = datasets.make_blobs(60, random_state=0)
+    rows = [f"{a:.4f},{b:.4f},{int(c)}" for (a, b), c in zip(X, y, strict=True)]
+    data = ("height <cm>,weight,label\n" + "\n".join(rows)).encode()
+    at = _upload(_app(), data)
+    assert not problems(at)
+    panel = next(c for c in charts(at) if c["key"].endswith("losses_panel_hinge"))
+    layout = panel["layout"]
+    assert layout["xaxis"]["title"]["text"] == "height &lt;cm&gt;"
+    assert layout["yaxis"]["title"]["text"] == "weight"
+
+
+def test_a_zero_w_is_said_not_nan() -> None:
+    """5,000 identical rows of both classes: every linear fit has w = 0 (f is
+    constant, by symmetry), so the angle between two w's is undefined; the
+    panel said "nan°"."""
+    X = np.tile([1.0, 2.0], (40, 1))
+    y = np.where(np.arange(40) % 2, 1.0, -1.0)
+    settings = robustness.FitSettings(kernel="linear", C=1.0)
+    result = robustness.compare_losses(
+        X,
+        y,
+        robustness.Outliers(0, 6.0, 1, "other"),
+        settings,
+        X,
+        y,
+        losses=("hinge",),
+    )
+    hinge = result.results["hinge"]
+    assert np.allclose(hinge.model.dual_coef_ @ hinge.model.support_vectors_, 0)
+    rows = dict(lp.panel_numbers(hinge, "linear"))
+    assert "nan" not in rows["w turned by"].lower()
+    assert rows["w turned by"].startswith("– (w = 0")

@@ -30,7 +30,7 @@ from svmlab.ui.frame.page_state import (
     PageState,
 )
 from svmlab.ui.frame.presets import EXPLORE, PRESETS, query
-from tests.pages import open_page
+from tests.pages import notes, open_page, problems
 
 ROOT = Path(__file__).resolve().parents[1]
 ON_PAGES = [name for name, p in PRESETS.items() if p.page != EXPLORE]
@@ -304,10 +304,10 @@ def test_a_page_link_from_the_browser_and_the_way_back_to_a_preset() -> None:
     # rest of the link kept, and the URL rewritten with what the page shows.
     at = _open(SOLVERS_STATE.page, {"tol": "abc", "C": "1e9", "bias": "none"})
     assert not at.exception
-    assert [e.value for e in at.error] == [
+    assert problems(at) == [
         "The link's tol = 'abc' is not a positive number; using 0.001."
     ]
-    assert "C = 1e+09 is outside" in at.info[0].value
+    assert "C = 1e+09 is outside" in notes(at)[0]
     assert at.selectbox(key="solvers_loss").value == "hinge"
     assert at.radio(key="solvers_bias").value == "none"
     assert dict(at.query_params) == {"C": "10000", "bias": "none"}
@@ -320,7 +320,8 @@ def test_a_page_link_from_the_browser_and_the_way_back_to_a_preset() -> None:
     assert not at.error and at.select_slider(key="solvers_C").value == 10.0
     at.select_slider(key="solvers_tol").set_value(1e-3).run()
     captions = " ".join(c.value for c in at.caption)
-    assert "Changed since: tol 1e-06 → default." in captions
+    # Both values, the default's too (issue 44 item 9: "tol 1e-06 → default").
+    assert "Changed since: tol 1e-06 → 0.001." in captions
     assert at.query_params["preset"] == "solvers_coordinate_no_bias"
     at.button(key="solvers_preset_back").click().run()
     assert at.select_slider(key="solvers_tol").value == 1e-6

@@ -13,7 +13,7 @@ from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.frame.page_state import LOSSES_STATE
 from svmlab.ui.losses import requests
 from svmlab.ui.multiclass.requests import story
-from tests.pages import EXPLORE, PAGES, open_page, page_test, problems
+from tests.pages import EXPLORE, PAGES, notes, open_page, page_test, problems
 
 pytestmark = pytest.mark.usefixtures("fresh_caches")
 
@@ -73,7 +73,7 @@ def test_an_explore_link_says_what_it_could_not_use() -> None:
 def test_explore_says_the_link_notes_on_the_page() -> None:
     at = open_page(EXPLORE, {"solver": "coordinate", "n": "60"})
     assert not problems(at)
-    assert any("'coordinate' cannot handle" in i.value for i in at.info)
+    assert any("'coordinate' cannot handle" in i for i in notes(at))
 
 
 def test_solvers_page_says_why_nothing_was_recorded() -> None:

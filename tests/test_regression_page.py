@@ -27,7 +27,7 @@ from svmlab.figures.regression import (
 )
 from svmlab.svm.regression import EpsilonSVR
 from svmlab.ui.regression.requests import CHART_KEY, N_TEST, path_epsilons
-from tests.pages import page_test
+from tests.pages import notes, page_test, problems
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "7_Regression.py")
 PENDING = f"{CHART_KEY}_pending_click"
@@ -147,7 +147,7 @@ def test_the_epsilon_path_button_and_its_numbers() -> None:
 def test_a_bad_link_says_so_and_keeps_the_rest(query, message) -> None:
     at = _run({**query, "sigma": "1"})
     assert not at.exception
-    said = " ".join(e.value for e in at.error) + " ".join(i.value for i in at.info)
+    said = " ".join(problems(at)) + " ".join(notes(at))
     assert message in said
     assert at.select_slider(key="regression_sigma").value == 1.0
     assert "support vectors" in _numbers(at)
@@ -290,3 +290,36 @@ def test_the_squared_loss_legend_says_what_its_multipliers_are() -> None:
     assert "no box" in stems.layout.title.subtitle.text
     loss = residual_loss_figure(model.residuals_, epsilon=eps, squared=True)
     assert "squared ε-insensitive" in loss.layout.title.text
+
+
+def test_the_loss_chart_counts_the_points_as_the_tube_chart_does() -> None:
+    """Issue 44 item 9: the tube chart said 67 inside / 17 on the edge / 16
+    outside while the loss chart said 22 pay / 78 in the tube (a point on the
+    edge has |r| = ε only up to tol). One definition, the multipliers', in both,
+    against LIBSVM's multipliers (scikit-learn's SVR) within one point."""
+    X, t = regression.make_sine_outliers(random_state=0)
+    C, eps, sigma = 10.0, 0.1, 0.5
+    model = EpsilonSVR(C=C, epsilon=eps, sigma=sigma, tol=1e-8).fit(X, t)
+    loss = residual_loss_figure(
+        model.residuals_, epsilon=eps, C=C, states=model.sv_state_
+    )
+    counts = {
+        name.split(": ")[0]: int(name.split(": ")[1])
+        for name in (trace.name for trace in loss.data[1:])
+    }
+    assert set(counts) == {"inside", "on the edge", "outside"}
+    sk = SVR(kernel="rbf", gamma=1.0 / (2.0 * sigma**2), C=C, epsilon=eps, tol=1e-8)
+    sk.fit(X, t)
+    coef = np.zeros(t.size)
+    coef[sk.support_] = np.abs(sk.dual_coef_[0])
+    bound = coef >= C * (1 - 1e-6)
+    reference = {
+        "inside": int(np.sum(coef == 0)),
+        "on the edge": int(np.sum((coef > 0) & ~bound)),
+        "outside": int(np.sum(bound)),
+    }
+    assert sum(counts.values()) == t.size
+    for name, n in reference.items():
+        assert abs(counts[name] - n) <= 1, (counts, reference)
+    # The tube chart's states are the same points.
+    assert counts["outside"] == int(np.sum(model.sv_state_ == 2))

@@ -390,22 +390,24 @@ def test_lee_section_shows_the_cached_result(monkeypatch, tmp_path) -> None:
     assert len(boxes[0]["y"]) == pooled == 2 * TINY_LEE["n_test_sets"]
 
 
-def test_recompute_writes_its_own_file_and_shows_it(monkeypatch, tmp_path) -> None:
-    path = tmp_path / "recomputed.json"
-    monkeypatch.setattr(sp, "LEE_LOCAL_PATH", path)
+def test_a_recompute_is_shown_to_its_visitor_and_writes_no_file(
+    monkeypatch, tmp_path
+) -> None:
+    # Every file the page could read or write lives under tmp_path.
+    monkeypatch.setattr(sp, "LEE_PATH", tmp_path / "lee2006.json")
     monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY_LEE))
     at = page_test(PAGE, default_timeout=180).run()
     assert any("No cached results yet" in i.value for i in at.info)
     at.slider(key="selection_lee_seeds").set_value(1).run()
     at.button(key="selection_lee_run").click().run()
     assert not problems(at), problems(at)
-    assert path.is_file()
-    written = json.loads(path.read_text())
-    assert written["settings"]["seeds"] == [0]
+    assert list(tmp_path.iterdir()) == []
+    own = at.session_state[sp.LEE_SESSION_KEY]
+    assert own["settings"]["seeds"] == [0]
     assert not any("No cached results yet" in i.value for i in at.info)
     table = at.dataframe[0].value.set_index("selector")
     assert table.loc[sp.LEE_TITLES["irwls_lee"], "ours: mean test error"] == (
-        pytest.approx(written["summary"]["irwls_lee"]["mean_test_error"], abs=1e-6)
+        pytest.approx(own["summary"]["irwls_lee"]["mean_test_error"], abs=1e-6)
     )
 
 
@@ -415,7 +417,6 @@ def test_recompute_leaves_the_shipped_results_and_a_switch_shows_either(
     shipped = lee2006.save(lee2006.run((0, 1), **TINY_LEE), tmp_path / "shipped.json")
     before = shipped.read_text()
     monkeypatch.setattr(sp, "LEE_PATH", shipped)
-    monkeypatch.setattr(sp, "LEE_LOCAL_PATH", tmp_path / "local.json")
     monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY_LEE))
     at = page_test(PAGE, default_timeout=180).run()
     assert "selection_lee_source" not in [r.key for r in at.radio]
@@ -443,65 +444,86 @@ def _slow_run(started: threading.Event, release: threading.Event):
 
 
 def test_a_second_recompute_while_one_runs_says_so_and_starts_nothing(
-    monkeypatch, tmp_path
+    monkeypatch,
 ) -> None:
     """One process-wide recompute at a time: a second click (another visitor)
     is told when the running one started instead of starting another."""
     started, release = threading.Event(), threading.Event()
     monkeypatch.setattr(lee2006, "run", _slow_run(started, release))
-    path = tmp_path / "local.json"
     done: list[dict] = []
     first = threading.Thread(
-        target=lambda: done.append(sp.recompute_lee(1, lambda f, m: None, path))
+        target=lambda: done.append(sp.recompute_lee(1, lambda f, m: None))
     )
     first.start()
     try:
         assert started.wait(60)
         started.clear()
         with pytest.raises(SvmlabError) as caught:
-            sp.recompute_lee(2, lambda f, m: None, tmp_path / "other.json")
+            sp.recompute_lee(2, lambda f, m: None)
         message = str(caught.value)
         assert re.search(r"already running, started at \d\d:\d\d:\d\d", message)
         assert not started.is_set()  # the second call never started a run
     finally:
         release.set()
         first.join(120)
-    assert len(done) == 1 and json.loads(path.read_text())["settings"]["seeds"] == [0]
-    assert not (tmp_path / "other.json").exists()
+    assert len(done) == 1 and done[0]["settings"]["seeds"] == [0]
     # Once it is done, the next recompute runs.
-    again = sp.recompute_lee(2, lambda f, m: None, tmp_path / "other.json")
+    again = sp.recompute_lee(2, lambda f, m: None)
     assert again["settings"]["seeds"] == [0, 1]
 
 
-def test_recompute_replaces_the_file_atomically(monkeypatch, tmp_path) -> None:
-    """A reader that opened the file before the write still reads the whole old
-    file (the new one is written beside it and renamed over it), and no
-    temporary file is left."""
+def test_a_recompute_takes_turns_in_the_fit_lane_and_stops_when_left(
+    monkeypatch,
+) -> None:
+    """The recompute holds the server's fit lane (one core), and at each step
+    of its progress lets a long fit of another visitor that waits for the lane
+    go first; it stops at its next fit once its visitor is gone."""
+    from svmlab import SVC
+    from svmlab.errors import FitCancelled
+    from svmlab.solvers.lane import FitLane, long_fits_through
+    from svmlab.ui.frame import room
+
+    lane = FitLane(slots=1, after_seconds=0.0)
+    monkeypatch.setattr(room, "LANE", lane)
+    events: list[str] = []
+    other_waiting, other_done = threading.Event(), threading.Event()
+    X, y = datasets.make("two_circles", n_samples=60, random_state=0)
+
+    def other_visitor() -> None:
+        with long_fits_through(lane):
+            SVC(C=10.0, sigma=0.5).fit(X, y)  # past 0 s: it needs the lane
+        events.append("other fit")
+        other_done.set()
+
+    def progress(fraction: float, message: str) -> None:
+        events.append("step")
+        if len(events) == 1:  # the recompute holds the lane: start the other
+            assert lane.running == 1
+            threading.Thread(target=other_visitor).start()
+            # Wait until it waits for the lane (its wait is what is tested).
+            while lane.waiting == 0 and not other_done.is_set():
+                other_waiting.wait(0.01)
+            assert not other_done.is_set()  # it waits for the recompute
+
     monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY_LEE))
-    path = tmp_path / "local.json"
-    old = json.dumps({"old": list(range(2000))})
-    path.write_text(old)
-    with path.open() as reader:
-        sp.recompute_lee(1, lambda f, m: None, path)
-        assert reader.read() == old
-    assert json.loads(path.read_text())["settings"]["seeds"] == [0]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["local.json"]
+    sp.recompute_lee(1, progress)
+    assert other_done.wait(60)
+    # The other visitor's fit ran at the recompute's next step, not after it.
+    assert events.index("other fit") < len(events) - 1, events
+    assert lane.running == 0 and lane.waiting == 0
+    # Its visitor gone (the predicate true): it stops at its next fit.
+    with pytest.raises(FitCancelled):
+        sp.recompute_lee(1, lambda f, m: None, lambda: True)
+    assert sp._RECOMPUTE_LOCK.acquire(blocking=False)  # released after a stop
+    sp._RECOMPUTE_LOCK.release()
 
 
-def test_recompute_never_writes_the_shipped_results(monkeypatch, tmp_path) -> None:
-    shipped = tmp_path / "lee2006.json"
-    shipped.write_text("{}")
-    monkeypatch.setattr(sp, "LEE_PATH", shipped)
-    monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY_LEE))
-    with pytest.raises(SvmlabError, match="shipped"):
-        sp.recompute_lee(1, lambda f, m: None, tmp_path / "." / "lee2006.json")
-    assert shipped.read_text() == "{}"
-
-
-def test_each_session_keeps_showing_its_own_recompute(monkeypatch, tmp_path) -> None:
-    """Two visitors recompute in turn: the first still sees the results it
-    computed (one seed), not the second's (two), which a new visitor sees."""
-    monkeypatch.setattr(sp, "LEE_LOCAL_PATH", tmp_path / "local.json")
+def test_each_session_keeps_its_own_recompute_and_no_other_visitor_sees_it(
+    monkeypatch, tmp_path
+) -> None:
+    """Two visitors recompute in turn: each sees the results it computed (one
+    seed, two seeds), and a third, who recomputed nothing, sees neither."""
+    monkeypatch.setattr(sp, "LEE_PATH", tmp_path / "lee2006.json")
     monkeypatch.setattr(lee2006, "run", functools.partial(lee2006.run, **TINY_LEE))
 
     def recompute(seeds: int) -> AppTest:
@@ -520,13 +542,13 @@ def test_each_session_keeps_showing_its_own_recompute(monkeypatch, tmp_path) -> 
     a.run()
     assert seeds_shown(a) == [0]
     c = page_test(PAGE, default_timeout=180).run()
-    assert seeds_shown(c) == [0, 1]
+    assert any("No cached results yet" in i.value for i in c.info)
+    assert "selection_lee_source" not in [r.key for r in c.radio]
 
 
-def test_recompute_is_off_in_room_mode_and_capped_otherwise(monkeypatch, tmp_path):
+def test_recompute_is_off_in_room_mode_and_capped_otherwise(monkeypatch):
     """Any visitor may press Recompute: room mode turns it off (minutes of CPU
     the room's fits need) and elsewhere it runs at most a few seeds."""
-    monkeypatch.setattr(sp, "LEE_LOCAL_PATH", tmp_path / "local.json")
     runs: list[tuple] = []
     monkeypatch.setattr(lee2006, "run", lambda seeds, **kw: runs.append(seeds))
     with pytest.raises(SvmlabError, match="between 1 and"):
@@ -561,7 +583,7 @@ def test_the_page_keeps_its_settings_in_the_url_and_says_what_it_could_not_use()
     assert at.multiselect(key="selection_criteria").value == ["lee"]
     assert at.select_slider(key="selection_delta").value == 0.01
     assert at.radio(key="selection_bias").value == "none"
-    said = " ".join(e.value for e in at.error)
+    said = " ".join(problems(at))
     assert "'nonsense'" in said and "'sideways'" in said
     assert at.toggle(key="selection_classroom").value
     at.slider(key="selection_n_sigma").set_value(4).run()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import sys
+import threading
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -195,3 +196,81 @@ def test_the_playback_gif_has_one_frame_per_recorded_step_in_order() -> None:
         assert int(np.argmin(distances)) == k
     # The first step and the last are different pictures (the fit moved).
     assert np.abs(drawn[0] - drawn[-1]).mean() > 1.0
+
+
+def test_a_gif_is_made_once_for_every_visitor_in_the_lane(page, monkeypatch) -> None:
+    """Issue 44, item 11: a GIF is built once (a second click, or another
+    visitor's, gets the stored file), while it holds the server's fit lane."""
+    from svmlab.solvers.lane import FitLane
+    from svmlab.ui.frame import room
+
+    _at, settings, data, record, _shown = page
+    lane = FitLane(slots=1, after_seconds=0.05)
+    monkeypatch.setattr(room, "LANE", lane)
+    slides_panel.GIFS.clear()
+    built: list[int] = []
+
+    def build(give_way) -> bytes:
+        assert lane.running == 1  # in the lane from the first frame
+        values = slides_panel.path_values("C", settings.C)[:3]
+        frames = slides_panel.path_frames(
+            settings, record, data, "C", values, between=give_way
+        )
+        built.append(len(frames))
+        return slides.animation(frames, "caption")
+
+    key = ("path", settings, "C", slides_panel.drawn_digest(record))
+    first = slides_panel.built_gif(key, build, threading.Lock())
+    again = slides_panel.built_gif(key, build, threading.Lock())  # another visitor
+    assert again == first and built == [3] and lane.running == 0
+    with Image.open(io.BytesIO(first)) as image:
+        assert image.n_frames == 3
+    # Other points, another file.
+    moved = slides_panel.drawn_digest(record, [1.0])
+    assert moved != key[-1]
+    slides_panel.built_gif((*key[:-1], moved), build, threading.Lock())
+    assert built == [3, 3]
+
+
+def test_one_visitor_builds_one_gif_at_a_time(monkeypatch) -> None:
+    """Per visitor: a second GIF waits for the first (one core at most), while
+    another visitor's may build meanwhile (the lane here has three slots, so
+    only the visitor's own lock can order them)."""
+    from svmlab.solvers.lane import FitLane
+    from svmlab.ui.frame import room
+
+    monkeypatch.setattr(room, "LANE", FitLane(slots=3, after_seconds=0.05))
+    slides_panel.GIFS.clear()
+    running: list[str] = []
+    overlaps: list[tuple[str, ...]] = []
+    started = {name: threading.Event() for name in ("a1", "a2", "b")}
+    release = threading.Event()
+
+    def build(name: str):
+        def run(_give_way) -> bytes:
+            running.append(name)
+            overlaps.append(tuple(running))
+            started[name].set()
+            assert release.wait(30)
+            running.remove(name)
+            return name.encode()
+
+        return run
+
+    a, b = threading.Lock(), threading.Lock()
+    threads = [
+        threading.Thread(target=slides_panel.built_gif, args=(k, build(k), lock))
+        for k, lock in (("a1", a), ("a2", a), ("b", b))
+    ]
+    threads[0].start()
+    assert started["a1"].wait(30)
+    threads[1].start()
+    threads[2].start()
+    assert started["b"].wait(30)  # the other visitor's builds beside a1
+    assert not started["a2"].is_set()  # a2 waits for a1
+    release.set()
+    for thread in threads:
+        thread.join(30)
+    assert started["a2"].is_set()
+    assert not any("a1" in o and "a2" in o for o in overlaps)
+    assert slides_panel.GIFS.get("a2") == b"a2"

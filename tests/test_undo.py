@@ -35,6 +35,11 @@ def test_steps_are_named_by_what_changed() -> None:
     assert describe(a, removed) == "2 points removed"
     moved = Snapshot(a.settings, ((), (), ((4, 0.0, 0.0),)))
     assert describe(a, moved) == "point moved"
+    # An upload by its file's name, never by its key (a hash of the values).
+    up = _snap(upload="3fa2b1c9d0e1", C=3.0)
+    names = {"3fa2b1c9d0e1": "marks.csv"}.get
+    assert describe(a, up, file_name=names) == "data spiral → 'marks.csv'"
+    assert describe(up, a) == "data an uploaded file → spiral"
     # Classroom mode is not a step.
     assert Snapshot.of(replace(a.settings, classroom=True)) == a
 

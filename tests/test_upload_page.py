@@ -25,7 +25,7 @@ from svmlab.errors import DataError
 from svmlab.ui.explore import upload
 from svmlab.ui.explore.cache import load_data, split_indices
 from svmlab.ui.frame.chart import COMPONENT
-from tests.pages import EXPLORE, numbers, page_test, problems
+from tests.pages import EXPLORE, notes, numbers, page_test, problems
 
 ROOT = Path(__file__).resolve().parents[1]
 CSV = ROOT / "tests" / "data" / "csv"
@@ -420,10 +420,21 @@ def test_a_link_to_an_upload_falls_back_to_the_generator() -> None:
     at.query_params["n"] = "60"
     at.run()
     assert not problems(at)
-    notes = [i.value for i in at.info]
-    assert any("0123456789ab" in n and "generated data" in n for n in notes), notes
+    said = notes(at)
+    assert any("0123456789ab" in n and "generated data" in n for n in said), said
     s = _settings(at)
     assert s.upload == "" and s.C == 47.0 and s.n == 60
     assert at.radio(key=upload.SOURCE_KEY).value == upload.GENERATOR
     assert "upload" not in at.query_params
     assert numbers(at)["support vectors"].endswith(f"/ {round(0.8 * 60)}")
+
+
+def test_an_undo_step_names_an_upload_by_its_file() -> None:
+    """Issue 44 item 9: the undo step named an upload by its hash ("upload none
+    → 3fa2b1c9d0e1"); it says the file's name, as the page lists it."""
+    at = _upload_app()
+    key = _settings(at).upload
+    assert key
+    steps = [c for c in _captions(at) if c.startswith("undo:")]
+    assert steps == ["undo: data spiral → 'good_comma_header.csv'"], steps
+    assert key not in " ".join(_captions(at))

@@ -207,6 +207,49 @@ def _size(n: int) -> str:
     return f"{n / scale:.1f}".removesuffix(".0") + f" {unit}"
 
 
+def _wide_encoding(data: bytes, nuls: int) -> str:
+    """ "UTF-32" or "UTF-16" when the bytes are text in one of them (by its
+    byte-order mark, or by the zero bytes ASCII leaves in every code unit: three
+    of four in UTF-32, one of two in UTF-16), else "". UTF-32 LE's mark begins
+    with UTF-16 LE's, so it is tested first."""
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32"
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "UTF-16"
+    lanes = [data[k::4] for k in range(4)]
+    if (
+        nuls > len(data) / 2
+        and sum(lane.count(0) > 0.9 * len(lane) for lane in lanes) >= 2
+    ):
+        return "UTF-32"
+    if nuls > len(data) / 4 and max(data[::2].count(0), data[1::2].count(0)) > (
+        nuls * 0.9
+    ):
+        return "UTF-16"
+    return ""
+
+
+#: Excel's first line naming the separator (``sep=;``), written by its "CSV"
+#: export in some locales.
+_EXCEL_SEP = re.compile(r"\ufeff?[ \t]*sep=(.)[ \t]*(?=\r\n|\n|\r|$)", re.IGNORECASE)
+
+
+def _excel_separator(text: str) -> tuple[str, str | None]:
+    """``text`` with Excel's ``sep=X`` first line blanked (so line numbers stay
+    the file's) and the separator it names, or ``(text, None)``."""
+    found = _EXCEL_SEP.match(text)
+    if found is None:
+        return text, None
+    sep = found.group(1)
+    if sep not in _PLURAL_NAMES:
+        raise DataError(
+            f"The file's first line {quote(found.group(0).strip())} names "
+            f"{quote(sep)} as the separator; svmlab reads commas, semicolons or "
+            "tabs. Save the file with one of those."
+        )
+    return text[found.end() :], sep
+
+
 def _decode(data: bytes) -> str:
     """UTF-8 text (a BOM is dropped), or a DataError saying what the bytes are."""
     if data.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):
@@ -215,12 +258,10 @@ def _decode(data: bytes) -> str:
             "text. In your spreadsheet program choose Save As > 'CSV UTF-8'."
         )
     nuls = data.count(0)
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or (
-        nuls > len(data) / 4
-        and max(data[::2].count(0), data[1::2].count(0)) > nuls * 0.9
-    ):
+    wide = _wide_encoding(data, nuls)
+    if wide:
         raise DataError(
-            "The file is not UTF-8 text: it is UTF-16. Save it as 'CSV UTF-8' and "
+            f"The file is not UTF-8 text: it is {wide}. Save it as 'CSV UTF-8' and "
             "upload it again."
         )
     binary = DataError(
@@ -505,7 +546,8 @@ def read_table(
         raise DataError(
             "Every line of the file is empty or holds only delimiters: no data."
         )
-    delimiter = _find_delimiter(text, needs)
+    text, declared = _excel_separator(text)
+    delimiter = declared or _find_delimiter(text, needs)
     lines, records = _read_records(text, delimiter, max_rows)
     comma = delimiter != ","
     cells = list(chain.from_iterable(records))

@@ -17,7 +17,7 @@ One module per thing drawn; each imports only the ones listed before it.
 - :mod:`~svmlab.figures.model_state`: a fitted model's labels, alpha, margins and
   support-vector states, now or at a history snapshot;
 - :mod:`~svmlab.figures.decision`: Explore's main picture (:func:`decision_figure`,
-  :func:`decision_spec`, :func:`legend_entries`);
+  :func:`decision_spec`, :func:`legend_entries`; the data alone: :func:`data_spec`);
 - :mod:`~svmlab.figures.multipliers`: the histogram of the alpha_i
   (:func:`alpha_histogram`);
 - :mod:`~svmlab.figures.loss`: the loss against the margin with the training
@@ -54,7 +54,12 @@ from __future__ import annotations
 
 from svmlab.figures.answers import answers_spec
 from svmlab.figures.convergence import convergence_figure
-from svmlab.figures.decision import decision_figure, decision_spec, legend_entries
+from svmlab.figures.decision import (
+    data_spec,
+    decision_figure,
+    decision_spec,
+    legend_entries,
+)
 from svmlab.figures.heatmap import heatmap_figure, log_ticks
 from svmlab.figures.kernel_views import bump_figure, gram_figure, lift_figure
 from svmlab.figures.lee2006 import lee_boxplot
@@ -85,6 +90,7 @@ __all__ = [
     "bump_figure",
     "convergence_figure",
     "data_bounds",
+    "data_spec",
     "decision_figure",
     "decision_spec",
     "gram_figure",

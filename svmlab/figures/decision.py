@@ -23,6 +23,7 @@ from svmlab.figures.model_state import (
     _state,
 )
 from svmlab.figures.plane import (
+    PLANE_TITLES,
     grid_points,
     iso_line,
     plane_axes,
@@ -46,11 +47,12 @@ from svmlab.figures.style import (
     _short,
     marker_trace,
 )
+from svmlab.user_text import for_plotly
 
 if TYPE_CHECKING:
     from svmlab.svm.classifier import SVC
 
-__all__ = ["decision_figure", "decision_spec", "legend_entries"]
+__all__ = ["data_spec", "decision_figure", "decision_spec", "legend_entries"]
 
 
 def legend_entries(spec: dict[str, Any]) -> list[dict[str, Any]]:
@@ -163,6 +165,7 @@ def decision_spec(
     legend: str = "right",
     scale: float = 1.0,
     highlight: int | None = None,
+    axis_titles: tuple[str, str] | None = None,
 ) -> dict[str, Any]:
     """:func:`decision_figure`'s figure as plain dicts, before ``go.Figure`` wraps it.
 
@@ -178,6 +181,9 @@ def decision_spec(
     highlight
         Index of one training point to mark with a large ring (the point
         inspector's point), or None.
+    axis_titles
+        The axes' titles (an upload's column names: visitor text, escaped
+        here); x₁ and x₂ when None.
     """
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[1] != 2:
@@ -350,7 +356,7 @@ def decision_spec(
         showlegend=legend != "none",
         dragmode=dragmode,
         images=[surface, points_layer],
-        **plane_axes(bounds),
+        **plane_axes(bounds, _titles(axis_titles)),
     )
     if highlight is not None and 0 <= highlight < n:
         traces.append(
@@ -377,6 +383,71 @@ def decision_spec(
         for axis in ("xaxis", "yaxis"):
             layout[axis]["title"]["font"] = {"size": big + 1}
             layout[axis]["tickfont"] = {"size": big}
+    return {"data": traces, "layout": {**layout, "template": {}}}
+
+
+def _titles(axis_titles: tuple[str, str] | None) -> tuple[str, str]:
+    """The axes' titles: visitor text (an upload's columns) escaped for Plotly."""
+    if axis_titles is None:
+        return PLANE_TITLES
+    return (for_plotly(axis_titles[0]), for_plotly(axis_titles[1]))
+
+
+def data_spec(
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    bounds: Bounds,
+    height: int = 620,
+    dragmode: str = "zoom",
+    scale: float = 1.0,
+    axis_titles: tuple[str, str] | None = None,
+) -> dict[str, Any]:
+    """The training points alone (labels ±1), on the axes and with the markers
+    :func:`decision_spec` draws, and no model: what a page shows while no fit
+    could be drawn (the first one it asked for was refused), so the data never
+    disappear with it. Plain dicts, as :func:`decision_spec`'s, legend beside."""
+    X = np.asarray(X, dtype=np.float64)
+    y_pm = np.where(np.asarray(y, dtype=np.float64) > 0, 1.0, -1.0)
+    if X.ndim != 2 or X.shape[1] != 2 or y_pm.shape != (X.shape[0],):
+        raise DataError(f"data_spec draws 2-D points with a label each; got {X.shape}.")
+    size = max(1, round(_marker_size(X.shape[0]) * scale))
+    traces: list[dict[str, Any]] = []
+    painted = []
+    template = "x = (%{x}, %{y})<extra>%{fullData.name}</extra>"
+    for rank, sign in enumerate((1.0, -1.0)):
+        idx = np.flatnonzero(y_pm == sign)
+        name, colour = f"class {'+1' if sign > 0 else '−1'}", _CLASS_COLOUR[sign]
+        traces.append(_hover_trace(name, X[idx], colour, [], template))
+        marker = {"symbol": _SYMBOLS[sign], "color": colour, "size": size}
+        traces.append(
+            _swatch(name, {**marker, "line": {"color": "white", "width": 1}}, 1 + rank)
+        )
+        painted.append(
+            (X[idx], _SYMBOLS[sign], colour, POINT_SCALE * size, "#FFFFFF", 1.0, False)
+        )
+    margin = {"l": 64, "r": 16, "t": 16, "b": 56}
+    side = POINT_SCALE * max(64, min(int(height) - margin["t"] - margin["b"], 520))
+    layer = plane_image(
+        points_png(
+            bounds,
+            side,
+            [
+                (P, sym, col, sz, line, POINT_SCALE * np.full(len(P), width), hollow)
+                for P, sym, col, sz, line, width, hollow in painted
+            ],
+        ),
+        bounds,
+    )
+    layout = _base_layout(
+        height=int(height),
+        margin=margin,
+        legend={},
+        showlegend=False,
+        dragmode=dragmode,
+        images=[layer],
+        **plane_axes(bounds, _titles(axis_titles)),
+    )
     return {"data": traces, "layout": {**layout, "template": {}}}
 
 

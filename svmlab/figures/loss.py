@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import io
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -87,6 +88,16 @@ def loss_figure(
     """:func:`loss_spec` as a ``go.Figure``."""
     spec = loss_spec(loss, margins, C=C, show_printed=show_printed)
     return _figure(spec["data"], spec["layout"])
+
+
+def _paid_line(paid: float, C: float | None) -> str:
+    """``C Σ ℓ(mᵢ)`` in words. A hard margin (C = ∞) pays nothing, and ∞ · 0 is
+    NaN in floating point: it is said as the sum alone, with C = ∞."""
+    if C is None:
+        return f"Σ ℓ(mᵢ) = {paid:.4g}"
+    if math.isinf(C):
+        return f"C = ∞ (hard margin): Σ ℓ(mᵢ) = {paid:.4g}"
+    return f"C Σ ℓ(mᵢ) = {paid * float(C):.4g}"
 
 
 def loss_spec(
@@ -211,11 +222,9 @@ def loss_spec(
                 "layer": "above",
             }
         )
-        total = float(paid.sum()) * (1.0 if C is None else float(C))
-        prefix = "Σ ℓ(mᵢ)" if C is None else "C Σ ℓ(mᵢ)"
         # A subtitle, on a line of its own: beside a long loss name ("Modified
         # hinge (Lee), δ = 0.1") it ran past a half-width chart's edge at 1280 px.
-        subtitle = f"{prefix} = {total:.4g}"
+        subtitle = _paid_line(float(paid.sum()), C)
     layout = _base_layout(
         title=_title(title, subtitle if margins is not None else None),
         height=380,

@@ -15,12 +15,14 @@ from typing import Any
 
 import contourpy
 import numpy as np
+import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 from PIL import Image
 
 from svmlab.array_types import Array, Bounds
 from svmlab.errors import DataError, ParameterError
 from svmlab.figures.style import PALETTE, _axis, _short
+from svmlab.user_text import for_plotly
 
 __all__ = [
     "data_bounds",
@@ -28,6 +30,7 @@ __all__ = [
     "iso_line",
     "plane_axes",
     "plane_image",
+    "retitled",
     "surface_png",
     "unresolved_width_note",
 ]
@@ -282,14 +285,53 @@ def plane_image(
     }
 
 
-def plane_axes(bounds: Bounds) -> dict[str, Any]:
-    """The x₁ and x₂ axes of a 2-D plane over ``bounds``, at equal aspect (a
-    circle in the data stays a circle on the screen)."""
+#: The axes' titles of generated data (an upload's are its column names).
+PLANE_TITLES = ("x₁", "x₂")
+
+
+def retitled(figure: Any, titles: tuple[str, str] | None) -> Any:
+    """``figure`` (a ``go.Figure`` or a ``{"data", "layout"}`` spec) with every
+    axis titled x₁ or x₂ (:data:`PLANE_TITLES`) titled ``titles`` instead: an
+    upload's column names, visitor text escaped for Plotly. A copy: a cached
+    figure other visitors are sent is never changed. ``titles`` None: the
+    figure itself."""
+    if titles is None:
+        return figure
+    new = dict(zip(PLANE_TITLES, (for_plotly(t) for t in titles), strict=True))
+    if isinstance(figure, dict):
+        layout = dict(figure.get("layout", {}))
+        for name, axis in layout.items():
+            if name.startswith(("xaxis", "yaxis")) and isinstance(axis, dict):
+                title = axis.get("title")
+                text = title.get("text") if isinstance(title, dict) else title
+                if text in new:
+                    title = dict(title) if isinstance(title, dict) else {}
+                    layout[name] = {**axis, "title": {**title, "text": new[text]}}
+        return {**figure, "layout": layout}
+    copy = go.Figure(figure)
+
+    def rename(axis: Any) -> None:
+        if axis.title.text in new:
+            axis.title.text = new[axis.title.text]
+
+    copy.for_each_xaxis(rename)
+    copy.for_each_yaxis(rename)
+    return copy
+
+
+def plane_axes(
+    bounds: Bounds, titles: tuple[str, str] = PLANE_TITLES
+) -> dict[str, Any]:
+    """The axes of a 2-D plane over ``bounds`` (titled ``titles``: x₁ and x₂, or
+    an upload's column names, escaped for Plotly by the caller), at equal
+    aspect (a circle in the data stays a circle on the screen)."""
     xmin, xmax, ymin, ymax = (float(b) for b in bounds)
     return {
-        "xaxis": _axis("x₁", range=[xmin, xmax], autorange=False, constrain="domain"),
+        "xaxis": _axis(
+            titles[0], range=[xmin, xmax], autorange=False, constrain="domain"
+        ),
         "yaxis": _axis(
-            "x₂",
+            titles[1],
             range=[ymin, ymax],
             autorange=False,
             constrain="domain",

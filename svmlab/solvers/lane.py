@@ -31,10 +31,13 @@ from contextvars import ContextVar
 
 from svmlab.errors import ParameterError
 
-__all__ = ["FitLane", "long_fits_through", "wait_for_lane"]
+__all__ = ["FitLane", "lane_turn", "long_fits_through", "wait_for_lane"]
 
 #: How often a fit waiting for the lane polls its cancel predicate, in seconds.
 WAIT_POLL_SECONDS = 0.01
+#: How long work that gives way waits for a waiting fit to take the slot
+#: before it takes it back (the waiter may have been cancelled meanwhile).
+GIVE_WAY_SECONDS = 1.0
 
 
 class FitLane:
@@ -123,6 +126,56 @@ def long_fits_through(lane: FitLane | None) -> Iterator[None]:
     finally:
         _TICKET.reset(token)
         ticket.leave()
+
+
+def _no_poll() -> None:
+    return None
+
+
+@contextmanager
+def lane_turn(
+    lane: FitLane | None, poll: Callable[[], None] = _no_poll
+) -> Iterator[Callable[[], None]]:
+    """Hold one of the lane's slots for a block of work known to be long from
+    its start (the frames of a GIF, an experiment of many fits): the block
+    waits for a slot first (calling ``poll``, which may raise to cancel), and
+    the fits inside share its claim. It yields ``give_way``, which the block
+    calls between its steps: when another fit is waiting for the lane, the
+    block lets it go first, then waits for its own turn again, so long work
+    cut into steps never holds the lane for more than a step while others
+    wait. ``lane=None`` holds nothing (``give_way`` does nothing)."""
+    if lane is None:
+        yield _no_poll
+        return
+    outer = _TICKET.get()
+    ticket = outer if outer is not None else _Ticket(lane)
+    token = _TICKET.set(ticket) if outer is None else None
+    try:
+        if not ticket.held:
+            ticket.enter(poll)
+        yield lambda: _give_way(ticket, poll)
+    finally:
+        if token is not None:
+            _TICKET.reset(token)
+            ticket.leave()
+
+
+def _give_way(ticket: _Ticket, poll: Callable[[], None]) -> None:
+    """Let a waiting fit take ``ticket``'s slot, then take one again."""
+    lane = ticket.lane
+    if not ticket.held or lane.waiting == 0:
+        return
+    ticket.leave()
+    # A released semaphore goes to whichever thread asks first: wait until a
+    # waiter has it (or none waits any more), so that this block does not
+    # take it straight back.
+    deadline = time.perf_counter() + GIVE_WAY_SECONDS
+    while lane.waiting and lane.running < lane.slots:
+        if time.perf_counter() > deadline:
+            break
+        poll()
+        time.sleep(WAIT_POLL_SECONDS)
+    ticket.enter(poll)
 
 
 def wait_for_lane(started: float, now: float, poll: Callable[[], None]) -> float:

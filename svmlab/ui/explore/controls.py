@@ -209,6 +209,11 @@ def show_switch() -> None:
     suggested = new.with_dataset(new.dataset)
     kept = new.model_differences(suggested)
     text = f"**{title}**: its own noise and shape parameters."
+    changed = old.model_changes(new)
+    if changed:
+        # The model moved with the data set (what the visitor had not chosen):
+        # said, value by value, so nothing changes behind their back.
+        text += f" The model follows it: {'; '.join(changed)}."
     if kept:
         wanted = ", ".join(suggested.model_differences(new))
         text += f" Kept your {', '.join(kept)}; this data set suggests: {wanted}."

@@ -121,6 +121,8 @@ EXPLORE_STATE = PageState(
     max_n=2000,
     param_key=param_key,
     model_defaults=MODEL_DEFAULTS,
+    # A followed room's code (svmlab.ui.explore.follow_panel reads it itself).
+    extra_names=("follow",),
     fields=(
         Number(
             "test",

@@ -28,6 +28,7 @@ from svmlab.ui.explore import (
     path_view,
     slides_panel,
     undo_bar,
+    upload,
 )
 from svmlab.ui.frame import chart as ui_chart
 from svmlab.ui.frame import refusals, router
@@ -98,6 +99,7 @@ def render() -> None:
         identity = edit.identity_of(settings)
         # "inspects" (0): a click picks the point to inspect instead of adding one.
         click = edit.pending_click() if add_label == 0.0 else None
+        data = None
         try:
             data = cache.load_data(*identity)
             if add_label != 0.0:
@@ -126,6 +128,10 @@ def render() -> None:
             # The last picture that could be drawn stays, with every setting.
             last = cache.last_good()
             if last is None:
+                # Nothing drawn yet in this session (a link to a model the
+                # engine refuses): the data, the room and the downloads still.
+                if data is not None:
+                    _data_alone(settings, identity, data)
                 return
             picture = last
             st.caption(
@@ -160,6 +166,7 @@ def render() -> None:
                 height=760,
                 scale=1.5 if settings.classroom else 1.0,
                 highlight=inspected if snapshot is None else None,
+                axis_titles=upload.axis_titles(settings.upload),
             )
             last_spec[:] = [fig]
             # A click while dragging selects is an event only (explore.edit adds a
@@ -298,3 +305,33 @@ def render() -> None:
 
     playground()
     panels.theory(controls.current_settings())
+
+
+def _data_alone(settings, identity: tuple, data: cache.Data) -> None:
+    """The page under a refused first fit: the training points on the plane
+    (no model to draw yet), the room row beside them, and a sentence saying
+    what comes back with a model the engine accepts."""
+    X, y = cache.apply_edits(data.X_train, data.y_train, edit.current_edits(identity))
+    left, right = st.columns([2, 1], gap="medium")
+    with left:
+        ui_chart.plot(
+            figures.data_spec(
+                X,
+                y,
+                bounds=data.bounds,
+                height=760,
+                scale=1.5 if settings.classroom else 1.0,
+                axis_titles=upload.axis_titles(settings.upload),
+            ),
+            key=edit.chart_key(identity),
+            config=panels.CHART_CONFIG,
+            revision=str(hash((settings, "data alone"))),
+            fit=(400, 270 if settings.classroom else 300),
+        )
+    with right:
+        follow_panel.room_row(settings.classroom)
+        st.info(
+            "The training points, with no model yet: the fit these settings ask "
+            "for was refused (the sentence above). Change what it names and the "
+            "boundary, the numbers and the slides come back."
+        )

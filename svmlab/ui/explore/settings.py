@@ -236,8 +236,7 @@ class ExploreSettings:
         differ from ``other``'s ("C = 100", "linear kernel")."""
         out = []
         if self.kernel != other.kernel:
-            name = "Gaussian" if self.kernel == "gaussian" else self.kernel
-            out.append(f"{name} kernel")
+            out.append(f"{_kernel_name(self.kernel)} kernel")
         for field in ("C", "sigma", "n"):
             if field == "sigma" and self.kernel != "gaussian":
                 continue
@@ -245,6 +244,24 @@ class ExploreSettings:
             if value != getattr(other, field):
                 label = ATTRIBUTES[field].label if field in ATTRIBUTES else field
                 out.append(f"{label} = {shown(value)}")
+        return out
+
+    def model_changes(self, after: ExploreSettings) -> list[str]:
+        """Phrases for the kernel, C, σ and number of points that differ in
+        ``after`` ("kernel Gaussian → linear", "C 10 → 1"): what a data set
+        switch changed."""
+        out = []
+        if self.kernel != after.kernel:
+            out.append(
+                f"kernel {_kernel_name(self.kernel)} → {_kernel_name(after.kernel)}"
+            )
+        for field in ("C", "sigma", "n"):
+            if field == "sigma" and after.kernel != "gaussian":
+                continue  # σ is the Gaussian kernel's
+            before, now = getattr(self, field), getattr(after, field)
+            if before != now and before is not None and now is not None:
+                label = ATTRIBUTES[field].label if field in ATTRIBUTES else field
+                out.append(f"{label} {shown(before)} → {shown(now)}")
         return out
 
     # -- URL ------------------------------------------------------------------
@@ -349,6 +366,15 @@ class ExploreSettings:
                     f"nearest value on it, {shown(stop)}."
                 )
                 changes["compare"] = compare_text(field, stop)
+        if self.hard_margin and (self.is_nu or self.loss != "hinge"):
+            # The checkbox is the hinge's (C-SVC's) alone and hidden otherwise:
+            # a link's hard=1 beside another loss or ν-SVC would be kept unseen.
+            under = "ν-SVC" if self.is_nu else f"the {self.loss.replace('_', ' ')} loss"
+            notes.append(
+                "The link's hard margin (C = ∞) is the hinge loss's, for C-SVC; "
+                f"with {under} it does not apply, so C = {shown(self.C)} is used."
+            )
+            changes["hard_margin"] = False
         if self.solver != "auto" and not self.is_nu:
             why = solver_refusal(
                 self.solver, self.loss, self.bias, math.isinf(self.effective_C)
@@ -370,6 +396,10 @@ class ExploreSettings:
                     (name, fixed[name]) for name, _ in self.data_params
                 )
         return (replace(self, **changes) if changes else self), notes
+
+
+def _kernel_name(kernel: str) -> str:
+    return "Gaussian" if kernel == "gaussian" else kernel
 
 
 def solver_refusal(solver: str, loss: str, bias: str, hard: bool) -> str | None:

@@ -10,11 +10,19 @@ in; each frame prints its value and the errors it gives. The playback's frames
 fit nothing: one per recorded iteration of the fit shown
 (``model.history_``, :func:`playback_frames`), each printing its iteration, the
 objective and the KKT violation there.
+
+A GIF is made once for every visitor (:data:`GIFS`), one at a time per visitor,
+holding the server's fit lane and giving way between frames
+(:func:`built_gif`): it runs in Streamlit's download thread, outside any
+script run, where it was once built afresh on every click (docs/serving.md).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
+import threading
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any
 
@@ -23,18 +31,22 @@ import streamlit as st
 
 from svmlab import SVC, SvmlabError, datasets, figures, losses, solvers
 from svmlab.figures import slides
-from svmlab.solvers.lane import long_fits_through
+from svmlab.solvers.lane import lane_turn, long_fits_through
 from svmlab.ui.explore import upload
 from svmlab.ui.explore.cache import Data, FitRecord, model_items
 from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.frame import room
 from svmlab.ui.frame.link_values import C_GRID, SIGMA_GRID
+from svmlab.ui.frame.shared_results import SharedResults
 from svmlab.user_text import plain
 
 __all__ = [
+    "GIFS",
     "N_FRAMES",
     "PLAYBACK_FRAME",
+    "built_gif",
     "caption",
+    "drawn_digest",
     "path_frames",
     "path_values",
     "playback_frames",
@@ -119,15 +131,19 @@ def path_frames(
     *,
     added: np.ndarray | None = None,
     scale: float = 1.0,
+    axis_titles: tuple[str, str] | None = None,
+    between: Callable[[], None] = lambda: None,
 ) -> list[tuple[dict[str, Any], str]]:
     """One ``(figure spec, label)`` per value of ``param`` ("C" or "sigma"), in
     order: the model refitted on the page's (edited) training points at that
     value, drawn as the page draws it; the label is "C = 10 · training error
-    … · test error …". A value whose fit fails is drawn with its sentence."""
+    … · test error …". A value whose fit fails is drawn with its sentence.
+    ``between()`` is called before each frame (the lane's ``give_way``)."""
     X, y = record.X, record.y
     test = (data.X_test, data.y_test) if s.show_test else None
     frames = []
     for value in values:
+        between()
         params = dict(model_items(replace(s, **{param: float(value)})))
         params["record_history"] = False
         label = f"{_SYMBOL[param]} = {value:g}"
@@ -143,7 +159,7 @@ def path_frames(
             if data.y_test.size
             else None
         )
-        spec = _plane(model, X, y, data, test, added, scale)
+        spec = _plane(model, X, y, data, test, added, scale, axis_titles=axis_titles)
         label += f" · training error {_pct(train)} · test error {_pct(tested)}"
         frames.append((spec, label))
     return frames
@@ -158,6 +174,7 @@ def _plane(
     added: np.ndarray | None,
     scale: float,
     snapshot: int | None = None,
+    axis_titles: tuple[str, str] | None = None,
 ) -> dict[str, Any]:
     """The plane of a frame as the page draws it (its key beside, not in it)."""
     return figures.decision_spec(
@@ -171,6 +188,7 @@ def _plane(
         legend="none",
         height=760,
         scale=scale,
+        axis_titles=axis_titles,
     )
 
 
@@ -190,6 +208,8 @@ def playback_frames(
     added: np.ndarray | None = None,
     scale: float = 1.0,
     most: int = PLAYBACK_MAX_FRAMES,
+    axis_titles: tuple[str, str] | None = None,
+    between: Callable[[], None] = lambda: None,
 ) -> list[tuple[dict[str, Any], str]]:
     """One ``(figure spec, label)`` per step of :func:`playback_steps` of the
     fit's iteration history, in order: the plane as the playback draws it at
@@ -199,7 +219,18 @@ def playback_frames(
     test = (data.X_test, data.y_test) if s.show_test else None
     frames = []
     for k in playback_steps(len(history), most):
-        spec = _plane(record.model, record.X, record.y, data, test, added, scale, k)
+        between()
+        spec = _plane(
+            record.model,
+            record.X,
+            record.y,
+            data,
+            test,
+            added,
+            scale,
+            k,
+            axis_titles=axis_titles,
+        )
         label = (
             f"iteration {history.iteration[k]} · objective "
             f"{history.objective[k]:.4g} · KKT violation "
@@ -224,6 +255,47 @@ def _stem(s: ExploreSettings) -> str:
     return f"svmlab_{s.source}"
 
 
+#: Finished GIFs, shared by every visitor: the same settings and points give
+#: the same file, made once (:class:`SharedResults`: two visitors asking at
+#: once wait for one build). At most six are kept (a 60-frame playback is a
+#: few MB).
+GIFS: SharedResults[bytes] = SharedResults(max_entries=6)
+#: The session key of a visitor's GIF lock: one GIF at a time per visitor.
+BUSY_KEY = "explore_slides_busy"
+
+
+def drawn_digest(record: FitRecord, *more: Any) -> str:
+    """A digest of what a GIF of ``record`` draws (its training points, its
+    multipliers and ``more``: the recorded objectives of a playback), for the
+    key of :data:`GIFS`."""
+    digest = hashlib.sha256()
+    for values in (record.X, record.y, record.model.alpha_, *more):
+        digest.update(np.ascontiguousarray(values, dtype=np.float64).tobytes())
+    return digest.hexdigest()[:20]
+
+
+def built_gif(
+    key: Hashable, build: Callable[[Callable[[], None]], bytes], busy: Any
+) -> bytes:
+    """The GIF of ``key``: the stored one (:data:`GIFS`), else ``build``'s. A
+    build runs while its visitor builds no other (``busy``, the session's lock:
+    a second click waits for the first), and in turns with every long fit on
+    the server (:func:`svmlab.solvers.lane.lane_turn` on the fit lane; ``build``
+    gets its ``give_way`` and calls it between frames, so a fit waiting for the
+    lane waits one frame, not a whole GIF). Deferred download data run in a
+    thread of their own, outside the visitor's script run."""
+    hit = GIFS.get(key)
+    if hit is not None:
+        return hit
+
+    def make() -> bytes:
+        with lane_turn(room.LANE) as give_way:
+            return build(give_way)
+
+    with busy:
+        return GIFS.get_or_compute(key, make)
+
+
 def popover(
     where: Any,
     s: ExploreSettings,
@@ -236,9 +308,13 @@ def popover(
     """The "Slides" popover: one click each for the figure as PNG or SVG (with
     its key and caption), for the C path (and, with the Gaussian kernel, the
     σ path) as an animated GIF, and, with the playback on, for the solver's
-    iterations as one."""
+    iterations as one. The GIFs are made once for every visitor and through
+    the fit lane (:func:`built_gif`)."""
     text = caption(s, record)
     scale = 1.5 if s.classroom else 1.0
+    titles = upload.axis_titles(s.upload)
+    busy = st.session_state.setdefault(BUSY_KEY, threading.Lock())
+    drawn = drawn_digest(record)
     with where.popover("Slides", help="This figure as PNG or SVG, a path as GIF."):
         st.caption(text)
         for column, fmt, mime in zip(
@@ -260,12 +336,27 @@ def popover(
         for param in params:
             values = path_values(param, getattr(s, param))
             symbol = _SYMBOL[param]
+            path_caption = caption(s, record, without=param)
 
-            def gif(param: str = param, values: tuple = values) -> bytes:
-                frames = path_frames(
-                    s, record, data, param, values, added=added, scale=scale
-                )
-                return slides.animation(frames, caption(s, record, without=param))
+            def gif(
+                param: str = param, values: tuple = values, text: str = path_caption
+            ) -> bytes:
+                def build(give_way: Callable[[], None]) -> bytes:
+                    frames = path_frames(
+                        s,
+                        record,
+                        data,
+                        param,
+                        values,
+                        added=added,
+                        scale=scale,
+                        axis_titles=titles,
+                        between=give_way,
+                    )
+                    return slides.animation(frames, text)
+
+                key = ("path", s, param, values, scale, titles, drawn)
+                return built_gif(key, build, busy)
 
             st.download_button(
                 f"GIF: {symbol} from {values[0]:g} to {values[-1]:g} "
@@ -280,15 +371,30 @@ def popover(
         steps = len(getattr(record.model, "history_", None) or ())
         if s.playback and steps >= 2:
             solver = solvers.SOLVERS[record.model.solver_].title.split(" (")[0]
+            playback_caption = f"{solver} · {caption(s, record, without='errors')}"
+            history = record.model.history_
 
             def playback_gif() -> bytes:
-                frames = playback_frames(s, record, data, added=added, scale=scale)
-                return slides.animation(
-                    frames,
-                    f"{solver} · {caption(s, record, without='errors')}",
-                    seconds_per_frame=0.3,
-                    size=PLAYBACK_FRAME,
-                )
+                def build(give_way: Callable[[], None]) -> bytes:
+                    frames = playback_frames(
+                        s,
+                        record,
+                        data,
+                        added=added,
+                        scale=scale,
+                        axis_titles=titles,
+                        between=give_way,
+                    )
+                    return slides.animation(
+                        frames,
+                        playback_caption,
+                        seconds_per_frame=0.3,
+                        size=PLAYBACK_FRAME,
+                    )
+
+                recorded = drawn_digest(record, history.objective)
+                key = ("playback", s, scale, titles, recorded)
+                return built_gif(key, build, busy)
 
             shown = len(playback_steps(steps))
             count = f"{shown} frames" if shown == steps else f"{shown} of {steps} steps"

@@ -19,6 +19,7 @@ on its own (``tests/test_undo.py``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 
 from svmlab.ui.explore.settings import ExploreSettings
@@ -79,14 +80,31 @@ def _count(n: int, what: str) -> str:
     return f"{n} {what}" if n != 1 else what.replace("points", "point")
 
 
-def describe(before: Snapshot, after: Snapshot) -> str:
+def _data_name(s: ExploreSettings, file_name: Callable[[str], str | None]) -> str:
+    """The data a snapshot shows, as a visitor knows them: an upload by its
+    file's name (its key is a hash of the values), else the data set's name."""
+    if not s.upload:
+        return s.dataset
+    name = file_name(s.upload)
+    return f"'{name}'" if name else "an uploaded file"
+
+
+def describe(
+    before: Snapshot,
+    after: Snapshot,
+    file_name: Callable[[str], str | None] = lambda key: None,
+) -> str:
     """What changed from ``before`` to ``after``, in a few words ("C 10 → 100";
-    several changes joined by "; ", at most two then "…"; a data set switch or
-    a preset by that alone)."""
+    several changes joined by "; ", at most two then "…"; a data set switch, a
+    switch of upload or a preset by that alone). ``file_name(key)``: the name
+    of the uploaded file held under ``key`` (None: not known here)."""
     out: list[str] = []
     a, b = before.settings, after.settings
+    if a.upload != b.upload and not (b.preset and b.preset != a.preset):
+        # The rest came with the data; a hash names nothing a visitor saw.
+        return f"data {_data_name(a, file_name)} → {_data_name(b, file_name)}"
     for f in fields(ExploreSettings):
-        if f.name in ("classroom", "data_params"):
+        if f.name in ("classroom", "data_params", "upload"):
             continue
         old, new = getattr(a, f.name), getattr(b, f.name)
         if old == new:

@@ -13,14 +13,16 @@ move; a restore reruns the whole page once (the sidebar's widgets change).
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import streamlit as st
 
-from svmlab.ui.explore import controls, edit
+from svmlab.ui.explore import controls, edit, upload
 from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.explore.undo import Edits, Snapshot, describe
 from svmlab.ui.frame import undo
+from svmlab.user_text import for_markdown
 
 __all__ = ["HISTORY_KEY", "KEYS", "buttons", "history", "record", "rerun_if_restored"]
 
@@ -34,7 +36,14 @@ SHORTCUTS = undo.SHORTCUTS
 
 def history() -> undo.History:
     """This session's history (created empty)."""
-    return undo.history(HISTORY_KEY, describe)
+    return undo.history(HISTORY_KEY, partial(describe, file_name=_file_name))
+
+
+def _file_name(key: str) -> str | None:
+    """The held upload's file name, escaped: visitor text in a step's name,
+    which the buttons' tooltip and the caption show as markdown."""
+    held = upload.held(key)
+    return None if held is None else for_markdown(held.name)
 
 
 def record(settings: ExploreSettings, edits: Edits) -> bool:

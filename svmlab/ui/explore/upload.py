@@ -44,6 +44,7 @@ __all__ = [
     "HeldUpload",
     "Standardisation",
     "adopt",
+    "axis_titles",
     "data_csv",
     "default_columns",
     "draw",
@@ -289,6 +290,19 @@ def _held_uploads() -> dict[str, HeldUpload]:
 def held(key: str) -> HeldUpload | None:
     """The upload ``key`` if this session holds it."""
     return _held_uploads().get(key) if key else None
+
+
+def axis_titles(key: str) -> tuple[str, str] | None:
+    """The plane's axis titles for the upload ``key``: its two feature columns
+    as the file's header names them ("(standardised)" after each when they are
+    shown so); None for generated data or a file without a header (x₁, x₂).
+    Visitor text: the figure builders escape it."""
+    upload = held(key)
+    if upload is None or not upload.has_header:
+        return None
+    suffix = " (standardised)" if upload.standard is not None else ""
+    first, second, _ = upload.columns
+    return (f"{first}{suffix}", f"{second}{suffix}")
 
 
 def keep(upload: HeldUpload) -> None:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import streamlit as st
 
 from svmlab.figures import family as fig
+from svmlab.figures.plane import retitled
 from svmlab.ui.family import requests as fp
 from svmlab.ui.frame import page_hands, page_url, panels
 from svmlab.ui.frame.chart import plot
-from svmlab.ui.frame.model_block import engine_result
+from svmlab.ui.frame.model_block import engine_result, kept_result
 from svmlab.ui.frame.page_state import FAMILY_STATE
 
 __all__ = ["render"]
@@ -32,7 +33,11 @@ def render() -> None:
 
     added = fp.added_points(request)
 
-    fitted = engine_result(lambda: fp.fit(request, added))
+    # A refused fit (a ν with no margin, a kernel the data break) keeps the last
+    # picture, drawn with the settings it had; the sidebar keeps the new ones.
+    (request, added), fitted = kept_result(
+        "family_fit", (request, added), lambda: fp.fit(request, added)
+    )
     shade, threshold = fp.field_value("shade"), float(fp.field_value("t"))
     page_url.preset_box(FAMILY_STATE, (request, fitted, threshold))
 
@@ -41,19 +46,22 @@ def render() -> None:
     left, right = st.columns([3, 2], gap="medium")
     with left:
         plot(
-            fig.family_figure(
-                fitted.model,
-                fitted.X,
-                fitted.y,
-                fitted.bounds,
-                machine=request.machine,
-                state=fitted.state,
-                shade=shade,
-                platt=None if fitted.A is None else (fitted.A, fitted.B),
-                threshold=threshold if request.classifier else 0.0,
-                others=fitted.others,
-                scale=scale,
-                height=620,
+            retitled(
+                fig.family_figure(
+                    fitted.model,
+                    fitted.X,
+                    fitted.y,
+                    fitted.bounds,
+                    machine=request.machine,
+                    state=fitted.state,
+                    shade=shade,
+                    platt=None if fitted.A is None else (fitted.A, fitted.B),
+                    threshold=threshold if request.classifier else 0.0,
+                    others=fitted.others,
+                    scale=scale,
+                    height=620,
+                ),
+                request.axis_titles,
             ),
             key=fp.CHART_KEY,
             config=panels.CHART_CONFIG,

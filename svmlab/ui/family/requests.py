@@ -37,7 +37,7 @@ from svmlab.svm.probability import (
     sigmoid_train,
     threshold_report,
 )
-from svmlab.ui.frame import data_source, room
+from svmlab.ui.frame import data_source, page_url, room
 from svmlab.ui.frame.model_block import model_block, model_field
 from svmlab.ui.frame.model_fields import NU_GRID
 from svmlab.ui.frame.page_state import FAMILY_STATE
@@ -170,10 +170,16 @@ def controls() -> FamilyRequest | None:
         "and finds where the points are.",
     )
     classifier = machine != "one_class"
+    grids, top = {}, 1.0
+    if machine == "nu" and items:
+        labels = _labels(name, items)
+        top = max_feasible_nu(labels) if labels.size else 1.0
+        grids["nu"] = feasible_nu_stops(labels)
     parameter = model_block(
         FAMILY_STATE,
         ("C", "weights", "wpos", "wneg") if machine == "C" else ("nu",),
         heading="",
+        grids=grids,
         formats={"weights": WEIGHTS.get},
         labels={
             "weights": "Class weights",
@@ -189,6 +195,11 @@ def controls() -> FamilyRequest | None:
         },
         disabled=() if field_value("weights") == "manual" else ("wpos", "wneg"),
     )
+    if grids and top < 1.0:
+        st.caption(
+            f"On these data ν-SVC takes ν up to 2 min(n₊, n₋)/n = {top:.3g}: "
+            f"the slider ends at {grids['nu'][-1]:g}."
+        )
     train = "all"
     if not classifier:
         train = model_field(
@@ -219,6 +230,40 @@ def controls() -> FamilyRequest | None:
         w_neg=float(parameter.get("wneg", 1.0)),
         train=train,
     )
+
+
+def _labels(source: str, items: data_source.DataItems) -> Array:
+    """The ±1 labels the machine will see: the data's and the clicked points'."""
+    try:
+        _, y = data_source.request_data(PREFIX, source, items)
+    except SvmlabError:
+        return np.zeros(0)
+    held = st.session_state.get(ADDED_KEY)
+    extra = [p[2] for p in held[1]] if held and held[0] == (source, items) else []
+    return np.concatenate([np.where(np.asarray(y) > 0, 1.0, -1.0), extra])
+
+
+def feasible_nu_stops(y: Array) -> tuple[float, ...]:
+    """The ν slider's stops for labels ``y``: every stop up to ν-SVC's largest
+    feasible ν, 2 min(n₊, n₋)/n (Chang & Lin 2001), which ends the slider
+    (rounded down to the slider's step). A value above it is moved onto it
+    first, with a sentence (:func:`svmlab.ui.frame.page_url.say`)."""
+    field = next(f for f in FAMILY_STATE.fields if f.query == "nu")
+    top = max_feasible_nu(y) if y.size else 1.0
+    stops = tuple(g for g in field.grid if g <= top + 1e-12) or (field.grid[0],)
+    now = float(st.session_state.get(field.key, field.default))
+    if now > stops[-1]:
+        st.session_state[field.key] = stops[-1]
+        page_url.say(
+            FAMILY_STATE,
+            [],
+            [
+                f"ν = {now:g} is more than these data allow: ν-SVC needs ν ≤ "
+                f"2 min(n₊, n₋)/n = {top:.3g} (each class must hold half of ν n "
+                f"with every αᵢ ≤ 1); using {stops[-1]:g}."
+            ],
+        )
+    return stops
 
 
 def _default(name: str) -> Any:
@@ -617,7 +662,15 @@ def story(request: FamilyRequest, fitted: Fitted) -> str:
             )
         return text
     errors = class_errors(fitted.f, fitted.y)
-    minority = 1 if errors[1][1] <= errors[-1][1] else -1
+    if errors[1][1] == errors[-1][1]:
+        return (
+            f"The two classes are the same size ({errors[1][1]} points each): "
+            f"{_class_line(*errors[1])} of class +1 and "
+            f"{_class_line(*errors[-1])} of class −1 are on the wrong side. "
+            "Class weights matter when one class is smaller: balanced weights "
+            "are 1 for both here."
+        )
+    minority = 1 if errors[1][1] < errors[-1][1] else -1
     wrong, count = errors[minority]
     sign = "+1" if minority == 1 else "−1"
     text = (

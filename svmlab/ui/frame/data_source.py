@@ -61,6 +61,7 @@ __all__ = [
     "read_file",
     "refuse_file",
     "request_data",
+    "sample_rows",
     "source_block",
     "source_radio",
     "upload_controls",
@@ -156,6 +157,15 @@ class DataRequest:
             return None
         return self.fresh(n)
 
+    @property
+    def axis_titles(self) -> tuple[str, str] | None:
+        """An upload's two feature columns as its header names them (the
+        plane's axis titles; visitor text, escaped by
+        :func:`svmlab.figures.plane.retitled`); None for generated data or a
+        file without a header (x₁, x₂)."""
+        columns = dict(self.data_items).get("columns")
+        return None if columns is None else (str(columns[0]), str(columns[1]))
+
     def model_as(self, spec: type[T], **given: Any) -> T:
         """``spec`` (the engine's settings dataclass) built from this request's
         fields of the same names and ``given`` (its other fields keep their
@@ -187,6 +197,7 @@ def upload_controls(
     multiclass: bool = False,
     regression: bool = False,
     one_class: bool = False,
+    max_n: int = 0,
 ) -> DataItems | None:
     """The file uploader and, for a wide table, the column choices; the upload's
     data items, or None (with ``empty_note`` or the reader's sentence shown).
@@ -198,9 +209,10 @@ def upload_controls(
     (:func:`svmlab.datasets.regression_csv.to_regression_dataset`). ``one_class``: a
     file of two columns (no labels, :func:`svmlab.datasets.csv_data.to_points`) or a
     label column with one class is taken too, every point +1 (the one-class SVM's
-    data)."""
+    data). ``max_n`` (0: none): the page's cap on the number of points; a larger
+    file is cut to it (:func:`_cap`), said in a caption."""
     if regression:
-        return _regression_upload(prefix, empty_note)
+        return _regression_upload(prefix, empty_note, max_n)
     chosen_file = _file_and_drop(
         prefix, "two feature columns and a label column", empty_note
     )
@@ -239,6 +251,9 @@ def upload_controls(
     except DataError as error:
         refuse_file(prefix, file.name, error)
         return None
+    X, y, cut = _cap(X, y, max_n)
+    if cut:
+        st.caption(cut)
     key = _keep(prefix, X, y)
     if multiclass:
         names = ", ".join(for_markdown(repr(str(v))) for v in labels)
@@ -256,8 +271,13 @@ def upload_controls(
     else:
         negative, positive = (for_markdown(repr(str(v))) for v in labels)
         st.caption(f"{len(y)} points; +1 is {positive}, −1 is {negative}.")
-    # The file's own class names ride along (as text: they key the caches).
-    return (("upload", key), ("labels", tuple(str(v) for v in labels)))
+    # The file's own class names ride along (as text: they key the caches),
+    # and its feature columns' names, which title the plane's axes.
+    items: DataItems = (("upload", key), ("labels", tuple(str(v) for v in labels)))
+    if table.has_header:
+        names = columns.get("x_columns", tuple(table.columns[:2]))
+        items += (("columns", tuple(str(v) for v in names)),)
+    return items
 
 
 def _file_and_drop(prefix: str, holds: str, empty_note: str) -> tuple[Any, bool] | None:
@@ -270,6 +290,55 @@ def _file_and_drop(prefix: str, holds: str, empty_note: str) -> tuple[Any, bool]
         st.info(empty_note)
         return None
     return file, drop
+
+
+def sample_rows(y: Array, size: int, *, stratify: bool = True) -> Array:
+    """The indices (in file order) of ``size`` rows drawn at random, seed 0, from
+    the ``len(y)`` rows of an upload; with ``stratify`` each class keeps its
+    share of the rows (rounded down, at least one row, the rounding's remainder
+    to the largest classes), so a small class is never sampled away."""
+    n = len(y)
+    rng = np.random.default_rng(0)
+    if size >= n:
+        return np.arange(n)
+    if not stratify:
+        return np.sort(rng.choice(n, size, replace=False))
+    classes, counts = np.unique(y, return_counts=True)
+    quota = np.minimum(np.maximum(1, (size * counts) // n), counts)
+    order = np.argsort(-counts, kind="stable")
+    # The rounding leaves fewer than one row per class to place (or, with the
+    # one-row floor, to take back): one pass over the classes, largest first.
+    for c in order:
+        gap = size - int(quota.sum())
+        room = counts[c] - quota[c] if gap > 0 else quota[c] - 1
+        quota[c] += np.sign(gap) * min(abs(gap), room)
+    picked = [
+        rng.choice(np.flatnonzero(y == c), q, replace=False)
+        for c, q in zip(classes, quota, strict=True)
+    ]
+    return np.sort(np.concatenate(picked))
+
+
+def _cap(
+    X: Array, y: Array, max_n: int, *, stratify: bool = True
+) -> tuple[Array, Array, str]:
+    """An upload of more than ``max_n`` rows cut to ``max_n`` of them
+    (:func:`sample_rows`), with the sentence that says so ("" when it is not
+    cut). A page fits several models on every move (Losses: five losses, twice
+    each), each costing O(n²) at least: its generators' cap bounds that work per
+    visitor, and an upload is bounded by the same cap."""
+    n = len(y)
+    if max_n <= 0 or n <= max_n:
+        return X, y, ""
+    rows = sample_rows(y, max_n, stratify=stratify)
+    share = " in the classes' proportions" if stratify else ""
+    return (
+        X[rows],
+        y[rows],
+        f"The file has {n:,} points; this page fits several models on every "
+        f"move, so it takes {max_n:,} of them, drawn at random{share} (the same "
+        f"ones every time). Explore fits all {n:,}.",
+    )
 
 
 def _keep(prefix: str, X: Array, y: Array) -> str:
@@ -367,9 +436,12 @@ def column_boxes(
     return [state[key] for key in keys]
 
 
-def _regression_upload(prefix: str, empty_note: str) -> DataItems | None:
+def _regression_upload(
+    prefix: str, empty_note: str, max_n: int = 0
+) -> DataItems | None:
     """The uploader of the Regression page: x and t, chosen when there are more
-    columns; the upload's data items, or None."""
+    columns (at most ``max_n`` rows kept, :func:`_cap`); the upload's data
+    items, or None."""
     chosen_file = _file_and_drop(
         prefix, "an input column x and a target column t", empty_note
     )
@@ -395,6 +467,9 @@ def _regression_upload(prefix: str, empty_note: str) -> DataItems | None:
     except DataError as error:
         refuse_file(prefix, file.name, error)
         return None
+    X, t, cut = _cap(X, t, max_n, stratify=False)
+    if cut:
+        st.caption(cut)
     key = _keep(prefix, X, t)
     st.caption(
         f"{len(t)} points; x is {for_markdown(repr(x_name))}, t is "
@@ -572,6 +647,7 @@ def source_block(
             multiclass=catalogue == "multiclass",
             regression=catalogue == "regression",
             one_class=one_class,
+            max_n=state.max_n,
         )
         return UPLOAD, items
     return generator_controls(state, n_help=n_help, notes=notes)

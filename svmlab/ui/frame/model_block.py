@@ -13,7 +13,8 @@ called in its words.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import streamlit as st
@@ -32,12 +33,14 @@ __all__ = [
     "clicked_result",
     "draw_field",
     "engine_result",
+    "kept_result",
     "model_block",
     "model_field",
     "typed_note",
 ]
 
 T = TypeVar("T")
+R = TypeVar("R", bound=Hashable)
 
 #: The kernels' names in the model blocks.
 KERNEL_TITLES = {
@@ -277,14 +280,19 @@ def model_block(
     helps: Mapping[str, str] | None = None,
     formats: Mapping[str, Callable[[Any], str]] | None = None,
     disabled: Sequence[str] = (),
+    grids: Mapping[str, tuple[float, ...]] | None = None,
 ) -> dict[str, Any]:
     """The page's model fields ``names`` under ``heading`` (none when empty), in
     that order; their values by field name. A choice's options read as
     ``formats[name]`` says (else the shared names). σ is disabled unless the
     kernel is Gaussian, the degree unless it is polynomial, the sigmoid's a and r
     unless it is the sigmoid, and every name in ``disabled`` (each keeps its
-    value for when it comes back)."""
+    value for when it comes back). ``grids[name]`` replaces a grid field's
+    stops for this run (the part of them these data allow: ν-SVC's feasible ν);
+    the caller moves the field's value onto them first."""
     fields = {f.query: f for f in state.fields}
+    for name, stops in (grids or {}).items():
+        fields[name] = replace(fields[name], grid=tuple(stops))
     if heading:
         st.header(heading)
     values: dict[str, Any] = {}
@@ -320,6 +328,42 @@ def engine_result(call: Callable[[], T], *, stop: bool = True) -> T:
     if stop:
         st.stop()
     return None  # type: ignore[return-value]
+
+
+#: What a page under a refused fit says above the picture it keeps.
+KEPT_NOTE = (
+    "The picture below is the last one that could be drawn (with the settings "
+    "it was drawn with); every setting in the sidebar is kept as you set it."
+)
+
+
+def kept_result(slot: str, request: R, call: Callable[[], T]) -> tuple[R, T]:
+    """The page's main engine call, which a refusal never blanks: ``(request,
+    call())`` when it succeeds (remembered in the session under ``slot``);
+    when the engine refuses (an :class:`~svmlab.SvmlabError`, or a bug), its
+    sentence (:func:`engine_result`) and the last ``(request, result)`` that
+    succeeded in this session, with :data:`KEPT_NOTE`, so the picture and its
+    numbers stay, drawn from the request they belong to, while every widget
+    keeps the value just set. With nothing to keep (the session's first
+    request refused) the page stops under the sentence, as before."""
+    key = f"{slot}_last_good"
+    sentinel = object()
+    result: Any = sentinel
+
+    def attempt() -> T:
+        nonlocal result
+        result = call()
+        return result
+
+    engine_result(attempt, stop=False)
+    if result is not sentinel:
+        st.session_state[key] = (request, result)
+        return request, result
+    held = st.session_state.get(key)
+    if held is None:
+        st.stop()
+    st.caption(KEPT_NOTE)
+    return held
 
 
 def clicked_result(

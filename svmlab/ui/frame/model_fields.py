@@ -18,6 +18,7 @@ from svmlab.ui.frame.link_values import C_GRID, DELTA_GRID, SIGMA_GRID
 from svmlab.ui.frame.page_fields import Choice, Flag, Grid, Number
 
 __all__ = [
+    "NU_FINE_GRID",
     "NU_GRID",
     "PAGE_C_GRID",
     "bias",
@@ -51,6 +52,12 @@ NU_GRID: tuple[float, ...] = (
 )
 
 
+#: ν in steps of 0.01 (Explore's ν slider's steps): a slider that ends at the
+#: data's largest feasible ν (ν-SVC's 2 min(n₊, n₋)/n, to two decimals) has it
+#: as a stop, and a link to it reads back exactly.
+NU_FINE_GRID: tuple[float, ...] = tuple(round(0.01 * k, 2) for k in range(1, 101))
+
+
 def kernel(prefix: str, options: tuple[str, ...], default: str) -> Choice:
     """The kernel's radio: the page's kernels, in the order it offers them."""
     return Choice("kernel", f"{prefix}_kernel", options, default, "Kernel")
@@ -66,9 +73,10 @@ def sigma_slider(prefix: str, default: float) -> Grid:
     return Grid("sigma", f"{prefix}_sigma", SIGMA_GRID, default, "σ")
 
 
-def nu_slider(prefix: str, default: float) -> Grid:
-    """ν's slider on :data:`NU_GRID`."""
-    return Grid("nu", f"{prefix}_nu", NU_GRID, default, "ν")
+def nu_slider(prefix: str, default: float, grid: tuple[float, ...] = NU_GRID) -> Grid:
+    """ν's slider on :data:`NU_GRID` (or ``grid``: :data:`NU_FINE_GRID` where
+    the slider ends at the data's feasible ν)."""
+    return Grid("nu", f"{prefix}_nu", grid, default, "ν")
 
 
 def degree(prefix: str) -> Number:

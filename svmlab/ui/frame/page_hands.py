@@ -28,6 +28,7 @@ from typing import Any
 import streamlit as st
 
 from svmlab.ui.frame import chart_click, keys, page_url, router, undo
+from svmlab.ui.frame.model_fields import NU_GRID
 from svmlab.ui.frame.page_fields import Flag, Grid, Multi, Number
 from svmlab.ui.frame.page_state import GENERATOR, PageState
 from svmlab.ui.frame.presets import by_topic
@@ -191,7 +192,9 @@ def _step(state: PageState, query: str, direction: int) -> None:
     grid = _grid(state, query)
     if grid is not None:
         now = float(st.session_state.get(grid.key, grid.default))
-        st.session_state[grid.key] = keys.step_grid(grid.grid, now, direction)
+        # ν's fine slider (steps of 0.01) moves by the usual ν stops.
+        stops = NU_GRID if query == "nu" else grid.grid
+        st.session_state[grid.key] = keys.step_grid(stops, now, direction)
 
 
 def page_presets(state: PageState) -> list[str]:

@@ -26,6 +26,7 @@ session side).
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -37,6 +38,7 @@ from svmlab.datasets import multiclass, regression
 from svmlab.experiments import selection
 from svmlab.ui.frame.link_values import log_grid, query_getter, quoted
 from svmlab.ui.frame.model_fields import (
+    NU_FINE_GRID,
     bias,
     c_slider,
     classroom,
@@ -71,6 +73,13 @@ GENERATOR, UPLOAD_CSV = "Generator", "Upload CSV"
 UPLOAD = "upload"
 
 
+#: Query names Streamlit itself reads (``?embed=true``): never a page's, never
+#: reported as unknown.
+STREAMLIT_NAMES = frozenset({"embed", "embed_options"})
+#: The most unknown names one sentence lists (a link may carry hundreds).
+MAX_NAMES_LISTED = 5
+
+
 #: The columns a wide CSV upload lets the visitor choose (svmlab.ui.frame.data_source).
 CSV_COLUMNS = ("x1", "x2", "label")
 
@@ -103,6 +112,18 @@ def data_source_keys(
     return frozenset(keys)
 
 
+def _nearest_name(name: str, known: tuple[str, ...]) -> str | None:
+    """The known query name ``name`` most likely misspells: one it starts (``eps``
+    for ``epsilon``) or one at least 75 % alike (``sigam``); else None."""
+    lower = name.lower()
+    if len(lower) >= 2:
+        starts = [k for k in known if k.lower().startswith(lower) and k != name]
+        if len(starts) == 1:
+            return starts[0]
+    close = difflib.get_close_matches(lower, known, n=1, cutoff=0.75)
+    return close[0] if close and close[0] != name else None
+
+
 @dataclass(frozen=True)
 class PageState:
     """One page's widgets as URL fields.
@@ -129,6 +150,8 @@ class PageState:
     points: str = ""
     model_defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     param_key: Callable[[str, str], str] | None = None
+    #: Query names the page reads outside its fields (Explore's ``follow``).
+    extra_names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         # Unique by construction: a page's declared fields and its data source
@@ -223,6 +246,52 @@ class PageState:
             *(f.key for f in self.fields),
         ]
 
+    def names(self, dataset: str | None = None) -> tuple[str, ...]:
+        """Every query name a link to this page may carry with data set
+        ``dataset`` (the default one when None): its fields, the data set's own
+        sliders, ``data``, ``seed``, ``preset`` and the page's ``extra_names``."""
+        names = [f.query for f in self.fields]
+        if self.catalogue is not None:
+            name = dataset if dataset in self.catalogue.GENERATORS else self.dataset
+            names += ["data", self.seed_field.query]
+            names += [f.query for f in self.data_fields(name)]
+        return tuple(dict.fromkeys([*names, "preset", *self.extra_names]))
+
+    def unknown_sentence(self, params: Any, dataset: str | None = None) -> str | None:
+        """One sentence naming the link's query names this page does not read
+        (a misspelling, another page's field, another data set's slider), with
+        the nearest name it does read; None when there is none. Streamlit's own
+        names (``embed``) are not the page's to judge."""
+        try:
+            given = [str(k) for k in params]
+        except Exception:
+            return None
+        known = self.names(dataset)
+        unknown = [
+            k
+            for k in dict.fromkeys(given)
+            if k not in known and k not in STREAMLIT_NAMES
+        ]
+        if not unknown:
+            return None
+        shown_names = [quoted(k) for k in unknown[:MAX_NAMES_LISTED]]
+        more = len(unknown) - len(shown_names)
+        if more > 0:
+            shown_names.append(f"{more} more")
+        listed = (
+            shown_names[0]
+            if len(shown_names) == 1
+            else ", ".join(shown_names[:-1]) + " and " + shown_names[-1]
+        )
+        hints = [
+            f"{close} for {quoted(k)}"
+            for k in unknown[:MAX_NAMES_LISTED]
+            if (close := _nearest_name(k, known))
+        ]
+        hint = f" (did you mean {'; '.join(hints)}?)" if hints else ""
+        noun = "is not a setting" if len(unknown) == 1 else "are not settings"
+        return f"The link's {listed} {noun} of this page{hint}; ignored."
+
     # -- the two directions -------------------------------------------------------
 
     def values(
@@ -233,10 +302,15 @@ class PageState:
     ) -> dict[str, Any]:
         """Widget key -> value for every widget the link describes (defaults
         where it says nothing); never raises. Malformed values add a sentence
-        to ``errors``, clamped ones to ``notes``."""
+        to ``errors``, clamped ones to ``notes``, and the names the page does
+        not read one sentence to ``errors`` (:meth:`unknown_sentence`)."""
         errors = [] if errors is None else errors
         notes = [] if notes is None else notes
         get = query_getter(params, notes)
+        data = get("data") if self.catalogue is not None else None
+        unknown = self.unknown_sentence(params, data)
+        if unknown:
+            errors.append(unknown)
         if self.catalogue is None:  # a page without data (the Notes)
             return {
                 f.key: (
@@ -250,7 +324,6 @@ class PageState:
             self.source_key: GENERATOR,
             self.dataset_key: self.dataset,
         }
-        data = get("data")
         if data == UPLOAD:
             out[self.source_key] = UPLOAD_CSV
         elif data is not None:
@@ -269,26 +342,27 @@ class PageState:
             out[f.key] = f.default if raw is None else f.parse(raw, errors, notes)
         return out
 
-    def query(self, values: Mapping[str, Any]) -> dict[str, str]:
+    def query(self, values: Mapping[str, Any], every: bool = False) -> dict[str, str]:
         """Query parameters for widget values (missing keys: their defaults);
-        only what differs from the defaults is written."""
+        only what differs from the defaults is written (a link), or, with
+        ``every``, every value the page shows, defaults too (said in words)."""
         out: dict[str, str] = {}
         if self.catalogue is None:
             for f in self.fields:
                 text = f.encode(values.get(f.key, f.default))
-                if text != f.encode(f.default):
+                if every or text != f.encode(f.default):
                     out[f.query] = text
             return out
         name = values.get(self.dataset_key, self.dataset)
         if values.get(self.source_key, GENERATOR) == UPLOAD_CSV:
             out["data"] = UPLOAD
-        elif name != self.dataset:
+        elif every or name != self.dataset:
             out["data"] = str(name)
         seed = self.seed_field
         for f in (seed, *self.data_fields(name), *self.model_fields(name)):
             # Compared as written: a multiselect's list equals its tuple default.
             text = f.encode(values.get(f.key, f.default))
-            if text != f.encode(f.default):
+            if every or text != f.encode(f.default):
                 out[f.query] = text
         return out
 
@@ -454,7 +528,8 @@ FAMILY_STATE = PageState(
         ),
         kernel("family", ("gaussian", "polynomial", "linear", "sigmoid"), "linear"),
         c_slider("family", 1.0),
-        nu_slider("family", 0.2),
+        # Steps of 0.01: the slider ends at the data's largest feasible ν.
+        nu_slider("family", 0.2, NU_FINE_GRID),
         sigma_slider("family", 1.0),
         degree("family"),
         Grid("a", "family_a", SCALE_GRID, 0.1, "The sigmoid's a"),

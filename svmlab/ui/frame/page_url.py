@@ -29,6 +29,7 @@ import streamlit as st
 from svmlab.ui.frame import refusals
 from svmlab.ui.frame.page_state import PageState
 from svmlab.ui.frame.presets import PRESETS, Preset, page_query
+from svmlab.user_text import for_markdown
 
 __all__ = [
     "active_preset",
@@ -61,7 +62,9 @@ def _page_preset(state: PageState, name: Any) -> str:
     return name if preset is not None and preset.page == state.page else ""
 
 
-def _apply(state: PageState, params: dict[str, Any]) -> None:
+def _apply(state: PageState, params: Mapping[str, Any]) -> None:
+    """Fill the widget keys from ``params`` (``st.query_params`` itself, so a
+    name the link repeats is seen and said, or a dict)."""
     errors: list[str] = []
     notes: list[str] = []
     st.session_state.update(state.values(params, errors, notes))
@@ -98,7 +101,7 @@ def load(state: PageState) -> None:
     (:func:`link_wins`). Call before the page's widgets are drawn."""
     params = st.query_params.to_dict()
     if link_wins(params, st.session_state.get(_slot(state, "written"))):
-        _apply(state, params)
+        _apply(state, st.query_params)
         st.session_state[_slot(state, "written")] = params
     # A widget the page hides (another generator's sliders, the generator's
     # under an upload), or that another page replaced, keeps its value by
@@ -146,10 +149,11 @@ def say(state: PageState, errors: list[str], notes: list[str]) -> None:
 def messages(state: PageState) -> None:
     """Say, once, what the link had wrong (st.error) or out of range (st.info)."""
     errors, notes = st.session_state.pop(_slot(state, "messages"), ((), ()))
+    # Plain sentences that quote the link's own text: shown literally.
     if errors:
-        st.error("  \n".join(errors))
+        st.error("  \n".join(map(for_markdown, errors)))
     if notes:
-        st.info("  \n".join(notes), icon=":material/tune:")
+        st.info("  \n".join(map(for_markdown, notes)), icon=":material/tune:")
 
 
 NO_DATA = "Upload a CSV file in the sidebar, or switch back to a generator."
@@ -190,6 +194,27 @@ def _leave(state: PageState) -> None:
     st.session_state[preset_key(state)] = ""
 
 
+def _changes(
+    state: PageState, wanted: Mapping[str, str], now: Mapping[str, str]
+) -> list[str]:
+    """What differs between the links ``wanted`` (a preset's) and ``now``, in
+    words, each with both values as the page shows them: a link leaves a
+    default out, and "C default → 1.5" hid what the default is."""
+    skip = ("preset", "classroom")  # not part of what a preset shows
+
+    def shown(query: Mapping[str, str]) -> dict[str, str]:
+        values = state.values(query, [], [])
+        every = state.query(values, every=True)
+        return {k: v for k, v in every.items() if k not in skip}
+
+    before, after = shown(wanted), shown(now)
+    return [
+        f"{k} {before.get(k, '(none)')} → {after.get(k, '(none)')}"
+        for k in sorted(set(before) | set(after))
+        if before.get(k) != after.get(k)
+    ]
+
+
 def preset_box(state: PageState, result: Any) -> None:
     """The active preset's paragraph, the number it promises and the number
     measured now on ``result`` (the page's engine result), what changed since,
@@ -197,14 +222,7 @@ def preset_box(state: PageState, result: Any) -> None:
     preset = active_preset(state)
     if preset is None:
         return
-    skip = ("preset", "classroom")  # not part of what a preset shows
-    now = {k: v for k, v in st.query_params.to_dict().items() if k not in skip}
-    wanted = {k: v for k, v in page_query(preset.name).items() if k not in skip}
-    changed = [
-        f"{k} {wanted.get(k, 'default')} → {now.get(k, 'default')}"
-        for k in sorted(set(now) | set(wanted))
-        if now.get(k) != wanted.get(k)
-    ]
+    changed = _changes(state, page_query(preset.name), st.query_params.to_dict())
     measure: Callable[[Any], str] | None = preset.measure
     measured = measure(result) if measure is not None else None
     # Compact (a projector has 720 lines): the title runs into the paragraph,

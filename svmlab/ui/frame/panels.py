@@ -9,6 +9,7 @@ from typing import Any
 
 import streamlit as st
 
+from svmlab.figures.plane import retitled
 from svmlab.ui.frame import chart
 
 __all__ = [
@@ -29,7 +30,12 @@ CHART_CONFIG = {
 
 
 def plotly_chart(
-    fig: Any, key: str, *, config: dict | None = None, **kwargs: Any
+    fig: Any,
+    key: str,
+    *,
+    config: dict | None = None,
+    axis_titles: tuple[str, str] | None = None,
+    **kwargs: Any,
 ) -> Any:
     """A Plotly chart as every page draws it, with :data:`CHART_CONFIG` unless
     ``config`` says otherwise: svmlab's kept-alive chart
@@ -40,8 +46,11 @@ def plotly_chart(
     (``on_select``, ``selection_mode``: a chart that reports the points
     clicked, which the kept-alive chart does not) ``st.plotly_chart``. Both draw
     the figure's own fonts (``theme=None``: Streamlit's chart theme would
-    replace its 16 px projector fonts by smaller grey ones)."""
+    replace its 16 px projector fonts by smaller grey ones). ``axis_titles``:
+    an upload's column names for a plane's x₁ and x₂
+    (:func:`svmlab.figures.plane.retitled`)."""
     config = CHART_CONFIG if config is None else config
+    fig = retitled(fig, axis_titles)
     if not kwargs:
         return chart.plot(fig, key=key, config=config)
     return st.plotly_chart(

@@ -234,12 +234,16 @@ _TABLE: tuple[Preset, ...] = (
         "sigma_too_small",
         "The kernel width σ",
         "σ too small: every point its own island (overfit)",
-        ExploreSettings(dataset="spiral", C=10.0, sigma=0.1),
-        "With σ = 0.1 each training point gets a bump of its own: all 160 are "
-        "support vectors, the training error is 0 and the test error 37.5 %. The "
-        "boundary is a ring around every point rather than a spiral.",
+        # The two circles, 2 units across: at σ = 0.05 each point's ring is
+        # wider than its support-vector mark (on the spiral, 30 units across,
+        # σ = 0.1 drew rings a few pixels wide, hidden under the marks).
+        ExploreSettings(**{**_CIRCLES, "sigma": 0.05}, C=10.0),
+        "With σ = 0.05 each training point gets a bump of its own: 154 of the 160 "
+        "are support vectors, the training error is 0 and the test error 30 %. "
+        "The boundary is a ring around each +1 point (the −1 points sit in the "
+        "−1 background) rather than a circle.",
         "support vectors",
-        "160 / 160",
+        "154 / 160",
     ),
     Preset(
         "sigma_too_large",
@@ -330,7 +334,7 @@ _TABLE: tuple[Preset, ...] = (
     Preset(
         "irwls_lee",
         "Solvers and the bias",
-        "IRWLS converging (Lee 2006)",
+        "IRWLS stopped by Lee's rule (Lee 2006)",
         ExploreSettings(
             dataset="two_circles",
             loss="modified_hinge",
@@ -338,10 +342,10 @@ _TABLE: tuple[Preset, ...] = (
             delta=0.1,
             playback=True,
         ),
-        "Lee's modified hinge solved by iteratively reweighted least squares: each "
-        "step solves a weighted ridge problem and the objective falls at every "
-        "step. Lee's stopping rule ends it after 10 steps; replay them below the "
-        "chart.",
+        "Lee's modified hinge by iteratively reweighted least squares: a weighted "
+        "ridge problem per step, the objective falling at each. Lee's rule (α "
+        "moves less than tol) stops it after 10 steps with the KKT violation "
+        "still 0.14, above tol. Replay the steps below the chart.",
         "iterations (irwls)",
         "10",
     ),

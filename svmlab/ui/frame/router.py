@@ -216,6 +216,27 @@ def _menu() -> dict[str, list]:
     return sections
 
 
+def _ignored_link() -> None:
+    """On a page without settings (the hub), one sentence naming what the
+    link carries, which nothing reads (every other page says so through its
+    :class:`~svmlab.ui.frame.page_state.PageState`)."""
+    from svmlab.ui.frame.link_values import quoted
+    from svmlab.ui.frame.page_state import STREAMLIT_NAMES
+    from svmlab.user_text import for_markdown
+
+    names = [k for k in st.query_params if k not in STREAMLIT_NAMES]
+    if names:
+        listed = ", ".join(quoted(k) for k in names[:5])
+        more = f" and {len(names) - 5} more" if len(names) > 5 else ""
+        st.info(
+            for_markdown(
+                f"This page has no settings: the link's {listed}{more} "
+                f"{'is' if len(names) == 1 else 'are'} ignored."
+            ),
+            icon=":material/link_off:",
+        )
+
+
 def route() -> None:
     """The router (``app.py``): the menu, then the frame around the page asked
     for, then the page."""
@@ -231,6 +252,8 @@ def route() -> None:
         initial_sidebar_state="collapsed" if on else "auto",
     )
     st.html(_COMPACT)
+    if not page.state:
+        _ignored_link()
     if hooks is not None:
         key = hooks[1]
         on = bool(

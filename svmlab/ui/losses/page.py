@@ -15,7 +15,7 @@ from svmlab.experiments.robustness import LOSS_ORDER, best_start
 from svmlab.figures import robustness as fig
 from svmlab.losses import make_loss
 from svmlab.ui.frame import page_hands, page_url, panels
-from svmlab.ui.frame.model_block import clicked_result, engine_result
+from svmlab.ui.frame.model_block import clicked_result, engine_result, kept_result
 from svmlab.ui.frame.page_state import LOSSES_STATE
 from svmlab.ui.losses import requests as lp
 from svmlab.user_text import for_markdown
@@ -27,7 +27,10 @@ def render() -> None:
     """Draw the Losses page: one script run of ``pages/4_Losses.py``."""
     request = page_hands.top(LOSSES_STATE, lp.controls, title=lp.TITLE, help=lp.HELP)
 
-    result = engine_result(lambda: lp.comparison(request))
+    # A refused comparison keeps the last one drawn (model_block.kept_result).
+    request, result = kept_result(
+        "losses_comparison", request, lambda: lp.comparison(request)
+    )
 
     page_url.preset_box(LOSSES_STATE, result)
     if request.matches_fig_27_17() and not page_url.active_preset(LOSSES_STATE):
@@ -61,6 +64,7 @@ def render() -> None:
                 height=250 if page_url.classroom(LOSSES_STATE) else 300,
             ),
             key=f"losses_panel_{name}",
+            axis_titles=request.axis_titles,
         )
         st.markdown(lp.numbers_markdown(item, request.kernel))
 

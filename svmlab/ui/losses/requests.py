@@ -367,7 +367,13 @@ def panel_numbers(result: robustness.LossResult, kernel: str) -> list[tuple[str,
     clean = pct(result.clean_test_error)
     rows = [("test error", f"{pct(result.test_error)} (clean {clean})")]
     if kernel == "linear":
-        rows.append(("w turned by", f"{result.angle:.1f}°"))
+        # NaN when a w is zero (f constant: identical points of both classes).
+        turned = (
+            f"{result.angle:.1f}°"
+            if math.isfinite(result.angle)
+            else "– (w = 0: no direction)"
+        )
+        rows.append(("w turned by", turned))
     share = pct(result.outlier_alpha_share)
     rows += [
         ("labels changed: data", pct(result.shift_data)),

@@ -12,7 +12,7 @@ import streamlit as st
 from svmlab.figures import multiclass as fig
 from svmlab.svm.multiclass import METHODS
 from svmlab.ui.frame import page_hands, page_url, panels
-from svmlab.ui.frame.model_block import engine_result
+from svmlab.ui.frame.model_block import engine_result, kept_result
 from svmlab.ui.frame.page_state import MULTICLASS_STATE
 from svmlab.ui.multiclass import requests as mp
 from svmlab.user_text import for_markdown
@@ -30,7 +30,8 @@ def render() -> None:
         _, y, _, _ = request.data()
         return y, mp.comparison(request)
 
-    y, results = engine_result(compute)
+    # A refused comparison keeps the last one drawn (model_block.kept_result).
+    request, (y, results) = kept_result("multiclass_comparison", request, compute)
 
     page_url.preset_box(MULTICLASS_STATE, results)
     names = request.class_names(int(max(y)) + 1)
@@ -58,7 +59,9 @@ def render() -> None:
                 st.error(for_markdown(result.error))
                 continue
             panels.plotly_chart(
-                fig.panel_figure(specs[method]), key=f"multiclass_panel_{method}"
+                fig.panel_figure(specs[method]),
+                key=f"multiclass_panel_{method}",
+                axis_titles=request.axis_titles,
             )
             st.markdown(mp.numbers_markdown(result))
             for note in result.notes[:2]:

@@ -25,6 +25,7 @@ def render() -> None:
     DUAL = DOCS / "modified_hinge_dual.md"
 
     page_url.publish(NOTES_STATE)  # classroom=1 stays in the link
+    page_url.messages(NOTES_STATE)  # what the link had that the page cannot use
     st.markdown(NOTES.read_text(encoding="utf-8"))
     st.divider()
     st.markdown(DUAL.read_text(encoding="utf-8"))

@@ -11,7 +11,7 @@ import streamlit as st
 from svmlab.figures import regression as fig
 from svmlab.ui.frame import page_hands, page_url, panels
 from svmlab.ui.frame.chart import plot
-from svmlab.ui.frame.model_block import engine_result
+from svmlab.ui.frame.model_block import engine_result, kept_result
 from svmlab.ui.frame.page_state import REGRESSION_STATE
 from svmlab.ui.regression import requests as rp
 
@@ -30,7 +30,10 @@ def render() -> None:
 
     added = rp.added_points(request)
 
-    fitted = engine_result(lambda: rp.fit(request, added))
+    # A refused fit keeps the last one drawn (model_block.kept_result).
+    (request, added), fitted = kept_result(
+        "regression_fit", (request, added), lambda: rp.fit(request, added)
+    )
     page_url.preset_box(REGRESSION_STATE, fitted)
 
     classroom = page_url.classroom(REGRESSION_STATE)
@@ -79,6 +82,7 @@ def render() -> None:
                 epsilon=fitted.epsilon,
                 squared=squared,
                 height=300,
+                states=fitted.model.sv_state_,
             ),
             key="regression_loss_chart",
         )

@@ -13,13 +13,14 @@ import numpy as np
 import streamlit as st
 
 from svmlab import SvmlabError, figures
-from svmlab.errors import counted
+from svmlab.errors import FitCancelled, counted
 from svmlab.experiments import selection
 from svmlab.figures.heatmap import shared_zrange
 from svmlab.kernels import lee_sigma2_from_sigma
 from svmlab.ui.frame import page_hands, panels
 from svmlab.ui.frame.model_block import engine_result
 from svmlab.ui.frame.page_state import SELECTION_STATE
+from svmlab.ui.frame.run_state import superseded
 from svmlab.ui.selection import requests as sp
 
 __all__ = ["render"]
@@ -377,10 +378,9 @@ def render() -> None:
 
     st.header("Lee (2006) reproduced")
     shipped = sp.load_lee()
-    # This session's own recompute, if it made one: another visitor's later
-    # recompute replaces the file, not what this session computed.
-    own = st.session_state.get(sp.LEE_SESSION_KEY)
-    local = own if own is not None else sp.load_lee(sp.LEE_LOCAL_PATH)
+    # This session's own recompute, if it made one (kept in the session only:
+    # no other visitor sees it).
+    local = st.session_state.get(sp.LEE_SESSION_KEY)
     lee = shipped
     if local is not None:
         if st.session_state.pop("selection_lee_show_local", False):
@@ -390,8 +390,7 @@ def render() -> None:
             "Results shown",
             ["shipped", "recomputed"],
             format_func=lambda k: (
-                f"recomputed {'here' if own is not None else 'on this server'} "
-                f"({counted(len(local['seeds']), 'seed')})"
+                f"recomputed by you ({counted(len(local['seeds']), 'seed')})"
                 if k == "recomputed"
                 else "shipped"
                 + (f" ({counted(len(shipped['seeds']), 'seed')})" if shipped else "")
@@ -515,12 +514,12 @@ def render() -> None:
             disabled=refusal is not None,
         )
         st.caption(
-            "Writes its own file (svmlab/experiments/results/lee2006_local.json, the "
-            "latest recompute of any visitor); the shipped results stay, a switch "
-            "above "
-            "chooses which are shown, and this page keeps showing your own recompute. "
-            f"One recompute runs at a time on this server, of at most "
-            f"{sp.MAX_RECOMPUTE_SEEDS} seeds."
+            "Runs here, for you alone: the result stays in this browser session "
+            "(no file is written, no other visitor sees it) and a switch above "
+            "chooses it or the shipped results. What bounds it: one recompute at "
+            f"a time on this server, of at most {sp.MAX_RECOMPUTE_SEEDS} seeds, "
+            "on one core and in turns with everybody's long fits; it stops when "
+            "you leave the page. Off in room mode."
         )
         if st.button(
             "Recompute", key="selection_lee_run", disabled=refusal is not None
@@ -530,7 +529,10 @@ def render() -> None:
                 result = sp.recompute_lee(
                     n_seeds,
                     lambda f, m: bar.progress(min(max(float(f), 0.0), 1.0), text=m),
+                    superseded(),
                 )
+            except FitCancelled:
+                st.stop()  # the visitor ran the page again: that run draws it
             except sp.RecomputeRunning as busy:
                 bar.empty()
                 st.warning(sp.plain(busy), icon="⏳")

@@ -11,9 +11,11 @@ there, so moving them never recomputes a sweep.
 The Lee (2006) section reads the cached result of
 :mod:`svmlab.experiments.lee2006` (:data:`LEE_PATH`) and the solver benchmark's
 Lee Table 1 (:data:`SOLVERS_JSON`); neither file has to exist. Its Recompute
-button (:func:`recompute_lee`) runs once at a time per server process and
-replaces :data:`LEE_LOCAL_PATH` atomically; each session keeps showing its own
-recompute (:data:`LEE_SESSION_KEY`).
+button (:func:`recompute_lee`) runs once at a time per server process, in
+turns with the server's long fits (the fit lane), and writes no file: the
+result stays in the visitor's session (:data:`LEE_SESSION_KEY`), so no other
+visitor ever sees it (the shipped file is the owner's, written by
+``python -m svmlab.experiments.lee2006``).
 
 Uploads are held per session (at most
 :data:`svmlab.ui.frame.data_source.MAX_SESSION_UPLOADS`),
@@ -27,7 +29,6 @@ import dataclasses
 import json
 import math
 import os
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -41,10 +42,18 @@ import streamlit as st
 
 from svmlab import datasets, figures
 from svmlab.array_types import Array
-from svmlab.errors import ClusterError, DataError, ParameterError, SvmlabError
+from svmlab.errors import (
+    ClusterError,
+    DataError,
+    FitCancelled,
+    ParameterError,
+    SvmlabError,
+)
 from svmlab.experiments import criterion_grid, selection
 from svmlab.experiments.executors import ENV_SCHEDULER, describe_executor
 from svmlab.kernels import lee_sigma2_from_sigma
+from svmlab.solvers.base import cancel_when
+from svmlab.solvers.lane import lane_turn
 from svmlab.svm.classifier import SVC
 from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.frame import data_source, keyed, room
@@ -111,9 +120,6 @@ SIGMA_CHOICES = SELECTION_SIGMA
 DELTAS = SELECTION_DELTAS
 
 LEE_PATH = ROOT / "svmlab" / "experiments" / "results" / "lee2006.json"
-#: Where the page's Recompute button writes (git-ignored), so a quick run with a
-#: few seeds never replaces the shipped many-seed results.
-LEE_LOCAL_PATH = LEE_PATH.with_name("lee2006_local.json")
 SOLVERS_JSON = ROOT / "benchmarks" / "results" / "solvers.json"
 #: What ``python -m benchmarks model_selection`` measured (issue 29): the
 #: speed-ups the page states come from this file, never from numbers typed into
@@ -127,8 +133,8 @@ def benchmark_run(path: Path, mode: str = "default") -> dict[str, Any]:
     return json.loads(Path(path).read_text(encoding="utf-8"))["runs"][mode]
 
 
-#: Session key of this session's own recomputed Lee result (shown before the
-#: file, which the last recompute of any session wrote).
+#: Session key of this session's own recomputed Lee result (never written to
+#: a file: no other visitor sees it).
 LEE_SESSION_KEY = "selection_lee_local"
 
 #: Lee (2006) Table 1: CPU seconds of one fit (MATLAB 6.5, Pentium IV), n -> (IRWLS,
@@ -844,22 +850,28 @@ def recompute_refusal() -> str | None:
 
 
 #: One Lee recompute at a time in this server process, whoever starts it: it
-#: takes minutes of both cores, and two would also race on the same file.
+#: takes minutes of a core.
 _RECOMPUTE_LOCK = threading.Lock()
 _recompute_started: float | None = None
 
 
 def recompute_lee(
-    seeds: int, progress: Callable[[float, str], None], path: Path | None = None
+    seeds: int,
+    progress: Callable[[float, str], None],
+    should_stop: Callable[[], bool] = lambda: False,
 ) -> dict[str, Any]:
-    """Run the Lee experiment for training seeds 0..seeds-1 and write it to
-    :data:`LEE_LOCAL_PATH` (the shipped :data:`LEE_PATH` is never written).
+    """Run the Lee experiment for training seeds 0..seeds-1 for one visitor:
+    the result is returned (the page keeps it in the visitor's session), never
+    written to a file another visitor would read.
 
-    One run at a time per process: while one runs, another call raises
-    :class:`RecomputeRunning` ("already running, started at ...") and starts
-    nothing. The file is written beside its target and renamed over it
-    (``os.replace``), so a session reading the old file reads all of it and a
-    session opening it later reads all of the new one, never a half-written file.
+    What bounds it, per visitor: at most :data:`MAX_RECOMPUTE_SEEDS` seeds;
+    one run at a time per process (while one runs, another call raises
+    :class:`RecomputeRunning`, "already running, started at ...", and starts
+    nothing); off in room mode; it runs in the server's fit lane
+    (:func:`svmlab.solvers.lane.lane_turn`: one core at most, and at every step
+    of progress it lets a waiting long fit of another visitor go first); and
+    it stops at its next fit once ``should_stop()`` is true (the visitor left
+    or ran the page again: :class:`~svmlab.errors.FitCancelled`).
     """
     global _recompute_started
     from svmlab.experiments import lee2006
@@ -872,42 +884,36 @@ def recompute_lee(
             f"Choose between 1 and {MAX_RECOMPUTE_SEEDS} training seeds: each takes "
             "about a minute of the server's CPU."
         )
-    target = Path(path or LEE_LOCAL_PATH)
-    if target.resolve() == Path(LEE_PATH).resolve():
-        raise ParameterError(
-            "The page never overwrites the shipped results; it writes its own file."
-        )
     if not _RECOMPUTE_LOCK.acquire(blocking=False):
         started = _recompute_started
         when = time.strftime("%H:%M:%S", time.localtime(started)) if started else "?"
         raise RecomputeRunning(
             f"A recompute is already running, started at {when} (server time); "
-            "wait until it has finished, then reload the page to see its results."
+            "wait until it has finished, then press Recompute again."
         )
     try:
         _recompute_started = time.time()
-        result = lee2006.run(tuple(range(int(seeds))), progress=progress)
-        _replace_file(result, target)
+        with (
+            cancel_when(should_stop),
+            lane_turn(room.LANE, _stop_if(should_stop)) as give_way,
+        ):
+
+            def step(fraction: float, message: str) -> None:
+                progress(fraction, message)
+                give_way()
+
+            return lee2006.run(tuple(range(int(seeds))), progress=step)
     finally:
         _recompute_started = None
         _RECOMPUTE_LOCK.release()
-    return result
 
 
-def _replace_file(result: dict[str, Any], target: Path) -> None:
-    """Write ``result`` to a new file in ``target``'s folder, then rename it over
-    ``target`` (atomic on one file system). The temporary name ends in
-    ``_local.json``, which git ignores, in case the process dies meanwhile."""
-    from svmlab.experiments import lee2006
+def _stop_if(should_stop: Callable[[], bool]) -> Callable[[], None]:
+    """A lane poll that raises :class:`~svmlab.errors.FitCancelled` once
+    ``should_stop()`` is true (a recompute waiting for its turn stops too)."""
 
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(
-        prefix=f".{target.stem}.", suffix="_local.json", dir=target.parent
-    )
-    os.close(fd)
-    try:
-        lee2006.save(result, name)
-        os.replace(name, target)
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise
+    def poll() -> None:
+        if should_stop():
+            raise FitCancelled("The Lee recompute was stopped: its page was left.")
+
+    return poll

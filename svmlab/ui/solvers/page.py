@@ -13,7 +13,7 @@ from svmlab.experiments.solver_race import CLOCKS
 from svmlab.figures.solver_race import race_panel
 from svmlab.figures.solver_traces import scaling_figure, traces_figure
 from svmlab.ui.frame import keyed, page_hands, page_url, panels
-from svmlab.ui.frame.model_block import clicked_result, engine_result
+from svmlab.ui.frame.model_block import clicked_result, kept_result
 from svmlab.ui.frame.page_state import SOLVERS_STATE
 from svmlab.ui.solvers import requests as sp
 from svmlab.ui.solvers import text
@@ -26,7 +26,10 @@ def render() -> None:
     """Draw the Solvers page: one script run of ``pages/5_Solvers.py``."""
     request = page_hands.top(SOLVERS_STATE, sp.controls, title=sp.TITLE, help=sp.HELP)
 
-    result = engine_result(lambda: sp.comparison(request))
+    # A refused comparison keeps the last one drawn (model_block.kept_result).
+    request, result = kept_result(
+        "solvers_comparison", request, lambda: sp.comparison(request)
+    )
 
     page_url.preset_box(SOLVERS_STATE, result)
     TITLES = text.titles()
@@ -128,6 +131,7 @@ def render() -> None:
                         f_reference=result.f_reference,
                     ),
                     key=f"solvers_race_{item.name}",
+                    axis_titles=request.axis_titles,
                 )
         key = cells[len(frames)] if len(frames) % 2 else st.container()
         key.caption(
