@@ -121,7 +121,7 @@ EXPLORE_STATE = PageState(
     max_n=2000,
     param_key=param_key,
     model_defaults=MODEL_DEFAULTS,
-    # A followed room's code (svmlab.ui.explore.follow_panel reads it itself).
+    # An old room link's code (?follow=CODE: the hall's routes send it to the room).
     extra_names=("follow",),
     fields=(
         Number(

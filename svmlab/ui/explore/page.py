@@ -329,7 +329,7 @@ def _data_alone(settings, identity: tuple, data: cache.Data) -> None:
             fit=(400, 270 if settings.classroom else 300),
         )
     with right:
-        follow_panel.room_row(settings.classroom)
+        hall_panel.room_row(settings)
         st.info(
             "The training points, with no model yet: the fit these settings ask "
             "for was refused (the sentence above). Change what it names and the "
