@@ -42,7 +42,7 @@ def test_explore_refused_at_once_still_draws_the_data_the_room_and_every_control
     assert s.test_fraction == 0.2 and 46 <= drawn <= 50  # the 80 % that train
     xs = np.concatenate([t["x"] for t in hover])
     assert xs.min() >= X[:, 0].min() - 1e-3 and xs.max() <= X[:, 0].max() + 1e-3
-    assert at.button(key="explore_room_open")  # the room row is there
+    assert at.button(key="hall_open")  # the room row is there
     assert at.selectbox(key="explore_kernel").value == "sigmoid"
     assert at.selectbox(key="explore_solver").value == "qp"
     # A solver that takes it draws the model, as ever.
