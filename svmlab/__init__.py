@@ -39,6 +39,7 @@ from svmlab.svm import (
     BIASES,
     SV_STATES,
     SVC,
+    SVR,
     CrammerSingerSVC,
     EpsilonSVR,
     NuSVC,
@@ -52,6 +53,7 @@ from svmlab.svm import (
 __all__ = [
     "BIASES",
     "SVC",
+    "SVR",
     "SV_STATES",
     "CrammerSingerSVC",
     "DataError",

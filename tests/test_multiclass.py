@@ -390,10 +390,20 @@ def test_bad_input_gets_a_plain_typed_error(model, y, error, words):
         model.fit(X, y)
 
 
-def test_binary_svc_points_at_the_multiclass_estimators():
-    X = np.random.default_rng(0).normal(size=(12, 2))
-    with pytest.raises(DataError, match="OneVsRestSVC"):
-        SVC().fit(X, np.arange(12) % 3)
+def test_svc_on_three_classes_is_libsvms_one_vs_one():
+    """SVC with more than two classes votes over its pairs as LIBSVM: the pair
+    values, the ovr scores and the labels are scikit-learn's."""
+    X, y = make_blobs(90, centers=3, cluster_std=2.0, random_state=0)
+    for shape in ("ovo", "ovr"):
+        ours = SVC(C=2.0, gamma=0.7, tol=1e-10, decision_function_shape=shape)
+        ref = SklearnSVC(C=2.0, gamma=0.7, tol=1e-10, decision_function_shape=shape)
+        ours.fit(X, y), ref.fit(X, y)
+        np.testing.assert_allclose(
+            ours.decision_function(X), ref.decision_function(X), atol=1e-5
+        )
+        np.testing.assert_array_equal(ours.predict(X), ref.predict(X))
+        np.testing.assert_array_equal(ours.n_support_, ref.n_support_)
+        np.testing.assert_array_equal(ours.support_, ref.support_)
 
 
 def test_block_method_converges_when_own_entries_sit_at_C():

@@ -393,7 +393,7 @@ class CrammerSingerSVC(ClassifierMixin, KernelCParameters):
             crammer_singer.CSDual(K, codes, k, float(self.C)),
             method=self.solver,
             tol=float(self.tol),
-            max_iter=10_000 if self.max_iter is None else int(self.max_iter),
+            max_iter=check_max_iter(self.max_iter) or 10_000,
             random_state=self.random_state,
             max_seconds=self.max_seconds,
         )

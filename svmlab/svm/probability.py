@@ -41,14 +41,16 @@ from sklearn.utils.validation import check_is_fitted
 
 from svmlab.array_types import Array
 from svmlab.errors import ParameterError, plain_value
-from svmlab.svm.classifier import SVC
 from svmlab.svm.validation import check_binary_labels, validate
 
 __all__ = [
+    "MIN_PAIR_PROBABILITY",
     "PlattFit",
     "PlattSVC",
     "ThresholdReport",
+    "coupled_probabilities",
     "cross_val_decision",
+    "pairwise_coupling",
     "roc",
     "sigmoid_predict",
     "sigmoid_train",
@@ -174,6 +176,7 @@ def cross_val_decision(
     *,
     folds: int = 5,
     random_state: int | None = None,
+    sample_weight: Array | None = None,
 ) -> Array:
     """Decision values from a ``folds``-fold cross-validation, as LIBSVM's
     ``svm_binary_svc_probability`` computes them.
@@ -181,9 +184,9 @@ def cross_val_decision(
     The points are shuffled once (``random_state``), cut into ``folds``
     contiguous blocks, and each block gets the decision values of a clone of
     ``estimator`` trained on the others (on the labels as given, so class
-    weights keyed by label still apply; f > 0 means the larger label). A
-    training part with one class only gives its block +1 or -1 (0 if empty), as
-    LIBSVM does.
+    weights keyed by label still apply; f > 0 means the larger label; the
+    training part's ``sample_weight``, if any, too). A training part with one
+    class only gives its block +1 or -1 (0 if empty), as LIBSVM does.
     """
     n = X.shape[0]
     positive = np.asarray(y) == unique_labels(y)[-1]
@@ -193,14 +196,73 @@ def cross_val_decision(
         begin, end = k * n // folds, (k + 1) * n // folds
         test = order[begin:end]
         train = np.r_[order[:begin], order[end:]]
-        if train.size == 0:
+        if train.size == 0 or test.size == 0:
             continue
         if np.all(positive[train]) or not np.any(positive[train]):
             f[test] = 1.0 if positive[train[0]] else -1.0
             continue
-        model = clone(estimator).fit(X[train], y[train])
+        weights = (
+            {} if sample_weight is None else {"sample_weight": sample_weight[train]}
+        )
+        model = clone(estimator).fit(X[train], y[train], **weights)
         f[test] = model.decision_function(X[test])
     return f
+
+
+#: LIBSVM's bounds on each pairwise probability before the coupling.
+MIN_PAIR_PROBABILITY = 1e-7
+
+
+def pairwise_coupling(r: Array) -> Array:
+    """Class probabilities from pairwise ones: Wu, Lin & Weng (2004)'s second
+    method, as LIBSVM's ``multiclass_probability`` iterates it.
+
+    ``r[:, i, j]`` is ``P(y = i | y in {i, j}, x)`` for each of m points (``r[:,
+    j, i] = 1 - r[:, i, j]``), shape (m, k, k). The answer p (m, k) minimises
+    ``sum_i sum_{j != i} (r_ji p_i - r_ij p_j)^2`` over the simplex: LIBSVM's
+    fixed-point iteration on ``Q p = (p'Qp) 1`` from ``p = 1/k``, stopped when
+    ``max_t |(Qp)_t - p'Qp| < 0.005 / k`` or after ``max(100, k)`` sweeps, each
+    point on its own (a point that has stopped no longer moves).
+    """
+    r = np.asarray(r, dtype=np.float64)
+    m, k, _ = r.shape
+    Q = -r * np.transpose(r, (0, 2, 1))
+    rows = np.arange(k)
+    Q[:, rows, rows] = np.sum(r * r, axis=1) - r[:, rows, rows] ** 2
+    p = np.full((m, k), 1.0 / k)
+    eps = 0.005 / k
+    active = np.ones(m, dtype=bool)
+    for _ in range(max(100, k)):
+        Qp = np.einsum("mtj,mj->mt", Q, p)
+        pQp = np.sum(p * Qp, axis=1)
+        active &= ~(np.max(np.abs(Qp - pQp[:, None]), axis=1) < eps)
+        if not active.any():
+            break
+        for t in range(k):
+            diff = np.where(active, (pQp - Qp[:, t]) / Q[:, t, t], 0.0)
+            p[:, t] += diff
+            scale = 1.0 + diff
+            pQp = (pQp + diff * (diff * Q[:, t, t] + 2.0 * Qp[:, t])) / scale / scale
+            Qp = (Qp + diff[:, None] * Q[:, t, :]) / scale[:, None]
+            p /= scale[:, None]
+    return p
+
+
+def coupled_probabilities(pair_values: Array, A: Array, B: Array, k: int) -> Array:
+    """P(class | x) (m, k) from the one-vs-one decision values (m, k(k-1)/2) in
+    LIBSVM's orientation (pair (i, j) positive for i) and each pair's Platt
+    sigmoid (LIBSVM's ``svm_predict_probability``): each pairwise probability
+    clipped to ``[1e-7, 1 - 1e-7]``, then :func:`pairwise_coupling`."""
+    m = pair_values.shape[0]
+    r = np.zeros((m, k, k))
+    column = 0
+    for i in range(k):
+        for j in range(i + 1, k):
+            q = sigmoid_predict(pair_values[:, column], A[column], B[column])
+            q = np.clip(q, MIN_PAIR_PROBABILITY, 1.0 - MIN_PAIR_PROBABILITY)
+            r[:, i, j], r[:, j, i] = q, 1.0 - q
+            column += 1
+    return pairwise_coupling(r)
 
 
 class PlattSVC(ClassifierMixin, BaseEstimator):
@@ -262,6 +324,9 @@ class PlattSVC(ClassifierMixin, BaseEstimator):
             one="Platt's probabilities need points of two classes.",
             more="Platt's probabilities here are for two.",
         )
+        # Imported here: svmlab.SVC's own probabilities use this module.
+        from svmlab.svm.classifier import SVC
+
         base = SVC() if self.estimator is None else self.estimator
         self.estimator_ = clone(base).fit(X, y)
         self.cv_decision_ = cross_val_decision(
