@@ -420,3 +420,29 @@ def test_block_method_converges_when_own_entries_sit_at_C():
     at_C = blocks.alpha[np.arange(150), y] == 1.0
     assert at_C.sum() > 10
     assert blocks.objective == pytest.approx(qp.objective, rel=1e-6)
+
+
+def test_ovr_scores_and_votes_break_exact_ties_as_scikit_learn():
+    """A very narrow kernel: far from the points every pair value is its
+    intercept, 0 for one pair. scikit-learn's "ovr" scores count that 0 for
+    the first class, LIBSVM's vote (predict) for the second: the two disagree
+    there, and both are scikit-learn's."""
+    X, y = make_blobs(random_state=42, n_samples=20, n_features=2)
+    g = np.linspace(-10.0, 10.0, 40)
+    grid = np.array(np.meshgrid(g, g)).reshape(2, -1).T
+    for ties in (False, True):
+        kw = {"kernel": "rbf", "gamma": 1e6, "break_ties": ties}
+        ours, ref = SVC(**kw).fit(X, y), SklearnSVC(**kw).fit(X, y)
+        np.testing.assert_allclose(
+            ours.decision_function(grid), ref.decision_function(grid), atol=1e-9
+        )
+        np.testing.assert_array_equal(ours.predict(grid), ref.predict(grid))
+    assert np.any(
+        ours.predict(grid) != SVC(kernel="rbf", gamma=1e6).fit(X, y).predict(grid)
+    )
+
+
+def test_n_iter_is_one_count_per_pair():
+    X, y = make_blobs(60, centers=4, random_state=1)
+    assert SVC().fit(X, y).n_iter_.shape == (6,)
+    assert isinstance(SVC().fit(X, y % 2).n_iter_, int)

@@ -190,7 +190,8 @@ class SVC(
         The primal objective ``0.5 ||f||^2 + C sum loss(m_i)``, the dual value
         (hinge-type losses), their gap, and the KKT violation in margin units.
     n_iter_, converged_, fit_time_, solver_, history_, solution_
-        Iterations (summed over pairs), convergence flag, seconds for the whole
+        Iterations (an int; with k classes one per pair, (k(k-1)/2,) as
+        scikit-learn's), convergence flag, seconds for the whole
         fit, the concrete solver, per-iteration records, and the raw
         :class:`DualSolution` (two classes).
     fit_notes_ : tuple of str

@@ -134,12 +134,14 @@ def pair_values(
     return out
 
 
-def votes(values: Array, k: int) -> NDArray[np.int64]:
+def votes(values: Array, k: int, *, zero_to_first: bool = False) -> NDArray[np.int64]:
     """Votes per class (m, k): pair (i, j) votes for i where its value is > 0,
-    for j elsewhere (LIBSVM)."""
+    for j elsewhere (LIBSVM's ``predict``); with ``zero_to_first`` a value of
+    exactly 0 votes for i (scikit-learn's ``_ovr_decision_function`` counts a
+    vote for j only where the value is < 0)."""
     out = np.zeros((values.shape[0], k), dtype=np.int64)
     for p, (i, j) in enumerate(class_pairs(k)):
-        first = values[:, p] > 0
+        first = values[:, p] >= 0 if zero_to_first else values[:, p] > 0
         out[first, i] += 1
         out[~first, j] += 1
     return out
@@ -149,12 +151,16 @@ def ovr_scores(values: Array, k: int) -> Array:
     """scikit-learn's ``decision_function_shape="ovr"`` (m, k): ``votes + s /
     (3 (|s| + 1))`` with ``s_i`` the sum of the pair values for i (minus those
     against it); the second term lies in (-1/3, 1/3), so it orders tied votes
-    and never overturns one (``sklearn.utils.multiclass._ovr_decision_function``)."""
+    and never overturns one (``sklearn.utils.multiclass._ovr_decision_function``,
+    whose votes give a pair value of exactly 0 to i: far from every support
+    vector of a narrow kernel, where the values are the intercepts, its argmax
+    may differ from LIBSVM's vote)."""
     confidence = np.zeros((values.shape[0], k))
     for p, (i, j) in enumerate(class_pairs(k)):
         confidence[:, i] += values[:, p]
         confidence[:, j] -= values[:, p]
-    return votes(values, k) + confidence / (3.0 * (np.abs(confidence) + 1.0))
+    tally = votes(values, k, zero_to_first=True)
+    return tally + confidence / (3.0 * (np.abs(confidence) + 1.0))
 
 
 def primal_coef(dual_coef: Any, n_support: NDArray, support_vectors: Any) -> Any:
@@ -274,7 +280,8 @@ class PairwiseClassifier:
         self.pair_models_ = models
         self.support_, self.n_support_, self.intercept_ = support, n_support, intercept
         self._set_support_vectors(X, support, dual, spec)
-        self.n_iter_ = int(sum(int(m.n_iter_) for m in models))
+        # One count per pair, as scikit-learn's (a binary fit keeps one int).
+        self.n_iter_ = np.array([int(m.n_iter_) for m in models], dtype=np.int32)
         self.converged_ = missed == 0
         self.fit_notes_ = tuple(note for m in models for note in m.fit_notes_)
 

@@ -154,7 +154,7 @@ class NuSVC(PairwiseClassifier, ClassifierMixin, PairwiseParameters, KernelMachi
     n_iter_, converged_, stop_reason_, kkt_violation_, objective_, fit_time_,
     solution_
         The solver's report (:class:`svmlab.solvers.family.FamilySolution`;
-        with k classes, ``n_iter_`` summed and ``pair_models_`` each pair's).
+        with k classes, ``n_iter_`` one per pair and ``pair_models_`` each pair's).
     class_weight_, fit_status_, shape_fit_, kernel_spec_, probA_, probB_
         As :class:`svmlab.SVC` (``class_weight_`` all ones: ν-SVC has no C).
     """
