@@ -19,7 +19,7 @@ the two with class i as +1, and a vote. This module holds what both share:
 - the primal ``coef_`` of a linear kernel, one row per pair (:func:`primal_coef`);
 - :class:`PairwiseClassifier`, the methods SVC and NuSVC share on top:
   ``decision_function``, ``predict`` (``break_ties``), ``predict_proba``
-  (Platt per pair, LIBSVM's ``-b 1``, coupled by :func:`svmlab.svm.probability.
+  (Platt per pair, LIBSVM's ``-b 1``, coupled by :func:`svmlab.svm.platt.
   pairwise_coupling`) and ``coef_``.
 
 With two classes the layout is the binary one (one row, one intercept) in
@@ -50,7 +50,7 @@ from svmlab.array_types import Array
 from svmlab.errors import DataError, ParameterError, UnknownNameError
 from svmlab.solvers.base import Budget
 from svmlab.svm.kernel_spec import KernelSpec, kernel_to_support
-from svmlab.svm.probability import (
+from svmlab.svm.platt import (
     coupled_probabilities,
     cross_val_decision,
     sigmoid_train,
@@ -466,7 +466,7 @@ class _GramRows(BaseEstimator):
     """An estimator on a precomputed Gram matrix whose points are row numbers:
     fitted on rows r, it trains on ``gram[r, r]`` and scores rows t by
     ``gram[t, r]``, so that a cross-validation over points
-    (:func:`svmlab.svm.probability.cross_val_decision`) can cut folds of a
+    (:func:`svmlab.svm.platt.cross_val_decision`) can cut folds of a
     precomputed kernel."""
 
     def __init__(self, estimator: Any = None, gram: Any = None) -> None:
