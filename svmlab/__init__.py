@@ -42,6 +42,7 @@ from svmlab.svm import (
     BIASES,
     SV_STATES,
     SVC,
+    SVR,
     CrammerSingerSVC,
     EpsilonSVR,
     NuSVC,
@@ -55,6 +56,7 @@ from svmlab.svm import (
 __all__ = [
     "BIASES",
     "SVC",
+    "SVR",
     "SV_STATES",
     "CrammerSingerSVC",
     "DataError",

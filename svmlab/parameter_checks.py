@@ -34,13 +34,18 @@ def check_positive(name: str, value: object, what: str = "") -> float:
 
 
 def check_max_iter(max_iter: object) -> int | None:
-    """None (the solver's own cap) or a whole number >= 1, or a ParameterError."""
+    """None (the solver's own cap) or a whole number >= 1, or a ParameterError.
+
+    scikit-learn's -1 ("no limit") is None: the solver's own cap (for SMO
+    LIBSVM's ``max(10^7, 100 n)``, which a converging problem never reaches).
+    """
     m = max_iter
-    if m is None:
+    if m is None or (is_number(m) and m == -1):
         return None
     if not (is_number(m) and math.isfinite(m) and int(m) == m and m >= 1):
         raise ParameterError(
-            f"max_iter must be a whole number of at least 1; got {plain_value(m)}."
+            "max_iter must be a whole number of at least 1 (or -1 for the "
+            f"solver's own cap); got {plain_value(m)}."
         )
     return int(m)
 

@@ -23,7 +23,7 @@ from svmlab import (
     UnknownNameError,
     datasets,
 )
-from tests.conftest import estimator_checks, random_problem
+from tests.conftest import SAMPLE_WEIGHT_XFAIL, estimator_checks, random_problem
 
 
 def test_scikit_learn_estimator_checks():
@@ -32,7 +32,7 @@ def test_scikit_learn_estimator_checks():
     The one check not run: ``check_array_api_input`` (it needs SCIPY_ARRAY_API
     and an array-API namespace; svmlab computes in NumPy by design).
     """
-    assert len(estimator_checks(SVC())) > 40
+    assert len(estimator_checks(SVC(), SAMPLE_WEIGHT_XFAIL)) > 40
 
 
 def test_any_two_labels_map_back():
@@ -101,7 +101,7 @@ def test_precomputed_gram_gives_the_same_fit(params):
         kernel=model.kernel,
         sigma=model.sigma,
         degree=model.degree,
-        coef0=model.coef0,
+        coef0=1.0,  # svmlab's spelling: (x'z + 1)^p
     )
     given = clone(model).fit(X, y, K=K)
     np.testing.assert_allclose(given.alpha_, plain.alpha_, rtol=0, atol=1e-12)
@@ -116,7 +116,7 @@ def test_precomputed_gram_gives_the_same_fit(params):
             kernel=model.kernel,
             sigma=model.sigma,
             degree=model.degree,
-            coef0=model.coef0,
+            coef0=1.0,
         ),
     )
 
@@ -172,12 +172,13 @@ X_OK, Y_OK = random_problem(4, n=20)
             "infinite",
         ),
         (
-            {},
+            {"sigma": 1.0, "gamma": 0.5},
             X_OK,
-            np.arange(20) % 3,
-            DataError,
-            "Only binary classification.*OneVsRestSVC",
+            Y_OK,
+            ParameterError,
+            "gamma and sigma are both given",
         ),
+        ({"gamma": "wide"}, X_OK, Y_OK, ParameterError, "gamma must be a positive"),
         ({"C": 0.0}, X_OK, Y_OK, ParameterError, "C must be a positive"),
         ({"C": -1.0}, X_OK, Y_OK, ParameterError, "C must be a positive"),
         ({"C": math.nan}, X_OK, Y_OK, ParameterError, "C must be a positive"),
@@ -191,7 +192,7 @@ X_OK, Y_OK = random_problem(4, n=20)
         ),
         ({"sigma": 0.0}, X_OK, Y_OK, ParameterError, "sigma must be a positive"),
         ({"sigma": -2.0}, X_OK, Y_OK, ParameterError, "sigma must be a positive"),
-        ({"kernel": "rbf"}, X_OK, Y_OK, UnknownNameError, "Unknown kernel 'rbf'"),
+        ({"kernel": "rbff"}, X_OK, Y_OK, UnknownNameError, "Unknown kernel 'rbff'"),
         ({"loss": "logistic"}, X_OK, Y_OK, UnknownNameError, "Unknown loss 'logistic'"),
         ({"solver": "newton"}, X_OK, Y_OK, UnknownNameError, "Unknown solver 'newton'"),
         ({"bias": "maybe"}, X_OK, Y_OK, UnknownNameError, "Unknown bias mode"),

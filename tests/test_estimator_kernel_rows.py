@@ -11,6 +11,7 @@ import pytest
 from sklearn.svm import SVC as LibSVC
 
 import svmlab.svm.classifier as estimator_module
+import svmlab.svm.kernel_spec as kernel_spec_module
 from svmlab import SVC, datasets, solvers
 from svmlab.errors import SvmlabError
 from svmlab.kernels import KernelRows, gamma_from_sigma, gram
@@ -33,7 +34,7 @@ def gram_calls(monkeypatch):
         shapes.append(K.shape)
         return K
 
-    monkeypatch.setattr(estimator_module, "gram", recording_gram)
+    monkeypatch.setattr(kernel_spec_module, "gram", recording_gram)
     return shapes
 
 

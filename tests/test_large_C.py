@@ -63,7 +63,7 @@ def _check_consistent(
     rounding = 1e-14 * k_max * float(np.abs(model.alpha_).sum())
     scale = max(1.0, float(np.abs(model.margins_).max()))
     np.testing.assert_allclose(model.margins_, y * f, atol=1e-9 * scale + rounding)
-    np.testing.assert_array_equal(model.support_, np.flatnonzero(model.alpha_))
+    np.testing.assert_array_equal(np.sort(model.support_), np.flatnonzero(model.alpha_))
     np.testing.assert_array_equal(
         model.dual_coef_[0], (model.alpha_ * model.y_fit_)[model.support_]
     )

@@ -390,10 +390,20 @@ def test_bad_input_gets_a_plain_typed_error(model, y, error, words):
         model.fit(X, y)
 
 
-def test_binary_svc_points_at_the_multiclass_estimators():
-    X = np.random.default_rng(0).normal(size=(12, 2))
-    with pytest.raises(DataError, match="OneVsRestSVC"):
-        SVC().fit(X, np.arange(12) % 3)
+def test_svc_on_three_classes_is_libsvms_one_vs_one():
+    """SVC with more than two classes votes over its pairs as LIBSVM: the pair
+    values, the ovr scores and the labels are scikit-learn's."""
+    X, y = make_blobs(90, centers=3, cluster_std=2.0, random_state=0)
+    for shape in ("ovo", "ovr"):
+        ours = SVC(C=2.0, gamma=0.7, tol=1e-10, decision_function_shape=shape)
+        ref = SklearnSVC(C=2.0, gamma=0.7, tol=1e-10, decision_function_shape=shape)
+        ours.fit(X, y), ref.fit(X, y)
+        np.testing.assert_allclose(
+            ours.decision_function(X), ref.decision_function(X), atol=1e-5
+        )
+        np.testing.assert_array_equal(ours.predict(X), ref.predict(X))
+        np.testing.assert_array_equal(ours.n_support_, ref.n_support_)
+        np.testing.assert_array_equal(ours.support_, ref.support_)
 
 
 def test_block_method_converges_when_own_entries_sit_at_C():
@@ -410,3 +420,29 @@ def test_block_method_converges_when_own_entries_sit_at_C():
     at_C = blocks.alpha[np.arange(150), y] == 1.0
     assert at_C.sum() > 10
     assert blocks.objective == pytest.approx(qp.objective, rel=1e-6)
+
+
+def test_ovr_scores_and_votes_break_exact_ties_as_scikit_learn():
+    """A very narrow kernel: far from the points every pair value is its
+    intercept, 0 for one pair. scikit-learn's "ovr" scores count that 0 for
+    the first class, LIBSVM's vote (predict) for the second: the two disagree
+    there, and both are scikit-learn's."""
+    X, y = make_blobs(random_state=42, n_samples=20, n_features=2)
+    g = np.linspace(-10.0, 10.0, 40)
+    grid = np.array(np.meshgrid(g, g)).reshape(2, -1).T
+    for ties in (False, True):
+        kw = {"kernel": "rbf", "gamma": 1e6, "break_ties": ties}
+        ours, ref = SVC(**kw).fit(X, y), SklearnSVC(**kw).fit(X, y)
+        np.testing.assert_allclose(
+            ours.decision_function(grid), ref.decision_function(grid), atol=1e-9
+        )
+        np.testing.assert_array_equal(ours.predict(grid), ref.predict(grid))
+    assert np.any(
+        ours.predict(grid) != SVC(kernel="rbf", gamma=1e6).fit(X, y).predict(grid)
+    )
+
+
+def test_n_iter_is_one_count_per_pair():
+    X, y = make_blobs(60, centers=4, random_state=1)
+    assert SVC().fit(X, y).n_iter_.shape == (6,)
+    assert isinstance(SVC().fit(X, y % 2).n_iter_, int)

@@ -12,7 +12,7 @@ from sklearn import svm as sk
 from svmlab import SVC, NuSVC, OneClassSVM, datasets
 from svmlab.errors import DataError, InfeasibleNuError, ParameterError
 from svmlab.svm.nu_svm import max_feasible_nu
-from tests.conftest import estimator_checks, libsvm_kernel
+from tests.conftest import SAMPLE_WEIGHT_XFAIL, estimator_checks, libsvm_kernel
 
 TIGHT = 1e-10
 
@@ -40,7 +40,7 @@ def _data(name: str, n: int = 160, seed: int = 0):
 
 @pytest.mark.parametrize("estimator", [NuSVC(), OneClassSVM()], ids=lambda e: str(e))
 def test_scikit_learn_estimator_checks(estimator):
-    assert len(estimator_checks(estimator)) > 40
+    assert len(estimator_checks(estimator, SAMPLE_WEIGHT_XFAIL)) > 40
 
 
 def _exact_nu_svc(K: np.ndarray, y: np.ndarray, nu: float) -> float:
@@ -88,7 +88,7 @@ def test_nu_svc_agrees_with_libsvm_on_held_out_points(case, nu):
     ref = sk.NuSVC(nu=nu, tol=TIGHT, **ref_kw).fit(X, y)
     exact = NuSVC(nu=nu, tol=TIGHT, **ours_kw).fit(X, y)
     if ours_kw["kernel"] != "sigmoid":  # the QP is convex: check the optimum
-        K = exact._rows(X).full()
+        K = exact.kernel_spec_.gram(X)
         y_pm = np.where(y > 0, 1.0, -1.0)
         best = _exact_nu_svc(K, y_pm, nu)
         ours = exact.objective_ * (exact.solution_.r**2)
@@ -96,7 +96,7 @@ def test_nu_svc_agrees_with_libsvm_on_held_out_points(case, nu):
     model = NuSVC(nu=nu, tol=TIGHT, cache_precision="float32", **ours_kw).fit(X, y)
     f, f_ref = model.decision_function(Xt), ref.decision_function(Xt)
     assert np.max(np.abs(f - f_ref)) <= 1e-5 * max(1.0, np.abs(f_ref).max())
-    np.testing.assert_array_equal(model.support_, np.sort(ref.support_))
+    np.testing.assert_array_equal(model.support_, ref.support_)  # its layout
     np.testing.assert_array_equal(model.predict(Xt), ref.predict(Xt))
     assert model.converged_ and model.stop_reason_ == "converged"
 

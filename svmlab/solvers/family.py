@@ -336,6 +336,7 @@ def solve_nu_svc(
     *,
     K: Array | None = None,
     kernel: KernelRows | None = None,
+    weights: Array | None = None,
     **options: Any,
 ) -> FamilySolution:
     """ν-SVC (LIBSVM's ``solve_nu_svc``; Schölkopf et al. 2000).
@@ -345,17 +346,28 @@ def solve_nu_svc(
     divided by ``r`` (the margin): ``coef = a y / r``, ``rho / r``, and the
     equivalent C-SVC has ``C = 1/r``. Feasible only for
     ``ν <= 2 min(n+, n-) / n`` (the caller checks; LIBSVM's "specified nu is
-    infeasible").
+    infeasible"). With positive ``weights`` w (scikit-learn's LIBSVM) the
+    bounds are ``a_i <= w_i`` and ``1'a = ν sum w``.
     """
     y = np.asarray(y, dtype=np.float64)
     n = y.shape[0]
+    upper = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
     a0 = np.zeros(n)
     for cls in (y > 0, y < 0):
-        left = nu * n / 2.0
+        left = nu * float(upper.sum()) / 2.0
         for i in np.flatnonzero(cls):
-            a0[i] = min(1.0, left)
+            a0[i] = min(upper[i], left)
             left -= a0[i]
-    run = run_solver(y, np.zeros(n), 1.0, a0, K=K, kernel=kernel, nu=True, **options)
+    run = run_solver(
+        y,
+        np.zeros(n),
+        1.0 if weights is None else upper,
+        a0,
+        K=K,
+        kernel=kernel,
+        nu=True,
+        **options,
+    )
     rho, r = nu_rho(y, run.a, run.G, run.U)
     # r = 0 up to rounding is no margin: the gradient's size sets the rounding.
     if not (math.isfinite(r) and r > 1e-10 * max(1.0, float(np.abs(run.G).max()))):
@@ -384,6 +396,7 @@ def solve_one_class(
     *,
     K: Array | None = None,
     kernel: KernelRows | None = None,
+    weights: Array | None = None,
     **options: Any,
 ) -> FamilySolution:
     """The one-class SVM (LIBSVM's ``solve_one_class``; Schölkopf et al. 2001).
@@ -392,15 +405,26 @@ def solve_one_class(
     first ``floor(ν n)`` variables at 1 and the next at the rest. ``f(x) =
     sum a_i k(x_i, x) - rho``: the data's side of the hyperplane through
     ``rho`` in feature space is ``f >= 0``, at most a fraction ν of the points
-    lies outside it and at least ν are support vectors.
+    lies outside it and at least ν are support vectors. With positive
+    ``weights`` w: ``a_i <= w_i``, ``1'a = ν sum w``, filled in order from the
+    first.
     """
     y = np.ones(n)
     a0 = np.zeros(n)
-    full = int(nu * n)
-    a0[:full] = 1.0
-    if full < n:
-        a0[full] = nu * n - full
-    run = run_solver(y, np.zeros(n), 1.0, a0, K=K, kernel=kernel, **options)
+    if weights is None:
+        full = int(nu * n)
+        a0[:full] = 1.0
+        if full < n:
+            a0[full] = nu * n - full
+    else:
+        left = nu * float(np.sum(weights))
+        for i in range(n):
+            if left <= 0.0:
+                break
+            a0[i] = min(float(weights[i]), left)
+            left -= a0[i]
+    upper = 1.0 if weights is None else np.asarray(weights, dtype=np.float64)
+    run = run_solver(y, np.zeros(n), upper, a0, K=K, kernel=kernel, **options)
     rho = calculate_rho(y, run.a, run.G, run.U)
     return _solution(run, run.a.copy(), rho, None, _objective(run, np.zeros(n)))
 
@@ -422,6 +446,7 @@ def solve_epsilon_svr(
     K: Array | None = None,
     kernel: KernelRows | None = None,
     squared: bool = False,
+    weights: Array | None = None,
     **options: Any,
 ) -> FamilySolution:
     """ε-SVR (LIBSVM's ``solve_epsilon_svr``; Vapnik 1995, Smola & Schölkopf
@@ -430,14 +455,16 @@ def solve_epsilon_svr(
     Variables ``(a, a*)``, labels ``(+1, -1)``, ``p = (ε - t, ε + t)``, ``0 <=
     a, a* <= C``, ``sum a - sum a* = 0``, from zero; ``coef = a - a*``. With
     ``squared`` the loss is ``(C/2) max(0, |r| - ε)^2``: no upper bound and
-    ``1/C`` on the diagonal.
+    ``1/C`` on the diagonal. Positive ``weights`` w make point i's C ``C w_i``
+    (both its variables). ``C = inf`` is the hard tube (no upper bound).
     """
     t = np.asarray(t, dtype=np.float64)
     n = t.shape[0]
     y = np.concatenate([np.ones(n), -np.ones(n)])
     p = np.concatenate([epsilon - t, epsilon + t])
-    upper = math.inf if squared else C
-    ridge = 1.0 / C if squared else 0.0
+    Ci = C if weights is None else C * np.tile(np.asarray(weights, dtype=np.float64), 2)
+    upper = math.inf if squared else Ci
+    ridge = 1.0 / Ci if squared else 0.0
     run = run_solver(
         y,
         p,
@@ -459,6 +486,7 @@ def solve_nu_svr(
     *,
     K: Array | None = None,
     kernel: KernelRows | None = None,
+    weights: Array | None = None,
     **options: Any,
 ) -> FamilySolution:
     """ν-SVR (LIBSVM's ``solve_nu_svr``; Schölkopf et al. 2000).
@@ -466,17 +494,22 @@ def solve_nu_svr(
     Variables ``(a, a*)``, labels ``(+1, -1)``, ``p = (-t, t)``, ``0 <= a, a*
     <= C``, ``sum a - sum a* = 0`` and ``sum a + sum a* = C ν n``, started at
     ``min(C, what is left of C ν n / 2)`` for both ``a_i`` and ``a*_i`` in
-    order. The tube's half-width is found: ``epsilon = -r``.
+    order. The tube's half-width is found: ``epsilon = -r``. Positive
+    ``weights`` w make point i's C ``C w_i`` and the sum ``ν sum_i C w_i``.
     """
     t = np.asarray(t, dtype=np.float64)
     n = t.shape[0]
     y = np.concatenate([np.ones(n), -np.ones(n)])
     p = np.concatenate([-t, t])
+    Ci = np.full(n, C) if weights is None else C * np.asarray(weights, dtype=float)
     a0 = np.zeros(2 * n)
-    left = C * nu * n / 2.0
+    left = C * nu * n / 2.0 if weights is None else nu * float(Ci.sum()) / 2.0
     for i in range(n):
-        a0[i] = a0[i + n] = min(left, C)
+        a0[i] = a0[i + n] = min(left, Ci[i])
         left -= a0[i]
-    run = run_solver(y, p, C, a0, K=K, kernel=_stacked(K, kernel), nu=True, **options)
+    upper = C if weights is None else np.tile(Ci, 2)
+    run = run_solver(
+        y, p, upper, a0, K=K, kernel=_stacked(K, kernel), nu=True, **options
+    )
     rho, r = nu_rho(y, run.a, run.G, run.U)
     return _solution(run, run.a[:n] - run.a[n:], rho, r, _objective(run, p))

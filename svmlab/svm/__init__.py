@@ -2,7 +2,8 @@
 
 - :mod:`~svmlab.svm.classifier`: :class:`SVC`, kernel + loss + solver;
 - :mod:`~svmlab.svm.nu_svm`: :class:`NuSVC` and :class:`OneClassSVM`;
-- :mod:`~svmlab.svm.regression`: :class:`EpsilonSVR` and :class:`NuSVR`;
+- :mod:`~svmlab.svm.regression`: :class:`EpsilonSVR` (also as :class:`SVR`) and
+  :class:`NuSVR`;
 - :mod:`~svmlab.svm.probability`: :class:`PlattSVC` (Platt's probabilities);
 - :mod:`~svmlab.svm.multiclass`: one-vs-rest, one-vs-one, Crammer-Singer;
 - what they share: :mod:`~svmlab.svm.parameters` (parameters declared once),
@@ -18,11 +19,12 @@ from svmlab.svm.classifier import BIASES, SV_STATES, SVC
 from svmlab.svm.multiclass import CrammerSingerSVC, OneVsOneSVC, OneVsRestSVC
 from svmlab.svm.nu_svm import NuSVC, OneClassSVM
 from svmlab.svm.probability import PlattSVC
-from svmlab.svm.regression import EpsilonSVR, NuSVR
+from svmlab.svm.regression import SVR, EpsilonSVR, NuSVR
 
 __all__ = [
     "BIASES",
     "SVC",
+    "SVR",
     "SV_STATES",
     "CrammerSingerSVC",
     "EpsilonSVR",

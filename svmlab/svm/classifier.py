@@ -9,10 +9,12 @@ from __future__ import annotations
 import math
 import time
 import warnings
+from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
-from sklearn.base import ClassifierMixin
+from sklearn.base import ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
@@ -25,18 +27,11 @@ from svmlab.errors import (
     UnknownNameError,
     plain_value,
 )
-from svmlab.kernels import (
-    PSD_KERNELS,
-    KernelRows,
-    check_kernel_params,
-    gram,
-    kernel_settings,
-)
-from svmlab.kernels.expansion import kernel_expansion
+from svmlab.kernels import PSD_KERNELS, KernelRows
 from svmlab.kernels.psd import check_bounded_dual
 from svmlab.losses import LOSSES, Loss, make_loss
 from svmlab.parameter_checks import check_max_iter, check_positive, is_number
-from svmlab.solvers.base import Problem, check_max_seconds, sv_states
+from svmlab.solvers.base import Budget, Problem, check_max_seconds, sv_states
 from svmlab.svm.class_weights import WEIGHTED_LOSSES, class_weights, point_weights
 from svmlab.svm.fit_checks import (
     check_finite_solution,
@@ -45,11 +40,21 @@ from svmlab.svm.fit_checks import (
     kernel_part,
     numerical_notes,
 )
-from svmlab.svm.parameters import BinarySVMParameters, parameters
+from svmlab.svm.kernel_spec import KernelSpec, kernel_spec, kernel_to_support
+from svmlab.svm.libsvm_layout import PairwiseClassifier
+from svmlab.svm.parameters import (
+    BinarySVMParameters,
+    KernelSpellings,
+    PairwiseParameters,
+    parameters,
+)
+from svmlab.svm.sample_weights import check_sample_weight, kept_points
 from svmlab.svm.validation import (
-    check_binary_labels,
     check_init,
-    validate,
+    check_labels,
+    dense_points,
+    fit_input,
+    predict_input,
 )
 
 __all__ = ["BIASES", "SVC", "SV_STATES"]
@@ -76,23 +81,46 @@ ITERATION_CAP = 100_000
 
 
 @parameters
-class SVC(ClassifierMixin, BinarySVMParameters):
-    """Binary support vector classifier with a choice of kernel, loss and solver.
+class SVC(
+    PairwiseClassifier,
+    ClassifierMixin,
+    PairwiseParameters,
+    KernelSpellings,
+    BinarySVMParameters,
+):
+    """Support vector classifier with a choice of kernel, loss and solver.
+
+    Two classes are one machine; more are one machine per pair of classes and
+    a vote, as LIBSVM and scikit-learn's ``SVC`` (:mod:`svmlab.svm.libsvm_layout`).
 
     Parameters
     ----------
     C
         Cost of the loss term, > 0; ``math.inf`` is the hard margin (hinge only).
     kernel
-        ``"gaussian"`` (``exp(-||x - z||^2 / (2 sigma^2))``), ``"polynomial"``
-        (``(x'z + coef0)^degree``), ``"linear"`` or ``"sigmoid"``
-        (``tanh(scale x'z + coef0)``, not positive semidefinite in general).
+        svmlab's ``"gaussian"`` (``exp(-||x - z||^2 / (2 sigma^2))``),
+        ``"polynomial"`` (``(x'z + coef0)^degree``), ``"linear"`` or
+        ``"sigmoid"`` (``tanh(scale x'z + coef0)``, not positive semidefinite in
+        general); or scikit-learn's ``"rbf"`` (``exp(-gamma ||x - z||^2)``),
+        ``"poly"`` (``(gamma x'z + coef0)^degree``), ``"sigmoid"`` (``tanh(gamma
+        x'z + coef0)``), ``"precomputed"`` (X is the Gram matrix ``k(x_i,
+        x_j)``; at prediction ``k(x, x_i)`` for every training point) or a
+        callable ``k(X, Z) -> (n_X, n_Z)``. One spelling at a time
+        (:mod:`svmlab.svm.kernel_spec`): gamma with svmlab's names or sigma with
+        scikit-learn's is a ParameterError.
     sigma
-        Gaussian width (Sugiyama's h); scikit-learn's gamma is ``1 / (2 sigma^2)``.
+        Gaussian width (Sugiyama's h); None is 1. scikit-learn's gamma is
+        ``1 / (2 sigma^2)``.
+    gamma
+        scikit-learn's kernel coefficient for ``"rbf"``, ``"poly"`` and
+        ``"sigmoid"``: a positive number, ``"scale"`` (``1 / (n_features
+        X.var())``, the default with those names) or ``"auto"`` (``1 /
+        n_features``).
     degree, coef0
-        Polynomial kernel degree p and offset a (coef0 is also the sigmoid's r).
+        Polynomial degree p and offset a (coef0 is also the sigmoid's r); coef0
+        None is 1 in svmlab's spelling, 0 in scikit-learn's.
     scale
-        The sigmoid kernel's slope a (scikit-learn's gamma for ``"sigmoid"``).
+        The sigmoid kernel's slope a in svmlab's spelling (None: 1).
     loss
         ``"hinge"``, ``"squared_hinge"``, ``"ramp"``, ``"squared_ramp"`` or
         ``"modified_hinge"`` (Lee's h_delta, C^1 form).
@@ -105,36 +133,55 @@ class SVC(ClassifierMixin, BinarySVMParameters):
         (kernel + 1) or ``"none"``.
     tol, max_iter
         The solver's stopping tolerance and iteration cap. ``max_iter=None``
-        is the solver's own cap: for SMO LIBSVM's ``max(10^7, 100 n)``, which a
-        converging problem never reaches; :data:`ITERATION_CAP` for the others.
+        (or scikit-learn's -1) is the solver's own cap: for SMO LIBSVM's
+        ``max(10^7, 100 n)``, which a converging problem never reaches;
+        :data:`ITERATION_CAP` for the others.
     record_history
-        Keep per-iteration snapshots for playback (``history_``).
+        Keep per-iteration snapshots for playback (``history_``; two classes).
     solver_options
         Extra keyword arguments for the solver (see each solver's docstring).
     random_state
-        Seed for solvers that randomise (kept for the scikit-learn contract).
+        Seed for solvers that randomise and for the folds of
+        ``probability=True``.
     max_seconds
         Time budget of the solver in seconds (None: unlimited; the Gram matrix
-        is not counted). When it runs out the solver stops at its current
-        feasible point, ``converged_`` is False and a ``ConvergenceWarning``
-        says so. Fits inside :func:`svmlab.cancel_when` can also be cancelled
+        is not counted; with more classes, of all pairs together). When it runs
+        out the solver stops at its current feasible point, ``converged_`` is
+        False and a ``ConvergenceWarning`` says so. Fits inside
+        :func:`svmlab.cancel_when` can also be cancelled
         (:class:`svmlab.FitCancelled`, not caught here).
     class_weight
-        None, ``"balanced"`` (scikit-learn's ``n / (2 n_c)``) or a dict
+        None, ``"balanced"`` (scikit-learn's ``n / (k n_c)``) or a dict
         ``{label: weight}``: class c costs ``C w_c`` (LIBSVM's ``-wi``,
         :mod:`svmlab.svm.class_weights`). For the hinge and the squared hinge, with
         the solvers that take a C per point (smo, qp, coordinate).
+    probability
+        Also fit Platt's probabilities (``predict_proba``; LIBSVM's ``-b 1``:
+        a 5-fold cross-validation per pair, :mod:`svmlab.svm.libsvm_layout`).
+    decision_function_shape
+        With more than two classes: ``"ovr"`` (n, k) scores or ``"ovo"`` (n,
+        k(k-1)/2) pair values (scikit-learn's).
+    break_ties
+        With more than two classes and ``"ovr"``: predict the argmax of the
+        scores, not the first of the most-voted classes.
 
     Attributes
     ----------
     alpha_ : ndarray (n_samples,)
-        Coefficients: ``f(x) = sum_i alpha_i y_i k(x_i, x) + b``.
-    dual_coef_ : ndarray (1, n_SV)
-        ``y_i alpha_i`` of the support vectors (scikit-learn's convention).
+        Coefficients: ``f(x) = sum_i alpha_i y_i k(x_i, x) + b`` (two classes).
+    dual_coef_ : ndarray (1, n_SV), or (k - 1, n_SV)
+        ``y_i alpha_i`` of the support vectors (scikit-learn's convention, the
+        positive class ``classes_[1]``); with k classes LIBSVM's layout
+        (:func:`svmlab.svm.libsvm_layout.assemble`). CSR for sparse X.
     support_, support_vectors_, n_support_
-        Indices, points and per-class counts of the support vectors.
-    intercept_ : ndarray (1,)
-        ``b`` (for the regularized bias, the implicit ``sum alpha_i y_i``).
+        Indices (grouped by class, as scikit-learn's), points (CSR for sparse
+        X, none for a precomputed or callable kernel) and per-class counts of
+        the support vectors.
+    intercept_ : ndarray (1,), or (k(k-1)/2,)
+        ``b`` (for the regularized bias, the implicit ``sum alpha_i y_i``); one
+        per pair with k classes.
+    coef_ : ndarray (1, d), or (k(k-1)/2, d)
+        The primal weights, for ``kernel="linear"`` only (read-only).
     sv_state_ : ndarray of int (n_samples,)
         KKT state: 0 non-SV, 1 free SV (on the margin), 2 bound SV (alpha = C).
     margins_ : ndarray (n_samples,)
@@ -143,8 +190,10 @@ class SVC(ClassifierMixin, BinarySVMParameters):
         The primal objective ``0.5 ||f||^2 + C sum loss(m_i)``, the dual value
         (hinge-type losses), their gap, and the KKT violation in margin units.
     n_iter_, converged_, fit_time_, solver_, history_, solution_
-        Iterations, convergence flag, seconds for the whole fit, the concrete
-        solver, per-iteration records, and the raw :class:`DualSolution`.
+        Iterations (an int; with k classes one per pair, (k(k-1)/2,) as
+        scikit-learn's), convergence flag, seconds for the whole
+        fit, the concrete solver, per-iteration records, and the raw
+        :class:`DualSolution` (two classes).
     fit_notes_ : tuple of str
         Plain sentences for the page when the fit's numbers cannot be fully
         trusted (a solver stopped by a looser rule of its own, e.g. Lee's rule
@@ -154,22 +203,35 @@ class SVC(ClassifierMixin, BinarySVMParameters):
         Why the solver stopped: ``"converged"`` (its KKT measure met ``tol``),
         ``"max_iter"``, ``"max_seconds"`` or ``"rule"`` (see
         :data:`svmlab.solvers.STOP_REASONS`).
-    class_weight_ : ndarray (2,)
+    class_weight_ : ndarray (k,)
         The weight of each class of ``classes_`` (ones without class weights).
+    pair_models_ : list of SVC
+        With k > 2: the binary machine of each pair, in the order (0,1), (0,2), ...
+    probA_, probB_ : ndarray (k(k-1)/2,)
+        Each pair's Platt sigmoid in LIBSVM's orientation (``probability=True``).
+    kernel_spec_, fit_status_, shape_fit_
+        The kernel as computed (:class:`svmlab.svm.kernel_spec.KernelSpec`,
+        gamma resolved), 0 when every solve converged (else 1, LIBSVM's), and
+        the training X's shape.
 
     ``support_`` holds every point with a nonzero alpha, so ``decision_function``
     on the training points reproduces ``margins_ / y`` to rounding at any C;
     ``sv_state_`` is the display state, with a threshold relative to
-    ``min(C, max alpha)`` (:func:`svmlab.solvers.base.sv_states`).
+    ``min(C, max alpha)`` (:func:`svmlab.solvers.base.sv_states`). A
+    ``sample_weight`` multiplies each point's C; points of weight 0 or less are
+    left out of the solve (LIBSVM): their alpha is 0.
     """
 
-    scale: float = 1.0
+    sigma: float | None = None
+    coef0: float | None = None
+    scale: float | None = None
     record_history: bool = False
     class_weight: dict | str | None = None
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        tags.input_tags.sparse = self.kernel != "precomputed"
         return tags
 
     # -- validation ---------------------------------------------------------------
@@ -186,23 +248,33 @@ class SVC(ClassifierMixin, BinarySVMParameters):
             raise ParameterError(
                 "C = inf (the hard margin) is only defined for the hinge loss."
             )
-        check_kernel_params(**kernel_settings(self))
+        kernel_spec(self)
         if not isinstance(self.bias, str) or self.bias not in BIASES:
             raise UnknownNameError("bias mode", self.bias, BIASES)
         check_positive("tol", self.tol)
         check_max_iter(self.max_iter)
         check_max_seconds(self.max_seconds)
+        self._check_pairwise_params()
         return loss
 
     def _iteration_cap(self, name: str) -> int | None:
         """``max_iter``, or with None the solver's own scaled cap (SMO) or
         :data:`ITERATION_CAP` (None goes to :func:`svmlab.solvers.solve`)."""
-        if self.max_iter is not None:
-            return int(self.max_iter)
+        max_iter = check_max_iter(self.max_iter)
+        if max_iter is not None:
+            return max_iter
         return None if name in solvers.SCALED_CAP else ITERATION_CAP
 
     def _gram(self, X: Array, Z: Array | None = None) -> Array:
-        return gram(X, Z, **kernel_settings(self))
+        """``k(X, Z)`` of this kernel, X the training points (they set
+        scikit-learn's ``gamma="scale"``)."""
+        spec = kernel_spec(self, X)
+        if not spec.builtin:
+            raise ParameterError(
+                "A Gram matrix of points needs one of the built-in kernels; with "
+                "kernel='precomputed' (or a function) X is the Gram matrix."
+            )
+        return spec.gram(X, Z)
 
     # -- fitting --------------------------------------------------------------------
 
@@ -210,10 +282,14 @@ class SVC(ClassifierMixin, BinarySVMParameters):
         self,
         X: ArrayLike,
         y: ArrayLike,
+        sample_weight: ArrayLike | None = None,
         init: ArrayLike | None = None,
         K: ArrayLike | None = None,
     ) -> SVC:
-        """Fit on X (n, d) and y (n,) with two distinct labels.
+        """Fit on X (n, d), dense or sparse, and y (n,) with two labels or more.
+
+        ``sample_weight`` (n,) multiplies each point's C (scikit-learn's; a
+        point of weight 0 or less is left out of the solve, as LIBSVM does).
 
         ``init`` is a previous ``alpha_`` (same n) used as a warm start by the
         solvers that can use one; it is clipped and repaired to be feasible.
@@ -227,69 +303,165 @@ class SVC(ClassifierMixin, BinarySVMParameters):
         skips the kernel computation (the Explore page caches ``K`` so that moving
         C does not recompute it). It is trusted to match ``X`` and the kernel
         parameters; its shape, finiteness and symmetry are checked, once per
-        matrix (a K handed in again unchanged is not checked again).
+        matrix (a K handed in again unchanged is not checked again). ``init``
+        and ``K`` are for two classes.
         """
         start = time.perf_counter()
         loss = self._check_params()
-        X, y = validate(self, X, y)
-        self.classes_ = check_binary_labels(
-            y,
-            one="an SVM needs points of two classes.",
-            more="svmlab.SVC separates two. For more, use svmlab.OneVsRestSVC, "
-            "svmlab.OneVsOneSVC or svmlab.CrammerSingerSVC (the app's Multiclass "
-            "page compares them).",
-        )
-        if X.shape[0] < 2:
-            raise DataError(f"An SVM needs at least 2 points; got {X.shape[0]}.")
-        y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
-        fit_intercept = self.bias == "unregularized"
-        per_class = class_weights(self.class_weight, self.classes_, y)
-        if per_class is not None and self.loss not in WEIGHTED_LOSSES:
+        X, y = fit_input(self, X, y)
+        spec = kernel_spec(self, X)
+        classes = check_labels(y)
+        if classes.shape[0] < 2:
+            raise DataError(
+                f"Only one class ({_plain(classes[0])}) is present; an SVM needs "
+                "points of two classes."
+            )
+        n = y.shape[0]
+        codes = np.searchsorted(classes, y)
+        weights = check_sample_weight(sample_weight, n)
+        per_class = class_weights(self.class_weight, classes, y)
+        if (per_class is not None or weights is not None) and (
+            self.loss not in WEIGHTED_LOSSES
+        ):
+            what = "class weights" if per_class is not None else "sample weights"
             raise IncompatibleLossError(
                 self.solver,
-                f"class weights with the {self.loss} loss (a C per class enters "
-                "the hinge and squared-hinge duals only)",
+                f"{what} with the {self.loss} loss (a C per class or per point "
+                "enters the hinge and squared-hinge duals only)",
                 [],
             )
-        weights = point_weights(per_class, self.classes_, y)
-        self.class_weight_ = np.ones(2) if per_class is None else per_class
+        keep = kept_points(weights, n)
+        if keep is not None and np.unique(codes[keep]).size < classes.shape[0]:
+            raise DataError(
+                "Invalid input - all samples with positive weights belong to the "
+                "same class"
+                if classes.shape[0] == 2
+                else "Invalid input - a class has no sample of positive weight"
+            )
+        self.classes_ = classes
+        self.class_weight_ = (
+            np.ones(classes.shape[0]) if per_class is None else per_class
+        )
+        self.kernel_spec_ = spec
+        self.shape_fit_ = X.shape if hasattr(X, "shape") else (n,)
+        self._X_callable = X if callable(self.kernel) else None
+        if classes.shape[0] == 2:
+            self._fit_binary(X, y, loss, spec, weights, keep, init, K)
+        else:
+            if init is not None or K is not None:
+                raise ParameterError(
+                    "init and K are for two classes; with more, each pair of classes "
+                    "is its own fit (leave them out)."
+                )
+            self._fit_pairs(X, y, codes, weights, spec, Budget(self.max_seconds))
+            first = self.pair_models_[0]
+            self.solver_ = first.solver_
+            self.stop_reason_ = next(
+                (m.stop_reason_ for m in self.pair_models_ if not m.converged_),
+                "converged",
+            )
+            self.kkt_violation_ = max(m.kkt_violation_ for m in self.pair_models_)
+        self.fit_status_ = 0 if self.converged_ else 1
+        self.probA_ = self.probB_ = np.empty(0)
+        if self.probability:
+            self._fit_probability(X, y, codes, weights, spec)
+        self.fit_time_ = time.perf_counter() - start
+        return self
+
+    def _pair_estimator(self, spec: KernelSpec, pair: tuple[int, int]) -> SVC:
+        """A binary SVC of this one's settings for the classes ``pair``: their
+        class weights as a dict, the kernel's gamma resolved on all the data,
+        a callable kernel as ``"precomputed"`` (its Gram matrix computed once)."""
+        i, j = pair
+        params: dict[str, Any] = {
+            "probability": False,
+            "class_weight": {
+                self.classes_[i]: float(self.class_weight_[i]),
+                self.classes_[j]: float(self.class_weight_[j]),
+            },
+            "record_history": False,
+        }
+        if spec.kernel == "precomputed":
+            params.update(kernel="precomputed", gamma=None)
+        elif spec.gamma is not None:
+            params["gamma"] = spec.gamma
+        return clone(self).set_params(**params)
+
+    def _fit_binary(
+        self,
+        X: Any,
+        y: NDArray,
+        loss: Loss,
+        spec: KernelSpec,
+        weights: Array | None,
+        keep: NDArray[np.intp] | None,
+        init: ArrayLike | None,
+        K: ArrayLike | None,
+    ) -> None:
+        """One machine on two classes (``classes_[1]`` positive)."""
+        n = y.shape[0]
+        y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
+        if spec.builtin:
+            points = dense_points(X)
+        else:
+            points = None
+            K = X if spec.kernel == "precomputed" else spec.matrix(X, X)
+        if K is not None:
+            K = check_gram(K, n)
+        init = check_init(init, n)
+        per_point = point_weights(
+            None if self.class_weight is None else self.class_weight_,
+            self.classes_,
+            y,
+        )
+        if weights is not None:
+            per_point = weights if per_point is None else per_point * weights
+        rows = np.arange(n) if keep is None else keep
+        if keep is not None:
+            points = None if points is None else points[keep]
+            K = None if K is None else K[np.ix_(keep, keep)]
+            init = None if init is None else init[keep]
+            per_point = per_point[keep]
+        y_fit = y_pm[rows]
+        fit_intercept = self.bias == "unregularized"
         name = solvers.resolve_solver(
             self.solver,
             self.loss,
             fit_intercept=fit_intercept,
             hard_margin=math.isinf(self.C),
-            weighted=weights is not None,
+            weighted=per_point is not None,
         )
         # The regularized bias is the kernel K + 1 (Rifkin's slides).
         shift = 1.0 if self.bias == "regularized" else 0.0
-        rows = None
+        kernel_rows = None
         if K is None and name in solvers.ON_DEMAND:
             # SMO and the entropy dual compute and cache only the kernel rows
             # they visit (LIBSVM).
-            rows = KernelRows(X, **kernel_settings(self), shift=shift)
+            kernel_rows = KernelRows(
+                spec.points(points), **spec.settings(), shift=shift
+            )
         else:
-            K = self._gram(X) if K is None else check_gram(K, X.shape[0])
+            K = spec.gram(points) if K is None else K
             if shift:
                 K = K + shift
-        if self.loss == "squared_hinge" and self.kernel not in PSD_KERNELS:
+        if self.loss == "squared_hinge" and spec.kernel not in PSD_KERNELS:
             # No box on α: an indefinite K + I/C leaves the dual unbounded.
             check_bounded_dual(
-                rows.full() if K is None else K,
+                kernel_rows.full() if K is None else K,
                 float(self.C),
                 loss="squared hinge",
                 boxed="hinge",
-                weights=weights,
+                weights=per_point,
             )
         problem = Problem(
             K=K,
-            y=y_pm,
+            y=y_fit,
             loss=loss,
             C=float(self.C),
             fit_intercept=fit_intercept,
-            kernel=rows,
-            weights=weights,
+            kernel=kernel_rows,
+            weights=per_point,
         )
-        init = check_init(init, X.shape[0])
         solution = solvers.solve(
             problem,
             method=name,
@@ -301,38 +473,57 @@ class SVC(ClassifierMixin, BinarySVMParameters):
             **(self.solver_options or {}),
         )
         check_finite_solution(problem, solution, name)
-        self._store(X, y_pm, problem, solution, name)
-        self.fit_time_ = time.perf_counter() - start
+        self._store(X, y_pm, problem, solution, name, keep)
         if not solution.converged:
             warnings.warn(
                 convergence_message(name, solution, self.tol),
                 ConvergenceWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
-        return self
 
-    def _store(self, X, y_pm, problem, solution, name) -> None:
+    def _store(self, X, y_pm, problem, solution, name, keep) -> None:
+        """The binary model: ``alpha_`` and the per-point states over all the
+        training points (0 for those a weight left out), the support in
+        scikit-learn's layout (grouped by class)."""
+        n = y_pm.shape[0]
+        spec = self.kernel_spec_
         alpha = solution.alpha
-        self.X_fit_ = X
+        if keep is not None:
+            alpha = np.zeros(n)
+            alpha[keep] = solution.alpha
+        self.X_fit_ = dense_points(X) if spec.builtin else X
         self.y_fit_ = y_pm
+        self._fit_rows = keep
         self.alpha_ = alpha
         self.solution_ = solution
         self.solver_ = name
-        b = solution.b + (float(alpha @ y_pm) if self.bias == "regularized" else 0.0)
+        b = solution.b + (
+            float(solution.alpha @ problem.y) if self.bias == "regularized" else 0.0
+        )
         self.intercept_ = np.array([b])
-        self.sv_state_ = sv_states(alpha, problem.costs, self.loss)
+        states = sv_states(solution.alpha, problem.costs, self.loss)
+        if keep is None:
+            self.sv_state_ = states
+        else:
+            self.sv_state_ = np.zeros(n, dtype=states.dtype)
+            self.sv_state_[keep] = states
         # Every nonzero alpha enters f: a threshold relative to C would drop the
         # whole solution at large C, where alpha is bounded by the data, not C.
-        self.support_ = np.flatnonzero(alpha)
-        self.support_vectors_ = X[self.support_]
-        self.dual_coef_ = (alpha * y_pm)[self.support_][None, :]
+        # Grouped by class, each in index order (scikit-learn's layout).
+        support = np.flatnonzero(alpha)
+        support = support[np.argsort(y_pm[support] > 0, kind="stable")]
+        self.support_ = support
         self.n_support_ = np.array(
-            [np.sum(y_pm[self.support_] < 0), np.sum(y_pm[self.support_] > 0)],
-            dtype=np.int32,
+            [np.sum(y_pm[support] < 0), np.sum(y_pm[support] > 0)], dtype=np.int32
         )
+        self._set_support_vectors(X, support, (alpha * y_pm)[support][None, :], spec)
         # The solver's own K (alpha y) (issue 29, item 4): no kernel product here.
         f = kernel_part(problem, solution) + solution.b
-        self.margins_ = y_pm * f
+        if keep is None:
+            self.margins_ = y_pm * f
+        else:
+            self.margins_ = y_pm * self._binary_f(X)
+            self.margins_[keep] = problem.y * f
         self.objective_ = solution.objective
         self.dual_objective_ = solution.dual_objective
         self.duality_gap_ = solution.duality_gap()
@@ -346,45 +537,42 @@ class SVC(ClassifierMixin, BinarySVMParameters):
         if solution.extras.get("stop_note"):
             self.fit_notes_ = (solution.extras["stop_note"], *self.fit_notes_)
 
+    def _binary_f(self, X: Any) -> Array:
+        """f at the training points X of a binary fit, from the support."""
+        K = kernel_to_support(
+            self.kernel_spec_,
+            self.X_fit_ if self.kernel_spec_.builtin else X,
+            support=self.support_,
+            support_vectors=self.X_fit_[self.support_]
+            if self.kernel_spec_.builtin
+            else None,
+            X_fit=self._X_callable,
+        )
+        dual = self.dual_coef_
+        dual = dual.toarray() if sp.issparse(dual) else dual
+        return K @ dual[0] + self.intercept_[0]
+
     # -- prediction -----------------------------------------------------------------
-
-    def decision_function(self, X: ArrayLike) -> Array:
-        """``f(x) = sum_{i in SV} alpha_i y_i k(x_i, x) + b``, shape (n,)."""
-        check_is_fitted(self)
-        X = validate(self, X, reset=False)
-        if self.support_.size == 0:
-            return np.full(X.shape[0], float(self.intercept_[0]))
-        with np.errstate(over="ignore", invalid="ignore"):
-            # gram(X, SV) @ coef, on every core for a large X (issue 48).
-            f = kernel_expansion(
-                X, self.support_vectors_, self.dual_coef_[0], **kernel_settings(self)
-            )
-            f = f + self.intercept_[0]
-        if not np.all(np.isfinite(f)):
-            # Never a silent NaN: the kernel is finite (gram checks it), so the
-            # sum of alpha_i y_i k(x_i, x) overflowed at these points.
-            raise DataError(
-                "f(x) overflows at some of these points: the kernel values there "
-                "times the model's coefficients exceed the largest float. Scale "
-                "the data, or refit with a smaller C."
-            )
-        return f
-
-    def predict(self, X: ArrayLike) -> NDArray:
-        """The class of ``sign f(x)`` (f = 0 goes to the first class)."""
-        positive = self.decision_function(X) > 0
-        return self.classes_[positive.astype(int)]
 
     def history_decision_function(self, X: ArrayLike, index: int) -> Array:
         """``f`` at recorded snapshot ``index`` of ``history_`` (for playback)."""
         check_is_fitted(self)
-        X = validate(self, X, reset=False)
+        X = predict_input(self, X)
         alpha = np.asarray(self.history_.alpha[index], dtype=np.float64)
-        coef = alpha * self.y_fit_
+        rows = np.arange(alpha.size) if self._fit_rows is None else self._fit_rows
+        coef = alpha * self.y_fit_[rows]
         keep = np.flatnonzero(coef)
         b = self.history_.intercept[index]
         if self.bias == "regularized":
             b += float(coef.sum())
         if keep.size == 0:
             return np.full(X.shape[0], b)
-        return self._gram(X, self.X_fit_[keep]) @ coef[keep] + b
+        spec = self.kernel_spec_
+        K = kernel_to_support(
+            spec,
+            dense_points(X) if spec.builtin else X,
+            support=rows[keep],
+            support_vectors=self.X_fit_[rows[keep]] if spec.builtin else None,
+            X_fit=self._X_callable,
+        )
+        return K @ coef[keep] + b

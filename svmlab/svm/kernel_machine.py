@@ -19,27 +19,77 @@ import warnings
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 from numpy.typing import ArrayLike
-from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from svmlab.array_types import Array
 from svmlab.errors import DataError, ParameterError, counted, plain_value
-from svmlab.kernels import KernelRows, check_kernel_params, kernel_settings
-from svmlab.kernels.expansion import kernel_expansion
+from svmlab.kernels import KernelRows
 from svmlab.parameter_checks import check_max_iter, check_positive
 from svmlab.solvers.base import check_max_seconds
 from svmlab.solvers.family import FamilySolution
 from svmlab.solvers.row_cache import CACHE_MB
-from svmlab.svm.parameters import parameters
-from svmlab.svm.validation import validate
+from svmlab.svm.kernel_spec import KernelSpec, kernel_spec, support_expansion
+from svmlab.svm.libsvm_layout import read_only_coef
+from svmlab.svm.parameters import KernelSpellings, parameters
+from svmlab.svm.sample_weights import check_sample_weight, kept_points
+from svmlab.svm.validation import (
+    dense_points,
+    fit_input,
+    predict_input,
+    sparse_layout,
+)
 
-__all__ = ["KernelMachine"]
+__all__ = ["KernelMachine", "MachineInput"]
+
+
+class MachineInput:
+    """What a family machine's fit solves on: the kernel (rows on demand of
+    the points, or a Gram matrix for a precomputed or callable kernel), the
+    points a sample weight kept (``rows``; all when None) and their weights."""
+
+    def __init__(self, machine: KernelMachine, X: Any, weights: Array | None):
+        n = X.shape[0] if hasattr(X, "shape") else len(X)
+        self.n = n
+        self.spec = spec = machine.kernel_spec_
+        self.rows = kept_points(weights, n)
+        self.weights = None if weights is None else weights
+        keep = slice(None) if self.rows is None else self.rows
+        if self.weights is not None:
+            self.weights = self.weights[keep]
+        self.K: Array | None = None
+        self.kernel: KernelRows | None = None
+        if spec.builtin:
+            points = dense_points(X)[keep]
+            self.kernel = KernelRows(spec.points(points), **spec.settings())
+        else:
+            K = X if spec.kernel == "precomputed" else spec.matrix(X, X)
+            K = np.asarray(K, dtype=np.float64)
+            if K.shape != (n, n):
+                raise DataError(
+                    f"The kernel must give the square ({n}, {n}) Gram matrix of the "
+                    f"training points; got {K.shape[0]}x{K.shape[1]}."
+                )
+            self.K = K if self.rows is None else K[np.ix_(self.rows, self.rows)]
+
+    def solver_kernel(self) -> dict[str, Any]:
+        """``K=`` or ``kernel=`` for :mod:`svmlab.solvers.family`."""
+        return {"K": self.K} if self.K is not None else {"kernel": self.kernel}
+
+    def full(self, values: Array) -> Array:
+        """Per kept point ``values`` spread over all n training points (0 for
+        those left out)."""
+        if self.rows is None:
+            return values
+        out = np.zeros(self.n)
+        out[self.rows] = values
+        return out
 
 
 @parameters
-class KernelMachine(BaseEstimator):
+class KernelMachine(KernelSpellings):
     """The parameters and the fitted state every family machine shares.
 
     Subclasses are decorated with
@@ -48,10 +98,7 @@ class KernelMachine(BaseEstimator):
     """
 
     kernel: str = "gaussian"
-    sigma: float = 1.0
     degree: int = 3
-    coef0: float = 1.0
-    scale: float = 1.0
     tol: float = 1e-3
     max_iter: int | None = None
     shrinking: bool = True
@@ -59,11 +106,17 @@ class KernelMachine(BaseEstimator):
     cache_precision: str = "float64"
     max_seconds: float | None = None
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        tags.input_tags.sparse = self.kernel != "precomputed"
+        return tags
+
     # -- validation -----------------------------------------------------------------
 
     def _check_common(self) -> dict[str, Any]:
         """Kernel and solver parameters; returns the solver options."""
-        check_kernel_params(**kernel_settings(self))
+        kernel_spec(self)
         check_positive("tol", self.tol)
         max_iter = check_max_iter(self.max_iter)
         cache_mb = check_positive("cache_mb", self.cache_mb, " of megabytes")
@@ -81,22 +134,41 @@ class KernelMachine(BaseEstimator):
             "cache_precision": self.cache_precision,
         }
 
-    def _rows(self, X: Array) -> KernelRows:
-        """The training Gram matrix as rows on demand (LIBSVM's kernel cache)."""
-        return KernelRows(X, **kernel_settings(self))
+    def _input(
+        self, X: Any, y: Any = "no_validation", sample_weight: Any = None, **kw: Any
+    ):
+        """``(X, y, MachineInput)``: the data checked for the kernel, the kernel
+        resolved (``kernel_spec_``), the weights' kept points."""
+        out = fit_input(self, X, y, **kw)
+        X, y = out if isinstance(out, tuple) else (out, None)
+        n = X.shape[0] if hasattr(X, "shape") else len(X)
+        self.kernel_spec_ = kernel_spec(self, X)
+        self.shape_fit_ = X.shape if hasattr(X, "shape") else (n,)
+        self._X_callable = X if callable(self.kernel) else None
+        return X, y, MachineInput(self, X, check_sample_weight(sample_weight, n))
+
+    @property
+    def coef_(self) -> Any:
+        """The primal weights ``w`` of a linear kernel (read-only), ``f(x) =
+        w'x + intercept_``; an AttributeError for other kernels."""
+        return read_only_coef(self)
 
     # -- the fitted model ----------------------------------------------------------
 
-    def _store(self, X: Array, solution: FamilySolution, start: float) -> None:
+    def _store(
+        self, X: Any, solution: FamilySolution, start: float, data: MachineInput
+    ) -> None:
         """``support_``, ``dual_coef_``, ``intercept_`` and the solver's report
-        from a family solution; warns when the solver stopped early."""
-        coef = solution.coef
+        from a family solution (coefficients of the points a weight left out
+        are 0); warns when the solver stopped early."""
+        coef = data.full(solution.coef)
         self.support_ = np.flatnonzero(coef)
-        self.support_vectors_ = X[self.support_]
-        self.dual_coef_ = coef[self.support_][None, :]
+        self._set_support(X, coef)
         self.intercept_ = np.array([-solution.rho])
+        self.n_support_ = np.array([self.support_.size], dtype=np.int32)
         self.n_iter_ = solution.n_iter
         self.converged_ = solution.converged
+        self.fit_status_ = 0 if solution.converged else 1
         self.stop_reason_ = solution.stop_reason
         self.kkt_violation_ = solution.gap
         self.objective_ = solution.objective
@@ -115,19 +187,46 @@ class KernelMachine(BaseEstimator):
                 stacklevel=3,
             )
 
+    def _set_support(self, X: Any, coef: Array) -> None:
+        """``support_vectors_`` and ``dual_coef_`` (1, n_SV) of the support in
+        scikit-learn's kinds: CSR for a sparse X, no points (0, 0) for a
+        precomputed or callable kernel."""
+        dual = coef[self.support_][None, :]
+        spec: KernelSpec = self.kernel_spec_
+        if spec.precomputed:
+            self.support_vectors_ = np.empty((0, 0))
+            self.dual_coef_ = dual
+        elif sp.issparse(X):
+            self.support_vectors_ = sparse_layout(X, self.support_)
+            kind = sp.csr_array if isinstance(X, sp.sparray) else sp.csr_matrix
+            self.dual_coef_ = kind(dual)
+        else:
+            self.support_vectors_ = X[self.support_]
+            self.dual_coef_ = dual
+
     def _raw_decision(self, X: ArrayLike) -> Array:
         """``sum_{i in SV} coef_i k(x_i, x) + intercept``, shape (n,)."""
         check_is_fitted(self)
-        X = validate(self, X, reset=False)
+        X = predict_input(self, X)
         b = float(self.intercept_[0])
         if self.support_.size == 0:
-            return np.full(X.shape[0], b)
+            n = X.shape[0] if hasattr(X, "shape") else len(X)
+            return np.full(n, b)
+        spec = self.kernel_spec_
+        dual = self.dual_coef_
+        dual = dual.toarray() if sp.issparse(dual) else dual
         with np.errstate(over="ignore", invalid="ignore"):
-            # gram(X, SV) @ coef, on every core for a large X (issue 48).
-            f = kernel_expansion(
-                X, self.support_vectors_, self.dual_coef_[0], **kernel_settings(self)
+            f = (
+                support_expansion(
+                    spec,
+                    dense_points(X) if spec.builtin else X,
+                    dual[0],
+                    support=self.support_,
+                    support_vectors=self.support_vectors_,
+                    X_fit=self._X_callable,
+                )
+                + b
             )
-            f = f + b
         if not np.all(np.isfinite(f)):
             raise DataError(
                 "f(x) overflows at some of these points: the kernel values there "

@@ -461,7 +461,7 @@ class CrammerSingerSVC(ClassifierMixin, KernelCParameters):
         X, y = _check_data(self, X, y)
         codes = np.searchsorted(self.classes_, y).astype(np.int64)
         k = self.classes_.shape[0]
-        max_iter = 10_000 if self.max_iter is None else int(self.max_iter)
+        max_iter = check_max_iter(self.max_iter) or 10_000
         if self._linear_path():
             solution, F = self._fit_linear(X, codes, k, max_iter)
         else:

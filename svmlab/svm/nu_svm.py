@@ -27,34 +27,46 @@ scikit-learn reports it.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.base import ClassifierMixin, OutlierMixin
-from sklearn.utils.validation import check_is_fitted
+from sklearn.base import ClassifierMixin, OutlierMixin, clone
 
 from svmlab.array_types import Array
-from svmlab.errors import InfeasibleNuError
+from svmlab.errors import DataError, InfeasibleNuError
 from svmlab.parameter_checks import check_nu
+from svmlab.solvers.base import Budget
 from svmlab.solvers.family import solve_nu_svc, solve_one_class
-from svmlab.svm.kernel_machine import KernelMachine
-from svmlab.svm.parameters import parameters
-from svmlab.svm.validation import check_binary_labels, validate
+from svmlab.svm.kernel_machine import KernelMachine, MachineInput
+from svmlab.svm.kernel_spec import KernelSpec
+from svmlab.svm.libsvm_layout import PairwiseClassifier, class_pairs
+from svmlab.svm.parameters import PairwiseParameters, parameters
+from svmlab.svm.validation import check_labels
 
 __all__ = ["NuSVC", "OneClassSVM", "max_feasible_nu"]
 
 
-def max_feasible_nu(y: ArrayLike) -> float:
+def max_feasible_nu(y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
     """The largest feasible ν of ν-SVC for these labels: ``2 min(n+, n-) / n``.
 
     The dual needs ``sum α_i = ν n`` split equally between the classes with
     ``α_i <= 1``, so each class must hold ``ν n / 2`` (Chang & Lin 2001,
-    Theorem 1; LIBSVM's ``svm_check_parameter``).
+    Theorem 1; LIBSVM's ``svm_check_parameter``). With more classes every pair
+    must allow it: the smallest ``2 min(n_i, n_j) / (n_i + n_j)``; with sample
+    weights the counts are the classes' summed weights (scikit-learn's LIBSVM).
     """
-    _, counts = np.unique(np.asarray(y), return_counts=True)
+    y = np.asarray(y)
+    labels, codes = np.unique(y, return_inverse=True)
+    w = np.ones(y.shape[0]) if sample_weight is None else np.asarray(sample_weight)
+    counts = np.bincount(codes.ravel(), weights=w, minlength=labels.shape[0])
     if counts.shape[0] < 2:
         return 0.0
-    return 2.0 * float(counts.min()) / float(counts.sum())
+    best = np.inf
+    for i, j in class_pairs(counts.shape[0]):
+        total = counts[i] + counts[j]
+        best = min(best, 2.0 * min(counts[i], counts[j]) / total if total > 0 else 0.0)
+    return float(best)
 
 
 #: f's accuracy in margin units (``tol / r``) above which a fit gets a note.
@@ -83,19 +95,22 @@ def _nu_property(margins: Array, at_upper: NDArray[np.bool_], coef: Array) -> tu
 
 
 @parameters
-class NuSVC(ClassifierMixin, KernelMachine):
-    """Binary ν-support vector classifier (LIBSVM's ``-s 1``).
+class NuSVC(PairwiseClassifier, ClassifierMixin, PairwiseParameters, KernelMachine):
+    """ν-support vector classifier (LIBSVM's ``-s 1``); more than two classes
+    by one-vs-one, as :class:`svmlab.SVC` (:mod:`svmlab.svm.libsvm_layout`).
 
     Parameters
     ----------
     nu
         In (0, 1]: an upper bound on the fraction of margin errors and a lower
-        bound on the fraction of support vectors; at most ``2 min(n+, n-)/n``.
-    kernel, sigma, degree, coef0, scale
-        As :class:`svmlab.SVC`: ``"gaussian"`` ``exp(-||x - z||^2 / 2 sigma^2)``
-        (scikit-learn's gamma is ``1 / (2 sigma^2)``), ``"polynomial"``
-        ``(x'z + coef0)^degree``, ``"linear"``, ``"sigmoid"``
-        ``tanh(scale x'z + coef0)``.
+        bound on the fraction of support vectors; at most ``2 min(n+, n-)/n``
+        (for every pair of classes).
+    kernel, sigma, gamma, degree, coef0, scale
+        As :class:`svmlab.SVC`, in svmlab's spelling (``"gaussian"``
+        ``exp(-||x - z||^2 / 2 sigma^2)``, ``"polynomial"`` ``(x'z +
+        coef0)^degree``, ``"linear"``, ``"sigmoid"`` ``tanh(scale x'z +
+        coef0)``) or scikit-learn's (``"rbf"``, ``"poly"``, ``"sigmoid"`` with
+        gamma, ``"precomputed"``, a callable).
     tol, max_iter, shrinking, max_seconds
         The solver's stopping tolerance (LIBSVM's ``-e``), iteration cap (None:
         LIBSVM's ``max(10^7, 100 n)``), shrinking and time budget in seconds
@@ -105,27 +120,32 @@ class NuSVC(ClassifierMixin, KernelMachine):
         ``"float32"`` as LIBSVM (whose answers it then reproduces; at large
         coefficients they differ from the exact ones by about 1e-4,
         docs/corrections.md "LIBSVM agreement").
+    probability, decision_function_shape, break_ties, random_state
+        As :class:`svmlab.SVC` (Platt's probabilities; the shape of the
+        decision function and the ties with more than two classes; the seed of
+        the probabilities' folds).
 
     Attributes
     ----------
     classes_, support_, support_vectors_, n_support_
-        The two labels (``classes_[1]`` is the positive one) and the support
+        The labels (``classes_[1]`` is the positive one of two) and the support
         vectors, as scikit-learn's.
-    dual_coef_ : ndarray (1, n_SV)
-        ``y_i α_i / r``: f's coefficients with margins at ±1.
-    intercept_ : ndarray (1,)
+    dual_coef_ : ndarray (1, n_SV), or (k - 1, n_SV)
+        ``y_i α_i / r``: f's coefficients with margins at ±1; with k classes
+        LIBSVM's layout.
+    intercept_ : ndarray (1,), or (k(k-1)/2,)
         b of ``f(x) = sum dual_coef k(sv, x) + b``.
     rho_ : float
         ν-SVC's margin variable ρ for ``sum α_i = ν``, ``α_i <= 1/n``
-        (Schölkopf et al. 2000): ``r / n``.
+        (Schölkopf et al. 2000): ``r / n`` (two classes).
     C_ : float
         ``1 / r``: the C-SVC with this C has the same f (LIBSVM prints it).
     margin_error_fraction_, support_fraction_ : float
         The fraction of training points with ξ_i > 0 (at the bound, margin
         below 1) and of support vectors: ``margin_error_fraction_ <= nu <=
-        support_fraction_`` (the ν-property).
+        support_fraction_`` (the ν-property; two classes).
     margins_ : ndarray (n,)
-        ``y_i f(x_i)`` of the training points.
+        ``y_i f(x_i)`` of the training points (two classes).
     fit_notes_ : tuple of str
         A sentence when f cannot be trusted: the solver's ``tol`` is measured
         before the division by r, so f is accurate to about ``tol / r``
@@ -133,60 +153,94 @@ class NuSVC(ClassifierMixin, KernelMachine):
         errors the kernel allows (C = 1/r then grows without bound).
     n_iter_, converged_, stop_reason_, kkt_violation_, objective_, fit_time_,
     solution_
-        The solver's report (:class:`svmlab.solvers.family.FamilySolution`).
+        The solver's report (:class:`svmlab.solvers.family.FamilySolution`;
+        with k classes, ``n_iter_`` one per pair and ``pair_models_`` each pair's).
+    class_weight_, fit_status_, shape_fit_, kernel_spec_, probA_, probB_
+        As :class:`svmlab.SVC` (``class_weight_`` all ones: ν-SVC has no C).
     """
 
     nu: float = 0.5
+    random_state: int | None = None
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NuSVC:
-        """Fit on X (n, d) and y (n,) with two labels."""
+    def fit(
+        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> NuSVC:
+        """Fit on X (n, d), dense or sparse, and y (n,) with two labels or more;
+        ``sample_weight`` bounds each point's α (LIBSVM's ``a_i <= w_i``)."""
         start = time.perf_counter()
         nu = check_nu(self.nu)
         options = self._check_common()
-        X, y = validate(self, X, y)
-        self.classes_ = check_binary_labels(
-            y,
-            one="ν-SVC needs points of two classes (svmlab.OneClassSVM takes one).",
-            more="svmlab.NuSVC separates two.",
-        )
-        top = max_feasible_nu(y)
+        self._check_pairwise_params()
+        X, y, data = self._input(X, y, sample_weight)
+        classes = check_labels(y)
+        if classes.shape[0] < 2:
+            only = (
+                classes[0].item() if isinstance(classes[0], np.generic) else classes[0]
+            )
+            raise DataError(
+                f"Only one class ({only}) is present; ν-SVC needs points of two "
+                "classes (svmlab.OneClassSVM takes one)."
+            )
+        codes = np.searchsorted(classes, y)
+        weights = None if data.weights is None else data.full(data.weights)
+        top = max_feasible_nu(y, weights)
         if nu > top:
             raise InfeasibleNuError(
                 f"nu = {nu:g} is infeasible for these labels: ν-SVC needs nu at "
-                f"most 2 min(n+, n-)/n = {top:.3g} here, the share of the smaller "
-                "class twice (LIBSVM: specified nu is infeasible). Use a smaller "
-                "nu or balance the classes."
+                f"most 2 min(n+, n-)/n = {top:.3g} here (for every pair of classes), "
+                "the share of the smaller class twice (LIBSVM: specified nu is "
+                "infeasible). Use a smaller nu or balance the classes."
             )
+        self.classes_ = classes
+        self.class_weight_ = np.ones(classes.shape[0])
+        if classes.shape[0] == 2:
+            self._fit_binary(X, y, nu, data, options, start)
+        else:
+            self._fit_pairs(
+                X, y, codes, weights, self.kernel_spec_, Budget(self.max_seconds)
+            )
+            self.fit_status_ = 0 if self.converged_ else 1
+        self.probA_ = self.probB_ = np.empty(0)
+        if self.probability:
+            self._fit_probability(X, y, codes, weights, self.kernel_spec_)
+        self.fit_time_ = time.perf_counter() - start
+        return self
+
+    def _fit_binary(
+        self, X: Any, y: NDArray, nu: float, data: MachineInput, options: dict, start
+    ) -> None:
         y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
-        solution = solve_nu_svc(y_pm, nu, kernel=self._rows(X), **options)
-        self._store(X, solution, start)
+        rows = np.arange(y.shape[0]) if data.rows is None else data.rows
+        solution = solve_nu_svc(
+            y_pm[rows], nu, weights=data.weights, **data.solver_kernel(), **options
+        )
+        self._store(X, solution, start, data)
+        support = self.support_
+        order = np.argsort(y_pm[support] > 0, kind="stable")
+        self.support_ = support[order]
+        self._set_support(X, data.full(solution.coef))
         self.n_support_ = np.array(
-            [np.sum(y_pm[self.support_] < 0), np.sum(y_pm[self.support_] > 0)],
-            dtype=np.int32,
+            [np.sum(y_pm[support] < 0), np.sum(y_pm[support] > 0)], dtype=np.int32
         )
         r = float(solution.r)
-        self.rho_ = r / X.shape[0]
+        self.rho_ = r / X.shape[0] if hasattr(X, "shape") else r / len(X)
         self.C_ = 1.0 / r
         self.margins_ = y_pm * self._raw_decision(X)
         self.fit_notes_ = _accuracy_notes(nu, r, float(self.tol))
+        at_upper = data.full((solution.alpha >= solution.upper).astype(float)) > 0
         self.margin_error_fraction_, self.support_fraction_ = _nu_property(
-            self.margins_, solution.alpha >= solution.upper, solution.coef
+            self.margins_, at_upper, data.full(solution.coef)
         )
-        return self
 
-    def decision_function(self, X: ArrayLike) -> Array:
-        """``f(x) = sum_i y_i α_i k(x_i, x) / r + b``, margins at ±1; shape (n,)."""
-        return self._raw_decision(X)
-
-    def predict(self, X: ArrayLike) -> NDArray:
-        """The class of ``sign f(x)`` (f = 0 goes to the first class)."""
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+    def _pair_estimator(self, spec: KernelSpec, pair: tuple[int, int]) -> NuSVC:
+        """A binary NuSVC of this one's settings (gamma resolved on all the
+        data; a callable kernel as ``"precomputed"``)."""
+        params: dict[str, Any] = {"probability": False}
+        if spec.kernel == "precomputed":
+            params.update(kernel="precomputed", gamma=None)
+        elif spec.gamma is not None:
+            params["gamma"] = spec.gamma
+        return clone(self).set_params(**params)
 
 
 @parameters
@@ -198,8 +252,8 @@ class OneClassSVM(OutlierMixin, KernelMachine):
     nu
         In (0, 1]: an upper bound on the fraction of training points outside
         the region (f < 0) and a lower bound on the fraction of support vectors.
-    kernel, sigma, degree, coef0, scale, tol, max_iter, shrinking, cache_mb,
-    cache_precision, max_seconds
+    kernel, sigma, gamma, degree, coef0, scale, tol, max_iter, shrinking,
+    cache_mb, cache_precision, max_seconds
         As :class:`NuSVC`.
 
     Attributes
@@ -224,18 +278,26 @@ class OneClassSVM(OutlierMixin, KernelMachine):
 
     nu: float = 0.5
 
-    def fit(self, X: ArrayLike, y: object = None) -> OneClassSVM:
-        """Fit on X (n, d); ``y`` is ignored (the data are unlabelled)."""
+    def fit(
+        self, X: ArrayLike, y: object = None, sample_weight: ArrayLike | None = None
+    ) -> OneClassSVM:
+        """Fit on X (n, d), dense or sparse; ``y`` is ignored (the data are
+        unlabelled); ``sample_weight`` bounds each point's α (``a_i <= w_i``,
+        ``sum a = ν sum w``: scikit-learn's LIBSVM)."""
         start = time.perf_counter()
         nu = check_nu(self.nu)
         options = self._check_common()
-        X = validate(self, X)
-        n = X.shape[0]
-        solution = solve_one_class(nu, n, kernel=self._rows(X), **options)
-        self._store(X, solution, start)
+        X, _, data = self._input(X, sample_weight=sample_weight)
+        n = data.n
+        kept = n if data.rows is None else data.rows.size
+        solution = solve_one_class(
+            nu, kept, weights=data.weights, **data.solver_kernel(), **options
+        )
+        self._store(X, solution, start, data)
         self.rho_ = self.offset_ = float(solution.rho)
         self.scores_ = self._raw_decision(X)
-        outside = (solution.alpha >= solution.upper) & (self.scores_ < 0.0)
+        at_upper = data.full((solution.alpha >= solution.upper).astype(float)) > 0
+        outside = at_upper & (self.scores_ < 0.0)
         self.outlier_fraction_ = int(np.sum(outside)) / n
         self.support_fraction_ = self.support_.size / n
         return self

@@ -17,7 +17,14 @@ from typing import Any
 
 from sklearn.base import BaseEstimator
 
-__all__ = ["BinarySVMParameters", "KernelCParameters", "field_names", "parameters"]
+__all__ = [
+    "BinarySVMParameters",
+    "KernelCParameters",
+    "KernelSpellings",
+    "PairwiseParameters",
+    "field_names",
+    "parameters",
+]
 
 #: Class decorator: the fields become keyword-only ``__init__`` parameters;
 #: ``repr`` and equality stay scikit-learn's (BaseEstimator's repr, identity).
@@ -55,3 +62,29 @@ class BinarySVMParameters(KernelCParameters):
     solver_options: dict[str, Any] | None = None
     random_state: int | None = None
     max_seconds: float | None = None
+
+
+@parameters
+class KernelSpellings(BaseEstimator):
+    """The kernel's parameters in svmlab's spelling and scikit-learn's
+    (:mod:`svmlab.svm.kernel_spec`), for the estimators that speak both
+    (:class:`svmlab.SVC`, :class:`svmlab.NuSVC`, :class:`svmlab.OneClassSVM`,
+    :class:`svmlab.SVR`, :class:`svmlab.NuSVR`). None is "not given": the
+    spelling's default then (sigma 1, scale 1, coef0 1 in svmlab's; gamma
+    ``"scale"``, coef0 0 in scikit-learn's)."""
+
+    sigma: float | None = None
+    gamma: float | str | None = None
+    coef0: float | None = None
+    scale: float | None = None
+
+
+@parameters
+class PairwiseParameters(BaseEstimator):
+    """scikit-learn's settings of a one-vs-one classifier with Platt's
+    probabilities (:mod:`svmlab.svm.libsvm_layout`): :class:`svmlab.SVC`'s and
+    :class:`svmlab.NuSVC`'s."""
+
+    probability: bool = False
+    decision_function_shape: str = "ovr"
+    break_ties: bool = False

@@ -29,178 +29,40 @@ vector machines, Machine Learning 68. Chang, Lin (2011), LIBSVM, section 8.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.metrics import roc_auc_score, roc_curve
-from sklearn.utils.multiclass import unique_labels
 from sklearn.utils.validation import check_is_fitted
 
 from svmlab.array_types import Array
 from svmlab.errors import ParameterError, plain_value
-from svmlab.svm.classifier import SVC
+from svmlab.svm.platt import (
+    MIN_PAIR_PROBABILITY,
+    PlattFit,
+    coupled_probabilities,
+    cross_val_decision,
+    pairwise_coupling,
+    sigmoid_predict,
+    sigmoid_train,
+)
 from svmlab.svm.validation import check_binary_labels, validate
 
 __all__ = [
+    "MIN_PAIR_PROBABILITY",
     "PlattFit",
     "PlattSVC",
     "ThresholdReport",
+    "coupled_probabilities",
     "cross_val_decision",
+    "pairwise_coupling",
     "roc",
     "sigmoid_predict",
     "sigmoid_train",
     "threshold_report",
 ]
-
-
-@dataclass(frozen=True)
-class PlattFit:
-    """Platt's sigmoid: ``P(y = +1 | f) = 1 / (1 + exp(A f + B))``."""
-
-    A: float
-    B: float
-    n_iter: int
-    converged: bool
-
-
-def _log1p_exp(z: Array) -> Array:
-    """``log(1 + exp(z))`` without overflow: ``z + log(1 + exp(-z))`` for z >= 0."""
-    return np.where(z >= 0.0, z + np.log1p(np.exp(-np.abs(z))), np.log1p(np.exp(z)))
-
-
-def _targets(y: Array) -> Array:
-    """Platt's regularised targets: ``(N+ + 1) / (N+ + 2)`` for the positive
-    points and ``1 / (N- + 2)`` for the negative ones."""
-    n_pos = float(np.sum(y > 0))
-    n_neg = float(y.shape[0] - n_pos)
-    return np.where(y > 0, (n_pos + 1.0) / (n_pos + 2.0), 1.0 / (n_neg + 2.0))
-
-
-def _objective(f: Array, t: Array, A: float, B: float) -> float:
-    """The negative log-likelihood ``sum t z + log(1 + exp(-z))`` with ``z = A f
-    + B``, in the form that never overflows (Lin, Lin & Weng 2007, eq. 5)."""
-    z = f * A + B
-    return float(
-        np.sum(
-            np.where(z >= 0.0, t * z + _log1p_exp(-z), (t - 1.0) * z + _log1p_exp(z))
-        )
-    )
-
-
-def sigmoid_train(
-    f: ArrayLike,
-    y: ArrayLike,
-    *,
-    max_iter: int = 100,
-    min_step: float = 1e-10,
-    eps: float = 1e-5,
-) -> PlattFit:
-    """Fit A and B by Lin, Lin & Weng (2007)'s Newton method (LIBSVM's
-    ``sigmoid_train``).
-
-    Parameters
-    ----------
-    f
-        Decision values, shape (n,), on points the model did not train on.
-    y
-        Labels, shape (n,): > 0 for the positive class.
-    max_iter, min_step, eps
-        LIBSVM's limits: 100 Newton steps, a smallest line-search step of
-        1e-10, and the stop when both gradient components are below ``eps``.
-
-    Returns
-    -------
-    PlattFit
-        ``A``, ``B``, Newton steps taken and whether the gradient met ``eps``.
-    """
-    f = np.asarray(f, dtype=np.float64).ravel()
-    y = np.asarray(y).ravel()
-    t = _targets(y)
-    n_pos = float(np.sum(y > 0))
-    n_neg = float(y.shape[0] - n_pos)
-    A, B = 0.0, math.log((n_neg + 1.0) / (n_pos + 1.0))
-    fval = _objective(f, t, A, B)
-    sigma = 1e-12  # keeps the Hessian strictly positive definite
-    converged = False
-    it = 0
-    for it in range(max_iter):  # noqa: B007 - the count is reported
-        z = f * A + B
-        # p = P(y = +1) = 1 / (1 + exp(z)), q = 1 - p, each without overflow.
-        e = np.exp(-np.abs(z))
-        p = np.where(z >= 0.0, e / (1.0 + e), 1.0 / (1.0 + e))
-        q = np.where(z >= 0.0, 1.0 / (1.0 + e), e / (1.0 + e))
-        d2 = p * q
-        h11 = sigma + float(np.sum(f * f * d2))
-        h22 = sigma + float(np.sum(d2))
-        h21 = float(np.sum(f * d2))
-        d1 = t - p
-        g1 = float(np.sum(f * d1))
-        g2 = float(np.sum(d1))
-        if abs(g1) < eps and abs(g2) < eps:
-            converged = True
-            break
-        det = h11 * h22 - h21 * h21
-        dA = -(h22 * g1 - h21 * g2) / det
-        dB = -(-h21 * g1 + h11 * g2) / det
-        gd = g1 * dA + g2 * dB
-        step = 1.0
-        while step >= min_step:
-            newA, newB = A + step * dA, B + step * dB
-            newf = _objective(f, t, newA, newB)
-            if newf < fval + 1e-4 * step * gd:  # sufficient decrease (Armijo)
-                A, B, fval = newA, newB, newf
-                break
-            step /= 2.0
-        if step < min_step:
-            break  # LIBSVM: "Line search fails in two-class probability estimates"
-    return PlattFit(float(A), float(B), int(it), converged)
-
-
-def sigmoid_predict(f: ArrayLike, A: float, B: float) -> Array:
-    """``P(y = +1 | f) = 1 / (1 + exp(A f + B))`` without overflow (LIBSVM's
-    ``sigmoid_predict``: ``exp(-z) / (1 + exp(-z))`` for ``z >= 0``)."""
-    z = np.asarray(f, dtype=np.float64) * A + B
-    e = np.exp(-np.abs(z))
-    return np.where(z >= 0.0, e / (1.0 + e), 1.0 / (1.0 + e))
-
-
-def cross_val_decision(
-    estimator: BaseEstimator,
-    X: Array,
-    y: Array,
-    *,
-    folds: int = 5,
-    random_state: int | None = None,
-) -> Array:
-    """Decision values from a ``folds``-fold cross-validation, as LIBSVM's
-    ``svm_binary_svc_probability`` computes them.
-
-    The points are shuffled once (``random_state``), cut into ``folds``
-    contiguous blocks, and each block gets the decision values of a clone of
-    ``estimator`` trained on the others (on the labels as given, so class
-    weights keyed by label still apply; f > 0 means the larger label). A
-    training part with one class only gives its block +1 or -1 (0 if empty), as
-    LIBSVM does.
-    """
-    n = X.shape[0]
-    positive = np.asarray(y) == unique_labels(y)[-1]
-    order = np.random.default_rng(random_state).permutation(n)
-    f = np.zeros(n)
-    for k in range(folds):
-        begin, end = k * n // folds, (k + 1) * n // folds
-        test = order[begin:end]
-        train = np.r_[order[:begin], order[end:]]
-        if train.size == 0:
-            continue
-        if np.all(positive[train]) or not np.any(positive[train]):
-            f[test] = 1.0 if positive[train[0]] else -1.0
-            continue
-        model = clone(estimator).fit(X[train], y[train])
-        f[test] = model.decision_function(X[test])
-    return f
 
 
 class PlattSVC(ClassifierMixin, BaseEstimator):
@@ -262,6 +124,9 @@ class PlattSVC(ClassifierMixin, BaseEstimator):
             one="Platt's probabilities need points of two classes.",
             more="Platt's probabilities here are for two.",
         )
+        # Imported here: svmlab.SVC's own probabilities use this module.
+        from svmlab.svm.classifier import SVC
+
         base = SVC() if self.estimator is None else self.estimator
         self.estimator_ = clone(base).fit(X, y)
         self.cv_decision_ = cross_val_decision(

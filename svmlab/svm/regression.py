@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -41,11 +42,17 @@ from svmlab.kernels import PSD_KERNELS
 from svmlab.kernels.psd import check_bounded_dual
 from svmlab.parameter_checks import check_nu, check_positive, is_number
 from svmlab.solvers.family import FamilySolution, solve_epsilon_svr, solve_nu_svr
-from svmlab.svm.kernel_machine import KernelMachine
+from svmlab.svm.kernel_machine import KernelMachine, MachineInput
 from svmlab.svm.parameters import parameters
-from svmlab.svm.validation import validate
 
-__all__ = ["REGRESSION_LOSSES", "TUBE_STATES", "EpsilonSVR", "NuSVR", "tube_states"]
+__all__ = [
+    "REGRESSION_LOSSES",
+    "SVR",
+    "TUBE_STATES",
+    "EpsilonSVR",
+    "NuSVR",
+    "tube_states",
+]
 
 
 #: loss name -> description (the UI lists these).
@@ -78,35 +85,34 @@ def tube_states(residuals: ArrayLike, epsilon: float, *, atol: float) -> NDArray
 
 
 def _check_targets(y: Array) -> None:
-    """One plain sentence for targets an SVR cannot learn from."""
+    """One plain sentence for targets an SVR cannot learn from. (Targets that
+    all agree are fine: the fit is that constant, as scikit-learn's.)"""
     if y.shape[0] < 2:
         raise DataError(
             "An SVR needs at least 2 points to fit a function; got "
             f"{counted(y.shape[0], 'sample')}."
-        )
-    if np.all(y == y[0]):
-        raise DataError(
-            f"Every target equals {float(y[0]):g}: there is nothing to regress "
-            "(the answer would be that constant). Use targets that vary."
         )
 
 
 class _SVR(RegressorMixin, KernelMachine):
     """The fitted state both regressors share."""
 
-    def _fit_solution(self, X: Array, y: Array, solution: FamilySolution, start):
-        self._store(X, solution, start)
-        self.alpha_ = solution.coef
+    def _fit_solution(
+        self, X: Any, y: Array, solution: FamilySolution, start, data: MachineInput
+    ):
+        self._store(X, solution, start, data)
+        coef = data.full(solution.coef)
+        self.alpha_ = coef
         f = self._raw_decision(X)
         self.residuals_ = y - f
-        C = float(self.C)
-        a = np.abs(solution.coef)
+        a = np.abs(coef)
+        upper = np.abs(data.full(solution.upper[: solution.coef.shape[0]]))
         squared = getattr(self, "loss", "epsilon_insensitive") != "epsilon_insensitive"
         state = np.where(a > 0.0, 1, 0).astype(np.int8)
         if squared:
             state[a > 0.0] = 2  # no bound: every SV is outside the tube
         else:
-            state[a >= C] = 2
+            state[(a > 0.0) & (a >= upper)] = 2
         self.sv_state_ = state
         n = y.shape[0]
         self.outside_fraction_ = int(np.sum(state == 2)) / n
@@ -120,8 +126,9 @@ class _SVR(RegressorMixin, KernelMachine):
 _SVR_ATTRIBUTES = """
     Attributes
     ----------
-    support_, support_vectors_ : ndarray
-        Indices and points with ``α_i != α*_i``.
+    support_, support_vectors_, n_support_ : ndarray
+        Indices and points with ``α_i != α*_i`` (CSR for sparse X; none for a
+        precomputed or callable kernel), and their number (shape (1,)).
     dual_coef_ : ndarray (1, n_SV)
         ``α_i - α*_i`` of the support vectors (scikit-learn's).
     alpha_ : ndarray (n,)
@@ -136,17 +143,24 @@ _SVR_ATTRIBUTES = """
     outside_fraction_, support_fraction_ : float
         The fraction of training points outside the tube (state 2) and of
         support vectors.
+    coef_ : ndarray (1, d)
+        The primal weights, for ``kernel="linear"`` only (read-only).
     n_iter_, converged_, stop_reason_, kkt_violation_, objective_, fit_time_,
-    solution_
-        The solver's report (:class:`svmlab.solvers.family.FamilySolution`).
+    solution_, fit_status_
+        The solver's report (:class:`svmlab.solvers.family.FamilySolution`;
+        ``fit_status_`` 0 when it converged, 1 when not, LIBSVM's).
+    kernel_spec_, shape_fit_
+        The kernel as computed (:class:`svmlab.svm.kernel_spec.KernelSpec`)
+        and the training X's shape.
 """
 
 _COMMON_PARAMETERS = """
-    kernel, sigma, degree, coef0, scale
-        As :class:`svmlab.SVC`: ``"gaussian"`` ``exp(-||x - z||^2 / 2 sigma^2)``
-        (scikit-learn's gamma is ``1 / (2 sigma^2)``), ``"polynomial"``
-        ``(x'z + coef0)^degree``, ``"linear"``, ``"sigmoid"``
-        ``tanh(scale x'z + coef0)``.
+    kernel, sigma, gamma, degree, coef0, scale
+        As :class:`svmlab.SVC`: svmlab's ``"gaussian"`` ``exp(-||x - z||^2 / 2
+        sigma^2)`` (scikit-learn's gamma is ``1 / (2 sigma^2)``),
+        ``"polynomial"`` ``(x'z + coef0)^degree``, ``"linear"``, ``"sigmoid"``
+        ``tanh(scale x'z + coef0)``, or scikit-learn's ``"rbf"``, ``"poly"``,
+        ``"sigmoid"`` with gamma, ``"precomputed"`` or a callable.
     tol, max_iter, shrinking, cache_mb, cache_precision, max_seconds
         As :class:`svmlab.NuSVC`.
 """
@@ -160,7 +174,9 @@ class EpsilonSVR(_SVR):
     Parameters
     ----------
     C
-        Cost of the loss, > 0.
+        Cost of the loss, > 0 (``math.inf``: the hard tube, for the
+        ε-insensitive loss; with a linear kernel and more points than features
+        it may not exist, and the solver then stops at max_iter).
     epsilon
         Half-width of the tube, >= 0: residuals smaller than it cost nothing.
     loss
@@ -174,10 +190,20 @@ class EpsilonSVR(_SVR):
     epsilon: float = 0.1
     loss: str = "epsilon_insensitive"
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> EpsilonSVR:
-        """Fit on X (n, d) and real targets y (n,)."""
+    def fit(
+        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> EpsilonSVR:
+        """Fit on X (n, d), dense or sparse, and real targets y (n,);
+        ``sample_weight`` multiplies each point's C."""
         start = time.perf_counter()
-        C = check_positive("C", self.C)
+        C = self.C
+        if not (is_number(C) and C > 0):
+            raise ParameterError(f"C must be a positive number; got {plain_value(C)}.")
+        C = float(C)
+        if math.isinf(C) and self.loss != "epsilon_insensitive":
+            raise ParameterError(
+                "C = inf (the hard tube) is only defined for the ε-insensitive loss."
+            )
         eps = self.epsilon
         if not (is_number(eps) and math.isfinite(eps) and eps >= 0):
             raise ParameterError(
@@ -187,21 +213,29 @@ class EpsilonSVR(_SVR):
         if not isinstance(self.loss, str) or self.loss not in REGRESSION_LOSSES:
             raise UnknownNameError("regression loss", self.loss, REGRESSION_LOSSES)
         options = self._check_common()
-        X, y = validate(self, X, y, y_numeric=True)
+        X, y, data = self._input(X, y, sample_weight, y_numeric=True)
+        y = np.asarray(y, dtype=np.float64)
         _check_targets(y)
         squared = self.loss == "squared_epsilon_insensitive"
-        rows = self._rows(X)
-        if squared and self.kernel not in PSD_KERNELS:
+        if squared and self.kernel_spec_.kernel not in PSD_KERNELS:
             check_bounded_dual(
-                rows.full(),
+                data.K if data.K is not None else data.kernel.full(),
                 C,
                 loss="squared ε-insensitive loss",
                 boxed="ε-insensitive loss",
+                weights=data.weights,
             )
+        t = y if data.rows is None else y[data.rows]
         solution = solve_epsilon_svr(
-            y, C, float(eps), kernel=rows, squared=squared, **options
+            t,
+            C,
+            float(eps),
+            squared=squared,
+            weights=data.weights,
+            **data.solver_kernel(),
+            **options,
         )
-        self._fit_solution(X, y, solution, start)
+        self._fit_solution(X, y, solution, start, data)
         return self
 
 
@@ -228,15 +262,43 @@ class NuSVR(_SVR):
     nu: float = 0.5
     C: float = 1.0
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NuSVR:
-        """Fit on X (n, d) and real targets y (n,)."""
+    def fit(
+        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> NuSVR:
+        """Fit on X (n, d), dense or sparse, and real targets y (n,);
+        ``sample_weight`` multiplies each point's C."""
         start = time.perf_counter()
         nu = check_nu(self.nu)
         C = check_positive("C", self.C)
         options = self._check_common()
-        X, y = validate(self, X, y, y_numeric=True)
+        X, y, data = self._input(X, y, sample_weight, y_numeric=True)
+        y = np.asarray(y, dtype=np.float64)
         _check_targets(y)
-        solution = solve_nu_svr(y, C, nu, kernel=self._rows(X), **options)
+        t = y if data.rows is None else y[data.rows]
+        solution = solve_nu_svr(
+            t, C, nu, weights=data.weights, **data.solver_kernel(), **options
+        )
         self.epsilon_ = -float(solution.r)
-        self._fit_solution(X, y, solution, start)
+        self._fit_solution(X, y, solution, start, data)
         return self
+
+
+@parameters
+class SVR(EpsilonSVR):
+    __doc__ = (
+        """ε-support vector regression under scikit-learn's name: the same
+    machine as :class:`EpsilonSVR` (LIBSVM's ``-s 3``), so that code written for
+    ``sklearn.svm.SVR`` runs unchanged.
+
+    Parameters
+    ----------
+    C
+        Cost of the loss, > 0 (``math.inf``: the hard tube).
+    epsilon
+        Half-width of the tube, >= 0: residuals smaller than it cost nothing.
+    loss
+        ``"epsilon_insensitive"`` or ``"squared_epsilon_insensitive"``.
+"""
+        + _COMMON_PARAMETERS
+        + _SVR_ATTRIBUTES
+    )

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
 from sklearn.utils.multiclass import check_classification_targets, unique_labels
 from sklearn.utils.validation import check_X_y, validate_data
@@ -24,12 +25,17 @@ from svmlab.array_types import Array
 from svmlab.errors import DataError, DataTypeError, ParameterError, short_reason
 
 __all__ = [
+    "DENSE_COPY_BYTES",
     "check_binary_labels",
     "check_init",
     "check_labels",
     "check_points",
+    "dense_points",
+    "fit_input",
     "plain_data_error",
     "plain_label_error",
+    "predict_input",
+    "sparse_layout",
     "validate",
 ]
 
@@ -211,3 +217,100 @@ def check_init(init: ArrayLike | None, n: int) -> Array | None:
             "previous alpha_. Leave init out for a cold start."
         )
     return a
+
+
+#: The largest dense copy of a sparse X the kernels may make, in bytes: the
+#: engine's kernels are dense loops (:mod:`svmlab.kernels`), so sparse points are
+#: made dense for them (scikit-learn's LIBSVM has sparse kernel loops instead).
+DENSE_COPY_BYTES = 2 * 1024**3
+
+
+def dense_points(X: Any) -> Array:
+    """X as a dense float64 table: a sparse matrix made dense (up to
+    :data:`DENSE_COPY_BYTES`, else a DataError), an array as it is."""
+    if not sp.issparse(X):
+        return X
+    need = 8 * X.shape[0] * X.shape[1]
+    if need > DENSE_COPY_BYTES:
+        raise DataError(
+            f"This sparse X ({X.shape[0]:,} x {X.shape[1]:,}) would take "
+            f"{need / 1024**3:.1f} GB as the dense table svmlab's kernels compute "
+            f"on (at most {DENSE_COPY_BYTES / 1024**3:.0f} GB); reduce the features "
+            "first (TruncatedSVD, say)."
+        )
+    return np.asarray(X.toarray(), dtype=np.float64)
+
+
+def sparse_layout(X: Any, rows: Any) -> Any:
+    """Rows of a sparse X as a CSR matrix of X's own kind (``csr_array`` for a
+    sparse array, ``csr_matrix`` for a sparse matrix), as scikit-learn returns
+    ``support_vectors_``."""
+    out = sp.csr_array(X)[rows] if isinstance(X, sp.sparray) else sp.csr_matrix(X)[rows]
+    out.sort_indices()
+    return out
+
+
+def fit_input(estimator: Any, X: Any, y: Any = "no_validation", **kwargs: Any):
+    """``(X, y)`` of a kernel machine's ``fit``, checked for its kernel.
+
+    A callable kernel takes X as it is (scikit-learn's rule: text, say), so only
+    the lengths and y are checked; ``"precomputed"`` takes a dense square Gram
+    matrix (a sparse one is a :class:`DataTypeError`, as scikit-learn's
+    ``TypeError``); every other kernel takes a dense table or a sparse matrix
+    (CSR kept, other formats converted). ``estimator._sparse`` records which.
+    """
+    kernel = estimator.kernel
+    estimator._sparse = False
+    if callable(kernel):
+        n = X.shape[0] if hasattr(X, "shape") else len(X)
+        if isinstance(y, str) and y == "no_validation":
+            return X, y
+        try:
+            y = validate_data(estimator, "no_validation", y, **kwargs)
+        except (TypeError, ValueError) as error:
+            raise plain_data_error(error) from error
+        if np.shape(y)[0] != n:
+            raise DataError(
+                f"X has {n} rows but y has {np.shape(y)[0]} labels; there must be "
+                "one label per row."
+            )
+        return X, y
+    if kernel == "precomputed":
+        if sp.issparse(X):
+            raise DataTypeError(
+                "Sparse precomputed kernels are not supported: give the Gram matrix "
+                "as a dense array (K.toarray())."
+            )
+        out = validate(estimator, X, y, **kwargs)
+        K = out[0] if isinstance(out, tuple) else out
+        if K.shape[0] != K.shape[1]:
+            raise DataError(
+                "With kernel='precomputed', X must be the square Gram matrix of the "
+                f"training points, k(x_i, x_j); got a {K.shape[0]}x{K.shape[1]} "
+                "matrix."
+            )
+        return out
+    out = validate(estimator, X, y, accept_sparse="csr", **kwargs)
+    estimator._sparse = sp.issparse(out[0] if isinstance(out, tuple) else out)
+    return out
+
+
+def predict_input(estimator: Any, X: Any) -> Any:
+    """X of a fitted kernel machine's prediction, checked as ``fit`` checked
+    its training X: the same features; a sparse X only where the fit's was (a
+    model fitted on dense points refuses it, as scikit-learn's)."""
+    if callable(estimator.kernel):
+        return X
+    if sp.issparse(X) and not getattr(estimator, "_sparse", False):
+        raise DataTypeError(
+            f"cannot use sparse input in {type(estimator).__name__!r} trained on "
+            "dense data: pass a dense X (X.toarray()), or fit on sparse data."
+        )
+    X = validate(estimator, X, reset=False, accept_sparse="csr")
+    if estimator.kernel == "precomputed" and X.shape[1] != estimator.shape_fit_[0]:
+        raise DataError(
+            f"X.shape[1] = {X.shape[1]} should be equal to {estimator.shape_fit_[0]}, "
+            "the number of samples at training time: with kernel='precomputed', "
+            "X holds k(x, x_i) for every training point x_i."
+        )
+    return X
