@@ -202,3 +202,15 @@ def test_every_refusal_above_is_an_svmlab_error():
     # The pages catch SvmlabError only: the types used above are its kind.
     assert issubclass(DataError, SvmlabError)
     assert issubclass(ParameterError, SvmlabError)
+
+
+def test_nu_svc_without_a_margin_on_the_sigmoid_blames_the_kernel_not_nu():
+    # Item 5: the "no margin" sentence told to raise nu when the indefinite
+    # sigmoid kernel made r negative. The reference: NumPy's eigenvalues say
+    # the kernel is indefinite on these points.
+    X, y = make_two_circles(60, random_state=0)
+    K = gram(X, kernel="sigmoid", scale=0.5, coef0=1.0)
+    assert np.linalg.eigvalsh(K).min() < 0
+    with pytest.raises(SvmlabError, match="not positive semidefinite") as error:
+        NuSVC(kernel="sigmoid", scale=0.5, coef0=1.0, nu=0.5).fit(X, y)
+    assert "larger nu" not in str(error.value)

@@ -34,7 +34,8 @@ from sklearn.base import ClassifierMixin, OutlierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from svmlab.array_types import Array
-from svmlab.errors import InfeasibleNuError
+from svmlab.errors import InfeasibleNuError, ProblemError
+from svmlab.kernels import PSD_KERNELS
 from svmlab.parameter_checks import check_nu
 from svmlab.solvers.family import solve_nu_svc, solve_one_class
 from svmlab.svm.kernel_machine import KernelMachine
@@ -163,7 +164,20 @@ class NuSVC(ClassifierMixin, KernelMachine):
                 "nu or balance the classes."
             )
         y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
-        solution = solve_nu_svc(y_pm, nu, kernel=self._rows(X), **options)
+        try:
+            solution = solve_nu_svc(y_pm, nu, kernel=self._rows(X), **options)
+        except ProblemError as error:
+            if self.kernel in PSD_KERNELS or "found no margin" not in str(error):
+                raise
+            # With an indefinite kernel r <= 0 is the kernel's doing, not ν's
+            # (issue 44, item 5: the sentence blamed nu).
+            raise ProblemError(
+                "ν-SVC found no margin here: the sigmoid kernel's Gram matrix is "
+                "not positive semidefinite on these points, so ν-SVC's margin r "
+                "came out at or below 0 (not a too small nu). Use another scale "
+                "or coef0, a positive semidefinite kernel (Gaussian, polynomial, "
+                "linear), or the C-SVM."
+            ) from error
         self._store(X, solution, start)
         self.n_support_ = np.array(
             [np.sum(y_pm[self.support_] < 0), np.sum(y_pm[self.support_] > 0)],
