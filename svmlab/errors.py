@@ -52,7 +52,15 @@ def plain_value(value: object, limit: int = 40) -> str:
         return str(value)
     if isinstance(value, int):
         text = str(value)
-        return text if len(text) <= limit else f"{float(value):g}"
+        if len(text) <= limit:
+            return text
+        # A float's digits, or the power of ten of an int float64 cannot hold.
+        sign = "-" if value < 0 else ""
+        return (
+            f"{sign}1e+{len(text.lstrip('-')) - 1}"
+            if len(text) > 309
+            else f"{float(value):g}"
+        )
     if isinstance(value, float):
         return f"{value:g}"
     if isinstance(value, str):

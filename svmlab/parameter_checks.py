@@ -18,10 +18,18 @@ __all__ = ["check_max_iter", "check_nu", "check_positive", "is_number"]
 
 
 def is_number(value: object) -> bool:
-    """A real number (Python or NumPy), not a bool or a string."""
-    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
+    """A real number (Python or NumPy) that float64 can hold, not a bool or a
+    string. A Python int beyond float64's range (``10**400``) is not one: every
+    check and every use would overflow on it (issue 44, item 5)."""
+    if not isinstance(value, int | float | np.integer | np.floating) or isinstance(
         value, bool | np.bool_
-    )
+    ):
+        return False
+    return not isinstance(value, int) or abs(value) <= _LARGEST_INT
+
+
+#: The largest int float64 can hold (rounding to finite, not overflowing).
+_LARGEST_INT = int(np.finfo(np.float64).max)
 
 
 def check_positive(name: str, value: object, what: str = "") -> float:

@@ -392,3 +392,23 @@ def test_rank_correlation_with_exact_loo_on_two_circles(lee_grid_sweep):
     # Lee's ACV is optimistic: below exact LOO at the cell LOO picks.
     i, j = sweep.argmin("loo")
     assert sweep.scores["lee"][i, j] < sweep.scores["loo"][i, j]
+
+
+def test_a_grid_cell_does_not_depend_on_the_cs_fitted_before_it():
+    # Issue 44, item 4: IRWLS stopped by Lee's change rule kept what its warm
+    # start (the previous C's multipliers) carried in, so a cell's ACV
+    # depended on the grid around it (24 of 42 cells off by more than 1e-3).
+    # The reference: each cell swept alone, a cold fit.
+    X, y = make_two_circles(100, random_state=1000)
+    Cs, sigmas = [10.0, 100.0, 1000.0, 5000.0], [0.3, 0.6]
+    criteria = ("lee", "plugin")
+    grid = criterion_grid.grid_sweep(irwls_estimator(), X, y, Cs, sigmas, criteria)
+    for i, sigma in enumerate(sigmas):
+        for j, C in enumerate(Cs):
+            alone = criterion_grid.grid_sweep(
+                irwls_estimator(), X, y, [C], [sigma], criteria
+            )
+            for c in criteria:
+                assert grid.scores[c][i, j] == pytest.approx(
+                    alone.scores[c][0, 0], abs=1e-9
+                ), (c, sigma, C)

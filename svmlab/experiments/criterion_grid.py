@@ -105,21 +105,31 @@ def _sweep_row(
     row: dict[str, list[CriterionResult]] | None = None,
     on_cell: Callable[[], None] | None = None,
 ) -> dict[str, list[CriterionResult]]:
-    """One sigma: the Gram matrix once, the full fits warm-started along C.
-    The cells are appended to ``row`` (a new one if None) as they finish, and
-    ``on_cell()`` is called after each."""
+    """One sigma: the Gram matrix once, the full fits warm-started along C
+    (cold for a solver stopped by a rule other than its optimality measure:
+    its answer would carry the start). The cells are appended to ``row`` (a
+    new one if None) as they finish, and ``on_cell()`` is called after each."""
     base = clone(estimator).set_params(sigma=float(sigma))
     K = base._gram(X)
     if row is None:
         row = {c: [] for c in criteria}
-    init = None
+    init, warm = None, True
     for C in Cs:
         est = clone(base).set_params(C=float(C))
         start = time.perf_counter()
         # The grid and the estimator were checked up front (grid_sweep), so a
         # ParameterError here is a bug to see, not a cell to leave NaN.
         model = fit_quietly(est, X, y, K=K, init=init)
-        init = model.alpha_
+        if model.stop_reason_ == "rule":
+            # Stopped by a rule, not its optimality measure (IRWLS by Lee's
+            # change rule): its answer carries its start, so a warm start from
+            # the previous C would make the cell depend on the order of the
+            # grid (issue 44, item 4). That cell is fitted cold, and so is the
+            # rest of the row.
+            if init is not None:
+                model = fit_quietly(est, X, y, K=K, init=None)
+            warm = False
+        init = model.alpha_ if warm else None
         fit_seconds = time.perf_counter() - start
         for c in criteria:
             t0 = time.perf_counter() - fit_seconds  # every criterion pays the fit
@@ -191,10 +201,12 @@ def grid_sweep(
 ) -> SweepResult:
     """Evaluate ``criteria`` at every (C, sigma) of the grid.
 
-    Per sigma the Gram matrix is computed once and the full fits are warm-started
-    along increasing C; every criterion at a cell starts from that cell's full fit
-    (its time includes it, so speed-ups compare whole computations). With
-    ``n_jobs != 1`` the sigma rows run in parallel (joblib processes) and
+    Per sigma the Gram matrix is computed once and the full fits are
+    warm-started along increasing C (cold where a fit stops by a rule, not by
+    its optimality measure, so that no cell depends on the order of the grid);
+    every criterion at a cell starts from that cell's full fit (its time
+    includes it, so speed-ups compare whole computations). With ``n_jobs !=
+    1`` the sigma rows run in parallel (joblib processes) and
     ``progress`` is called per finished row instead of per cell.
 
     ``executor`` (:func:`svmlab.experiments.executors.run_tasks`) sends the rows

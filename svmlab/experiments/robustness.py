@@ -413,6 +413,19 @@ def _check_losses(losses: Sequence[str]) -> tuple[str, ...]:
     return tuple(losses)
 
 
+def _plane_table(X: ArrayLike, name: str) -> Array:
+    """``X`` as a float table of points in the plane (n, 2), or a DataError:
+    the comparison draws and measures in the plane (issue 44, item 5: 1-D
+    features failed in an index)."""
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2 or X.shape[1] != 2:
+        raise DataError(
+            f"{name} must be a table of points in the plane, shape (n, 2); got "
+            f"shape {X.shape}."
+        )
+    return X
+
+
 def compare_losses(
     X_clean: ArrayLike,
     y_clean: ArrayLike,
@@ -437,12 +450,12 @@ def compare_losses(
     the clean data once per seed.)
     """
     losses = _check_losses(losses)
-    X_clean = np.asarray(X_clean, dtype=np.float64)
+    X_clean = _plane_table(X_clean, "X_clean")
     y_clean = np.asarray(y_clean)
     X_train, y_train, is_outlier = add_outliers(
         X_clean, y_clean, outliers, random_state
     )
-    X_test = np.asarray(X_test, dtype=np.float64)
+    X_test = _plane_table(X_test, "X_test")
     y_test = np.asarray(y_test)
     window = window or plane_window(X_train)
     plane = _plane_points(window)

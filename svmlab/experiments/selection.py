@@ -76,7 +76,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import StratifiedKFold
 
 from svmlab.array_types import Array
-from svmlab.errors import DataError, IncompatibleLossError, ParameterError
+from svmlab.errors import DataError, IncompatibleLossError, ParameterError, plain_value
 from svmlab.losses import Loss, make_loss
 from svmlab.solvers.base import Budget
 from svmlab.solvers.entropy_refit import Refitter
@@ -561,8 +561,14 @@ def loo_cv_score(estimator: SVC, X: ArrayLike, y: ArrayLike) -> CriterionResult:
 
 
 def _check_splits(y: NDArray, n_splits: int) -> None:
+    whole = isinstance(n_splits, int | np.integer) and not isinstance(n_splits, bool)
+    if not (whole and n_splits >= 2):
+        raise ParameterError(
+            "n_splits (the number of folds) must be a whole number of at least 2; "
+            f"got {plain_value(n_splits)}."
+        )
     counts = np.unique(y, return_counts=True)[1]
-    if not 2 <= n_splits <= counts.min():
+    if not n_splits <= counts.min():
         raise DataError(
             f"{n_splits}-fold cross-validation needs at least {n_splits} points of "
             f"each class; the smaller class has {counts.min()}."

@@ -26,8 +26,9 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from svmlab.errors import ParameterError
+from svmlab.errors import ParameterError, plain_value
 from svmlab.figures import legend_entries
+from svmlab.parameter_checks import is_number
 
 __all__ = [
     "FRAME_SIZE",
@@ -188,6 +189,24 @@ def _key(ax: Any, entries: list[dict[str, Any]], font: float) -> None:
         )
 
 
+#: The largest slide or frame side in pixels (a 4K screen's width).
+MAX_SIDE = 3840
+
+
+def check_size(size: object) -> tuple[int, int]:
+    """``(width, height)`` in whole pixels, each from 1 to :data:`MAX_SIDE`, or
+    a ParameterError (issue 44, item 5: size (0, 0) failed in matplotlib)."""
+    ok = isinstance(size, tuple | list) and len(size) == 2
+    if ok:
+        ok = all(is_number(v) and 1 <= v <= MAX_SIDE and v == int(v) for v in size)
+    if not ok:
+        raise ParameterError(
+            "size must be (width, height) in whole pixels, each from 1 to "
+            f"{MAX_SIDE}; got {size!r}."
+        )
+    return int(size[0]), int(size[1])
+
+
 def _figure(spec: dict[str, Any], caption: str, size: tuple[int, int], title: str):
     """The slide as a matplotlib figure: plane on the left, key on the right,
     the title above and the caption line below."""
@@ -239,7 +258,7 @@ def slide(
         raise ParameterError(f"fmt must be 'png' or 'svg'; got {fmt!r}.")
     import matplotlib
 
-    fig = _figure(spec, caption, size, title)
+    fig = _figure(spec, caption, check_size(size), title)
     out = io.BytesIO()
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "svmlab"}):
         fig.savefig(out, format=fmt, dpi=_DPI, facecolor="white")
@@ -251,7 +270,7 @@ def frame_image(
 ) -> Image.Image:
     """One frame of :func:`animation` as an RGB image: ``label`` above the
     plane, ``caption`` below."""
-    fig = _figure(spec, caption, size, label)
+    fig = _figure(spec, caption, check_size(size), label)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=_DPI, facecolor="white")
     buffer.seek(0)
@@ -271,6 +290,13 @@ def animation(
     same along the path) below it."""
     if not frames:
         raise ParameterError("An animation needs at least one frame.")
+    if not (is_number(seconds_per_frame) and 0.01 <= seconds_per_frame <= 60):
+        # GIF frame times are whole hundredths of a second.
+        raise ParameterError(
+            "seconds_per_frame must be a number from 0.01 to 60; got "
+            f"{plain_value(seconds_per_frame)}."
+        )
+    size = check_size(size)
     images = [frame_image(spec, label, caption, size) for spec, label in frames]
     # One palette for every frame (the first's): colours stay put between frames.
     palette = images[0].quantize(colors=255, method=Image.Quantize.MEDIANCUT)

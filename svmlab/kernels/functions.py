@@ -307,12 +307,26 @@ def _check_shapes(X: Array, Z: Array) -> None:
 KERNEL_PARAMETERS = ("sigma", "degree", "coef0", "scale")
 
 
+#: The parameters each kernel reads; the others it neither checks nor uses.
+KERNEL_USES: dict[str, tuple[str, ...]] = {
+    "gaussian": ("sigma",),
+    "polynomial": ("degree", "coef0"),
+    "linear": (),
+    "sigmoid": ("scale", "coef0"),
+}
+
+
 def kernel_settings(owner: object) -> dict[str, Any]:
     """``kernel`` and those of :data:`KERNEL_PARAMETERS` that ``owner`` (an
-    estimator, a :class:`KernelRows`) holds, as keywords for :func:`gram`,
-    :class:`KernelRows` and :func:`check_kernel_params`."""
-    out: dict[str, Any] = {"kernel": owner.kernel}
-    for name in KERNEL_PARAMETERS:
+    estimator, a :class:`KernelRows`) holds and its kernel reads
+    (:data:`KERNEL_USES`), as keywords for :func:`gram`, :class:`KernelRows`
+    and :func:`check_kernel_params`. A parameter the kernel ignores is left
+    out: it is not checked, so it must not be used either (issue 44, item 5:
+    ``coef0=None`` with the Gaussian once failed in ``float()``)."""
+    kernel = owner.kernel
+    uses = KERNEL_USES.get(kernel, KERNEL_PARAMETERS) if isinstance(kernel, str) else ()
+    out: dict[str, Any] = {"kernel": kernel}
+    for name in uses:
         if hasattr(owner, name):
             out[name] = getattr(owner, name)
     return out

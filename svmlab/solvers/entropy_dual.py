@@ -121,6 +121,23 @@ NEWTON_EVERY_DIVISOR = 4
 #: Free multipliers above which a Newton phase is skipped: its factorisation,
 #: O(f^3), would cost more than the coordinate steps it saves.
 NEWTON_MAX_FREE = 150
+#: float64's unit roundoff.
+UNIT_ROUNDOFF = 2.0**-53
+#: The margins' rounding in units of ``u max_k sqrt(K_kk) sum_j a_j sqrt(K_jj)``
+#: (:meth:`EntropyState.margin_floor`). Measured on two circles (n = 100, C =
+#: 5000, sigma^2 = 0.35, delta = 1e-4, tol 1e-10; issue 44, item 1): that unit
+#: was 4.4e-12 and the interval violation wandered between 2.5e-13 and 6e-12
+#: once it stopped falling.
+FLOOR_ULPS = 4.0
+#: Steps the loop goes on once in the floor phase, keeping its best iterate:
+#: FLOOR_ROUNDS n, at least FLOOR_STEPS.
+FLOOR_ROUNDS = 10
+FLOOR_STEPS = 1000
+#: The loosest rung of a run's ladder of tols (:func:`tol_ladder`).
+LADDER_TOP = 1e-3
+#: A stop whose residual is within this factor of the floor's is called a stop
+#: at the floor; above it the note says the steps stalled above the floor.
+FLOOR_SLACK = 10.0
 
 
 def entropy_dual_value(alpha: Array, Kc: Array, y: Array, C: float, delta: float):
@@ -179,6 +196,8 @@ class EntropyState:
         self.newton_after: int | None = None
         self.C, self.delta, self.pair = float(C), float(delta), bool(pair)
         self.tol = float(tol)
+        #: What the loop tests: tol, or a looser one in the floor phase.
+        self.loop_tol = self.tol
         self.shrinking = bool(shrinking)
         self.a = np.array(a, dtype=np.float64)
         if la is None:
@@ -205,10 +224,16 @@ class EntropyState:
         self.ist[steps.NACT] = int(self.eligible.sum())
         self.ist[steps.COUNTER] = min(n, steps.SHRINK_EVERY) + 1
         self.it = 0
+        #: The step the floor phase began at (:meth:`_at_floor`) and its best
+        #: iterate ``(residual, a, la, q, b)``; the b :meth:`intercept` gives
+        #: after a run that went back to that iterate.
+        self._floor_since: int | None = None
+        self._best: tuple[float, Array, Array, Array, float] | None = None
+        self.kept_intercept: float | None = None
 
     def _intervals(self, index: NDArray[np.int64]) -> None:
         steps.intervals_into(
-            self.la, index, TOL_FRACTION * self.tol, self.delta, self.lo, self.hi
+            self.la, index, TOL_FRACTION * self.loop_tol, self.delta, self.lo, self.hi
         )
 
     def run(
@@ -220,27 +245,153 @@ class EntropyState:
         (:meth:`newton`) takes over; one that does not cut the violation by a
         tenth doubles the wait before the next (a Newton phase costs a
         factorisation, worth it only where it converges)."""
-        every = self.newton_after or max(
+        base = every = self.newton_after or max(
             NEWTON_EVERY, self.y.shape[0] // NEWTON_EVERY_DIVISOR
         )
         converged = out = False
         # The eligible points, once a run (each worst() built them again: 9
         # times a fit, 60 us each at n = 2000, with the scan).
         index = np.flatnonzero(self.eligible).astype(np.int64)
+        self._floor_since, self._best, self.kept_intercept = None, None, None
+        ladder = tol_ladder(self.tol)
+        self._set_loop_tol(ladder[0])
         while self.it < max_iter:
             stop = min(int(max_iter), self.it + every)
             converged, out = self._steps(stop, budget, snapshot)
-            if converged or out or self.stalled or self.it >= max_iter:
+            # The steps stopped moving anything above rounding: the floor
+            # phase (below) decides, with Newton phases still tried.
+            tiny = self.stalled
+            self.ist[steps.STALLS] = 0
+            if converged and self.loop_tol > self.tol:
+                # A stage of the ladder, or the floor phase's test, is met: a
+                # candidate for the best iterate, and the next test.
+                converged = False
+                self._next_stage(index, ladder)
+            if converged or out or self.it >= max_iter:
                 break
+            before = self.worst(index)
+            if self._at_floor(before, index, ladder, tiny):
+                break
+            if self._floor_since is not None:
+                # The floor phase samples its iterates at the first pace.
+                every = base
             if not self.use_newton:
                 continue
-            before = self.worst(index)
             if self.newton() and self.worst(index) <= 0.0:
-                converged = True
-                break
-            if not self.worst(index) < 0.9 * before:
+                if self.loop_tol <= self.tol:
+                    converged = True
+                    break
+                self._next_stage(index, ladder)
+            if self._floor_since is None and not self.worst(index) < 0.9 * before:
                 every *= 2
+        if not converged and self._best is not None:
+            self._keep_best(index)
+        self._set_loop_tol(self.tol)
         return self.it, converged, out
+
+    def _next_stage(self, index: NDArray[np.int64], ladder: list[float]) -> None:
+        """The loop met its test at a tol above the run's: keep the iterate if
+        it is the best so far and go on at the next rung of the ladder below
+        (or, in the floor phase, just below the best residual)."""
+        if self._floor_since is not None:
+            self._sample(index, ladder)
+            return
+        self._keep_if_best(index)
+        self._set_loop_tol(next(t for t in ladder if t < self.loop_tol))
+
+    def _set_loop_tol(self, tol: float) -> None:
+        """The tol the compiled loop and the Newton phases test (``tol``, or
+        in the floor phase a looser one just below the best residual so far),
+        with every point's interval for it."""
+        if tol != self.loop_tol:
+            self.loop_tol = tol
+            self._intervals(np.arange(self.y.shape[0], dtype=np.int64))
+
+    def margin_floor(self) -> float:
+        """How exactly float64 margins ``q = H a`` are known (margin units):
+        ``FLOOR_ULPS u max_k sqrt(K_kk) sum_j a_j sqrt(K_jj)``, the rounding
+        of a sum of terms of that size (``|K_kj| <= sqrt(K_kk K_jj)``). The
+        stationarity residual cannot be resolved below this times the tail's
+        slope ``1 / delta`` (issue 44, item 1)."""
+        root = np.sqrt(np.abs(self.diag))
+        return float(
+            FLOOR_ULPS * UNIT_ROUNDOFF * root.max(initial=0.0) * (self.a @ root)
+        )
+
+    def residual(self, index: NDArray[np.int64]) -> float:
+        """The stationarity residual ``max_k |a_k / C - psi(m_k)|`` over
+        ``index`` at the running margins (the measure the result is scored
+        by: :func:`svmlab.solvers.base.kkt_violation`)."""
+        m = self.q[index] + self.intercept() * self.y[index]
+        exponent = np.minimum((1.0 - self.delta - m) / self.delta, 0.0)
+        return float(np.abs(np.exp(self.la[index]) - np.exp(exponent)).max(initial=0.0))
+
+    def _at_floor(
+        self,
+        worst: float,
+        index: NDArray[np.int64],
+        ladder: list[float],
+        tiny: bool = False,
+    ) -> bool:
+        """Whether the loop should stop at the floating-point floor. Once the
+        interval violation ``worst`` is within the margins' rounding
+        (:meth:`margin_floor`), or the compiled steps stopped moving anything
+        above rounding (``tiny``), the steps move the margins by rounding
+        only: the loop goes on for :data:`FLOOR_ROUNDS` n steps (at least
+        :data:`FLOOR_STEPS`), Newton phases included, keeping the iterate of
+        the smallest residual, and then stops there (``stalled``), not
+        wherever the rounding has last left it (issue 44, item 1: at tol
+        1e-10 the residual wandered between 2e-9 and 5e-8 for 10^7 steps)."""
+        if self._floor_since is None:
+            if not tiny and worst > self.margin_floor():
+                return False
+            self._floor_since = self.it
+        self._sample(index, ladder)
+        grace = max(FLOOR_STEPS, FLOOR_ROUNDS * self.y.shape[0])
+        if self.it - self._floor_since < grace:
+            return False
+        self.ist[steps.STALLS] += 1
+        return True
+
+    def _sample(self, index: NDArray[np.int64], ladder: list[float]) -> None:
+        """Keep the iterate if its residual is the run's smallest, and set the
+        loop's test to the ladder's first rung below that, so that the
+        compiled loop itself stops at the first step that beats it (the
+        residual wanders by rounding from step to step: a test checked only
+        between chunks would miss the low points a looser tol stops at). A
+        rung, not a fraction of the residual: a run at a looser tol of the
+        ladder then tests the same tols in its floor phase, and a tighter run
+        passes through its iterates there too."""
+        self._keep_if_best(index)
+        assert self._best is not None
+        best = self._best[0]
+        self._set_loop_tol(next((t for t in ladder if t < best), self.tol))
+
+    def _keep_if_best(self, index: NDArray[np.int64]) -> None:
+        """Keep the iterate if its residual is the smallest of the run so far."""
+        residual = self.residual(index)
+        if self._best is None or residual < self._best[0]:
+            self._best = (
+                residual,
+                self.a.copy(),
+                self.la.copy(),
+                self.q.copy(),
+                self.intercept(),
+            )
+
+    def _keep_best(self, index: NDArray[np.int64]) -> None:
+        """Go back to the floor phase's best iterate if the last one is worse."""
+        assert self._best is not None
+        if self.residual(index) > self._best[0]:
+            _, a, la, q, b = self._best
+            self.a[:], self.la[:], self.q[:] = a, la, q
+            self._intervals(np.arange(self.y.shape[0], dtype=np.int64))
+            steps.all_active(self.eligible, self.act, self.ist)
+        else:
+            b = self.intercept()
+        # The b its residual was measured with: the middle of the interval
+        # at tol, which may be empty there, is another (it once gave 1.0).
+        self.kept_intercept = b
 
     def worst(self, index: NDArray[np.int64] | None = None) -> float:
         """The largest interval violation over the eligible points (margin
@@ -279,7 +430,7 @@ class EntropyState:
             *self._state(),
             self.C,
             self.delta,
-            TOL_FRACTION * self.tol,
+            TOL_FRACTION * self.loop_tol,
             self.pair,
             STIFF,
             NEWTON_ROUNDS,
@@ -311,7 +462,7 @@ class EntropyState:
             self.ist,
             self.C,
             self.delta,
-            TOL_FRACTION * self.tol,
+            TOL_FRACTION * self.loop_tol,
             self.pair,
             self.shrinking,
         )
@@ -322,9 +473,12 @@ class EntropyState:
 
     def intercept(self) -> float:
         """``b``: the middle of the interval every eligible point allows (0
-        without a bias). Falls back to the finite end, or 0."""
+        without a bias). Falls back to the finite end, or 0. After a run that
+        went back to the floor phase's best iterate, that iterate's b."""
         if not self.pair:
             return 0.0
+        if self.kept_intercept is not None:
+            return self.kept_intercept
         index = np.flatnonzero(self.eligible).astype(np.int64)
         _, big_l, small_u = steps.violation(
             self.y, self.q, self.lo, self.hi, index, index.size, True
@@ -352,6 +506,44 @@ class EntropyState:
             # Kernel entries computed into the row cache (0 on a given K).
             "kernel_evaluations": int(self.rows[2][EVALS]),
         }
+
+
+def tol_ladder(tol: float) -> list[float]:
+    """The tols a run tests in turn: the powers of ten from
+    :data:`LADDER_TOP` down that lie above ``tol``, then ``tol``.
+
+    A run at a tight tol thus passes through exactly the iterates of a run
+    at any looser tol of the ladder (the same steps: every choice the loop
+    makes depends on its test's tol), keeps the best of the iterates where a
+    rung was met, and ends no worse than there (issue 44, item 1: a fit at
+    tol 1e-9 had left a residual of 1.0, objective 87,922, where tol 1e-8
+    converged at 31,022)."""
+    top = -round(math.log10(LADDER_TOP))
+    rungs = [10.0**-e for e in range(top, 17) if 10.0**-e > tol * (1.0 + 1e-12)]
+    return [*rungs, float(tol)]
+
+
+def floor_note(state: EntropyState, residual: float) -> str:
+    """The sentence of a run stopped at the floating-point floor: how exactly
+    float64 holds the margins and the residual that allows (``residual``: the
+    one kept, within ten times that, or the sentence says it is not)."""
+    margin = state.margin_floor()
+    allowed = margin / state.delta
+    floor = (
+        f"float64 holds its margins to about {margin:.1e}, which the tail's "
+        f"slope 1/δ turns into a residual of about {allowed:.1e}"
+    )
+    if residual <= FLOOR_SLACK * allowed:
+        return (
+            "The entropy-dual solver stopped at the floating-point floor of this "
+            f"problem ({floor}), keeping the iterate of the smallest residual "
+            "it reached there"
+        )
+    return (
+        "The entropy-dual solver stopped where its steps no longer move the "
+        f"multipliers in float64, above the floating-point floor ({floor}), "
+        "keeping the iterate of the smallest residual it reached"
+    )
 
 
 def check_problem(problem: Problem) -> float:
@@ -480,11 +672,7 @@ def solve(
         reason, rule = "converged", None
     elif state.stalled:
         reason = "rule"
-        rule = (
-            "The entropy-dual solver stopped where a step no longer moves the "
-            "multipliers in float64 (the residual is then at the rounding level "
-            "of the margins, which the tail's slope 1/δ magnifies)"
-        )
+        rule = floor_note(state, kkt_violation(problem, a, b, Kc=Kc))
     else:
         reason, rule = ("max_seconds" if out_of_time else "max_iter"), None
     extras = {

@@ -86,6 +86,7 @@ from svmlab.solvers.entropy_steps import (
     TINY,
     TINY_RUN,
     TINY_STEP,
+    TINY_UNSHRUNK,
     UNSHRINKS,
     all_active,
     coordinate_optimum,
@@ -232,6 +233,28 @@ def _mask_inactive(BL, act, nact, mark):  # pragma: no cover - compiled
             BL[k] = -np.inf
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _eligible_count(eligible):  # pragma: no cover - compiled
+    count = 0
+    for k in range(eligible.shape[0]):
+        count += eligible[k]
+    return count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _unshrink(
+    y, a, la, lo, hi, eligible, act, ist, BL, BU, P, CV, delta, floor, lfloor, mark
+):  # pragma: no cover - compiled
+    """Every eligible point active again, with its scan values."""
+    all_active(eligible, act, ist)
+    for k in range(y.shape[0]):
+        BL[k], BU[k], P[k], CV[k] = _scan_values(
+            y[k], a[k], la[k], lo[k], hi[k], delta, floor, lfloor
+        )
+    _mask_inactive(BL, act, ist[NACT], mark)
+    ist[UNSHRINKS] += 1
+
+
 @njit(cache=True, nogil=True)
 def chunk(rows, diag, y, a, la, q, lo, hi, eligible, act, ist, C, delta, tol, pair,
           shrinking, it, stop_at):  # fmt: skip  # pragma: no cover - compiled
@@ -312,18 +335,10 @@ def chunk(rows, diag, y, a, la, q, lo, hi, eligible, act, ist, C, delta, tol, pa
                 break
             if attempt == 1:
                 return it, True
-            count = 0
-            for k in range(n):
-                count += eligible[k]
-            if nact == count:
+            if nact == _eligible_count(eligible):
                 return it, True
-            all_active(eligible, act, ist)
-            for k in range(n):
-                BL[k], BU[k], P[k], CV[k] = _scan_values(
-                    y[k], a[k], la[k], lo[k], hi[k], delta, floor, lfloor
-                )
-            _mask_inactive(BL, act, ist[NACT], mark)
-            ist[UNSHRINKS] += 1
+            _unshrink(y, a, la, lo, hi, eligible, act, ist, BL, BU, P, CV,
+                      delta, floor, lfloor, mark)  # fmt: skip
             ist[COUNTER] = 1  # shrink again at the next step
         Ki = kernel_row(i, rows)
         if j >= 0:
@@ -402,11 +417,25 @@ def chunk(rows, diag, y, a, la, q, lo, hi, eligible, act, ist, C, delta, tol, pa
         if not change > TINY_STEP:
             ist[TINY] += 1
             if ist[TINY] >= max(TINY_RUN, n):
-                # Steps at rounding level only: the test cannot be met at this
-                # tol in float64 (the margins' rounding, magnified by the
-                # tail's slope 1/delta); stop rather than loop.
+                if ist[NACT] < _eligible_count(eligible) and ist[TINY_UNSHRUNK] == 0:
+                    # The active points are at their floor, but shrinking
+                    # left points out whose margins have moved since: every
+                    # eligible point is active again before the loop may
+                    # call its steps stalled (issue 44, item 1).
+                    _unshrink(y, a, la, lo, hi, eligible, act, ist, BL, BU, P, CV,
+                              delta, floor, lfloor, mark)  # fmt: skip
+                    ist[TINY] = 0
+                    ist[TINY_UNSHRUNK] = 1
+                    next_i = -2
+                    continue
+                # Steps at rounding level only, every point active (or made
+                # active once already in this run of them): the test
+                # cannot be met at this tol in float64 (the margins'
+                # rounding, magnified by the tail's slope 1/delta); stop
+                # rather than loop.
                 ist[STALLS] += 1
                 return it, False
         else:
             ist[TINY] = 0
+            ist[TINY_UNSHRUNK] = 0
     return it, False

@@ -99,9 +99,10 @@ __all__ = [
 # Integer state (``ist``): active points, steps to the next shrinking, steps
 # taken, shrinking rounds, times every point was made active again, stalls
 # (the loop ended because its steps no longer move anything above rounding),
-# and the current run of rounding-level steps.
-NACT, COUNTER, STEPS, SHRINKS, UNSHRINKS, STALLS, TINY = range(7)
-N_STATE = 7
+# the current run of rounding-level steps, and whether that run has already
+# made every point active again (a second such run is a stall).
+NACT, COUNTER, STEPS, SHRINKS, UNSHRINKS, STALLS, TINY, TINY_UNSHRUNK = range(8)
+N_STATE = 8
 #: A step that changes log(a) by at most this (relative change of the
 #: multipliers) is at rounding level; this many in a row (or n) stop the loop.
 TINY_STEP = 1e-13

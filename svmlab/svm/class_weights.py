@@ -23,6 +23,7 @@ from numpy.typing import NDArray
 from sklearn.utils.class_weight import compute_class_weight
 
 from svmlab.errors import DataError, ParameterError, plain_value
+from svmlab.parameter_checks import is_number
 
 __all__ = ["WEIGHTED_LOSSES", "class_weights", "point_weights"]
 
@@ -78,9 +79,7 @@ def class_weights(
                 f"class_weight names the class {_label(label)}, which is not in the "
                 f"labels ({names}); weigh only classes that occur."
             )
-        if isinstance(weight, bool) or not isinstance(
-            weight, int | float | np.integer | np.floating
-        ):
+        if not is_number(weight):
             raise ParameterError(
                 f"The weight of class {_label(label)} must be a positive number; "
                 f"got {plain_value(weight)}."

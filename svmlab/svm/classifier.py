@@ -80,6 +80,10 @@ def _plain(value: object) -> object:
 ITERATION_CAP = 100_000
 
 
+#: The smallest C per class (C w_c) a fit takes: float64's smallest normal.
+TINY_C = float(np.finfo(np.float64).tiny)
+
+
 @parameters
 class SVC(
     PairwiseClassifier,
@@ -329,6 +333,16 @@ class SVC(
                 f"{what} with the {self.loss} loss (a C per class or per point "
                 "enters the hinge and squared-hinge duals only)",
                 [],
+            )
+        if per_class is not None and not float(self.C) * per_class.min() >= TINY_C:
+            # A C per class that float64 rounds to 0 (or to a subnormal) drops
+            # that class from the loss: a silent 50 % model (issue 44, item 6).
+            raise ParameterError(
+                f"C times the class weights must stay above {TINY_C:.1e} (float64's "
+                f"smallest normal number); C = {plain_value(self.C)} and weights "
+                f"{', '.join(plain_value(w) for w in per_class)} give "
+                f"{float(self.C) * per_class.min():.3g}: that class would drop out "
+                "of the loss."
             )
         keep = kept_points(weights, n)
         if keep is not None and np.unique(codes[keep]).size < classes.shape[0]:

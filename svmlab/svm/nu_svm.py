@@ -34,7 +34,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import ClassifierMixin, OutlierMixin, clone
 
 from svmlab.array_types import Array
-from svmlab.errors import DataError, InfeasibleNuError
+from svmlab.errors import DataError, InfeasibleNuError, ProblemError
 from svmlab.parameter_checks import check_nu
 from svmlab.solvers.base import Budget
 from svmlab.solvers.family import solve_nu_svc, solve_one_class
@@ -211,9 +211,24 @@ class NuSVC(PairwiseClassifier, ClassifierMixin, PairwiseParameters, KernelMachi
     ) -> None:
         y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
         rows = np.arange(y.shape[0]) if data.rows is None else data.rows
-        solution = solve_nu_svc(
-            y_pm[rows], nu, weights=data.weights, **data.solver_kernel(), **options
-        )
+        try:
+            solution = solve_nu_svc(
+                y_pm[rows], nu, weights=data.weights, **data.solver_kernel(), **options
+            )
+        except ProblemError as error:
+            if self.kernel_spec_.kernel != "sigmoid" or "found no margin" not in str(
+                error
+            ):
+                raise
+            # With an indefinite kernel r <= 0 is the kernel's doing, not ν's
+            # (issue 44, item 5: the sentence blamed nu).
+            raise ProblemError(
+                "ν-SVC found no margin here: the sigmoid kernel's Gram matrix is "
+                "not positive semidefinite on these points, so ν-SVC's margin r "
+                "came out at or below 0 (not a too small nu). Use another scale "
+                "or coef0, a positive semidefinite kernel (Gaussian, polynomial, "
+                "linear), or the C-SVM."
+            ) from error
         self._store(X, solution, start, data)
         support = self.support_
         order = np.argsort(y_pm[support] > 0, kind="stable")

@@ -33,12 +33,12 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone, is_classifier
 from sklearn.metrics import roc_auc_score, roc_curve
 from sklearn.utils.validation import check_is_fitted
 
 from svmlab.array_types import Array
-from svmlab.errors import ParameterError, plain_value
+from svmlab.errors import DataError, ParameterError, plain_value
 from svmlab.svm.platt import (
     MIN_PAIR_PROBABILITY,
     PlattFit,
@@ -116,6 +116,23 @@ class PlattSVC(ClassifierMixin, BaseEstimator):
             raise ParameterError(
                 f"folds must be a whole number of at least 2; got {plain_value(k)}."
             )
+        seed = self.random_state
+        whole = isinstance(seed, int | np.integer) and not isinstance(seed, bool)
+        if seed is not None and not (whole and seed >= 0):
+            raise ParameterError(
+                "random_state must be None or a whole number >= 0 (the seed of the "
+                f"shuffle before the folds); got {plain_value(seed)}."
+            )
+        # Imported here: svmlab.SVC's own probabilities use this module.
+        from svmlab.svm.classifier import SVC
+
+        base = SVC() if self.estimator is None else self.estimator
+        if not (is_classifier(base) and hasattr(base, "decision_function")):
+            raise ParameterError(
+                "PlattSVC squashes a classifier's decision values: its estimator "
+                "must be a binary classifier with decision_function, such as "
+                f"svmlab.SVC(); got {type(base).__name__}."
+            )
         X, y = validate(self, X, y)
         # (``k`` stays the number of folds: it once became the number of
         # classes here, so every fit used 2 folds whatever ``folds`` said.)
@@ -124,10 +141,12 @@ class PlattSVC(ClassifierMixin, BaseEstimator):
             one="Platt's probabilities need points of two classes.",
             more="Platt's probabilities here are for two.",
         )
-        # Imported here: svmlab.SVC's own probabilities use this module.
-        from svmlab.svm.classifier import SVC
-
-        base = SVC() if self.estimator is None else self.estimator
+        if X.shape[0] < k:
+            raise DataError(
+                f"Platt's probabilities are fitted on {k}-fold cross-validated "
+                f"decision values, so they need at least {k} points (one per "
+                f"fold); got {X.shape[0]}."
+            )
         self.estimator_ = clone(base).fit(X, y)
         self.cv_decision_ = cross_val_decision(
             base, X, y, folds=int(k), random_state=self.random_state

@@ -22,7 +22,13 @@ from sklearn.utils.multiclass import check_classification_targets, unique_labels
 from sklearn.utils.validation import check_X_y, validate_data
 
 from svmlab.array_types import Array
-from svmlab.errors import DataError, DataTypeError, ParameterError, short_reason
+from svmlab.errors import (
+    DataError,
+    DataTypeError,
+    ParameterError,
+    plain_value,
+    short_reason,
+)
 
 __all__ = [
     "DENSE_COPY_BYTES",
@@ -152,9 +158,17 @@ def validate(estimator: Any, X: ArrayLike, y: Any = "no_validation", **kwargs: A
     """scikit-learn's ``validate_data`` as float64 (``y`` as it takes it: its
     default ``"no_validation"`` for X alone), its errors as plain sentences."""
     try:
-        return validate_data(estimator, X, y, dtype=np.float64, **kwargs)
+        out = validate_data(estimator, X, y, dtype=np.float64, **kwargs)
     except (TypeError, ValueError) as error:
         raise plain_data_error(error) from error
+    if kwargs.get("y_numeric") and out[1].dtype.kind not in "biuf":
+        # scikit-learn converts object targets only; text ones pass through
+        # and failed later in float() (issue 44, item 5).
+        raise DataError(
+            "A regression needs numbers as targets y; got "
+            f"{plain_value(out[1].flat[0])} among them."
+        )
+    return out
 
 
 def check_binary_labels(y: ArrayLike, *, one: str, more: str) -> NDArray:
