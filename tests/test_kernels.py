@@ -100,30 +100,36 @@ def test_smallest_eigenvalue_and_the_psd_sentence():
 
 def test_squared_losses_refuse_an_unbounded_dual_and_fit_a_bounded_one():
     """No box on α: the dual has a maximum exactly when K + I/C is PSD. Below
-    the C the sentence names, it is, and the fit converges."""
+    the C the sentence names, it is, and the fit converges. (``scale`` names
+    svmlab's sigmoid, tanh(x'z + 1); without it "sigmoid" is scikit-learn's.)"""
     from svmlab import SVC
     from svmlab.svm.regression import EpsilonSVR
 
     rng = np.random.default_rng(5)
     X = 2.0 * rng.normal(size=(40, 2))
     y = np.where(X[:, 0] > 0, 1, -1)
-    lam = np.linalg.eigvalsh(gram(X, kernel="sigmoid"))[0]
+    lam = np.linalg.eigvalsh(gram(X, kernel="sigmoid", scale=1.0))[0]
     assert lam < 0
     with pytest.raises(ParameterError, match="no maximum") as refused:
-        SVC(C=10.0, kernel="sigmoid", loss="squared_hinge").fit(X, y)
+        SVC(C=10.0, kernel="sigmoid", scale=1.0, loss="squared_hinge").fit(X, y)
     text = str(refused.value)
     assert f"{lam:.3g}" in text and f"{-1.0 / lam:.3g}" in text
-    ok = SVC(C=0.5 * -1.0 / lam, kernel="sigmoid", loss="squared_hinge").fit(X, y)
+    ok = SVC(C=0.5 * -1.0 / lam, kernel="sigmoid", scale=1.0, loss="squared_hinge").fit(
+        X, y
+    )
     assert ok.converged_ and np.all(np.isfinite(ok.alpha_))
     # The boxed losses are bounded whatever the kernel: no refusal.
-    assert SVC(C=10.0, kernel="sigmoid").fit(X, y).converged_
+    assert SVC(C=10.0, kernel="sigmoid", scale=1.0).fit(X, y).converged_
     t = np.sin(X[:, 0])
     with pytest.raises(ParameterError, match="ε-insensitive loss \\(its box"):
-        EpsilonSVR(C=10.0, kernel="sigmoid", loss="squared_epsilon_insensitive").fit(
-            X, t
-        )
+        EpsilonSVR(
+            C=10.0, kernel="sigmoid", scale=1.0, loss="squared_epsilon_insensitive"
+        ).fit(X, t)
     fit = EpsilonSVR(
-        C=0.5 * -1.0 / lam, kernel="sigmoid", loss="squared_epsilon_insensitive"
+        C=0.5 * -1.0 / lam,
+        kernel="sigmoid",
+        scale=1.0,
+        loss="squared_epsilon_insensitive",
     ).fit(X, t)
     assert fit.converged_
 

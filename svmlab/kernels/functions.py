@@ -31,6 +31,7 @@ __all__ = [
     "DIRECT_MAX_DIM",
     "KERNELS",
     "KERNEL_PARAMETERS",
+    "KERNEL_USES",
     "PSD_KERNELS",
     "TITLES",
     "check_kernel_params",

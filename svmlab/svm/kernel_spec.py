@@ -31,6 +31,7 @@ polynomial as svmlab's on the points times ``sqrt(gamma)`` (``(gamma x'z + a)^p
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,7 +42,14 @@ import scipy.sparse as sp
 
 from svmlab.array_types import Array
 from svmlab.errors import DataError, ParameterError, UnknownNameError, plain_value
-from svmlab.kernels import KERNELS, check_kernel_params, gram, sigma_from_gamma
+from svmlab.kernels import (
+    KERNEL_PARAMETERS,
+    KERNEL_USES,
+    KERNELS,
+    check_kernel_params,
+    gram,
+    sigma_from_gamma,
+)
 from svmlab.kernels.expansion import kernel_expansion
 from svmlab.parameter_checks import is_number
 
@@ -279,6 +287,17 @@ def kernel_spec(owner: Any, X: Any = None) -> KernelSpec:
             gamma=gamma,
             spelling=spelling,
         )
+    # A parameter the kernel does not read is neither checked nor used (issue
+    # 44, item 5: the linear one-class SVM once divided by sigma = 0): the
+    # engine gets its default.
+    spec = dataclasses.replace(
+        spec,
+        **{
+            name: KernelSpec.__dataclass_fields__[name].default
+            for name in KERNEL_PARAMETERS
+            if name not in KERNEL_USES[spec.kernel]
+        },
+    )
     check_kernel_params(**spec.settings())
     return spec
 
