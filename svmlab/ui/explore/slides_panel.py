@@ -24,17 +24,19 @@ import streamlit as st
 from svmlab import SVC, SvmlabError, datasets, figures, losses, solvers
 from svmlab.figures import slides
 from svmlab.solvers.lane import long_fits_through
-from svmlab.ui.explore import upload
+from svmlab.ui.explore import panels, upload
 from svmlab.ui.explore.cache import Data, FitRecord, model_items
 from svmlab.ui.explore.settings import ExploreSettings
-from svmlab.ui.frame import room
+from svmlab.ui.frame import room, theme_choice
 from svmlab.ui.frame.link_values import C_GRID, SIGMA_GRID
+from svmlab.ui.frame.presets import PRESETS
 from svmlab.user_text import plain
 
 __all__ = [
     "N_FRAMES",
     "PLAYBACK_FRAME",
     "caption",
+    "key_number",
     "path_frames",
     "path_values",
     "playback_frames",
@@ -95,6 +97,16 @@ def caption(s: ExploreSettings, record: FitRecord, *, without: str = "") -> str:
     if without in _SYMBOL:
         drop += (f"{_SYMBOL[without]} = ",)
     return " · ".join(p for p in parts if not p.startswith(drop))
+
+
+def key_number(s: ExploreSettings, record: FitRecord) -> str:
+    """The number the settings' preset teaches, as measured on ``record``
+    ("test error 22.5 %"), for the slide's heading; "" without a preset."""
+    preset = PRESETS.get(s.preset) if s.preset else None
+    if preset is None:
+        return ""
+    measured = dict(panels.number_cells(record)).get(preset.number)
+    return f"{preset.number} {measured or preset.promise}"
 
 
 def path_values(param: str, current: float) -> tuple[float, ...]:
@@ -239,6 +251,8 @@ def popover(
     iterations as one."""
     text = caption(s, record)
     scale = 1.5 if s.classroom else 1.0
+    theme = theme_choice.current()
+    number = key_number(s, record)
     with where.popover("Slides", help="This figure as PNG or SVG, a path as GIF."):
         st.caption(text)
         for column, fmt, mime in zip(
@@ -246,7 +260,9 @@ def popover(
         ):
             column.download_button(
                 fmt.upper(),
-                data=lambda fmt=fmt: slides.slide(spec, text, fmt=fmt, title=title),
+                data=lambda fmt=fmt: slides.slide(
+                    spec, text, fmt=fmt, title=title, theme=theme, number=number
+                ),
                 file_name=f"{_stem(s)}.{fmt}",
                 mime=mime,
                 key=f"explore_slide_{fmt}",
@@ -265,7 +281,9 @@ def popover(
                 frames = path_frames(
                     s, record, data, param, values, added=added, scale=scale
                 )
-                return slides.animation(frames, caption(s, record, without=param))
+                return slides.animation(
+                    frames, caption(s, record, without=param), theme=theme
+                )
 
             st.download_button(
                 f"GIF: {symbol} from {values[0]:g} to {values[-1]:g} "
@@ -288,6 +306,7 @@ def popover(
                     f"{solver} · {caption(s, record, without='errors')}",
                     seconds_per_frame=0.3,
                     size=PLAYBACK_FRAME,
+                    theme=theme,
                 )
 
             shown = len(playback_steps(steps))

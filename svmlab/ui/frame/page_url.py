@@ -26,7 +26,7 @@ from typing import Any
 
 import streamlit as st
 
-from svmlab.ui.frame import refusals
+from svmlab.ui.frame import refusals, theme_choice
 from svmlab.ui.frame.page_state import PageState
 from svmlab.ui.frame.presets import PRESETS, Preset, page_query
 
@@ -96,7 +96,7 @@ def link_wins(
 def load(state: PageState) -> None:
     """Fill the widget keys from the URL when the URL should win
     (:func:`link_wins`). Call before the page's widgets are drawn."""
-    params = st.query_params.to_dict()
+    params = theme_choice.page_params(st.query_params.to_dict())
     if link_wins(params, st.session_state.get(_slot(state, "written"))):
         _apply(state, params)
         st.session_state[_slot(state, "written")] = params
@@ -117,8 +117,9 @@ def publish(state: PageState) -> dict[str, str]:
     preset = active_preset(state)
     if preset is not None:
         query["preset"] = preset.name
-    if query != st.query_params.to_dict():
-        st.query_params.from_dict(query)
+    link = theme_choice.with_theme(query)
+    if link != st.query_params.to_dict():
+        st.query_params.from_dict(link)
     st.session_state[_slot(state, "written")] = query
     return query
 
@@ -197,7 +198,7 @@ def preset_box(state: PageState, result: Any) -> None:
     preset = active_preset(state)
     if preset is None:
         return
-    skip = ("preset", "classroom")  # not part of what a preset shows
+    skip = ("preset", "classroom", theme_choice.PARAM)  # not what a preset shows
     now = {k: v for k, v in st.query_params.to_dict().items() if k not in skip}
     wanted = {k: v for k, v in page_query(preset.name).items() if k not in skip}
     changed = [

@@ -9,7 +9,8 @@ from typing import Any
 
 import streamlit as st
 
-from svmlab.ui.frame import chart
+from svmlab.figures.theme import themed
+from svmlab.ui.frame import chart, theme_choice
 
 __all__ = [
     "CHART_CONFIG",
@@ -44,8 +45,9 @@ def plotly_chart(
     config = CHART_CONFIG if config is None else config
     if not kwargs:
         return chart.plot(fig, key=key, config=config)
+    spec = fig.to_dict() if hasattr(fig, "to_dict") else fig
     return st.plotly_chart(
-        fig,
+        themed(spec, theme_choice.current()),
         key=key,
         theme=None,
         config=config,

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from svmlab.ui.frame import keyed
+from svmlab.ui.frame import keyed, theme_choice
 from svmlab.ui.frame.chart import preload as preload_plotly
 
 __all__ = ["CLASSROOM_CSS", "PAGES", "Page", "classroom", "guard", "route"]
@@ -162,8 +162,8 @@ CLASSROOM_CSS = (
 _COMPACT = (
     "<style>"
     '[data-testid="stMainBlockContainer"]{padding-top:2.2rem;padding-bottom:2rem}'
-    '[class*="st-key-click_listener_"],.st-key-svmlab_plotly_preload'
-    "{position:absolute}"
+    '[class*="st-key-click_listener_"],.st-key-svmlab_plotly_preload,'
+    ".st-key-svmlab_theme_sync{position:absolute}"
     '[data-testid="stSidebarUserContent"]{padding-top:0.5rem}'
     "h1{padding-top:0.25rem !important}"
     "</style>"
@@ -222,6 +222,7 @@ def route() -> None:
     current = st.navigation(_menu())
     page = next((p for p in PAGES if p.title == current.title), PAGES[0])
     hooks = _state_hooks(page.state) if page.state else None
+    theme_choice.load()  # before the page's own link, which rewrites the URL
     if hooks is not None:
         hooks[0]()  # before the page config: classroom mode collapses the sidebar
     on = bool(hooks and st.session_state.get(hooks[1]))
@@ -243,9 +244,13 @@ def route() -> None:
                 "with classroom=1 is opened.",
             )
         )
+    theme_choice.control()
     if on:
         st.html(CLASSROOM_CSS)
+    if theme_choice.css():
+        st.html(theme_choice.css())
     with st.sidebar:
+        theme_choice.sync(page.url_path, [p.url_path for p in PAGES])
         # The hub has no chart of its own to draw first (its presets lead to
         # charts: preloaded at once); every other page draws its own first.
         # Streamlit's Plotly code only where its element is drawn: Explore's path.
@@ -257,6 +262,7 @@ def route() -> None:
         current.run()
     finally:
         _routed.active = False
+        theme_choice.publish()  # theme= stays in the link the page wrote
 
 
 #: Whether this thread is running a page from :func:`route` (each session's
