@@ -230,20 +230,22 @@ def family_figure(
         name = "bound SV (α at its bound)"
         traces.append(_rings(X, state == 2, name, PALETTE["bound"], size))
     surface = plane_image(surface_png(shading), bounds, grid=(len(xs), len(ys)))
-    # The key stands right of the square plot, in the width its equal aspect
-    # leaves free (below it, it took three rows of a projector's 720 lines).
+    # The key in rows above the square plot: beside it, it took 250 px of the
+    # width and left the plane 166 px wide (issue 46); below, it took the rows
+    # of the x-axis. Two rows at most in a column of 400 px and more.
     legend = {
-        "orientation": "v",
-        "x": 1.02,
+        "orientation": "h",
+        "x": 0.0,
         "xanchor": "left",
         "y": 1.0,
-        "yanchor": "top",
-        "font": {"size": round(14 * scale)},
+        "yanchor": "bottom",
+        "yref": "paper",
+        "font": {"size": round(13 * scale)},
     }
     return chart(
         traces,
         height=int(height),
-        margin=_margin(scale, l=60, r=250, b=56),
+        margin=_margin(scale, l=60, r=16, t=64, b=56),
         legend=legend,
         images=[surface],
         font={"size": round(16 * scale)},
