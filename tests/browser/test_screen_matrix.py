@@ -23,11 +23,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlencode
 
 import numpy as np
 import pytest
 from PIL import Image
 
+from svmlab.ui.frame.presets import PRESETS, query
 from tests.browser.test_text_fits import CUT_JS
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts" / "matrix"
@@ -76,6 +78,16 @@ DEFAULT = {
     ("Family", "phone", "light"),
     ("Losses", "classroom", "dark"),
     ("Solvers", "desktop", "light"),
+}
+
+#: Pages that fail the matrix today, and why (strict: a pass is reported, so
+#: the mark goes when the page is fixed).
+NOT_YET = {
+    "Model_selection": (
+        "before a sweep the page's first figure (Lee's reproduction) starts "
+        "1705 px down in classroom mode, 2234 px on a phone: the sweep's "
+        "figure and summary table are not yet laid out for one screen"
+    ),
 }
 
 #: The page drawn: the script done, no skeleton, every chart drawn, and the
@@ -221,6 +233,11 @@ def _cases() -> list:
             for theme in THEMES:
                 name = path or "hub"
                 marks = () if (path, screen, theme) in DEFAULT else (pytest.mark.slow,)
+                if path in NOT_YET:
+                    marks = (
+                        *marks,
+                        pytest.mark.xfail(strict=True, reason=NOT_YET[path]),
+                    )
                 cases.append(
                     pytest.param(
                         path, screen, theme, id=f"{name}-{screen}-{theme}", marks=marks
@@ -308,3 +325,92 @@ def test_screen(streamlit_url, screens, path, screen, theme) -> None:
         if ratio < 4.5:
             problems.append(f"{what} contrast {ratio} : 1")
     assert not problems, f"{name} ({shot}):\n" + "\n".join(problems)
+
+
+# -- presets on the projector ----------------------------------------------------------
+
+#: Presets opened in classroom mode at 1280 x 720 on every theme: the page, the
+#: lecture tool opened on it (Explore's), and what the room is asked to read
+#: with the figure (selectors as in :data:`PAGES`).
+PRESET_SCREENS: dict[str, tuple[str, str | None, tuple[str, ...]]] = {
+    # The path scrubber beside the plane: 650 px below it before (issue 46);
+    # the framed number moves under the tool.
+    "c_too_large": ("Explore", "Regularisation path", (".st-key-explore_path_scrub",)),
+    # "Read 'w turned by' under the two panels."
+    "losses_fig_27_17": ("Losses", None, ("text=w turned by",)),
+    # The threshold's slider, the confusion matrix and the rates beside the plane.
+    "family_threshold": (
+        "Family",
+        None,
+        ('[data-testid="stSlider"]', '[data-testid="stMarkdownContainer"] table'),
+    ),
+}
+
+#: Presets whose screen does not yet fit, and why: their number is checked,
+#: their layout's problems reported as an expected failure.
+PRESETS_NOT_YET = {
+    "losses_fig_27_17": (
+        "the preset's box pushes the panels' tables down: 'w turned by' starts "
+        "792 px down, and the ramp's panel it is compared with is in the second "
+        "row"
+    ),
+}
+
+#: The number a preset shows: Explore frames its cell, the other pages print
+#: "measured now: X" in the preset's box.
+MEASURED_JS = r"""
+(label) => {
+  const cell = document.querySelector(`[data-svmlab-number="${label}"]`);
+  if (cell) return cell.textContent.trim();
+  const main = document.querySelector('[data-testid="stMain"]');
+  const m = (main.innerText || "").match(/measured now: ([^\n]*?)\.?\n/);
+  return m ? m[1].trim() : null;
+}
+"""
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("name", list(PRESET_SCREENS))
+def test_preset_on_one_screen(streamlit_url, screens, name, theme) -> None:
+    """The preset's figure, its number and the tool it asks for inside one
+    1280 x 720 window in classroom mode, and its promised number the same on
+    every theme (the number read off the page, compared with the preset's
+    table)."""
+    preset = PRESETS[name]
+    path, tool, reads = PRESET_SCREENS[name]
+    page = screens("classroom", theme)
+    width, height = SCREENS["classroom"]
+    link = {**query(name), "classroom": "1", "theme": theme}
+    page.goto(f"{streamlit_url}/{path}?{urlencode(link)}")
+    page.wait_for_function(DRAWN_JS, polling=250, timeout=180_000)
+    if tool is not None:
+        page.get_by_text(tool, exact=True).click()
+        page.wait_for_function(DRAWN_JS, polling=250, timeout=180_000)
+        page.get_by_role("button", name="Compute the path").click()
+        page.wait_for_selector(".st-key-explore_path_scrub", timeout=180_000)
+        page.wait_for_function(DRAWN_JS, polling=250, timeout=180_000)
+    # The window at the page's top (a click on the path's button scrolls it).
+    page.evaluate(
+        "() => document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)"
+    )
+    page.mouse.move(0, height - 1)
+    shot = ARTIFACTS / f"preset-{name}-{theme}.png"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shot))
+    figure = PAGES[path][0]
+    problems = []
+    measured = page.evaluate(MEASURED_JS, preset.number)
+    if measured != preset.promise:
+        problems.append(f"{preset.number}: {measured!r}, promised {preset.promise!r}")
+    overflow = page.evaluate(LAYOUT_JS, figure)["overflow"]
+    if overflow > 2:
+        problems.append(f"the page is {overflow} px wider than the window")
+    assert not problems, f"{name} on {theme} ({shot}):\n" + "\n".join(problems)
+    for selector, box in zip(
+        (figure, *reads), page.evaluate(BOXES_JS, [figure, *reads]), strict=True
+    ):
+        if not inside(box, width, height):
+            problems.append(f"{selector} outside the window: {box}")
+    if problems and name in PRESETS_NOT_YET:
+        pytest.xfail(f"{PRESETS_NOT_YET[name]}: " + "; ".join(problems))
+    assert not problems, f"{name} on {theme} ({shot}):\n" + "\n".join(problems)

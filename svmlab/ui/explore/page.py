@@ -186,15 +186,17 @@ def render() -> None:
 
         # In classroom mode an open lecture tool sits beside the figure (a 720
         # px projector: under it, the path scrubber was 650 px below the
-        # plane); the figure, as tall as the screen allows, loses no size to it,
-        # and the numbers move under both.
+        # plane), the big numbers under the tool and the preset's paragraph
+        # under both.
         tool_open = settings.classroom and lecture.current_tool() != "none"
         if tool_open:
-            left, tool_area = st.columns([3, 2], gap="medium")
-            right = st.container()
+            left, side = st.columns([3, 2], gap="medium")
+            tool_area, right = side.container(), side.container()
+            paragraph_area = st.container()
         else:
             left, right = st.columns([2, 1], gap="medium")
             tool_area = st.container()
+            paragraph_area = right
         with left:
             # In classroom mode the key goes beside the square plot, in the width its
             # equal aspect leaves free: under the numbers it fell below a 720 px screen.
@@ -214,7 +216,8 @@ def render() -> None:
             if settings.classroom:  # the big numbers first, the paragraph below
                 highlight = PRESETS[settings.preset].number if settings.preset else None
                 panels.numbers(record, highlight, classroom=True)
-                lecture.preset_panel(settings)
+                with paragraph_area:
+                    lecture.preset_panel(settings)
             else:
                 highlight = lecture.preset_panel(settings)
                 panels.numbers(record, highlight)

@@ -184,8 +184,13 @@ _PHONE = (
     '[data-testid="stVerticalBlock"]>:has(h1){order:-2}'
     # The square plane as tall as the phone is wide, not the desktop's height
     # (blank bands above and below it).
-    f'[class*="st-key-{FIGURE_KEY}"] .svmlab-plot'
+    f".st-key-{FIGURE_KEY}_explore .svmlab-plot,"
+    f".st-key-{FIGURE_KEY}_family .svmlab-plot"
     "{height:calc(100vw + 40px) !important}"
+    # Formulas and code inside the width: the multiclass dual was 484 px in a
+    # 358 px column, the notes' formulas scrolled sideways.
+    ".katex-display{font-size:0.7em}"
+    "pre,pre code{white-space:pre-wrap !important;overflow-wrap:anywhere}"
     "}"
 )
 

@@ -12,7 +12,7 @@ import streamlit as st
 from svmlab.experiments.solver_race import CLOCKS
 from svmlab.figures.solver_race import race_panel
 from svmlab.figures.solver_traces import scaling_figure, traces_figure
-from svmlab.ui.frame import keyed, page_hands, page_url, panels
+from svmlab.ui.frame import keyed, page_hands, page_url, panels, router
 from svmlab.ui.frame.model_block import clicked_result, engine_result
 from svmlab.ui.frame.page_state import SOLVERS_STATE
 from svmlab.ui.solvers import requests as sp
@@ -67,9 +67,15 @@ def render() -> None:
                 )
 
     def convergence() -> None:
-        if not classroom:  # on a projector the table and the traces share one screen
-            st.header("Convergence")
-        if result.traces and result.best_objective is not None:
+        if not (result.traces and result.best_objective is not None):
+            if not classroom:
+                st.header("Convergence")
+            st.info(sp.nothing_recorded(result))
+            return
+        # The page's figure: on a phone it comes first, its heading with it.
+        with router.figure_area("solvers"):
+            if not classroom:  # on a projector the table and traces share one screen
+                st.header("Convergence")
             panels.plotly_chart(
                 traces_figure(
                     result.traces,
@@ -83,14 +89,12 @@ def render() -> None:
                 ),
                 key="solvers_traces",
             )
-            st.caption(
-                "Each solver's recorded iterates (at most 200 kept, evenly thinned). "
-                "Seconds are each run's own clock rescaled to its timed run (recording "
-                "slows a run). An objective gap at the bottom of the scale is 0 or "
-                "below (round-off)."
-            )
-        else:
-            st.info(sp.nothing_recorded(result))
+        st.caption(
+            "Each solver's recorded iterates (at most 200 kept, evenly thinned). "
+            "Seconds are each run's own clock rescaled to its timed run (recording "
+            "slows a run). An objective gap at the bottom of the scale is 0 or "
+            "below (round-off)."
+        )
 
     # In classroom mode the traces come straight under the table, the notes after.
     for part in (convergence, table_notes) if classroom else (table_notes, convergence):
