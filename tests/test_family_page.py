@@ -254,7 +254,7 @@ def test_one_class_on_one_class_flags_the_other() -> None:
     )
     assert float(numbers["outside (f < 0)"].split()[0]) <= 20.0
     # No threshold section for a machine without classes.
-    assert not any(s.value == "Probabilities and a threshold" for s in at.subheader)
+    assert not any("Probabilities and a threshold" in m.value for m in at.markdown)
     assert at.radio(key="family_train").value == "pos"
 
 

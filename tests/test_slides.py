@@ -56,8 +56,11 @@ def test_the_svg_holds_the_caption_and_the_key_as_text(page) -> None:
     text = slides_panel.caption(settings, record)
     svg = slides.slide(shown, text, fmt="svg", title="A title")
     texts = _svg_text(svg)
-    assert text in texts and "A title" in texts
-    for entry in figures.legend_entries(shown):
+    # The caption, wrapped into whole parts, one text element a line.
+    lines = [t for t in texts if t.split(" · ")[0] in text.split(" · ")]
+    assert " · ".join(lines) == text
+    assert "A title" in texts
+    for entry in slides.drawn_entries(shown):
         assert entry["name"] in texts  # the key, "free SV (0 < α < C)" included
     assert b"<image" in svg  # the surface and the points, as the page shows them
     assert "kaleido" not in sys.modules  # no browser behind the export
@@ -71,8 +74,10 @@ def test_the_png_is_a_slide_with_the_figure_and_a_caption_line(page) -> None:
     assert image.size == slides.SLIDE_SIZE
     pixels = np.asarray(image, dtype=float)
     assert pixels.std() > 20 and len(np.unique(pixels.reshape(-1, 3), axis=0)) > 100
-    # The caption is the only thing in the bottom strip: drawn without it, the
-    # strip is blank; with it, it holds dark text.
+    # A one-line caption is the only thing in the bottom strip: drawn without
+    # it, the strip is blank; with it, it holds dark text.
+    short = " · ".join(text.split(" · ")[1:4])
+    image = Image.open(io.BytesIO(slides.slide(shown, short))).convert("RGB")
     bare = Image.open(io.BytesIO(slides.slide(shown, ""))).convert("RGB")
     strip = (0, int(0.93 * image.height), image.width, image.height)
     assert np.asarray(bare.crop(strip)).min() > 250
@@ -274,3 +279,96 @@ def test_one_visitor_builds_one_gif_at_a_time(monkeypatch) -> None:
     assert started["a2"].is_set()
     assert not any("a1" in o and "a2" in o for o in overlaps)
     assert slides_panel.GIFS.get("a2") == b"a2"
+
+
+def _fields(settings, record) -> list[str]:
+    """Every field a caption must carry, written independently of caption()."""
+    return [
+        "Spiral",
+        f"n = {len(record.y)}",
+        "Gaussian kernel",
+        "hinge loss",
+        f"C = {settings.C:g}",
+        f"σ = {settings.sigma:g}",
+        f"training error {100 * record.train_error:.1f} %",
+        f"test error {100 * record.test_error:.1f} %",
+    ]
+
+
+@pytest.mark.parametrize("size", [slides.SLIDE_SIZE, slides.FRAME_SIZE, (480, 270)])
+def test_a_long_caption_wraps_inside_the_slide_with_every_field(page, size) -> None:
+    _at, settings, _data, record, shown = page
+    text = slides_panel.caption(settings, record)
+    # The playback's caption, longer still: solver, loss and every field.
+    text = f"Entropy dual (Lee's modified hinge, C¹ form) · {text}"
+    svg_lines = _svg_text(slides.slide(shown, text, fmt="svg", size=size))
+    joined = " · ".join(svg_lines)
+    for field in _fields(settings, record):
+        assert field in joined, field
+    png = Image.open(io.BytesIO(slides.slide(shown, text, size=size))).convert("L")
+    pixels = np.asarray(png, dtype=float)
+    w, h = png.size
+    # Nothing is cut at the slide's edges: the outer 1 % on every side is blank.
+    edge = max(2, round(0.01 * w))
+    for strip in (pixels[:, -edge:], pixels[:, :edge], pixels[-edge:, :]):
+        assert strip.min() > 245, strip.min()
+    # The caption sits under the plane: ink in the bottom fifth.
+    assert pixels[int(0.8 * h) :, :].min() < 100
+
+
+def test_the_key_lists_only_what_is_drawn(page) -> None:
+    _at, _settings, _data, record, shown = page
+    names = [e["name"] for e in slides.drawn_entries(shown)]
+    bound = int(np.sum(record.model.alpha_ >= record.model.C * (1 - 1e-8)))
+    assert ("bound SV (α = C)" in names) == (bound > 0)
+    # A hard margin on separable points: no multiplier is at a bound, and the
+    # slide's key does not list "bound SV" (the figure's legend still may).
+    X = np.array([[-2.0, 0.0], [-1.5, 1.0], [2.0, 0.0], [1.5, -1.0]])
+    y = np.array([-1, -1, 1, 1])
+    model = SVC(kernel="linear", C=1e3).fit(X, y)
+    spec = figures.decision_spec(model, X, y, bounds=(-3, 3, -3, 3), legend="none")
+    assert "bound SV (α = C)" in [e["name"] for e in figures.legend_entries(spec)]
+    texts = _svg_text(slides.slide(spec, "caption", fmt="svg"))
+    assert "bound SV (α = C)" not in texts and "class +1" in texts
+
+
+def test_a_preset_slide_carries_its_title_and_key_number() -> None:
+    from svmlab.ui.frame.presets import PRESETS
+
+    preset = PRESETS["c_too_large"]
+    at = open_page(EXPLORE, preset.url_settings.to_query())
+    assert not problems(at)
+    settings, _identity, _data, _edits, record = at.session_state[cache.LAST_GOOD_KEY]
+    number = slides_panel.key_number(settings, record)
+    assert number == "test error 22.5 %"  # the number the preset promises
+    shown = next(
+        json.loads(e.proto.bytes)
+        for e in at.get("bidi_component")
+        if e.proto.component_name == COMPONENT
+    )
+    text = slides_panel.caption(settings, record)
+    joined = " · ".join(
+        _svg_text(
+            slides.slide(shown, text, fmt="svg", title=preset.title, number=number)
+        )
+    )
+    assert preset.title in joined and "test error 22.5 %" in joined
+
+
+@pytest.mark.parametrize("name", ["dark", "contrast"])
+def test_slides_follow_the_theme(page, name) -> None:
+    from svmlab.figures.theme import THEMES
+
+    theme = THEMES[name]
+    _at, settings, _data, record, shown = page
+    text = slides_panel.caption(settings, record)
+    image = Image.open(io.BytesIO(slides.slide(shown, text, theme=theme)))
+    pixels = np.asarray(image.convert("RGB")).reshape(-1, 3)
+    bg = np.array([int(theme.background[i : i + 2], 16) for i in (1, 3, 5)])
+    # The slide's background is the theme's (the corner and most pixels).
+    assert (pixels[0] == bg).all()
+    assert (np.abs(pixels - bg).sum(axis=1) <= 3).mean() > 0.4
+    gif = slides.animation([(shown, "C = 10")], text, theme=theme, size=(480, 270))
+    with Image.open(io.BytesIO(gif)) as frame:
+        corner = np.asarray(frame.convert("RGB"))[0, 0]
+    assert np.abs(corner.astype(int) - bg).sum() <= 6

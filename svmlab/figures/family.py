@@ -49,6 +49,15 @@ def _margin(scale: float, **scaled: float) -> dict[str, int]:
     }
 
 
+def _key_rows(traces: list[dict[str, Any]], width: float = 420.0) -> int:
+    """The rows a horizontal key of ``traces`` takes in a plot ``width`` px
+    wide at scale 1: Plotly's entry is a 40 px symbol and its text (about
+    7.5 px a character at 13 px)."""
+    names = [t.get("name") or "" for t in traces if t.get("showlegend", True)]
+    total = sum(40 + 7.5 * len(name) for name in names if name)
+    return max(1, int(np.ceil(total / width)))
+
+
 def _line(
     xs: Array, ys: Array, Z: Array, level: float, name: str, **line: Any
 ) -> dict[str, Any]:
@@ -230,20 +239,24 @@ def family_figure(
         name = "bound SV (α at its bound)"
         traces.append(_rings(X, state == 2, name, PALETTE["bound"], size))
     surface = plane_image(surface_png(shading), bounds, grid=(len(xs), len(ys)))
-    # The key stands right of the square plot, in the width its equal aspect
-    # leaves free (below it, it took three rows of a projector's 720 lines).
+    # The key in rows above the square plot: beside it, it took 250 px of the
+    # width and left the plane 166 px wide (issue 46); below, it took the rows
+    # of the x-axis. Hung from the figure's top, its rows set the top margin
+    # (with the probability lines it takes three: hung on the plot's top in two
+    # rows' margin, the third covered the plot).
     legend = {
-        "orientation": "v",
-        "x": 1.02,
+        "orientation": "h",
+        "x": 0.0,
         "xanchor": "left",
         "y": 1.0,
         "yanchor": "top",
-        "font": {"size": round(14 * scale)},
+        "yref": "container",
+        "font": {"size": round(13 * scale)},
     }
     return chart(
         traces,
         height=int(height),
-        margin=_margin(scale, l=60, r=250, b=56),
+        margin=_margin(scale, l=60, r=16, t=32 * _key_rows(traces), b=56),
         legend=legend,
         images=[surface],
         font={"size": round(16 * scale)},

@@ -28,6 +28,7 @@ from PIL import Image
 
 from svmlab.errors import ParameterError, plain_value
 from svmlab.figures import legend_entries
+from svmlab.figures.theme import LIGHT, Theme, themed
 from svmlab.parameter_checks import is_number
 
 __all__ = [
@@ -35,8 +36,10 @@ __all__ = [
     "SLIDE_SIZE",
     "animation",
     "caption_line",
+    "drawn_entries",
     "frame_image",
     "slide",
+    "wrap_caption",
 ]
 
 #: A 16:9 slide, in pixels (PNG; the SVG has the same proportions).
@@ -74,6 +77,36 @@ def caption_line(
     return " · ".join(parts)
 
 
+def drawn_entries(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """The spec's key (:func:`svmlab.figures.legend_entries`) less what the
+    picture does not draw: an entry whose traces hold no point ("bound SV"
+    when no multiplier is at C, the test points when none are shown)."""
+    drawn = {
+        str(t.get("name"))
+        for t in spec.get("data", [])
+        if np.isfinite(_values(t.get("x", []))).any()
+    }
+    return [e for e in legend_entries(spec) if e["name"] in drawn]
+
+
+#: Between two parts of a caption.
+SEPARATOR = " · "
+
+
+def wrap_caption(caption: str, fits: Any) -> list[str]:
+    """``caption``'s parts (split at :data:`SEPARATOR`) on as few lines as
+    ``fits(line) -> bool`` allows, each part whole (a part longer than a line
+    gets a line of its own)."""
+    lines: list[str] = []
+    for part in caption.split(SEPARATOR) if caption else []:
+        joined = f"{lines[-1]}{SEPARATOR}{part}" if lines else part
+        if lines and fits(joined):
+            lines[-1] = joined
+        else:
+            lines.append(part)
+    return lines
+
+
 def _image(source: str) -> np.ndarray:
     """A ``data:image/png;base64,...`` URI as an RGBA array."""
     _, _, payload = source.partition(",")
@@ -90,7 +123,9 @@ def _marker(symbol: str) -> tuple[str, bool]:
     return _MARKERS.get(base, "o"), symbol.endswith("-open")
 
 
-def _draw_plane(ax: Any, spec: dict[str, Any], px: float, font: float) -> None:
+def _draw_plane(
+    ax: Any, spec: dict[str, Any], px: float, font: float, ink: str = "black"
+) -> None:
     """The spec's picture on ``ax``: images, lines and marker traces; ``px`` is
     the size of one of the figure's screen pixels in points."""
     layout = spec.get("layout", {})
@@ -115,7 +150,7 @@ def _draw_plane(ax: Any, spec: dict[str, Any], px: float, font: float) -> None:
             ax.plot(
                 x,
                 y,
-                color=line.get("color", "black"),
+                color=line.get("color", ink),
                 linewidth=float(line.get("width", 2.0)) * px,
                 linestyle=_DASHES.get(line.get("dash", "solid"), "-"),
                 zorder=2,
@@ -123,7 +158,7 @@ def _draw_plane(ax: Any, spec: dict[str, Any], px: float, font: float) -> None:
         elif "markers" in mode:
             marker = trace.get("marker", {})
             symbol, hollow = _marker(str(marker.get("symbol", "circle")))
-            colour = marker.get("color", "black")
+            colour = marker.get("color", ink)
             edge = marker.get("line", {})
             ax.scatter(
                 x,
@@ -145,7 +180,7 @@ def _draw_plane(ax: Any, spec: dict[str, Any], px: float, font: float) -> None:
     ax.tick_params(labelsize=font * 0.85)
 
 
-def _key(ax: Any, entries: list[dict[str, Any]], font: float) -> None:
+def _key(ax: Any, entries: list[dict[str, Any]], font: float, ink: str) -> None:
     """The figure's key on its own (empty) axes."""
     from matplotlib.lines import Line2D
 
@@ -186,6 +221,7 @@ def _key(ax: Any, entries: list[dict[str, Any]], font: float) -> None:
             fontsize=font,
             handlelength=2.2,
             borderaxespad=0.0,
+            labelcolor=ink,
         )
 
 
@@ -207,36 +243,90 @@ def check_size(size: object) -> tuple[int, int]:
     return int(size[0]), int(size[1])
 
 
-def _figure(spec: dict[str, Any], caption: str, size: tuple[int, int], title: str):
-    """The slide as a matplotlib figure: plane on the left, key on the right,
-    the title above and the caption line below."""
+def _figure(
+    spec: dict[str, Any],
+    caption: str,
+    size: tuple[int, int],
+    title: str,
+    theme: Theme = LIGHT,
+    number: str = "",
+):
+    """The slide as a matplotlib figure in ``theme``: the title (and the
+    preset's key ``number`` beside it) above, the plane on the left, its key on
+    the right, the caption below, wrapped to the slide's width."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    spec = themed(spec, theme)
+    ink = theme.ink
     width, height = size
-    fig = Figure(figsize=(width / _DPI, height / _DPI), dpi=_DPI, facecolor="white")
+    fig = Figure(
+        figsize=(width / _DPI, height / _DPI), dpi=_DPI, facecolor=theme.background
+    )
     font = height / 900 * 20
-    top = 0.9 if title else 0.95
-    bottom = 0.16
+    left = 0.09  # the y-axis title inside the slide at every size
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    room = (1.0 - 2 * left) * width
+
+    def fits(size: float, weight: str = "normal") -> Any:
+        def check(line: str) -> bool:
+            probe = fig.text(0, 0, line, fontsize=size, weight=weight, parse_math=False)
+            wide = probe.get_window_extent(renderer).width
+            probe.remove()
+            return wide <= room
+
+        return check
+
+    lines = wrap_caption(caption, fits(font))
+    line_height = 1.45 * font * _DPI / 72 / height  # figure fraction
+    heading = wrap_caption(
+        SEPARATOR.join(t for t in (title, number) if t), fits(font * 1.3, "bold")
+    )
+    head_height = 1.3 * line_height
+    top = 0.95 - head_height * (len(heading) - 0.5) if heading else 0.95
+    # The caption's last line where a one-line caption always stood, the
+    # others above it; the plane rises above them and the x-axis title.
+    base = 0.045
+    bottom = max(0.16, base + line_height * (max(len(lines), 1) - 1) + 0.12)
     side = (top - bottom) * height  # the plane's square side in pixels
     plane = fig.add_axes(
-        (0.07, bottom, side / width, top - bottom)  # left, bottom, width, height
+        (left, bottom, side / width, top - bottom),  # left, bottom, width, height
+        facecolor=theme.background,
     )
     # The figure's marker sizes are screen pixels of a plot about 520 px wide.
     px = side / 520 * 72 / _DPI
-    _draw_plane(plane, spec, px, font)
-    key = fig.add_axes((0.07 + side / width + 0.04, bottom, 0.3, top - bottom))
-    _key(key, legend_entries(spec), font)
-    if title:
+    _draw_plane(plane, spec, px, font, ink)
+    for spine in plane.spines.values():
+        spine.set_color(ink)
+    # Ticks and their labels' gaps in proportion to the font: a small GIF
+    # frame keeps the x-axis title clear of the caption.
+    plane.tick_params(colors=ink, length=font * 0.35, pad=font * 0.25)
+    plane.xaxis.labelpad = plane.yaxis.labelpad = font * 0.2
+    plane.xaxis.label.set_color(ink)
+    plane.yaxis.label.set_color(ink)
+    key = fig.add_axes((left + side / width + 0.04, bottom, 0.3, top - bottom))
+    _key(key, drawn_entries(spec), font, ink)
+    for i, line in enumerate(heading):
         fig.text(
-            0.07,
-            0.95,
-            title,
+            left,
+            0.96 - head_height * i,
+            line,
             fontsize=font * 1.3,
             weight="bold",
             va="center",
+            color=ink,
             parse_math=False,
         )
-    fig.text(0.07, 0.045, caption, fontsize=font, va="center", parse_math=False)
+    for i, line in enumerate(lines):
+        fig.text(
+            left,
+            base + line_height * (len(lines) - 1 - i),
+            line,
+            fontsize=font,
+            va="center",
+            color=ink,
+            parse_math=False,
+        )
     return fig
 
 
@@ -247,32 +337,42 @@ def slide(
     fmt: str = "png",
     title: str = "",
     size: tuple[int, int] = SLIDE_SIZE,
+    theme: Theme = LIGHT,
+    number: str = "",
 ) -> bytes:
     """One slide of the decision figure ``spec`` (a ``decision_spec`` dict):
-    the plane, its key, ``title`` (if any) and the ``caption`` line.
+    the plane, its key (what the plane draws: :func:`drawn_entries`), ``title``
+    (if any) with the preset's key ``number`` after it ("test error 22.5 %"),
+    and the ``caption``, wrapped inside the slide, each part whole; in
+    ``theme`` (:mod:`svmlab.figures.theme`).
 
-    ``fmt`` is "png" (``size`` pixels) or "svg" (text kept as text: the caption
-    and the key can be searched and edited in slide software).
+    ``fmt`` is "png" (``size`` pixels) or "svg" (text kept as text, one
+    element per line: the caption and the key can be searched and edited in
+    slide software).
     """
     if fmt not in ("png", "svg"):
         raise ParameterError(f"fmt must be 'png' or 'svg'; got {fmt!r}.")
     import matplotlib
 
-    fig = _figure(spec, caption, check_size(size), title)
+    fig = _figure(spec, caption, check_size(size), title, theme, number)
     out = io.BytesIO()
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "svmlab"}):
-        fig.savefig(out, format=fmt, dpi=_DPI, facecolor="white")
+        fig.savefig(out, format=fmt, dpi=_DPI, facecolor=theme.background)
     return out.getvalue()
 
 
 def frame_image(
-    spec: dict[str, Any], label: str, caption: str, size: tuple[int, int] = FRAME_SIZE
+    spec: dict[str, Any],
+    label: str,
+    caption: str,
+    size: tuple[int, int] = FRAME_SIZE,
+    theme: Theme = LIGHT,
 ) -> Image.Image:
     """One frame of :func:`animation` as an RGB image: ``label`` above the
-    plane, ``caption`` below."""
-    fig = _figure(spec, caption, check_size(size), label)
+    plane, ``caption`` below, both wrapped inside the frame."""
+    fig = _figure(spec, caption, check_size(size), label, theme)
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=_DPI, facecolor="white")
+    fig.savefig(buffer, format="png", dpi=_DPI, facecolor=theme.background)
     buffer.seek(0)
     with Image.open(buffer) as image:
         return image.convert("RGB")
@@ -284,10 +384,11 @@ def animation(
     *,
     seconds_per_frame: float = 0.8,
     size: tuple[int, int] = FRAME_SIZE,
+    theme: Theme = LIGHT,
 ) -> bytes:
     """An animated GIF (looping), one frame per ``(spec, label)``, in order: the
     label ("C = 10") printed large above the plane, ``caption`` (what stays the
-    same along the path) below it."""
+    same along the path) below it, in ``theme``."""
     if not frames:
         raise ParameterError("An animation needs at least one frame.")
     if not (is_number(seconds_per_frame) and 0.01 <= seconds_per_frame <= 60):
@@ -297,7 +398,7 @@ def animation(
             f"{plain_value(seconds_per_frame)}."
         )
     size = check_size(size)
-    images = [frame_image(spec, label, caption, size) for spec, label in frames]
+    images = [frame_image(spec, label, caption, size, theme) for spec, label in frames]
     # One palette for every frame (the first's): colours stay put between frames.
     palette = images[0].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
     quantised = [

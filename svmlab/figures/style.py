@@ -36,7 +36,7 @@ PALETTE: dict[str, str] = {
     "negative": "#D55E00",  # vermillion: class -1, f < 0
     "free": "#000000",  # black: free support vectors (0 < alpha < C)
     "bound": "#CC79A7",  # reddish purple: bound support vectors (alpha = C)
-    "non_sv": "#A0A0A0",  # grey: alpha = 0
+    "non_sv": "#8C8C8C",  # grey: alpha = 0 (3.4 : 1 on white, WCAG graphics)
     "boundary": "#000000",
     "reference": "#555555",  # the hinge drawn for comparison
     "accent": "#009E73",  # bluish green

@@ -53,7 +53,14 @@ from svmlab.ui.explore.settings import (
     max_iter_cap,
     room_param,
 )
-from svmlab.ui.frame import data_source, keyed, model_block, page_url, presets  # noqa: F401 (presets: see EXPLORE_PRESETS)
+from svmlab.ui.frame import (  # noqa: F401 (presets: see EXPLORE_PRESETS)
+    data_source,
+    keyed,
+    model_block,
+    page_url,
+    presets,
+    theme_choice,
+)
 from svmlab.ui.frame.link_values import C_GRID, SIGMA_GRID
 
 __all__ = [
@@ -129,7 +136,7 @@ def apply_settings(
     st.session_state.update(_widget_values(s))
     st.session_state[SETTINGS_KEY] = s
     # The URL follows at once: a preset's link in it must not look newer than s.
-    query = s.to_query()
+    query = theme_choice.with_theme(s.to_query())
     if query != st.query_params.to_dict():
         st.query_params.from_dict(query)
     page_url.say(EXPLORE_STATE, list(errors or ()), [*(notes or ()), *clamped])
@@ -152,7 +159,7 @@ def sync_state() -> ExploreSettings:
     refilled.
     """
     last = st.session_state.get(SETTINGS_KEY)
-    params = st.query_params.to_dict()
+    params = theme_choice.page_params(st.query_params.to_dict())
     if page_url.link_wins(params, last, ExploreSettings.from_query):
         notes: list[str] = []
         errors: list[str] = []
@@ -485,7 +492,7 @@ def publish(settings: ExploreSettings) -> None:
     """Make ``settings`` the page's settings and its URL (compare mode's B,
     drawn after the C and σ row, says so here)."""
     st.session_state[SETTINGS_KEY] = settings
-    query = settings.to_query()
+    query = theme_choice.with_theme(settings.to_query())
     if query != st.query_params.to_dict():
         st.query_params.from_dict(query)
 

@@ -105,6 +105,11 @@ def preset_panel(s: ExploreSettings) -> str | None:
     return preset.number
 
 
+def current_tool() -> str:
+    """The lecture tool open now (before its picker is drawn in this run)."""
+    return str(st.session_state.get(TOOL_KEY, "none"))
+
+
 def tool_picker() -> str:
     """The row that picks the lecture tool drawn under the figure."""
     return str(

@@ -189,14 +189,26 @@ def render() -> None:
                 move=record.X if dragmode == "move" else None,
             )
 
-        left, right = st.columns([2, 1], gap="medium")
+        # In classroom mode an open lecture tool sits beside the figure (a 720
+        # px projector: under it, the path scrubber was 650 px below the
+        # plane), the big numbers under the tool and the preset's paragraph
+        # under both.
+        tool_open = settings.classroom and lecture.current_tool() != "none"
+        if tool_open:
+            left, side = st.columns([3, 2], gap="medium")
+            tool_area, right = side.container(), side.container()
+            paragraph_area = st.container()
+        else:
+            left, right = st.columns([2, 1], gap="medium")
+            tool_area = st.container()
+            paragraph_area = right
         with left:
             # In classroom mode the key goes beside the square plot, in the width its
             # equal aspect leaves free: under the numbers it fell below a 720 px screen.
             plot_area, key_area = (
                 st.columns([4, 1]) if settings.classroom else (left, None)
             )
-            with plot_area:
+            with plot_area, router.figure_area("explore"):
                 selection = decision()
 
             def follower_spec() -> dict:
@@ -226,7 +238,8 @@ def render() -> None:
             if settings.classroom:  # the big numbers first, the paragraph below
                 highlight = PRESETS[settings.preset].number if settings.preset else None
                 panels.numbers(record, highlight, classroom=True)
-                lecture.preset_panel(settings)
+                with paragraph_area:
+                    lecture.preset_panel(settings)
             else:
                 highlight = lecture.preset_panel(settings)
                 panels.numbers(record, highlight)
@@ -241,17 +254,18 @@ def render() -> None:
         if note:
             left.info(note, icon=":material/zoom_in:")
         scale = 1.5 if settings.classroom else 1.0
-        tool = lecture.tool_picker()
-        if tool == "path":
-            path_view.section(settings, edits, scale)
-        elif tool == "inspect":
-            inspector.section(
-                settings, identity, len(data.y_train), record, data.bounds
-            )
-        elif tool == "kernel":
-            kernel_view.section(picture, chart, scale)
-        elif tool == "compare":
-            compare.section(picture, chart, scale, test)
+        with tool_area:
+            tool = lecture.tool_picker()
+            if tool == "path":
+                path_view.section(settings, edits, scale)
+            elif tool == "inspect":
+                inspector.section(
+                    settings, identity, len(data.y_train), record, data.bounds
+                )
+            elif tool == "kernel":
+                kernel_view.section(picture, chart, scale)
+            elif tool == "compare":
+                compare.section(picture, chart, scale, test)
         left, right = st.columns(2, gap="medium")
         with left:
             chart(

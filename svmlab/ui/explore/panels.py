@@ -23,10 +23,11 @@ import streamlit as st
 
 from svmlab import losses, solvers
 from svmlab.errors import SvmlabError
+from svmlab.figures.theme import recolour
 from svmlab.ui.explore import upload
 from svmlab.ui.explore.cache import Data, Edits, FitRecord
 from svmlab.ui.explore.settings import ExploreSettings
-from svmlab.ui.frame import keyed
+from svmlab.ui.frame import keyed, theme_choice
 from svmlab.ui.frame.panels import CHART_CONFIG, internal_error, plotly_chart  # noqa: F401
 
 __all__ = [
@@ -143,7 +144,14 @@ def _key_name(name: str) -> str:
 
 
 def legend_key(entries: list[dict], columns: int = 2) -> None:
-    """The main chart's legend as a compact key beside it (``columns`` wide)."""
+    """The main chart's legend as a compact key beside it (``columns`` wide), in
+    the session's theme."""
+    theme = theme_choice.current()
+    entries = [
+        {**e, "colour": recolour(e["colour"], theme)}
+        | {"line_colour": recolour(e["line_colour"], theme)}
+        for e in entries
+    ]
     cells = "".join(
         '<div style="display:flex;align-items:center;gap:0.35rem">'
         f"{_swatch(e)}<span>{_key_name(e['name'])}</span></div>"

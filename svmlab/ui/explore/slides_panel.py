@@ -32,11 +32,12 @@ import streamlit as st
 from svmlab import SVC, SvmlabError, datasets, figures, losses, solvers
 from svmlab.figures import slides
 from svmlab.solvers.lane import lane_turn, long_fits_through
-from svmlab.ui.explore import upload
+from svmlab.ui.explore import panels, upload
 from svmlab.ui.explore.cache import Data, FitRecord, model_items
 from svmlab.ui.explore.settings import ExploreSettings
-from svmlab.ui.frame import room
+from svmlab.ui.frame import room, theme_choice
 from svmlab.ui.frame.link_values import C_GRID, SIGMA_GRID
+from svmlab.ui.frame.presets import PRESETS
 from svmlab.ui.frame.shared_results import SharedResults
 from svmlab.user_text import plain
 
@@ -47,6 +48,7 @@ __all__ = [
     "built_gif",
     "caption",
     "drawn_digest",
+    "key_number",
     "path_frames",
     "path_values",
     "playback_frames",
@@ -107,6 +109,16 @@ def caption(s: ExploreSettings, record: FitRecord, *, without: str = "") -> str:
     if without in _SYMBOL:
         drop += (f"{_SYMBOL[without]} = ",)
     return " · ".join(p for p in parts if not p.startswith(drop))
+
+
+def key_number(s: ExploreSettings, record: FitRecord) -> str:
+    """The number the settings' preset teaches, as measured on ``record``
+    ("test error 22.5 %"), for the slide's heading; "" without a preset."""
+    preset = PRESETS.get(s.preset) if s.preset else None
+    if preset is None:
+        return ""
+    measured = dict(panels.number_cells(record)).get(preset.number)
+    return f"{preset.number} {measured or preset.promise}"
 
 
 def path_values(param: str, current: float) -> tuple[float, ...]:
@@ -315,6 +327,8 @@ def popover(
     titles = upload.axis_titles(s.upload)
     busy = st.session_state.setdefault(BUSY_KEY, threading.Lock())
     drawn = drawn_digest(record)
+    theme = theme_choice.current()
+    number = key_number(s, record)
     with where.popover("Slides", help="This figure as PNG or SVG, a path as GIF."):
         st.caption(text)
         for column, fmt, mime in zip(
@@ -322,7 +336,9 @@ def popover(
         ):
             column.download_button(
                 fmt.upper(),
-                data=lambda fmt=fmt: slides.slide(spec, text, fmt=fmt, title=title),
+                data=lambda fmt=fmt: slides.slide(
+                    spec, text, fmt=fmt, title=title, theme=theme, number=number
+                ),
                 file_name=f"{_stem(s)}.{fmt}",
                 mime=mime,
                 key=f"explore_slide_{fmt}",
@@ -353,9 +369,9 @@ def popover(
                         axis_titles=titles,
                         between=give_way,
                     )
-                    return slides.animation(frames, text)
+                    return slides.animation(frames, text, theme=theme)
 
-                key = ("path", s, param, values, scale, titles, drawn)
+                key = ("path", s, param, values, scale, titles, drawn, theme.name)
                 return built_gif(key, build, busy)
 
             st.download_button(
@@ -390,10 +406,11 @@ def popover(
                         playback_caption,
                         seconds_per_frame=0.3,
                         size=PLAYBACK_FRAME,
+                        theme=theme,
                     )
 
                 recorded = drawn_digest(record, history.objective)
-                key = ("playback", s, scale, titles, recorded)
+                key = ("playback", s, scale, titles, recorded, theme.name)
                 return built_gif(key, build, busy)
 
             shown = len(playback_steps(steps))

@@ -13,7 +13,7 @@ import streamlit as st
 from svmlab.figures import family as fig
 from svmlab.figures.plane import retitled
 from svmlab.ui.family import requests as fp
-from svmlab.ui.frame import page_hands, page_url, panels
+from svmlab.ui.frame import page_hands, page_url, panels, router
 from svmlab.ui.frame.chart import plot
 from svmlab.ui.frame.model_block import engine_result, kept_result
 from svmlab.ui.frame.page_state import FAMILY_STATE
@@ -43,8 +43,13 @@ def render() -> None:
 
     classroom = page_url.classroom(FAMILY_STATE)
     scale = 1.25 if classroom else 1.0
-    left, right = st.columns([3, 2], gap="medium")
-    with left:
+    # The plane, its numbers and, for a classifier, the threshold's controls
+    # with the confusion matrix and the ROC curve beside it (a 720 px
+    # projector: below the plane they were off the screen). A phone stacks
+    # the columns: the plane first.
+    columns = st.columns([6, 3, 4] if request.classifier else [3, 2], gap="medium")
+    left, right = columns[0], columns[1]
+    with left, router.figure_area("family"):
         plot(
             retitled(
                 fig.family_figure(
@@ -89,6 +94,27 @@ def render() -> None:
         ):
             fp.clear_points()
             st.rerun()
+    if request.classifier:
+        with columns[2]:
+            st.markdown("**Probabilities and a threshold**")
+            shade, threshold = fp.view_controls()
+            if fitted.platt_note:
+                st.caption(fitted.platt_note)
+            view = fp.threshold_view(fitted, threshold)
+            st.markdown(fp.confusion_markdown(view))
+            st.caption(fp.threshold_caption(view, fp.probability_at(fitted, threshold)))
+            panels.plotly_chart(
+                fig.roc_figure(
+                    view.fpr,
+                    view.tpr,
+                    view.auc,
+                    (view.report.fpr, view.report.tpr),
+                    where=view.where,
+                    scale=scale,
+                    height=300,
+                ),
+                key=fp.ROC_KEY,
+            )
     st.markdown(fp.story(request, fitted))
 
     if request.machine != "C":
@@ -107,27 +133,3 @@ def render() -> None:
             )
         with words:
             st.markdown(fp.path_caption(request, path))
-
-    if request.classifier:
-        st.subheader("Probabilities and a threshold")
-        controls, matrix, curve = st.columns([2, 2, 3], gap="medium")
-        with controls:
-            shade, threshold = fp.view_controls()
-            if fitted.platt_note:
-                st.caption(fitted.platt_note)
-        view = fp.threshold_view(fitted, threshold)
-        with matrix:
-            st.markdown(fp.confusion_markdown(view))
-            st.caption(fp.threshold_caption(view, fp.probability_at(fitted, threshold)))
-        with curve:
-            panels.plotly_chart(
-                fig.roc_figure(
-                    view.fpr,
-                    view.tpr,
-                    view.auc,
-                    (view.report.fpr, view.report.tpr),
-                    where=view.where,
-                    scale=scale,
-                ),
-                key=fp.ROC_KEY,
-            )

@@ -41,6 +41,9 @@ import streamlit as st
 import streamlit.components.v1 as components_v1
 from plotly.utils import PlotlyJSONEncoder
 
+from svmlab.figures.theme import LIGHT, Theme, themed
+from svmlab.ui.frame import theme_choice
+
 __all__ = ["COMPONENT", "PLOTLY_JS", "PRELOAD_KEY", "figure_payload", "plot", "preload"]
 
 #: The key of the frame's invisible preload instance (the frame's style takes
@@ -499,6 +502,7 @@ def figure_payload(
     revision: str | None = None,
     fit: tuple[int, int] | None = None,
     move: Any = None,
+    theme: Theme = LIGHT,
 ) -> bytes:
     """The bytes :func:`plot` sends: ``{"data", "layout", "config", "select",
     "defer", "height", "fit", "move"}``.
@@ -509,8 +513,9 @@ def figure_payload(
     The figure's height moves out of the layout: the browser sizes the chart's
     ``div`` (``fit = (minimum, offset)``: at most the figure's height, at least
     ``minimum`` pixels, else the window's height less ``offset``) and Plotly fills it.
+    ``theme`` recolours the figure (:func:`svmlab.figures.theme.themed`).
     """
-    spec = fig.to_dict() if hasattr(fig, "to_dict") else fig
+    spec = themed(fig.to_dict() if hasattr(fig, "to_dict") else fig, theme)
     layout = {**spec.get("layout", {}), "autosize": True}
     layout.pop("width", None)
     height = layout.pop("height", None)
@@ -554,6 +559,7 @@ def plot(
     triggers returns ``{"move": {"index", "x", "y", "from"}}``.
     """
     _serve_plotly_js()
+    options.setdefault("theme", theme_choice.current())
     result = _component(
         key=key,
         data=figure_payload(fig, config, **options),

@@ -26,7 +26,7 @@ from typing import Any
 
 import streamlit as st
 
-from svmlab.ui.frame import refusals
+from svmlab.ui.frame import refusals, theme_choice
 from svmlab.ui.frame.page_state import PageState
 from svmlab.ui.frame.presets import PRESETS, Preset, page_query
 from svmlab.user_text import for_markdown
@@ -99,7 +99,7 @@ def link_wins(
 def load(state: PageState) -> None:
     """Fill the widget keys from the URL when the URL should win
     (:func:`link_wins`). Call before the page's widgets are drawn."""
-    params = st.query_params.to_dict()
+    params = theme_choice.page_params(st.query_params.to_dict())
     if link_wins(params, st.session_state.get(_slot(state, "written"))):
         _apply(state, st.query_params)
         st.session_state[_slot(state, "written")] = params
@@ -120,8 +120,9 @@ def publish(state: PageState) -> dict[str, str]:
     preset = active_preset(state)
     if preset is not None:
         query["preset"] = preset.name
-    if query != st.query_params.to_dict():
-        st.query_params.from_dict(query)
+    link = theme_choice.with_theme(query)
+    if link != st.query_params.to_dict():
+        st.query_params.from_dict(link)
     st.session_state[_slot(state, "written")] = query
     return query
 
@@ -200,7 +201,7 @@ def _changes(
     """What differs between the links ``wanted`` (a preset's) and ``now``, in
     words, each with both values as the page shows them: a link leaves a
     default out, and "C default → 1.5" hid what the default is."""
-    skip = ("preset", "classroom")  # not part of what a preset shows
+    skip = ("preset", "classroom", theme_choice.PARAM)  # not what a preset shows
 
     def shown(query: Mapping[str, str]) -> dict[str, str]:
         values = state.values(query, [], [])

@@ -10,7 +10,8 @@ from typing import Any
 import streamlit as st
 
 from svmlab.figures.plane import retitled
-from svmlab.ui.frame import chart
+from svmlab.figures.theme import themed
+from svmlab.ui.frame import chart, theme_choice
 
 __all__ = [
     "CHART_CONFIG",
@@ -53,8 +54,9 @@ def plotly_chart(
     fig = retitled(fig, axis_titles)
     if not kwargs:
         return chart.plot(fig, key=key, config=config)
+    spec = fig.to_dict() if hasattr(fig, "to_dict") else fig
     return st.plotly_chart(
-        fig,
+        themed(spec, theme_choice.current()),
         key=key,
         theme=None,
         config=config,

@@ -25,10 +25,19 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from svmlab.ui.frame import keyed
+from svmlab.ui.frame import keyed, theme_choice
 from svmlab.ui.frame.chart import preload as preload_plotly
 
-__all__ = ["CLASSROOM_CSS", "PAGES", "Page", "classroom", "guard", "route"]
+__all__ = [
+    "CLASSROOM_CSS",
+    "FIGURE_KEY",
+    "PAGES",
+    "Page",
+    "classroom",
+    "figure_area",
+    "guard",
+    "route",
+]
 
 
 @dataclass(frozen=True)
@@ -152,7 +161,37 @@ CLASSROOM_CSS = (
     '[data-testid="stHeader"]{height:0;min-height:0;background:transparent}'
     "h1{font-size:1.7rem !important;padding:0 !important}"
     '[data-testid="stWidgetLabel"] p{font-size:1.05rem}'
+    # Tables grow with the text: Streamlit's data grid draws on a canvas in
+    # pixels, not rem (the Solvers table stayed 13 px). Its width is set in
+    # pixels too, which the zoom would enlarge past the column (244 px past a
+    # 1280 px window on Losses): kept to the column, the grid scrolls inside.
+    '[data-testid="stDataFrame"]{zoom:1.3}'
+    '[data-testid="stDataFrame"],[data-testid="stDataFrameResizable"]'
+    "{max-width:100% !important}"
     "</style>"
+)
+
+#: A phone (Streamlit stacks columns below 640 px): the title clear of
+#: Streamlit's header, then the page's main figure at the full width (the
+#: element holding a container keyed ``figure_main_...`` comes first in its
+#: block, after the title), the controls after it.
+FIGURE_KEY = "figure_main"
+_PHONE = (
+    "@media (max-width:640px){"
+    '[data-testid="stMainBlockContainer"]{padding-top:3.6rem}'
+    f'[data-testid="stVerticalBlock"]>:has([class*="st-key-{FIGURE_KEY}"]),'
+    f'[data-testid="stVerticalBlock"]>[class*="st-key-{FIGURE_KEY}"]{{order:-1}}'
+    '[data-testid="stVerticalBlock"]>:has(h1){order:-2}'
+    # The square plane as tall as the phone is wide, not the desktop's height
+    # (blank bands above and below it).
+    f".st-key-{FIGURE_KEY}_explore .svmlab-plot,"
+    f".st-key-{FIGURE_KEY}_family .svmlab-plot"
+    "{height:calc(100vw + 40px) !important}"
+    # Formulas and code inside the width: the multiclass dual was 484 px in a
+    # 358 px column, the notes' formulas scrolled sideways.
+    ".katex-display{font-size:0.7em}"
+    "pre,pre code{white-space:pre-wrap !important;overflow-wrap:anywhere}"
+    "}"
 )
 
 #: Tighter margins on every page: on a projector's 720 lines the charts and
@@ -162,12 +201,19 @@ CLASSROOM_CSS = (
 _COMPACT = (
     "<style>"
     '[data-testid="stMainBlockContainer"]{padding-top:2.2rem;padding-bottom:2rem}'
-    '[class*="st-key-click_listener_"],.st-key-svmlab_plotly_preload'
-    "{position:absolute}"
+    '[class*="st-key-click_listener_"],.st-key-svmlab_plotly_preload,'
+    ".st-key-svmlab_theme_sync{position:absolute}"
     '[data-testid="stSidebarUserContent"]{padding-top:0.5rem}'
     "h1{padding-top:0.25rem !important}"
+    f"{_PHONE}"
     "</style>"
 )
+
+
+def figure_area(page: str) -> object:
+    """The container a page draws its main figure in: on a phone it comes
+    first, right under the title (:data:`FIGURE_KEY`)."""
+    return st.container(key=f"{FIGURE_KEY}_{page}")
 
 
 def _state_hooks(prefix: str) -> tuple[Callable[[], None], str] | None:
@@ -243,6 +289,7 @@ def route() -> None:
     current = st.navigation(_menu())
     page = next((p for p in PAGES if p.title == current.title), PAGES[0])
     hooks = _state_hooks(page.state) if page.state else None
+    theme_choice.load()  # before the page's own link, which rewrites the URL
     if hooks is not None:
         hooks[0]()  # before the page config: classroom mode collapses the sidebar
     on = bool(hooks and st.session_state.get(hooks[1]))
@@ -266,9 +313,13 @@ def route() -> None:
                 "with classroom=1 is opened.",
             )
         )
+    theme_choice.control()
     if on:
         st.html(CLASSROOM_CSS)
+    if theme_choice.css():
+        st.html(theme_choice.css())
     with st.sidebar:
+        theme_choice.sync(page.url_path, [p.url_path for p in PAGES])
         # The hub has no chart of its own to draw first (its presets lead to
         # charts: preloaded at once); every other page draws its own first.
         # Streamlit's Plotly code only where its element is drawn: Explore's path.
@@ -280,6 +331,7 @@ def route() -> None:
         current.run()
     finally:
         _routed.active = False
+        theme_choice.publish()  # theme= stays in the link the page wrote
 
 
 #: Whether this thread is running a page from :func:`route` (each session's

@@ -12,7 +12,7 @@ import streamlit as st
 from svmlab.experiments.solver_race import CLOCKS
 from svmlab.figures.solver_race import race_panel
 from svmlab.figures.solver_traces import scaling_figure, traces_figure
-from svmlab.ui.frame import keyed, page_hands, page_url, panels
+from svmlab.ui.frame import keyed, page_hands, page_url, panels, router
 from svmlab.ui.frame.model_block import clicked_result, kept_result
 from svmlab.ui.frame.page_state import SOLVERS_STATE
 from svmlab.ui.solvers import requests as sp
@@ -63,29 +63,34 @@ def render() -> None:
                 )
 
     def convergence() -> None:
-        if not classroom:  # on a projector the table and the traces share one screen
-            st.header("Convergence")
-        if result.traces and result.best_objective is not None:
+        if not (result.traces and result.best_objective is not None):
+            if not classroom:
+                st.header("Convergence")
+            st.info(sp.nothing_recorded(result))
+            return
+        # The page's figure: on a phone it comes first, its heading with it.
+        with router.figure_area("solvers"):
+            if not classroom:  # on a projector the table and traces share one screen
+                st.header("Convergence")
             panels.plotly_chart(
                 traces_figure(
                     result.traces,
                     TITLES,
                     best_objective=result.best_objective,
                     tol=request.tol,
-                    # On a projector the table and the traces share one screen.
-                    height=250 if classroom else 620,
+                    # On a projector the table and the traces share one screen;
+                    # on a 1080 px screen they too end inside it (issue 46).
+                    height=250 if classroom else 540,
                     gap_only=classroom,
                 ),
                 key="solvers_traces",
             )
-            st.caption(
-                "Each solver's recorded iterates (at most 200 kept, evenly thinned). "
-                "Seconds are each run's own clock rescaled to its timed run (recording "
-                "slows a run). An objective gap at the bottom of the scale is 0 or "
-                "below (round-off)."
-            )
-        else:
-            st.info(sp.nothing_recorded(result))
+        st.caption(
+            "Each solver's recorded iterates (at most 200 kept, evenly thinned). "
+            "Seconds are each run's own clock rescaled to its timed run (recording "
+            "slows a run). An objective gap at the bottom of the scale is 0 or "
+            "below (round-off)."
+        )
 
     # In classroom mode the traces come straight under the table, the notes after.
     for part in (convergence, table_notes) if classroom else (table_notes, convergence):
