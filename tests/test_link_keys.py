@@ -57,11 +57,13 @@ def test_every_page_says_an_unknown_and_a_repeated_name(page: str) -> None:
     at.query_params["foo"] = "1"
     at.query_params["[x](http://example.com)"] = "1"
     at.query_params["classroom"] = ["1", "0"]
+    at.query_params["theme"] = "dark"  # the frame's, read on every page
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     said = problems(at)
     (sentence,) = [e for e in said if "not settings of this page" in e]
     assert "'foo'" in sentence and "'[x](http://example.com)'" in sentence
+    assert "'theme'" not in sentence
     # Escaped where it is shown: markdown draws no link from a link's name.
     raw = next(e.value for e in at.error if "not settings" in e.value)
     assert "\\[x\\]\\(http" in raw

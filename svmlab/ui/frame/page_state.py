@@ -58,6 +58,7 @@ from svmlab.ui.frame.page_fields import (
     Number,
     Range,
 )
+from svmlab.ui.frame.theme_choice import PARAM as THEME_PARAM
 
 __all__ = [
     "LOSSES_STATE",
@@ -249,13 +250,16 @@ class PageState:
     def names(self, dataset: str | None = None) -> tuple[str, ...]:
         """Every query name a link to this page may carry with data set
         ``dataset`` (the default one when None): its fields, the data set's own
-        sliders, ``data``, ``seed``, ``preset`` and the page's ``extra_names``."""
+        sliders, ``data``, ``seed``, ``preset``, ``theme`` and the page's
+        ``extra_names``."""
         names = [f.query for f in self.fields]
         if self.catalogue is not None:
             name = dataset if dataset in self.catalogue.GENERATORS else self.dataset
             names += ["data", self.seed_field.query]
             names += [f.query for f in self.data_fields(name)]
-        return tuple(dict.fromkeys([*names, "preset", *self.extra_names]))
+        # theme= is the frame's, read on every page (theme_choice).
+        frame = ("preset", THEME_PARAM)
+        return tuple(dict.fromkeys([*names, *frame, *self.extra_names]))
 
     def unknown_sentence(self, params: Any, dataset: str | None = None) -> str | None:
         """One sentence naming the link's query names this page does not read
