@@ -102,6 +102,7 @@ def test_the_top_of_svmlab_holds_only_what_every_layer_uses() -> None:
     top = sorted(p.name for p in PACKAGE.glob("*.py"))
     assert top == [
         "__init__.py",
+        "__main__.py",  # python -m svmlab: the svmlab command (issue 47)
         "array_types.py",
         "errors.py",
         "losses.py",

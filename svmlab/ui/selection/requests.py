@@ -47,7 +47,7 @@ from svmlab.experiments.executors import ENV_SCHEDULER, describe_executor
 from svmlab.kernels import lee_sigma2_from_sigma
 from svmlab.svm.classifier import SVC
 from svmlab.ui.explore.settings import ExploreSettings
-from svmlab.ui.frame import data_source, keyed, room
+from svmlab.ui.frame import app_files, data_source, keyed, room
 from svmlab.ui.frame.page_state import (
     SELECTION_C,
     SELECTION_DELTAS,
@@ -92,7 +92,8 @@ __all__ = [
     "table1_frame",
 ]
 
-ROOT = Path(__file__).resolve().parents[3]
+#: The checkout, or the installed copy of the app's files (ui/frame/app_files.py).
+ROOT = app_files.ROOT
 
 #: Session-state key of the last sweep (a :class:`StoredSweep`).
 STATE_KEY = "selection_sweep"
@@ -110,7 +111,7 @@ C_CHOICES = SELECTION_C
 SIGMA_CHOICES = SELECTION_SIGMA
 DELTAS = SELECTION_DELTAS
 
-LEE_PATH = ROOT / "svmlab" / "experiments" / "results" / "lee2006.json"
+LEE_PATH = app_files.PACKAGE / "experiments" / "results" / "lee2006.json"
 #: Where the page's Recompute button writes (git-ignored), so a quick run with a
 #: few seeds never replaces the shipped many-seed results.
 LEE_LOCAL_PATH = LEE_PATH.with_name("lee2006_local.json")
