@@ -118,6 +118,7 @@ def test_the_top_of_svmlab_holds_only_what_every_layer_uses() -> None:
         "experiments",
         "figures",
         "kernels",
+        "snippets",
         "solvers",
         "svm",
         "ui",
@@ -125,10 +126,19 @@ def test_the_top_of_svmlab_holds_only_what_every_layer_uses() -> None:
 
 
 def test_the_layers_import_downwards_only() -> None:
-    """data -> kernels -> solvers -> models -> experiments -> figures -> ui: a
-    layer imports nothing from a layer after it (the top-level modules and
-    compiled/ serve every layer)."""
-    order = ["datasets", "kernels", "solvers", "svm", "experiments", "figures", "ui"]
+    """data -> kernels -> solvers -> models -> experiments -> figures ->
+    snippets -> ui: a layer imports nothing from a layer after it (the top-level
+    modules and compiled/ serve every layer)."""
+    order = [
+        "datasets",
+        "kernels",
+        "solvers",
+        "svm",
+        "experiments",
+        "figures",
+        "snippets",
+        "ui",
+    ]
     modules = _modules()
     graph = _graph(modules)
 

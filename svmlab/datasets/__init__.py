@@ -7,11 +7,14 @@
 - :mod:`~svmlab.datasets.regression`: one input and a real target (SVR);
 - :mod:`~svmlab.datasets.csv_table`: a CSV file read as a table of text;
 - :mod:`~svmlab.datasets.csv_data`: that table as points and labels, and back;
-- :mod:`~svmlab.datasets.regression_csv`: that table as regression data.
+- :mod:`~svmlab.datasets.regression_csv`: that table as regression data;
+- :mod:`~svmlab.datasets.split`: Explore's stratified train/test split
+  (:func:`stratified_split`, re-exported here).
 """
 
 from __future__ import annotations
 
+from svmlab.datasets.split import split_indices, stratified_split
 from svmlab.datasets.two_class import (
     GENERATORS,
     LINEAR_NORMAL,
@@ -49,5 +52,7 @@ __all__ = [
     "make_spiral",
     "make_two_circles",
     "make_xor",
+    "split_indices",
+    "stratified_split",
     "two_circles_bayes_error",
 ]
