@@ -64,7 +64,7 @@ def _model_settings(s: Any) -> dict[str, Any]:
 
 
 def _describe(s: Any, upload: Any) -> str:
-    data = "uploaded points" if upload is not None else f"the {s.dataset} data set"
+    data = "uploaded points" if upload is not None else s.dataset
     kernel = "Gaussian" if s.kernel == "gaussian" else s.kernel
     if s.is_nu:
         return f"Explore: {data}, ν-SVC with ν = {s.nu:g}, {kernel} kernel"
@@ -225,8 +225,8 @@ def _svmlab_numbers(s: Any) -> str:
         'print("objective:", f"{model.objective_:.4g}")',
         'print("bias b:", f"{model.intercept_[0]:.4g}")',
         'print("KKT violation:", f"{model.kkt_violation_:.1e}")',
-        f'print("f on the first {N_SHOWN} training points:", '
-        f"model.decision_function(X_train[:{N_SHOWN}]).round(6))",
+        f"f = model.decision_function(X_train[:{N_SHOWN}])",
+        f'print("f on the first {N_SHOWN} training points:", f.round(6))',
     )
 
 
@@ -236,7 +236,12 @@ def _svmlab_figure(s: Any) -> str:
         "The figure (in a notebook it draws below; a script opens a browser tab)",
         "# The page's axes: every generated point, the test points too.",
         "bounds = figures.data_bounds(X)",
-        f"fig = figures.decision_figure(model, X_train, y_train, bounds=bounds{test})",
+        call(
+            "figures.decision_figure",
+            {"bounds": "=bounds", **({"test": "=(X_test, y_test)"} if test else {})},
+            prefix="fig = ",
+            args=("=model", "=X_train", "=y_train"),
+        ),
         "fig.show()",
     )
 
@@ -355,7 +360,9 @@ def _sklearn_numbers(s: Any, precomputed: bool) -> str:
         "",
         "",
         f"f_train = model.decision_function({at[0]})",
-        f"f_test = model.decision_function({at[1]}) if len(y_test) else np.empty(0)",
+        "f_test = np.empty(0)",
+        "if len(y_test):",
+        f"    f_test = model.decision_function({at[1]})",
         "b = model.intercept_[0]",
         "coef = model.dual_coef_[0]  # α_i y_i of the support vectors",
     ]
@@ -459,7 +466,7 @@ def explore_code(
             _data_section(s, edits, upload, sklearn=True),
             model,
             _sklearn_numbers(s, precomputed),
-            _sklearn_figure(s, precomputed, title),
+            _sklearn_figure(s, precomputed, title.removeprefix("Explore: ")),
         ],
     )
     return Snippet(title=title, stem="svmlab_explore", svmlab=own, sklearn=sklearn)
