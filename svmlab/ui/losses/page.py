@@ -14,7 +14,8 @@ from svmlab import figures
 from svmlab.experiments.robustness import LOSS_ORDER, best_start
 from svmlab.figures import robustness as fig
 from svmlab.losses import make_loss
-from svmlab.ui.frame import page_hands, page_url, panels
+from svmlab.snippets import losses_code
+from svmlab.ui.frame import page_hands, page_url, panels, view_code
 from svmlab.ui.frame.model_block import clicked_result, engine_result
 from svmlab.ui.frame.page_state import LOSSES_STATE
 from svmlab.ui.losses import requests as lp
@@ -47,7 +48,10 @@ def render() -> None:
 
     bounds = figures.data_bounds(result.X)
     TITLES = {name: lp.loss_title(name) for name in LOSS_ORDER}
-    st.caption(lp.KEY_TEXT)
+    key_text, code = st.columns([4, 1], vertical_alignment="center")
+    key_text.caption(lp.KEY_TEXT)
+    upload = None if request.generated else request.data()
+    view_code.popover(losses_code(request, upload), key=lp.PREFIX, where=code)
 
     def panel(name: str) -> None:
         item = result.results[name]
