@@ -35,6 +35,11 @@ def render() -> None:
         + lp.NUMBERS_TEXT,
     )
 
+    # At the top, right: the popover opens downwards and fits a 720-line screen.
+    _, code = st.columns([5, 2])
+    upload = None if request.generated else request.data()
+    view_code.popover(losses_code(request, upload), key=lp.PREFIX, where=code)
+
     result = engine_result(lambda: lp.comparison(request))
 
     page_url.preset_box(LOSSES_STATE, result)
@@ -48,10 +53,7 @@ def render() -> None:
 
     bounds = figures.data_bounds(result.X)
     TITLES = {name: lp.loss_title(name) for name in LOSS_ORDER}
-    key_text, code = st.columns([4, 1], vertical_alignment="center")
-    key_text.caption(lp.KEY_TEXT)
-    upload = None if request.generated else request.data()
-    view_code.popover(losses_code(request, upload), key=lp.PREFIX, where=code)
+    st.caption(lp.KEY_TEXT)
 
     def panel(name: str) -> None:
         item = result.results[name]
