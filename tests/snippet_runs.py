@@ -17,8 +17,14 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import pytest
+
+from svmlab.snippets import Snippet
+from svmlab.ui.frame.presets import PRESETS, query
+from tests.pages import open_page
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -107,3 +113,31 @@ class Tolerance:
         values = np.asarray(values, dtype=np.float64)
         slack = 10 * self.tol * np.maximum(1.0, np.abs(values))
         return int(np.sum(np.abs(values - at) <= slack))
+
+
+def presets_opened(page: str, module: Any, generator: str) -> dict[str, tuple]:
+    """Each preset of ``page`` opened from its link (AppTest): the request the
+    page handed its code generator (``module.<generator>``, recorded) and the
+    code blocks the page shows."""
+    out = {}
+    seen: list = []
+    real = getattr(module, generator)
+
+    def recorded(request, *args):
+        seen.append(request)
+        return real(request, *args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(module, generator, recorded)
+        for name in [n for n, p in PRESETS.items() if p.page == page]:
+            at = open_page(ROOT / page, query(name), default_timeout=300)
+            assert not at.exception, at.exception
+            out[name] = (seen[-1], [c.value for c in at.code])
+    return out
+
+
+def assert_shown(codes: list[str], snippet: Snippet) -> None:
+    """Both flavours of ``snippet`` are among a page's code blocks."""
+    shown = [c.rstrip("\n") for c in codes]
+    for code in snippet.flavours().values():
+        assert code.rstrip("\n") in shown

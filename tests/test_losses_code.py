@@ -29,34 +29,25 @@ from svmlab.snippets import losses_code
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
 from svmlab.snippets.writer import LINE
 from svmlab.ui.frame import data_source
-from svmlab.ui.frame.presets import LOSSES, PRESETS, query
+from svmlab.ui.frame.presets import LOSSES, PRESETS
 from svmlab.ui.losses import page as losses_page
 from svmlab.ui.losses import requests as lp
-from tests.pages import open_page
-from tests.snippet_runs import Tolerance, percent_count, run
+from tests.snippet_runs import (
+    Tolerance,
+    assert_shown,
+    percent_count,
+    presets_opened,
+    run,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESET_NAMES = [n for n, p in PRESETS.items() if p.page == LOSSES]
 
 
 @pytest.fixture(scope="module")
-def opened() -> dict[str, tuple[lp.LossesRequest, list[str]]]:
+def opened() -> dict[str, tuple]:
     """Each preset's page: the request it built and the code blocks it shows."""
-    out = {}
-    seen: list = []
-    real = losses_page.losses_code
-
-    def recorded(request, upload=None):
-        seen.append(request)
-        return real(request, upload)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(losses_page, "losses_code", recorded)
-        for name in PRESET_NAMES:
-            at = open_page(ROOT / LOSSES, query(name), default_timeout=300)
-            assert not at.exception, at.exception
-            out[name] = (seen[-1], [c.value for c in at.code])
-    return out
+    return presets_opened(LOSSES, losses_page, "losses_code")
 
 
 def _uploaded() -> tuple[np.ndarray, np.ndarray]:
@@ -138,10 +129,7 @@ NAMES = [*PRESET_NAMES, "gaussian_own_side", "no_outliers", "upload"]
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_the_page_shows_the_generators_code_for_its_state(opened, name) -> None:
     request, codes = opened[name]
-    snippet = losses_code(request)
-    shown = [c.rstrip("\n") for c in codes]
-    assert snippet.svmlab.rstrip("\n") in shown
-    assert snippet.sklearn.rstrip("\n") in shown
+    assert_shown(codes, losses_code(request))
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -25,11 +25,18 @@ from svmlab.snippets import regression_code
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
 from svmlab.snippets.writer import LINE
 from svmlab.ui.frame import data_source
-from svmlab.ui.frame.presets import PRESETS, REGRESSION, query
+from svmlab.ui.frame.presets import PRESETS, REGRESSION
 from svmlab.ui.regression import page as regression_page
 from svmlab.ui.regression import requests as rp
-from tests.pages import open_page
-from tests.snippet_runs import Tolerance, floats, percent_count, printed, run
+from tests.snippet_runs import (
+    Tolerance,
+    assert_shown,
+    floats,
+    percent_count,
+    presets_opened,
+    printed,
+    run,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESET_NAMES = [n for n, p in PRESETS.items() if p.page == REGRESSION]
@@ -38,23 +45,9 @@ CLICKED = ((0.25, 1.5), (-1.75, -0.5))
 
 
 @pytest.fixture(scope="module")
-def opened() -> dict[str, tuple[rp.RegressionRequest, list[str]]]:
+def opened() -> dict[str, tuple]:
     """Each preset's page: the request it built and the code blocks it shows."""
-    out = {}
-    seen: list = []
-    real = regression_page.regression_code
-
-    def recorded(request, added=(), upload=None):
-        seen.append(request)
-        return real(request, added, upload)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(regression_page, "regression_code", recorded)
-        for name in PRESET_NAMES:
-            at = open_page(ROOT / REGRESSION, query(name), default_timeout=300)
-            assert not at.exception, at.exception
-            out[name] = (seen[-1], [c.value for c in at.code])
-    return out
+    return presets_opened(REGRESSION, regression_page, "regression_code")
 
 
 def _uploaded() -> tuple[np.ndarray, np.ndarray]:
@@ -107,10 +100,7 @@ NAMES = [*PRESET_NAMES, "clicked_polynomial", "nu_linear", "upload"]
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_the_page_shows_the_generators_code_for_its_state(opened, name) -> None:
     request, codes = opened[name]
-    snippet = regression_code(request)
-    shown = [c.rstrip("\n") for c in codes]
-    assert snippet.svmlab.rstrip("\n") in shown
-    assert snippet.sklearn.rstrip("\n") in shown
+    assert_shown(codes, regression_code(request))
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -25,6 +25,7 @@ from svmlab.snippets.writer import (
     array_literal,
     call,
     comment,
+    generated_lines,
     literal,
     script,
     section,
@@ -34,8 +35,6 @@ __all__ = ["N_TEST", "losses_code"]
 
 #: The page's clean test set: fresh points of the generator (another seed).
 N_TEST = 2000
-#: The seed offset of the page's fresh points (``DataRequest.fresh``).
-FRESH_SEED = 10_000
 #: The page's panels, in its order.
 LOSS_ORDER = ("hinge", "squared_hinge", "ramp", "squared_ramp", "modified_hinge")
 #: The settings every panel shares that the page does not offer (FitSettings').
@@ -52,18 +51,9 @@ def _data_section(r: Any, upload: tuple[Array, Array] | None, imports: str) -> s
     items = dict(r.data_items)
     seed = int(items.get("random_state", 0))
     if upload is None:
-        test_items = {**items, "n_samples": N_TEST, "random_state": seed + FRESH_SEED}
-        lines = [
-            f"# The {r.source} generator with the page's seed.",
-            call("datasets.make", items, prefix="X, y = ", args=(r.source,)),
-            f"# A clean test set: {N_TEST} fresh points of the same generator.",
-            call(
-                "datasets.make",
-                test_items,
-                prefix="X_test, y_test = ",
-                args=(r.source,),
-            ),
-        ]
+        lines = generated_lines(
+            "datasets.make", r.source, items, ("X", "y"), N_TEST, "A clean test set"
+        )
     else:
         X, y = upload
         y_text = (

@@ -23,15 +23,15 @@ from svmlab.snippets.writer import (
     array_literal,
     call,
     comment,
+    generated_lines,
     script,
     section,
 )
 
 __all__ = ["regression_code"]
 
-#: The page's fresh test points and their seed offset (``DataRequest.fresh``).
+#: The page's fresh test points (``svmlab.ui.regression.requests.N_TEST``).
 N_TEST = 400
-FRESH_SEED = 10_000
 #: The page's solver tolerance (``svmlab.ui.regression.requests.TOL``).
 TOL = 1e-5
 #: svmlab's kernel defaults the page leaves alone (coef0; the sigmoid's a, r).
@@ -41,19 +41,14 @@ COEF0, SCALE = 1.0, 1.0
 def _data_section(r: Any, added: tuple, upload: Any, imports: list[str]) -> str:
     items = dict(r.data_items)
     if upload is None:
-        seed = int(items.get("random_state", 0))
-        test_items = {**items, "n_samples": N_TEST, "random_state": seed + FRESH_SEED}
-        lines = [
-            f"# The {r.source} generator with the page's seed.",
-            call("regression_data.make", items, prefix="X, t = ", args=(r.source,)),
-            f"# {N_TEST} fresh points of the same generator for the test RMSE.",
-            call(
-                "regression_data.make",
-                test_items,
-                prefix="X_test, t_test = ",
-                args=(r.source,),
-            ),
-        ]
+        lines = generated_lines(
+            "regression_data.make",
+            r.source,
+            items,
+            ("X", "t"),
+            N_TEST,
+            "For the test RMSE",
+        )
     else:
         X, t = upload
         lines = [

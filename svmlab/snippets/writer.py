@@ -28,6 +28,7 @@ __all__ = [
     "cells",
     "code_value",
     "comment",
+    "generated_lines",
     "literal",
     "notebook",
     "section",
@@ -153,6 +154,33 @@ def array_literal(values: ArrayLike) -> str:
         return f"np.empty((0, {a.shape[1]}))"
     rows = ["[" + ", ".join(literal(float(v)) for v in row) + "]" for row in a]
     return "np.array([\n" + "\n".join(_wrapped(rows, "    ")) + "\n])"
+
+
+#: The seed offset of a page's fresh test points
+#: (``svmlab.ui.frame.data_source.DataRequest.fresh``).
+FRESH_SEED = 10_000
+
+
+def generated_lines(
+    make: str,
+    source: str,
+    items: Mapping[str, Any],
+    names: tuple[str, str],
+    n_test: int,
+    purpose: str,
+) -> list[str]:
+    """A generator's data with the page's seed (``names``, say ``("X", "y")``)
+    and ``n_test`` fresh points of it for ``purpose``, drawn as the pages draw
+    them: the same settings, the seed plus :data:`FRESH_SEED`."""
+    seed = int(items.get("random_state", 0))
+    test_items = {**items, "n_samples": int(n_test), "random_state": seed + FRESH_SEED}
+    x, y = names
+    return [
+        f"# The {source} generator with the page's seed.",
+        call(make, items, prefix=f"{x}, {y} = ", args=(source,)),
+        f"# {purpose}: {n_test} fresh points of the same generator.",
+        call(make, test_items, prefix=f"{x}_test, {y}_test = ", args=(source,)),
+    ]
 
 
 def comment(text: str, indent: str = "") -> list[str]:
