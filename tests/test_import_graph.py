@@ -102,6 +102,7 @@ def test_the_top_of_svmlab_holds_only_what_every_layer_uses() -> None:
     top = sorted(p.name for p in PACKAGE.glob("*.py"))
     assert top == [
         "__init__.py",
+        "__main__.py",  # python -m svmlab: the svmlab command (issue 47)
         "array_types.py",
         "errors.py",
         "losses.py",
@@ -117,6 +118,7 @@ def test_the_top_of_svmlab_holds_only_what_every_layer_uses() -> None:
         "experiments",
         "figures",
         "kernels",
+        "snippets",
         "solvers",
         "svm",
         "ui",
@@ -124,10 +126,19 @@ def test_the_top_of_svmlab_holds_only_what_every_layer_uses() -> None:
 
 
 def test_the_layers_import_downwards_only() -> None:
-    """data -> kernels -> solvers -> models -> experiments -> figures -> ui: a
-    layer imports nothing from a layer after it (the top-level modules and
-    compiled/ serve every layer)."""
-    order = ["datasets", "kernels", "solvers", "svm", "experiments", "figures", "ui"]
+    """data -> kernels -> solvers -> models -> experiments -> figures ->
+    snippets -> ui: a layer imports nothing from a layer after it (the top-level
+    modules and compiled/ serve every layer)."""
+    order = [
+        "datasets",
+        "kernels",
+        "solvers",
+        "svm",
+        "experiments",
+        "figures",
+        "snippets",
+        "ui",
+    ]
     modules = _modules()
     graph = _graph(modules)
 

@@ -7,12 +7,15 @@
 - :mod:`~svmlab.datasets.regression`: one input and a real target (SVR);
 - :mod:`~svmlab.datasets.csv_table`: a CSV file read as a table of text;
 - :mod:`~svmlab.datasets.csv_data`: that table as points and labels, and back;
-- :mod:`~svmlab.datasets.regression_csv`: that table as regression data.
+- :mod:`~svmlab.datasets.regression_csv`: that table as regression data;
+- :mod:`~svmlab.datasets.split`: Explore's stratified train/test split
+  (:func:`stratified_split`, re-exported here).
 """
 
 from __future__ import annotations
 
-from svmlab.datasets import two_class
+from svmlab.datasets import split, two_class
+from svmlab.datasets.split import *  # noqa: F403 (re-exported: the package's face)
 from svmlab.datasets.two_class import *  # noqa: F403 (re-exported: the package's face)
 
-__all__ = list(two_class.__all__)
+__all__ = [*two_class.__all__, *split.__all__]

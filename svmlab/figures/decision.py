@@ -24,6 +24,7 @@ from svmlab.figures.model_state import (
 )
 from svmlab.figures.plane import (
     PLANE_TITLES,
+    data_bounds,
     grid_points,
     iso_line,
     plane_axes,
@@ -112,7 +113,9 @@ def decision_figure(
 ) -> go.Figure:
     """The main picture: regions of f, boundary and margins, points, support vectors.
 
-    ``options`` are :func:`decision_spec`'s keywords (``bounds`` is required).
+    ``options`` are :func:`decision_spec`'s keywords. In a notebook,
+    ``decision_figure(model, X, y)`` draws the fitted model on its training
+    points (the figure shows itself as a cell's last value, or ``fig.show()``).
 
     Parameters
     ----------
@@ -121,7 +124,8 @@ def decision_figure(
     X, y
         The training data the model was fitted on, shapes (n, 2) and (n,).
     bounds
-        ``(xmin, xmax, ymin, ymax)``: the fixed axis ranges (see :func:`data_bounds`).
+        ``(xmin, xmax, ymin, ymax)``: the fixed axis ranges (see :func:`data_bounds`);
+        None (the default): the training and test points' own, padded.
     test
         Optional ``(X_test, y_test)``, drawn as hollow markers.
     resolution
@@ -155,7 +159,7 @@ def decision_spec(
     X: ArrayLike,
     y: ArrayLike,
     *,
-    bounds: Bounds,
+    bounds: Bounds | None = None,
     test: tuple[ArrayLike, ArrayLike] | None = None,
     resolution: int = 120,
     snapshot: int | None = None,
@@ -195,6 +199,9 @@ def decision_spec(
             f"points of the model; got {n} points and {np.asarray(y).shape[0]} labels."
         )
     y_pm = _signed_labels(model, y)
+    if bounds is None:
+        every = [X] if test is None else [X, np.asarray(test[0], dtype=np.float64)]
+        bounds = data_bounds(np.vstack(every))
     xs, ys, XY = grid_points(bounds, resolution)
     if snapshot is None:
         f_grid = model.decision_function(XY)

@@ -42,6 +42,7 @@ from numpy.typing import NDArray
 from sklearn.exceptions import ConvergenceWarning
 
 from svmlab import SVC, NuSVC, datasets, kernels, solvers
+from svmlab.datasets.split import split_indices
 from svmlab.errors import DataError, IncompatibleLossError, counted
 from svmlab.figures import data_bounds
 from svmlab.kernels.psd import psd_note
@@ -100,21 +101,6 @@ class Data:
     X_test: Array
     y_test: Array
     bounds: tuple[float, float, float, float]
-
-
-def split_indices(
-    y: Array, fraction: float, seed: int
-) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-    """Stratified train/test indices; each class keeps at least one training point."""
-    rng = np.random.default_rng(seed + 7919)
-    train, test = [], []
-    for label in (-1.0, 1.0):
-        idx = np.flatnonzero(y == label)
-        idx = idx[rng.permutation(idx.size)]
-        k = min(round(fraction * idx.size), max(idx.size - 1, 0))
-        test.append(idx[:k])
-        train.append(idx[k:])
-    return np.sort(np.concatenate(train)), np.sort(np.concatenate(test))
 
 
 def _bounds(X: Array, pad: float = 0.08) -> tuple[float, float, float, float]:

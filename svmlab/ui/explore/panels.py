@@ -24,10 +24,11 @@ import streamlit as st
 from svmlab import losses, solvers
 from svmlab.errors import SvmlabError
 from svmlab.figures.theme import recolour
+from svmlab.snippets import explore_code
 from svmlab.ui.explore import upload
 from svmlab.ui.explore.cache import Data, Edits, FitRecord
 from svmlab.ui.explore.settings import ExploreSettings
-from svmlab.ui.frame import keyed, theme_choice
+from svmlab.ui.frame import keyed, theme_choice, view_code
 from svmlab.ui.frame.panels import CHART_CONFIG, internal_error, plotly_chart  # noqa: F401
 
 __all__ = [
@@ -453,7 +454,8 @@ def model_json(record: FitRecord, s: ExploreSettings) -> str:
 
 
 def downloads(data: Data, record: FitRecord, s: ExploreSettings, edits: Edits) -> None:
-    """Download buttons for the data (CSV) and the model (JSON); the share hint.
+    """Download buttons for the data (CSV) and the model (JSON), the code for
+    this view (:mod:`svmlab.ui.frame.view_code`); the share hint.
 
     Uploaded data go back out in the upload's own format and row order
     (:func:`svmlab.ui.explore.upload.data_csv`).
@@ -467,7 +469,9 @@ def downloads(data: Data, record: FitRecord, s: ExploreSettings, edits: Edits) -
 
     stem = held.name.rsplit(".", 1)[0] if held is not None else None
     name = f"{stem}_svmlab.csv" if stem else f"svmlab_{s.dataset}.csv"
-    left, right = st.columns(2)
+    left, right, code = st.columns(3)
+    points = None if held is None else (held.X, held.y)
+    view_code.popover(explore_code(s, edits, points), "explore", where=code)
     left.download_button(
         "Download data (CSV)",
         data=text,

@@ -14,7 +14,8 @@ from svmlab import figures
 from svmlab.experiments.robustness import LOSS_ORDER, best_start
 from svmlab.figures import robustness as fig
 from svmlab.losses import make_loss
-from svmlab.ui.frame import page_hands, page_url, panels
+from svmlab.snippets import losses_code
+from svmlab.ui.frame import page_hands, page_url, panels, view_code
 from svmlab.ui.frame.model_block import clicked_result, engine_result, kept_result
 from svmlab.ui.frame.page_state import LOSSES_STATE
 from svmlab.ui.losses import requests as lp
@@ -31,6 +32,10 @@ def render() -> None:
     request, result = kept_result(
         "losses_comparison", request, lambda: lp.comparison(request)
     )
+    # At the top, right: the popover opens downwards and fits a 720-line screen.
+    _, code = st.columns([5, 2])
+    upload = None if request.generated else request.data()
+    view_code.popover(losses_code(request, upload), key=lp.PREFIX, where=code)
 
     page_url.preset_box(LOSSES_STATE, result)
     if request.matches_fig_27_17() and not page_url.active_preset(LOSSES_STATE):

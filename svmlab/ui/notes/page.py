@@ -5,11 +5,9 @@ rendered as they are in the repository, so the page and the files never disagree
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
-from svmlab.ui.frame import page_url, router
+from svmlab.ui.frame import app_files, page_url, router
 from svmlab.ui.frame.page_state import NOTES_STATE
 
 __all__ = ["render"]
@@ -19,7 +17,7 @@ def render() -> None:
     """Draw the Notes on the sources page: one script run of ``pages/3_Notes.py``."""
     router.guard()
 
-    DOCS = Path(__file__).resolve().parents[3] / "docs"
+    DOCS = app_files.DOCS  # the checkout's docs/, or the installed copy
     NOTES = DOCS / "corrections.md"
     #: The derivation of the modified hinge's dual, which the notes refer to.
     DUAL = DOCS / "modified_hinge_dual.md"

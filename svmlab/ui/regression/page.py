@@ -9,7 +9,8 @@ from __future__ import annotations
 import streamlit as st
 
 from svmlab.figures import regression as fig
-from svmlab.ui.frame import page_hands, page_url, panels
+from svmlab.snippets import regression_code
+from svmlab.ui.frame import page_hands, page_url, panels, view_code
 from svmlab.ui.frame.chart import plot
 from svmlab.ui.frame.model_block import engine_result, kept_result
 from svmlab.ui.frame.page_state import REGRESSION_STATE
@@ -29,6 +30,12 @@ def render() -> None:
     )
 
     added = rp.added_points(request)
+    # At the top, right: the popover opens downwards and fits a 720-line screen.
+    _, code = st.columns([5, 2])
+    upload = None if request.generated else request.data()
+    view_code.popover(
+        regression_code(request, added, upload), key=rp.PREFIX, where=code
+    )
 
     # A refused fit keeps the last one drawn (model_block.kept_result).
     (request, added), fitted = kept_result(

@@ -56,7 +56,7 @@ from svmlab.solvers.base import cancel_when
 from svmlab.solvers.lane import lane_turn
 from svmlab.svm.classifier import SVC
 from svmlab.ui.explore.settings import ExploreSettings
-from svmlab.ui.frame import data_source, keyed, room
+from svmlab.ui.frame import app_files, data_source, keyed, room
 from svmlab.ui.frame.page_state import (
     SELECTION_C,
     SELECTION_DELTAS,
@@ -101,7 +101,8 @@ __all__ = [
     "table1_frame",
 ]
 
-ROOT = Path(__file__).resolve().parents[3]
+#: The checkout, or the installed copy of the app's files (ui/frame/app_files.py).
+ROOT = app_files.ROOT
 
 #: Session-state key of the last sweep (a :class:`StoredSweep`).
 STATE_KEY = "selection_sweep"
@@ -119,7 +120,7 @@ C_CHOICES = SELECTION_C
 SIGMA_CHOICES = SELECTION_SIGMA
 DELTAS = SELECTION_DELTAS
 
-LEE_PATH = ROOT / "svmlab" / "experiments" / "results" / "lee2006.json"
+LEE_PATH = app_files.PACKAGE / "experiments" / "results" / "lee2006.json"
 SOLVERS_JSON = ROOT / "benchmarks" / "results" / "solvers.json"
 #: What ``python -m benchmarks model_selection`` measured (issue 29): the
 #: speed-ups the page states come from this file, never from numbers typed into

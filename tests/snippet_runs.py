@@ -1,0 +1,143 @@
+"""Running the code a page writes for its view, and reading what it prints.
+
+:func:`run` executes scripts in one fresh Python process (imports are paid once
+per batch, about two seconds), each in its own namespace, as a student's
+``python script.py`` would: ``__name__ == "__main__"``, Plotly's ``fig.show()``
+rendered to text and matplotlib drawing off screen. :func:`printed` reads the
+``label: value`` lines a script prints; :class:`Tolerance` compares
+scikit-learn's numbers with the page's "at the fit's tol".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from svmlab.snippets import Snippet
+from svmlab.ui.frame.presets import PRESETS, query
+from tests.pages import open_page
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_DRIVER = """
+import contextlib, io, json, sys, traceback
+results = []
+for path in sys.argv[1:]:
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            code = open(path, encoding="utf-8").read()
+            exec(compile(code, path, "exec"), {"__name__": "__main__"})
+        error = None
+    except BaseException:
+        error = traceback.format_exc()
+    results.append({"stdout": out.getvalue(), "error": error})
+sys.stdout.write("@@RESULTS@@" + json.dumps(results))
+"""
+
+
+@dataclass(frozen=True)
+class Run:
+    stdout: str
+    error: str | None
+
+
+def run(scripts: list[str], workdir: Path, timeout: float = 900) -> list[Run]:
+    """Each script run in one fresh interpreter (this checkout's svmlab on the
+    path, the working directory ``workdir``)."""
+    paths = []
+    for i, code in enumerate(scripts):
+        path = workdir / f"view_{i:03d}.py"
+        path.write_text(code, encoding="utf-8")
+        paths.append(str(path))
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "PLOTLY_RENDERER": "json",
+        "MPLBACKEND": "Agg",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", _DRIVER, *paths],
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    _, sep, tail = done.stdout.rpartition("@@RESULTS@@")
+    assert sep, done.stderr[-3000:]
+    return [Run(r["stdout"], r["error"]) for r in json.loads(tail)]
+
+
+def printed(stdout: str) -> dict[str, str]:
+    """``label -> value`` of the ``label: value`` lines (a figure's text, a
+    dict on one line, is left out)."""
+    return dict(re.findall(r"^([^:{\[\n]+): (.*)$", stdout, re.MULTILINE))
+
+
+def floats(text: str) -> np.ndarray:
+    return np.array(
+        [float(v) for v in re.findall(r"-?\d+(?:\.\d*)?(?:e[-+]?\d+)?", text)]
+    )
+
+
+def percent_count(text: str, n: int) -> int:
+    """A printed share ("12.5 %") of ``n`` points as a count."""
+    return round(float(text.split()[0]) * n / 100)
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """What "equal at the fit's tol" allows between two solvers that both
+    stopped at ``tol`` (KKT measured in margin units): decision values and b
+    within ``10 tol`` (relative above 1), an objective within ``10 tol``
+    relative, and a count off by at most the points whose status the tol leaves
+    open (margins within that of 1 for the support vectors, of 0 for an error).
+    """
+
+    tol: float
+
+    def close(self, a: float, b: float) -> bool:
+        return abs(a - b) <= 10 * self.tol * max(1.0, abs(a), abs(b))
+
+    def open_points(self, values: np.ndarray, at: float) -> int:
+        values = np.asarray(values, dtype=np.float64)
+        slack = 10 * self.tol * np.maximum(1.0, np.abs(values))
+        return int(np.sum(np.abs(values - at) <= slack))
+
+
+def presets_opened(page: str, module: Any, generator: str) -> dict[str, tuple]:
+    """Each preset of ``page`` opened from its link (AppTest): the request the
+    page handed its code generator (``module.<generator>``, recorded) and the
+    code blocks the page shows."""
+    out = {}
+    seen: list = []
+    real = getattr(module, generator)
+
+    def recorded(request, *args):
+        seen.append(request)
+        return real(request, *args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(module, generator, recorded)
+        for name in [n for n, p in PRESETS.items() if p.page == page]:
+            at = open_page(ROOT / page, query(name), default_timeout=300)
+            assert not at.exception, at.exception
+            out[name] = (seen[-1], [c.value for c in at.code])
+    return out
+
+
+def assert_shown(codes: list[str], snippet: Snippet) -> None:
+    """Both flavours of ``snippet`` are among a page's code blocks."""
+    shown = [c.rstrip("\n") for c in codes]
+    for code in snippet.flavours().values():
+        assert code.rstrip("\n") in shown
