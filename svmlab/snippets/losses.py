@@ -141,9 +141,13 @@ def _angle_lines(r: Any, indent: str, w_lines: tuple[str, ...]) -> list[str]:
         return []
     return [
         *(indent + line for line in w_lines),
-        f"{indent}cosine = w @ w0 / (np.linalg.norm(w) * np.linalg.norm(w0))",
-        f"{indent}angle = np.degrees(np.arccos(np.clip(cosine, -1, 1)))",
-        f'{indent}print(f"{{loss}} | w turned by: {{angle:.1f}}°")',
+        f"{indent}norms = np.linalg.norm(w) * np.linalg.norm(w0)",
+        f"{indent}if norms > 0:",
+        f"{indent}    cosine = np.clip(w @ w0 / norms, -1, 1)",
+        f"{indent}    angle = np.degrees(np.arccos(cosine))",
+        f'{indent}    print(f"{{loss}} | w turned by: {{angle:.1f}}°")',
+        f"{indent}else:  # w = 0: f is constant (identical points of both classes)",
+        f'{indent}    print(f"{{loss}} | w turned by: – (w = 0: no direction)")',
     ]
 
 
