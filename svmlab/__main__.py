@@ -5,4 +5,7 @@ import sys
 
 from svmlab.ui.frame.command import main
 
-sys.exit(main())
+# Guarded: importing the module (pkgutil.walk_packages, documentation tools)
+# must not run the command with the importer's argv.
+if __name__ == "__main__":
+    sys.exit(main())

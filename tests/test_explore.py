@@ -24,7 +24,7 @@ from svmlab.ui.explore.edit import inside_region
 from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.frame.chart import COMPONENT
 from svmlab.ui.frame.link_values import C_GRID, SIGMA_GRID, nearest
-from tests.pages import EXPLORE, numbers, open_page, problems
+from tests.pages import EXPLORE, numbers, open_page, problems, unescaped
 
 SMALL_N = 40
 
@@ -124,7 +124,8 @@ LINK_CASES = [
     ({"max_iter": "0"}, {"max_iter": 1}, True),
     ({"max_iter": "10000000"}, {"max_iter": 1_000_000}, True),
     ({"tol": "1e-300"}, {"tol": 1e-12}, True),
-    ({"r_inner": "2"}, {}, False),  # not a parameter of the spiral: ignored
+    # Not a parameter of the spiral: ignored, and said (issue 44, item 8).
+    ({"r_inner": "2"}, {}, True),
     ({"data": "two_circles", "r_outer": "9"}, {"r_outer": 1.4}, True),
     ({"C": ["1", "2"]}, {"C": 2.0}, True),  # the last value wins, said (issue 27)
     ({"C": None}, {}, False),
@@ -346,7 +347,7 @@ def test_a_link_beyond_the_widgets_is_clamped_with_a_message() -> None:
     assert not problems(at)
     (note,) = at.info
     for text in ("C = 1e+300", "max_iter = 10,000,000", "tol = 1e-300"):
-        assert text in note.value
+        assert text in unescaped(note.value)
     s = at.session_state["explore_settings"]
     assert (s.C, s.max_iter, s.tol) == (1e10, 1_000_000, 1e-12)
     assert at.query_params["C"] == "1e+10"

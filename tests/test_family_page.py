@@ -573,7 +573,8 @@ def test_family_figures_margins_grow_with_the_scale() -> None:
         np.array([0, 0.5, 1]), np.array([0, 0.8, 1]), 0.9, (0.5, 0.8), scale=2.0
     )
     m = roc.layout.margin
-    assert (m.l, m.r, m.t, m.b) == (128, 16, 96, 120)
+    # The bottom holds the axis title (60 px) and the key's three rows (66 px).
+    assert (m.l, m.r, m.t, m.b) == (128, 16, 96, 2 * (60 + 66))
     assert roc.layout.font.size == 32
     path = SimpleNamespace(nus=(0.1, 0.2), low=(0.05, 0.15), high=(0.3, 0.4), top=None)
     nu = nu_path_figure(path, current=0.1, low_name="outside", scale=1.5)

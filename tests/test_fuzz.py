@@ -300,12 +300,19 @@ def test_nan_in_decision_function_input_is_a_data_error(data, kernel, bad):
     k=st.integers(3, 5),
     seed=st.integers(0, 2**16),
 )
-def test_more_than_two_classes_is_a_data_error(n, k, seed):
+def test_more_than_two_classes_is_one_vs_one_or_a_data_error(n, k, seed):
+    # SVC fits one machine per pair of classes since issue 48 (as LIBSVM);
+    # Platt's binary probabilities still refuse more than two classes.
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, 2))
     y = np.arange(n) % k
+    present = np.unique(y).size  # k, or n when n < k
+    model = svmlab.SVC(max_iter=MAX_ITER).fit(X, y)
+    assert model.n_support_.shape == (present,)
+    assert model.decision_function(X).shape == (n, present)
+    assert set(model.predict(X)) <= set(y)
     with pytest.raises(svmlab.DataError) as caught:
-        svmlab.SVC(max_iter=MAX_ITER).fit(X, y)
+        svmlab.PlattSVC(folds=2).fit(X, y)
     assert_plain_message(caught.value)
 
 

@@ -306,16 +306,19 @@ def roc_figure(
         traces,
         height=int(height),
         title=f"ROC on the {where} points",
-        margin=_margin(scale, l=64, t=48, b=60),
-        # Inside, bottom right: below the diagonal, where no ROC curve goes
-        # (below the plot it took three rows and sat on the axis title).
+        # The key's three rows under the x-axis title, in a bottom margin kept
+        # for them (inside the plot it covered the ticks and the axis title
+        # when the chart sat in a narrow column, 1280x720; in the plot's
+        # paper coordinates it sat on the title).
+        margin=_margin(scale, l=64, t=48, b=60 + 3 * 22),
         legend={
-            "x": 0.98,
-            "xanchor": "right",
-            "y": 0.02,
+            "orientation": "h",
+            "x": 0.0,
+            "xanchor": "left",
+            "xref": "container",
+            "y": 0.0,
             "yanchor": "bottom",
-            "bordercolor": PALETTE["non_sv"],
-            "borderwidth": 1,
+            "yref": "container",
         },
         font={"size": round(16 * scale)},
         xaxis=_axis("false positive rate", range=[-0.02, 1.02]),

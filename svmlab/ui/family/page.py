@@ -111,7 +111,7 @@ def render() -> None:
                     (view.report.fpr, view.report.tpr),
                     where=view.where,
                     scale=scale,
-                    height=300,
+                    height=300 + 66,  # the key's rows under the plot
                 ),
                 key=fp.ROC_KEY,
             )

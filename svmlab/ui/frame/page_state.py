@@ -58,7 +58,6 @@ from svmlab.ui.frame.page_fields import (
     Number,
     Range,
 )
-from svmlab.ui.frame.theme_choice import PARAM as THEME_PARAM
 
 __all__ = [
     "LOSSES_STATE",
@@ -67,6 +66,11 @@ __all__ = [
     "SOLVERS_STATE",
     "PageState",
 ]
+
+#: The link's name of the theme, the frame's on every page
+#: (:mod:`svmlab.ui.frame.theme_choice` reads it; defined here, where Streamlit
+#: is not imported, so the page states stay importable without it).
+THEME_PARAM = "theme"
 
 #: The data source radio's two options (every page with a ``<prefix>_source``).
 GENERATOR, UPLOAD_CSV = "Generator", "Upload CSV"

@@ -30,6 +30,7 @@ import streamlit as st
 
 from svmlab.figures import theme as figure_theme
 from svmlab.figures.theme import Theme
+from svmlab.ui.frame.page_state import THEME_PARAM
 
 __all__ = [
     "CHOICES",
@@ -46,7 +47,7 @@ __all__ = [
 ]
 
 #: The link's parameter and the session key of the selector.
-PARAM = "theme"
+PARAM = THEME_PARAM
 KEY = "svmlab_theme"
 _WRITTEN = "svmlab_theme_written"
 _NOTE = "svmlab_theme_note"

@@ -78,9 +78,10 @@ def render() -> None:
                     TITLES,
                     best_objective=result.best_objective,
                     tol=request.tol,
-                    # On a projector the table and the traces share one screen;
-                    # on a 1080 px screen they too end inside it (issue 46).
-                    height=250 if classroom else 540,
+                    # On a projector the table (zoomed with classroom mode) and
+                    # the traces share one 720 px screen; on a 1080 px screen
+                    # they too end inside it (issue 46).
+                    height=190 if classroom else 540,
                     gap_only=classroom,
                 ),
                 key="solvers_traces",
