@@ -287,6 +287,16 @@ def _inlined() -> None:
     entropy_loop._smallest_u(y, G, -BL, R.astype(np.int64), n, True, 1.0)
     entropy_loop._first_max(P.copy(), n)
     entropy_loop._mask_inactive(BL.copy(), np.arange(n), n, np.zeros(n, np.bool_))
+    # Inlined into the loop (inline="always"), so compiled here by a call of
+    # their own: the warm-up leaves no compiled function of svmlab cold.
+    eligible, ist = np.ones(n, np.bool_), np.zeros(entropy_steps.N_STATE, np.int64)
+    entropy_loop._eligible_count(eligible)
+    half = np.full(n, 0.5)
+    entropy_loop._unshrink(
+        y, half, np.log(half), -np.ones(n), np.ones(n), eligible,
+        np.arange(n, dtype=np.int64), ist, BL.copy(), BL.copy(), P.copy(),
+        CV.copy(), 1e-3, 1e-300, -690.0, np.zeros(n, np.bool_),
+    )  # fmt: skip
     entropy_steps.kernel_row(0, rows)
     src, cache, ist = rows
     row_cache.cached_row(1, n, src, cache, ist)
