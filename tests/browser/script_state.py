@@ -17,6 +17,9 @@ STATE_LOG_JS = r"""
 (() => {
   if (window.__svmlabStates) return;
   const log = window.__svmlabStates = [];
+  // Which document the log belongs to: a reload (the theme selector reloads
+  // the page once) starts a new log and a new performance.now() clock.
+  window.__svmlabDocument = Math.random();
   const push = (s) => { if (s && log[log.length - 1] !== s) log.push(s); };
   window.__svmlabLastMessage = 0;
   const Socket = window.WebSocket;

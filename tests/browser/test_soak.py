@@ -51,6 +51,7 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.script_state import IDLE_SINCE_JS
 from tests.browser.soak_plan import (
@@ -98,8 +99,12 @@ WIDGETS = {
 # Resolves once the app is idle and either a rerun ran since `since` (the script
 # state showed `running`, or server messages came and then none for `quietMs`),
 # or nothing started within `startMs` of `t0` (a move that changes nothing).
+# A move that reloads the page (the theme selector does, once, to switch
+# Streamlit's own page) starts a new document: its log is read from the start
+# and its start time is taken as t0 (performance.now() restarts at 0).
 SETTLED_JS = (
-    "({since, t0, startMs, quietMs}) => {"
+    "({since, t0, startMs, quietMs, document_}) => {"
+    + "if (window.__svmlabDocument !== document_) { since = 0; t0 = 0; }"
     + IDLE_SINCE_JS
     + r"""
   const now = performance.now();
@@ -147,16 +152,47 @@ class Soak:
         #: the warm-up, never a switch's target (a soak parked there made 158 of
         #: 300 planned moves "no such widget here").
         self.widgetless: set[str] = set()
+        #: Documents the tab has started to load: the theme selector reloads the
+        #: page once (svmlab/ui/frame/theme_choice.py), some time after its rerun.
+        self.loads = 0
+        page.on("request", self._count_load)
+
+    def _count_load(self, request) -> None:
+        if request.is_navigation_request() and request.frame == self.page.main_frame:
+            self.loads += 1
 
     # -- waiting ------------------------------------------------------------------
 
     def settle(self) -> None:
+        """Wait for the move's rerun; when the tab started loading a new document
+        meanwhile (a reload), wait for that document's first run as well."""
+        for _ in range(3):
+            loads = self.loads
+            try:
+                self._settle_once()
+            except PlaywrightError as error:
+                if "context was destroyed" not in str(error):
+                    raise
+            if self.loads == loads:
+                return
+            self.page.wait_for_load_state("domcontentloaded", timeout=RERUN_MS)
+        raise AssertionError("the page reloaded three times after one move")
+
+    def _settle_once(self) -> None:
         page = self.page
-        since = page.evaluate("() => (window.__svmlabStates || [])._cursor || 0")
-        t0 = page.evaluate("() => performance.now()")
+        since, t0, document_ = page.evaluate(
+            "() => [(window.__svmlabStates || [])._cursor || 0, performance.now(),"
+            " window.__svmlabDocument ?? null]"
+        )
         page.wait_for_function(
             SETTLED_JS,
-            arg={"since": since, "t0": t0, "startMs": START_MS, "quietMs": QUIET_MS},
+            arg={
+                "since": since,
+                "t0": t0,
+                "startMs": START_MS,
+                "quietMs": QUIET_MS,
+                "document_": document_,
+            },
             timeout=RERUN_MS,
             polling=100,
         )
