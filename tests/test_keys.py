@@ -39,14 +39,18 @@ def test_keys_step_c_and_sigma_presets_and_classroom() -> None:
     at = open_page(EXPLORE, {"n": "40"})
     s = at.session_state["explore_settings"]
     c, sigma = s.C, s.sigma
+    # The expected stops are read off the grids by index (issue 44, item 12:
+    # they were step_grid's own answers): the defaults are stops of the grids.
+    i, j = C_GRID.index(c), SIGMA_GRID.index(sigma)
+    assert sorted(C_GRID) == list(C_GRID) and sorted(SIGMA_GRID) == list(SIGMA_GRID)
     s = _press(at, "explore_key_c_up")
-    assert s.C == keys.step_grid(C_GRID, c, 1) > c
+    assert s.C == C_GRID[i + 1] > c
     assert at.select_slider(key="explore_C_slider").value == s.C
     s = _press(at, "explore_key_c_down")
     s = _press(at, "explore_key_c_down")
-    assert s.C == keys.step_grid(C_GRID, c, -1) < c
+    assert s.C == C_GRID[i - 1] < c
     s = _press(at, "explore_key_sigma_down")
-    assert s.sigma == keys.step_grid(SIGMA_GRID, sigma, -1) < sigma
+    assert s.sigma == SIGMA_GRID[j - 1] < sigma
     s = _press(at, "explore_key_sigma_up")
     assert s.sigma == sigma
     # Each key press is one undo step, named.
