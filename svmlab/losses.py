@@ -47,6 +47,10 @@ class Loss:
     convex: ClassVar[bool] = True
     differentiable: ClassVar[bool] = False
     bounded: ClassVar[bool] = False
+    #: Its slope is never 0, so every point's multiplier is positive and a
+    #: solver's small ones depend on how it stopped: the KKT states come from
+    #: the margins (:func:`svmlab.solvers.base.state_multipliers`).
+    slope_never_zero: ClassVar[bool] = False
 
     def value(self, m: ArrayLike) -> Array:
         raise NotImplementedError
@@ -182,6 +186,7 @@ class ModifiedHinge(Loss):
 
     name: ClassVar[str] = "modified_hinge"
     title: ClassVar[str] = "Modified hinge (Lee)"
+    slope_never_zero: ClassVar[bool] = True
     latex: ClassVar[str] = (
         r"h_\delta(m) = \begin{cases} \delta\, e^{(1 - m - \delta)/\delta}"
         r" & m \ge 1 - \delta \\ 1 - m & m < 1 - \delta \end{cases}"

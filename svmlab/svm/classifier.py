@@ -31,7 +31,13 @@ from svmlab.kernels import PSD_KERNELS, KernelRows
 from svmlab.kernels.psd import check_bounded_dual
 from svmlab.losses import LOSSES, Loss, make_loss
 from svmlab.parameter_checks import check_max_iter, check_positive, is_number
-from svmlab.solvers.base import Budget, Problem, check_max_seconds, sv_states
+from svmlab.solvers.base import (
+    Budget,
+    Problem,
+    check_max_seconds,
+    state_multipliers,
+    sv_states,
+)
 from svmlab.svm.class_weights import WEIGHTED_LOSSES, class_weights, point_weights
 from svmlab.svm.fit_checks import (
     check_finite_solution,
@@ -515,7 +521,9 @@ class SVC(
             float(solution.alpha @ problem.y) if self.bias == "regularized" else 0.0
         )
         self.intercept_ = np.array([b])
-        states = sv_states(solution.alpha, problem.costs, self.loss)
+        states = sv_states(
+            state_multipliers(problem, solution), problem.costs, self.loss
+        )
         if keep is None:
             self.sv_state_ = states
         else:
