@@ -89,3 +89,18 @@ def test_the_key_grows_with_classroom_mode(page, open_page, check_page):
     # The glyphs themselves taller, not only a style number.
     assert min(classroom["heights"]) > max(normal["heights"]), measured
     assert normal["inside"] and classroom["inside"], measured
+
+
+def test_every_key_entry_is_drawn_on_a_phone(page, open_page, check_page):
+    """At 390 px the key holds one entry a row: all eight (three classes, five
+    marks) inside the strip, none scrolled out of it by Plotly's legend."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_page("/Multiclass")
+    _panels_drawn(page)
+    page.locator(".st-key-multiclass_key .legendtext").first.wait_for()
+    check_page()
+    page.wait_for_timeout(500)  # the strip redrawn in its phone height
+    page.screenshot(path=str(ARTIFACTS / "multiclass_key_phone.png"))
+    measured = page.evaluate(KEY_JS)
+    assert len(measured["sizes"]) == 8, measured
+    assert measured["inside"], measured
