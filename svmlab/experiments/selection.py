@@ -115,6 +115,12 @@ class Criterion:
     approximate: bool
     seed_section: str
 
+    @property
+    def short_title(self) -> str:
+        """The title without its parenthesis ("Plug-in ACV"): where a table's
+        column must stay narrow (the page's summary at 1280 px, issue 46)."""
+        return self.title.partition(" (")[0]
+
 
 #: name -> criterion; the order is the order the page shows them in.
 CRITERIA: dict[str, Criterion] = {

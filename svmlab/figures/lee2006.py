@@ -94,7 +94,9 @@ def lee_boxplot(
     layout = _base_layout(
         height=height,
         margin={"t": 64, "b": 120},
-        xaxis=_axis("selector (model and criterion)"),
+        # The title under the tick labels and the last label inside the
+        # figure when they turn (a phone, a column beside the Run button).
+        xaxis=_axis("selector (model and criterion)", automargin=True),
         yaxis=_axis("test misclassification"),
         legend={
             "orientation": "h",

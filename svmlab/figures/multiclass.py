@@ -236,9 +236,15 @@ def multiclass_panel_spec(
     return {"data": traces, "layout": layout}
 
 
-def key_figure(class_names: Sequence[str], *, height: int = 72) -> go.Figure:
+def key_figure(
+    class_names: Sequence[str], *, height: int = 72, scale: float = 1.0
+) -> go.Figure:
     """A legend-only strip: the classes' markers, the support-vector ring, the
-    region border, the binary boundaries and the hatching of undecided cells."""
+    region border, the binary boundaries and the hatching of undecided cells.
+
+    ``scale`` grows its text, symbols and entries with the page's (classroom
+    mode: 1.25, as the family's key), and its height with them: a key drawn in
+    Plotly's pixels does not follow the page's root font."""
     entries: list[dict[str, Any]] = []
 
     def entry(name: str, **style: Any) -> None:
@@ -262,33 +268,42 @@ def key_figure(class_names: Sequence[str], *, height: int = 72) -> go.Figure:
             marker={
                 "symbol": CLASS_SYMBOLS[c % len(CLASS_SYMBOLS)],
                 "color": colour,
-                "size": 10,
-                "line": {"width": 1.5, "color": colour},
+                "size": 10 * scale,
+                "line": {"width": 1.5 * scale, "color": colour},
             },
         )
     entry(
         "support vector",
         mode="markers",
-        marker={"symbol": "circle-open", "size": 13, "color": PALETTE["free"]},
+        marker={
+            "symbol": "circle-open",
+            "size": 13 * scale,
+            "color": PALETTE["free"],
+        },
     )
-    entry("region border", mode="lines", line={"color": "#000000", "width": 1.6})
+    line = 1.6 * scale
+    entry("region border", mode="lines", line={"color": "#000000", "width": line})
     entry(
         "one-vs-rest boundary",
         mode="lines",
-        line={"color": tint(_colour(0), 0.8), "dash": "dash", "width": 1.6},
+        line={"color": tint(_colour(0), 0.8), "dash": "dash", "width": line},
     )
     entry(
         "pairwise boundary",
         mode="lines",
-        line={"color": BINARY_LINE, "dash": "dot", "width": 1.6},
+        line={"color": BINARY_LINE, "dash": "dot", "width": line},
     )
     entry(
         "undecided (hatched)",
         mode="markers",
-        marker={"symbol": "square", "size": 13, "color": tint(HATCH_COLOUR, 0.6)},
+        marker={
+            "symbol": "square",
+            "size": 13 * scale,
+            "color": tint(HATCH_COLOUR, 0.6),
+        },
     )
     layout = _base_layout(
-        height=int(height),
+        height=round(height * scale),
         margin={"l": 0, "r": 0, "t": 0, "b": 0},
         showlegend=True,
         hovermode=False,
@@ -298,12 +313,12 @@ def key_figure(class_names: Sequence[str], *, height: int = 72) -> go.Figure:
             "y": 1,
             "yanchor": "top",
             "bgcolor": "rgba(0,0,0,0)",
-            "font": {"size": 14},
-            "itemwidth": 30,
+            "font": {"size": round(14 * scale)},
+            "itemwidth": round(30 * scale),
             "tracegroupgap": 0,
             "maxheight": 1.0,
             "entrywidthmode": "pixels",
-            "entrywidth": 150,
+            "entrywidth": round(150 * scale),
         },
         xaxis={"visible": False},
         yaxis={"visible": False},

@@ -46,3 +46,61 @@ def test_multiclass_page_draws_three_panels_and_follows_controls(
     sidebar = page.locator("[data-testid='stSidebar']").inner_text()
     assert "Separation" not in sidebar and "Classes" in sidebar
     full_screenshot(page, ARTIFACTS / "multiclass_linear_spiral.png")
+
+
+#: The key's rendered legend: each entry's text size in px (as drawn) and
+#: whether every entry lies inside the key's drawn box (none scrolled away).
+KEY_JS = r"""
+() => {
+  const key = document.querySelector(".st-key-multiclass_key .svmlab-plot");
+  const box = key.getBoundingClientRect();
+  const texts = [...key.querySelectorAll(".legendtext")];
+  return {
+    sizes: texts.map((t) => parseFloat(getComputedStyle(t).fontSize)),
+    heights: texts.map((t) => t.getBoundingClientRect().height),
+    inside: texts.every((t) => {
+      const r = t.getBoundingClientRect();
+      return r.height > 0 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+    }),
+  };
+}
+"""
+
+
+def test_the_key_grows_with_classroom_mode(page, open_page, check_page):
+    """Issue 46: classroom mode enlarges the Multiclass key's legend as it
+    does the page's text (the root font 16 -> 19 px) and the family's key
+    (times 1.25), measured on the rendered legend; every entry stays drawn."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    measured = {}
+    for mode, query in (("normal", ""), ("classroom", "?classroom=1")):
+        open_page(f"/Multiclass{query}")
+        _panels_drawn(page)
+        page.locator(".st-key-multiclass_key .legendtext").first.wait_for()
+        check_page()
+        measured[mode] = page.evaluate(KEY_JS)
+        page.screenshot(path=str(ARTIFACTS / f"multiclass_key_{mode}.png"))
+    normal, classroom = measured["normal"], measured["classroom"]
+    # Three classes and five marks, each entry one size.
+    assert len(normal["sizes"]) == len(classroom["sizes"]) == 8
+    assert len(set(normal["sizes"])) == len(set(classroom["sizes"])) == 1
+    ratio = classroom["sizes"][0] / normal["sizes"][0]
+    assert ratio >= 19 / 16, measured
+    # The glyphs themselves taller, not only a style number.
+    assert min(classroom["heights"]) > max(normal["heights"]), measured
+    assert normal["inside"] and classroom["inside"], measured
+
+
+def test_every_key_entry_is_drawn_on_a_phone(page, open_page, check_page):
+    """At 390 px the key holds one entry a row: all eight (three classes, five
+    marks) inside the strip, none scrolled out of it by Plotly's legend."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_page("/Multiclass")
+    _panels_drawn(page)
+    page.locator(".st-key-multiclass_key .legendtext").first.wait_for()
+    check_page()
+    page.wait_for_timeout(500)  # the strip redrawn in its phone height
+    page.screenshot(path=str(ARTIFACTS / "multiclass_key_phone.png"))
+    measured = page.evaluate(KEY_JS)
+    assert len(measured["sizes"]) == 8, measured
+    assert measured["inside"], measured

@@ -82,13 +82,7 @@ DEFAULT = {
 
 #: Pages that fail the matrix today, and why (strict: a pass is reported, so
 #: the mark goes when the page is fixed).
-NOT_YET = {
-    "Model_selection": (
-        "before a sweep the page's first figure (Lee's reproduction) starts "
-        "1705 px down in classroom mode, 2234 px on a phone: the sweep's "
-        "figure and summary table are not yet laid out for one screen"
-    ),
-}
+NOT_YET: dict[str, str] = {}
 
 #: The page drawn: the script done, no skeleton, every chart drawn, and the
 #: page unchanged since the last poll.
@@ -348,13 +342,7 @@ PRESET_SCREENS: dict[str, tuple[str, str | None, tuple[str, ...]]] = {
 
 #: Presets whose screen does not yet fit, and why: their number is checked,
 #: their layout's problems reported as an expected failure.
-PRESETS_NOT_YET = {
-    "losses_fig_27_17": (
-        "the preset's box pushes the panels' tables down: 'w turned by' starts "
-        "792 px down, and the ramp's panel it is compared with is in the second "
-        "row"
-    ),
-}
+PRESETS_NOT_YET: dict[str, str] = {}
 
 #: The number a preset shows: Explore frames its cell, the other pages print
 #: "measured now: X" in the preset's box.

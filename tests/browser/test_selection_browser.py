@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from svmlab.ui.selection.requests import DEFAULT_CRITERIA
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -173,3 +175,51 @@ def test_uploaded_csv_sweep_and_a_bad_file(
     text = page.locator("body").inner_text()
     assert "Uploaded data never travel in a link" in text
     assert "Fresh test sets need a generator" in text
+
+
+#: The summary table (the first data grid after its heading): how far its
+#: columns run past its width (the grid scrolls sideways: a hidden column),
+#: and the window's top-left box of the page's first figure.
+SUMMARY_JS = r"""
+() => {
+  const heading = [...document.querySelectorAll('[data-testid="stMain"] h3')]
+    .find((h) => h.textContent.startsWith("How close, how fast"));
+  const grid = [...document.querySelectorAll('[data-testid="stDataFrame"]')]
+    .find((g) => heading.compareDocumentPosition(g) & Node.DOCUMENT_POSITION_FOLLOWING);
+  const scroller = grid.querySelector(".dvn-scroller");
+  const figure = document.querySelector('[data-testid="stMain"] .svmlab-plot');
+  const r = figure.getBoundingClientRect();
+  return {
+    hidden: scroller.scrollWidth - scroller.clientWidth,
+    figure: { y: r.top, bottom: r.bottom, w: r.width },
+  };
+}
+"""
+
+
+@pytest.mark.parametrize("classroom", [False, True], ids=["sidebar_open", "classroom"])
+def test_after_a_sweep_its_figure_and_every_summary_column_fit_1280(
+    page, open_page, check_page, wait_for_rerun, classroom
+):
+    """Issue 46 at 1280 x 720: after the default sweep its slices figure is
+    the page's first figure and inside the window, and the summary table shows
+    every column (test error, the last, included) without scrolling sideways,
+    with the sidebar open and in classroom mode (its tables zoomed)."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_page("/Model_selection" + ("?classroom=1" if classroom else ""))
+    page.get_by_role("button", name="Run sweep").wait_for(state="visible")
+    _run_sweep(page, wait_for_rerun)
+    page.wait_for_timeout(600)
+    check_page()
+    page.evaluate(
+        "() => document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)"
+    )
+    measured = page.evaluate(SUMMARY_JS)
+    name = "classroom" if classroom else "sidebar_open"
+    page.screenshot(path=str(ARTIFACTS / f"selection_1280_{name}.png"))
+    assert measured["hidden"] <= 1, measured
+    figure = measured["figure"]
+    assert 0 <= figure["y"] and figure["bottom"] <= 720, figure
+    # The slices, not Lee's figure: as wide as the page's column.
+    wide = 0.6 * 1280 if classroom else 700  # Lee's: 707 and 530 px
+    assert figure["w"] > wide, figure

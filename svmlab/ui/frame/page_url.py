@@ -216,10 +216,12 @@ def _changes(
     ]
 
 
-def preset_box(state: PageState, result: Any) -> None:
+def preset_box(state: PageState, result: Any, *, narrow: bool = False) -> None:
     """The active preset's paragraph, the number it promises and the number
     measured now on ``result`` (the page's engine result), what changed since,
-    and buttons back to it and out of it. Nothing without a preset."""
+    and buttons back to it and out of it. Nothing without a preset. ``narrow``:
+    drawn in a column beside the page's panels, the number and buttons under
+    the paragraph."""
     preset = active_preset(state)
     if preset is None:
         return
@@ -227,9 +229,12 @@ def preset_box(state: PageState, result: Any) -> None:
     measure: Callable[[Any], str] | None = preset.measure
     measured = measure(result) if measure is not None else None
     # Compact (a projector has 720 lines): the title runs into the paragraph,
-    # the number and the buttons sit beside it.
+    # the number and the buttons sit beside it (under it when narrow).
     with st.container(border=True, key=f"{state.prefix}_preset_box"):
-        text, side = st.columns([5, 2], vertical_alignment="center")
+        if narrow:
+            text = side = st.container()
+        else:
+            text, side = st.columns([5, 2], vertical_alignment="center")
         text.markdown(f"**{preset.title}.** {preset.look}")
         line = f"The number: **{preset.number} = {preset.promise}**"
         if measured is not None:

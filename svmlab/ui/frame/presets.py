@@ -52,6 +52,9 @@ class Preset:
     promise: str
     page: str = EXPLORE
     measure: Callable[[Any], str] | None = None
+    #: The page's panels the number compares, in its order (Losses: drawn
+    #: first, side by side, the preset's box beside them: issue 46).
+    panels: tuple[str, ...] = ()
 
     @property
     def url_settings(self) -> ExploreSettings:
@@ -387,6 +390,7 @@ _TABLE: tuple[Preset, ...] = (
         "11.9° / 0.0°",
         page=LOSSES,
         measure=_angles("hinge", "ramp"),
+        panels=("hinge", "ramp"),
     ),
     Preset(
         "losses_squared_hinge_far",
@@ -402,6 +406,7 @@ _TABLE: tuple[Preset, ...] = (
         "9.3 % / 0.1 %",
         page=LOSSES,
         measure=_loss_errors("squared_hinge", "hinge"),
+        panels=("squared_hinge", "hinge"),
     ),
     Preset(
         "losses_modified_hinge_delta",
@@ -418,6 +423,7 @@ _TABLE: tuple[Preset, ...] = (
         "11.9° / 11.9°",
         page=LOSSES,
         measure=_angles("modified_hinge", "hinge"),
+        panels=("modified_hinge", "hinge"),
     ),
     Preset(
         "solvers_smo_qp_agree",

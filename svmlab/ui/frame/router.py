@@ -187,6 +187,9 @@ _PHONE = (
     f".st-key-{FIGURE_KEY}_explore .svmlab-plot,"
     f".st-key-{FIGURE_KEY}_family .svmlab-plot"
     "{height:calc(100vw + 40px) !important}"
+    # Multiclass's key strip, one entry a row in the phone's width: tall enough
+    # for its eight entries (72 px showed three, Plotly scrolled the rest away).
+    ".st-key-multiclass_key .svmlab-plot{height:184px !important}"
     # Formulas and code inside the width: the multiclass dual was 484 px in a
     # 358 px column, the notes' formulas scrolled sideways.
     ".katex-display{font-size:0.7em}"

@@ -37,7 +37,12 @@ def render() -> None:
     upload = None if request.generated else request.data()
     view_code.popover(losses_code(request, upload), key=lp.PREFIX, where=code)
 
-    page_url.preset_box(LOSSES_STATE, result)
+    # A preset comparing two losses: their panels first, side by side, its box
+    # beside them (issue 46: the figure and the number read on one screen).
+    preset = page_url.active_preset(LOSSES_STATE)
+    compared = [n for n in (preset.panels if preset else ()) if n in LOSS_ORDER][:2]
+    if not compared:
+        page_url.preset_box(LOSSES_STATE, result)
     if request.matches_fig_27_17() and not page_url.active_preset(LOSSES_STATE):
         st.info(lp.FIG_27_17_TEXT, icon=":material/menu_book:")
     if not request.generated:
@@ -73,17 +78,36 @@ def render() -> None:
         )
         st.markdown(lp.numbers_markdown(item, request.kernel))
 
-    rows = (
-        ("hinge", "squared_hinge", "modified_hinge"),
-        ("ramp", "squared_ramp", None),
-    )
-    for row in rows:
-        columns = st.columns(3, gap="small")
-        for column, name in zip(columns, row, strict=True):
+    def story() -> None:
+        st.markdown("**What the panels show**")
+        st.markdown(lp.story(result, request))
+
+    # Three panels a row; None: the story in a panel's place.
+    order: list[str | None] = [
+        "hinge",
+        "squared_hinge",
+        "modified_hinge",
+        "ramp",
+        "squared_ramp",
+        None,
+    ]
+    if compared:
+        first = st.columns(3, gap="small")
+        for column, name in zip(first, compared, strict=False):
+            with column:
+                panel(name)
+        with first[2]:
+            page_url.preset_box(LOSSES_STATE, result, narrow=True)
+        order = [n for n in order if n not in compared]
+    for start in range(0, len(order), 3):
+        row = order[start : start + 3]
+        if row == [None]:
+            story()  # alone in its row: the page's width
+            continue
+        for column, name in zip(st.columns(3, gap="small"), row, strict=False):
             with column:
                 if name is None:
-                    st.markdown("**What the panels show**")
-                    st.markdown(lp.story(result, request))
+                    story()
                 else:
                     panel(name)
 

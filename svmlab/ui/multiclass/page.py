@@ -35,8 +35,11 @@ def render() -> None:
 
     page_url.preset_box(MULTICLASS_STATE, results)
     names = request.class_names(int(max(y)) + 1)
+    classroom = page_url.classroom(MULTICLASS_STATE)
     panels.plotly_chart(
-        fig.key_figure(names),
+        # The key grows with classroom mode's text (Plotly's pixels do not
+        # follow the page's root font), as the family's key does.
+        fig.key_figure(names, scale=1.25 if classroom else 1.0),
         config={"displayModeBar": False, "staticPlot": True},
         key="multiclass_key",
     )
@@ -46,7 +49,7 @@ def render() -> None:
         lambda: mp.panel_specs(
             request,
             # On a projector the preset and the panels share one screen.
-            260 if page_url.classroom(MULTICLASS_STATE) else 350,
+            260 if classroom else 350,
             tuple(names),
         )
     )
