@@ -6,7 +6,7 @@ import math
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 # One BLAS thread: the machine has two cores and pytest runs the browser too.
@@ -50,8 +50,22 @@ def python_output(
     """What ``python -c code`` prints in a fresh process (``env``: its whole
     environment, this process's by default); a non-zero exit fails, showing
     the end of what it wrote to stderr."""
+    return command_output(
+        [sys.executable, "-c", code], env=env, cwd=cwd, timeout=timeout
+    )
+
+
+def command_output(
+    args: Sequence[str | Path],
+    *,
+    env: dict[str, str] | None = None,
+    cwd: Path = ROOT,
+    timeout: float = 300,
+) -> str:
+    """What a command prints (``env``: its whole environment, this process's by
+    default); a non-zero exit fails, showing the end of its stderr."""
     done = subprocess.run(
-        [sys.executable, "-c", code],
+        [str(a) for a in args],
         cwd=cwd,
         env=env,
         capture_output=True,

@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -113,6 +114,27 @@ class Tolerance:
         values = np.asarray(values, dtype=np.float64)
         slack = 10 * self.tol * np.maximum(1.0, np.abs(values))
         return int(np.sum(np.abs(values - at) <= slack))
+
+
+def states_ran(
+    states: list[tuple],
+    write: Callable[..., Snippet],
+    page_numbers: Callable[..., tuple[Any, Any]],
+    workdir: Path,
+) -> dict[str, tuple]:
+    """Each state ``(name, request, *more)``: the code ``write(request, *more)``
+    writes for it, both flavours run in one batch (:func:`run`), beside what the
+    page shows for it, ``page_numbers(request, *more) -> (numbers, result)``:
+    ``name -> (request, snippet, numbers, result, svmlab's run, scikit-learn's
+    run)``."""
+    snippets = [write(*args) for _, *args in states]
+    scripts = [code for s in snippets for code in s.flavours().values()]
+    runs = iter(run(scripts, workdir))
+    out = {}
+    for (name, *args), snippet in zip(states, snippets, strict=True):
+        numbers, result = page_numbers(*args)
+        out[name] = (args[0], snippet, numbers, result, next(runs), next(runs))
+    return out
 
 
 def presets_opened(page: str, module: Any, generator: str) -> dict[str, tuple]:

@@ -118,6 +118,24 @@ def test_followers_never_extend_a_room_and_a_gone_lecturer_closes_it(
         assert refused.value.reason == "closed"
 
 
+def test_each_thing_the_owner_does_keeps_the_room_open(store, clock) -> None:
+    s, _ = store
+    code, owner = s.open("lecturer", "session")
+    step = 0.9 * limits.ROOM_SECONDS  # each act comes before the room would end
+    for act in (
+        lambda: s.publish(code, owner, {"a": "1"}),
+        lambda: s.set_paused(code, owner, True),
+        lambda: s.ask(code, owner, {"kind": "number", "prompt": "?"}),
+        lambda: s.reveal(code, owner, {"truth": 1}),
+    ):
+        clock.now += step
+        assert act() not in (None, False)
+    clock.now += step  # idle, but less than ROOM_SECONDS since the last act
+    assert s.info(code) is not None
+    clock.now += 0.2 * limits.ROOM_SECONDS
+    assert s.info(code) is None
+
+
 def test_each_cap_says_its_sentence(store, monkeypatch) -> None:
     s, _ = store
     monkeypatch.setattr(limits, "MAX_ROOMS", 3)

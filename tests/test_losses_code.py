@@ -37,7 +37,7 @@ from tests.snippet_runs import (
     assert_shown,
     percent_count,
     presets_opened,
-    run,
+    states_ran,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -113,14 +113,8 @@ def _printed(stdout: str) -> dict[str, dict[str, str]]:
 def ran(opened, tmp_path_factory) -> dict[str, tuple]:
     states = [(name, request, None) for name, (request, _) in opened.items()]
     states += _hand_made(opened[PRESET_NAMES[0]][0])
-    snippets = [losses_code(request, upload) for _, request, upload in states]
-    scripts = [code for s in snippets for code in s.flavours().values()]
-    runs = iter(run(scripts, tmp_path_factory.mktemp("losses_code")))
-    out = {}
-    for (name, request, upload), snippet in zip(states, snippets, strict=True):
-        numbers, result = _page_numbers(request, upload)
-        out[name] = (request, snippet, numbers, result, next(runs), next(runs))
-    return out
+    workdir = tmp_path_factory.mktemp("losses_code")
+    return states_ran(states, losses_code, _page_numbers, workdir)
 
 
 NAMES = [*PRESET_NAMES, "gaussian_own_side", "no_outliers", "upload"]

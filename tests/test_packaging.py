@@ -24,6 +24,7 @@ import pytest
 from packaging.requirements import Requirement
 
 from svmlab.ui.frame import app_files, command
+from tests.conftest import command_output
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -188,16 +189,7 @@ def test_pip_install_in_a_fresh_venv_gives_the_library_and_the_command(
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
 
     def run(*args: str | Path, timeout: float = 900) -> str:
-        done = subprocess.run(
-            [str(a) for a in args],
-            cwd=elsewhere,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
-        assert done.returncode == 0, done.stderr[-2000:]
-        return done.stdout
+        return command_output(args, cwd=elsewhere, env=env, timeout=timeout)
 
     out = run(venv / "bin" / "svmlab", "--help")
     assert str(installed / "app" / "app.py") in out

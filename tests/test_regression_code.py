@@ -35,7 +35,7 @@ from tests.snippet_runs import (
     percent_count,
     presets_opened,
     printed,
-    run,
+    states_ran,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,14 +84,8 @@ def ran(opened, tmp_path_factory) -> dict[str, tuple]:
     for name, request, added in _hand_made(opened[PRESET_NAMES[0]][0]):
         upload = _uploaded() if name == "upload" else None
         states.append((name, request, added, upload))
-    snippets = [regression_code(r, added, upload) for _, r, added, upload in states]
-    scripts = [code for s in snippets for code in s.flavours().values()]
-    runs = iter(run(scripts, tmp_path_factory.mktemp("regression_code")))
-    out = {}
-    for (name, request, added, upload), snippet in zip(states, snippets, strict=True):
-        numbers, fitted = _page_numbers(request, added, upload)
-        out[name] = (request, snippet, numbers, fitted, next(runs), next(runs))
-    return out
+    workdir = tmp_path_factory.mktemp("regression_code")
+    return states_ran(states, regression_code, _page_numbers, workdir)
 
 
 NAMES = [*PRESET_NAMES, "clicked_polynomial", "nu_linear", "upload"]

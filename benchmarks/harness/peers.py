@@ -115,6 +115,31 @@ def multiclass_sets() -> dict[str, tuple[np.ndarray, np.ndarray]]:
     }
 
 
+def _classifier_row(
+    target: str,
+    data: str,
+    X: np.ndarray,
+    times: dict[str, float],
+    fitted: dict[str, Any],
+    **extra: Any,
+) -> dict[str, Any]:
+    """A classifier's row against its one peer (the other key of ``times``):
+    the times and their ratio, ``extra``, and how often the two predict alike
+    on X."""
+    (peer,) = set(times) - {"svmlab"}
+    ours, theirs = fitted["svmlab"].predict(X), fitted[peer].predict(X)
+    return {
+        "target": target,
+        "data": data,
+        "n": X.shape[0],
+        f"{peer}_ms": 1e3 * times[peer],
+        "svmlab_ms": 1e3 * times["svmlab"],
+        "ratio": times["svmlab"] / times[peer],
+        **extra,
+        "same_predictions": float(np.mean(ours == theirs)),
+    }
+
+
 def table_one_vs_one(repeats: int) -> list[dict]:
     """``OneVsOneSVC.fit`` against scikit-learn's ``SVC`` (one-vs-one inside)
     on iris, wine and digits: Gaussian kernel with scikit-learn's
@@ -139,19 +164,16 @@ def table_one_vs_one(repeats: int) -> list[dict]:
             repeats,
             cpu,
         )
-        agree = float(np.mean(res["svmlab"].predict(X) == res["sklearn"].predict(X)))
         rows.append(
-            {
-                "target": "OneVsOneSVC <= 1.0x sklearn",
-                "data": name,
-                "n": X.shape[0],
-                "sklearn_ms": 1e3 * times["sklearn"],
-                "svmlab_ms": 1e3 * times["svmlab"],
-                "ratio": times["svmlab"] / times["sklearn"],
+            _classifier_row(
+                "OneVsOneSVC <= 1.0x sklearn",
+                name,
+                X,
+                times,
+                res,
                 # CPU time of the process: robust to waiting for a core.
-                "cpu_ratio": cpu["svmlab"] / cpu["sklearn"],
-                "same_predictions": agree,
-            }
+                cpu_ratio=cpu["svmlab"] / cpu["sklearn"],
+            )
         )
     return rows
 
@@ -240,18 +262,14 @@ def table_crammer_singer(repeats: int) -> list[dict]:
             },
             repeats,
         )
-        ours, theirs = res["svmlab"], res["liblinear"]
-        agree = float(np.mean(ours.predict(X) == theirs.predict(X)))
         rows.append(
-            {
-                "target": "Crammer-Singer linear <= 3x LIBLINEAR",
-                "data": name,
-                "n": X.shape[0],
-                "liblinear_ms": 1e3 * times["liblinear"],
-                "svmlab_ms": 1e3 * times["svmlab"],
-                "ratio": times["svmlab"] / times["liblinear"],
-                "svmlab_sweeps": int(ours.n_iter_),
-                "same_predictions": agree,
-            }
+            _classifier_row(
+                "Crammer-Singer linear <= 3x LIBLINEAR",
+                name,
+                X,
+                times,
+                res,
+                svmlab_sweeps=int(res["svmlab"].n_iter_),
+            )
         )
     return rows

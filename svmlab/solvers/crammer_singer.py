@@ -80,8 +80,10 @@ from svmlab.solvers.qp import interior_point
 
 __all__ = [
     "QP_MAX_VARIABLES",
+    "SNAP_BLOCK",
     "CSDual",
     "CSSolution",
+    "block_sub_problem",
     "block_violations",
     "chunk_blocks",
     "chunk_pace",
@@ -188,30 +190,36 @@ def block_violations(
 
 
 @njit(cache=True, nogil=True)
-def _sub_problem(A, B, yi, C, out):  # pragma: no cover - compiled
-    """``min 1/2 A |a|^2 + B'a`` s.t. ``sum a = 0``, ``a_yi <= C``, others <= 0:
-    ``a_m = min(bound_m, (beta - B_m) / A)`` with beta found by sorting."""
-    k = B.shape[0]
-    D = B.copy()
-    D[yi] += A * C
+def block_sub_problem(A, B, own, C, act, out):  # pragma: no cover - compiled
+    """One block's exact minimiser over its first ``act`` entries (all ``k`` on
+    the kernel path; the active ones in the linear path's shrinking, whose
+    LIBLINEAR ``solve_sub_problem`` this is): ``min 1/2 A |a|^2 + B'a`` with
+    the entries summing to ``-C`` plus the own one, ``a_own <= C``, the others
+    ``<= 0``; ``own = -1`` when the own entry is not active (it sits at C).
+    ``a_m = min(bound_m, (beta - B_m) / A)`` with ``beta`` found by sorting
+    (Crammer & Singer 2001)."""
+    D = B[:act].copy()
+    if own >= 0:
+        D[own] += A * C
     D = -np.sort(-D)
     beta = D[0] - A * C
     r = 1
-    while r < k and beta < r * D[r]:
+    while r < act and beta < r * D[r]:
         beta += D[r]
         r += 1
     beta /= r
-    # a_m = min(bound_m, (beta - B_m) / A); rounding leaves entries a few ulps
-    # off 0, so those are put on the bound and the own entry keeps sum a = 0.
+    # Rounding leaves entries a few ulps off 0, so those are put on the bound
+    # and the own entry keeps the sum.
     total = 0.0
-    for m in range(k):
-        if m != yi:
+    for m in range(act):
+        if m != own:
             value = (beta - B[m]) / A
             out[m] = value if value < -SNAP_BLOCK * C else 0.0
             total += out[m]
-    # At its bound the own entry is C exactly (a rounded 1 - 1e-16 would read
-    # as "below the bound" and break the KKT check).
-    out[yi] = C if (beta - B[yi]) / A >= C else min(C, -total)
+    if own >= 0:
+        # At its bound the own entry is C exactly (a rounded 1 - 1e-16 would
+        # read as "below the bound" and break the KKT check).
+        out[own] = C if (beta - B[own]) / A >= C else min(C, -total)
 
 
 @njit(cache=True, nogil=True)
@@ -247,7 +255,7 @@ def _sweep(K, alpha, F, codes, C, order, tol):  # pragma: no cover - compiled
         else:
             for m in range(k):
                 B[m] = F[i, m] - (1.0 if m == yi else 0.0) - A * alpha[i, m]
-            _sub_problem(A, B, yi, C, new)
+            block_sub_problem(A, B, yi, C, k, new)
         for m in range(k):
             d = new[m] - alpha[i, m]
             if d != 0.0:

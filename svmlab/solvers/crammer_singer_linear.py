@@ -13,7 +13,7 @@ Gram matrix besides). This is Keerthi, Sundararajan, Chang, Hsieh & Lin's
 * the points in a random order each sweep; for point i the gradient
   ``G_m = x_i' w_m - [m = y_i]``, its violation ``max_m G_m - min_{m below
   bound} G_m``, and the block's exact minimiser by
-  :func:`svmlab.solvers.crammer_singer._sub_problem` (``A = ||x_i||^2``);
+  :func:`svmlab.solvers.crammer_singer.block_sub_problem` (``A = ||x_i||^2``);
   ``w_m += d_m x_i`` for the entries that moved;
 * shrinking: an entry at its bound whose gradient is below the block's
   ``min G`` leaves the block's active set, a block with one active entry
@@ -49,14 +49,13 @@ from numpy.typing import NDArray
 from svmlab.array_types import Array
 from svmlab.compiled.arguments import read_only
 from svmlab.solvers.base import Budget
-from svmlab.solvers.crammer_singer import CSSolution, block_violations
+from svmlab.solvers.crammer_singer import (
+    CSSolution,
+    block_sub_problem,
+    block_violations,
+)
 
 __all__ = ["solve_linear"]
-
-
-#: A block entry this close to 0 (relative to C) is put on it (as the kernel
-#: path's ``SNAP_BLOCK``: rounding leaves entries a few ulps off their bound).
-SNAP_BLOCK = 1e-13
 
 
 @njit(cache=True, nogil=True)
@@ -70,34 +69,6 @@ def _gradient(X, W, i, yi, idx, act_i, G):  # pragma: no cover - compiled
         if v != 0.0:
             for m in range(act_i):
                 G[m] += W[f, idx[m]] * v
-
-
-@njit(cache=True, nogil=True)
-def _sub_problem(A, B, own, C, act, out):  # pragma: no cover - compiled
-    """LIBLINEAR's ``solve_sub_problem`` over a block's ``act`` active entries:
-    ``min 1/2 A |a|^2 + B'a`` with the entries summing to ``-C`` plus the own
-    one, ``a_own <= C``, the others ``<= 0``; ``own = -1`` when the own entry
-    is not active (it sits at C). ``a_m = min(bound_m, (beta - B_m) / A)``
-    with ``beta`` found by sorting (Crammer & Singer 2001)."""
-    D = B[:act].copy()
-    if own >= 0:
-        D[own] += A * C
-    D = -np.sort(-D)
-    beta = D[0] - A * C
-    r = 1
-    while r < act and beta < r * D[r]:
-        beta += D[r]
-        r += 1
-    beta /= r
-    total = 0.0
-    for m in range(act):
-        if m != own:
-            value = (beta - B[m]) / A
-            out[m] = value if value < -SNAP_BLOCK * C else 0.0
-            total += out[m]
-    if own >= 0:
-        # On its bound exactly (a rounded C - 1e-16 would read as below it).
-        out[own] = C if (beta - B[own]) / A >= C else min(C, -total)
 
 
 @njit(cache=True, nogil=True)
@@ -156,7 +127,7 @@ def _sweep(X, QD, codes, C, W, alpha, index, act_block, order, active):
             B[m] = G[m] - A * alpha[i, idx[m]]
             if idx[m] == yi:
                 own = m
-        _sub_problem(A, B, own, C, act_i, new)
+        block_sub_problem(A, B, own, C, act_i, new)
         for m in range(act_i):
             c = idx[m]
             dm = new[m] - alpha[i, c]

@@ -7,11 +7,14 @@ each stays under the house limit of about 600 lines (STYLE rule 15).
 from __future__ import annotations
 
 import math
+import warnings
 import weakref
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
+from sklearn.exceptions import ConvergenceWarning
 
 from svmlab.array_types import Array
 from svmlab.errors import DataError, ProblemError, counted
@@ -26,6 +29,7 @@ __all__ = [
     "convergence_message",
     "kernel_part",
     "numerical_notes",
+    "warn_unconverged_parts",
 ]
 
 
@@ -211,3 +215,27 @@ def check_gram(K: ArrayLike, n: int, *, full: bool = False) -> Array:
         _CHECKED_GRAMS.pop(next(iter(_CHECKED_GRAMS)))
     _CHECKED_GRAMS[id(K)] = (weakref.ref(K), fingerprint)
     return K
+
+
+def warn_unconverged_parts(
+    models: Sequence[Any], caught: Sequence[warnings.WarningMessage], parts: str
+) -> int:
+    """After fitting a multiclass machine's binary ``models`` under
+    ``warnings.catch_warnings(record=True)``: pass on every caught warning but
+    the binary fits' ConvergenceWarnings, and say those once for all, as
+    "3 of the 10 <parts> did not converge" (a reduction would otherwise print
+    one warning per binary fit). Returns how many did not converge.
+    """
+    missed = sum(not m.converged_ for m in models)
+    for w in caught:
+        if not issubclass(w.category, ConvergenceWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if missed:
+        # 4: this function, the multiclass fit's helper, its fit, the caller.
+        warnings.warn(
+            f"{missed} of the {len(models)} {parts} did not converge "
+            "(tol, max_iter or max_seconds); their boundaries are approximate.",
+            ConvergenceWarning,
+            stacklevel=4,
+        )
+    return missed

@@ -49,6 +49,7 @@ from sklearn.utils.validation import check_is_fitted
 from svmlab.array_types import Array
 from svmlab.errors import DataError, ParameterError, UnknownNameError
 from svmlab.solvers.base import Budget
+from svmlab.svm.fit_checks import warn_unconverged_parts
 from svmlab.svm.kernel_spec import KernelSpec, kernel_to_support, support_expansion
 from svmlab.svm.platt import (
     coupled_probabilities,
@@ -265,17 +266,7 @@ class PairwiseClassifier:
                 coef = np.zeros(rows.size)
                 coef[model.support_] = -_dense(model.dual_coef_)[0]
                 fits.append((rows, coef, -float(model.intercept_[0])))
-        missed = sum(not m.converged_ for m in models)
-        for w in caught:
-            if not issubclass(w.category, ConvergenceWarning):
-                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-        if missed:
-            warnings.warn(
-                f"{missed} of the {len(models)} pairs of classes did not converge "
-                "(tol, max_iter or max_seconds); their boundaries are approximate.",
-                ConvergenceWarning,
-                stacklevel=3,
-            )
+        missed = warn_unconverged_parts(models, caught, "pairs of classes")
         support, n_support, dual, intercept = assemble(codes, k, fits)
         self.pair_models_ = models
         self.support_, self.n_support_, self.intercept_ = support, n_support, intercept

@@ -37,6 +37,7 @@ from svmlab.solvers import crammer_singer
 from svmlab.solvers.base import Budget, check_max_seconds
 from svmlab.solvers.crammer_singer_linear import solve_linear
 from svmlab.svm.classifier import SVC, _plain
+from svmlab.svm.fit_checks import warn_unconverged_parts
 from svmlab.svm.nu_svm import NuSVC
 from svmlab.svm.parameters import (
     BinarySVMParameters,
@@ -147,17 +148,7 @@ class _Reduction(ClassifierMixin, BinarySVMParameters):
             warnings.simplefilter("always", ConvergenceWarning)
             for rows, labels in tasks:
                 models.append(self._binary(budget).fit(X[rows], labels))
-        missed = sum(not m.converged_ for m in models)
-        for w in caught:
-            if not issubclass(w.category, ConvergenceWarning):
-                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-        if missed:
-            warnings.warn(
-                f"{missed} of the {len(models)} binary fits did not converge "
-                "(tol, max_iter or max_seconds); their boundaries are approximate.",
-                ConvergenceWarning,
-                stacklevel=3,
-            )
+        warn_unconverged_parts(models, caught, "binary fits")
         self.rows_ = [rows for rows, _ in tasks]
         self.n_train_ = X.shape[0]
         self.estimators_ = models

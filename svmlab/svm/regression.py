@@ -165,6 +165,13 @@ _COMMON_PARAMETERS = """
         As :class:`svmlab.NuSVC`.
 """
 
+# ε-SVR's own two, shared by SVR (scikit-learn's name for the same machine).
+_EPSILON_PARAMETERS = """    epsilon
+        Half-width of the tube, >= 0: residuals smaller than it cost nothing.
+    loss
+        ``"epsilon_insensitive"`` or ``"squared_epsilon_insensitive"``.
+"""
+
 
 @parameters
 class EpsilonSVR(_SVR):
@@ -177,11 +184,8 @@ class EpsilonSVR(_SVR):
         Cost of the loss, > 0 (``math.inf``: the hard tube, for the
         ε-insensitive loss; with a linear kernel and more points than features
         it may not exist, and the solver then stops at max_iter).
-    epsilon
-        Half-width of the tube, >= 0: residuals smaller than it cost nothing.
-    loss
-        ``"epsilon_insensitive"`` or ``"squared_epsilon_insensitive"``.
 """
+        + _EPSILON_PARAMETERS
         + _COMMON_PARAMETERS
         + _SVR_ATTRIBUTES
     )
@@ -294,11 +298,8 @@ class SVR(EpsilonSVR):
     ----------
     C
         Cost of the loss, > 0 (``math.inf``: the hard tube).
-    epsilon
-        Half-width of the tube, >= 0: residuals smaller than it cost nothing.
-    loss
-        ``"epsilon_insensitive"`` or ``"squared_epsilon_insensitive"``.
 """
+        + _EPSILON_PARAMETERS
         + _COMMON_PARAMETERS
         + _SVR_ATTRIBUTES
     )

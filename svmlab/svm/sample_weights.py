@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 
 from svmlab.array_types import Array
 from svmlab.errors import DataError
+from svmlab.svm.validation import floats_per_point
 
 __all__ = ["check_sample_weight", "kept_points"]
 
@@ -29,18 +30,14 @@ def check_sample_weight(sample_weight: Any, n: int) -> Array | None:
     Weights of 0 or less are allowed here (their points are left out:
     :func:`kept_points`).
     """
-    if sample_weight is None:
+    w, got = floats_per_point(
+        sample_weight, n, "sample_weight must be one number per training point."
+    )
+    if w is None:
         return None
-    try:
-        w = np.asarray(sample_weight, dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise DataError(
-            "sample_weight must be one number per training point."
-        ) from error
-    if w.ndim == 0:
-        w = np.full(n, float(w))
-    if w.ndim != 1 or w.shape[0] != n:
-        got = f"{w.shape[0]} numbers" if w.ndim == 1 else f"shape {w.shape}"
+    if w.ndim == 0:  # one number for every point
+        w, got = np.full(n, float(w)), ""
+    if got:
         raise DataError(
             f"sample_weight must hold one number per training point ({n}); got {got}."
         )

@@ -38,6 +38,7 @@ __all__ = [
     "check_points",
     "dense_points",
     "fit_input",
+    "floats_per_point",
     "plain_data_error",
     "plain_label_error",
     "predict_input",
@@ -200,6 +201,23 @@ def check_points(X: ArrayLike, y: ArrayLike) -> tuple[Array, NDArray, NDArray]:
     return X, y, check_labels(y)
 
 
+def floats_per_point(value: Any, n: int, unreadable: str) -> tuple[Array | None, str]:
+    """``value`` (one number per training point) as float64, and what it holds
+    instead when it is not ``n`` numbers in a row ("3 numbers", "shape (2, 2)"),
+    else "": the start of a warm start's and a weight's checks, which then say
+    their own sentences. None stays None; what NumPy cannot read as numbers is
+    a :class:`DataError` saying ``unreadable``."""
+    if value is None:
+        return None, ""
+    try:
+        a = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise DataError(unreadable) from error
+    if a.ndim == 1 and a.shape[0] == n:
+        return a, ""
+    return a, f"{a.shape[0]} numbers" if a.ndim == 1 else f"shape {a.shape}"
+
+
 def check_init(init: ArrayLike | None, n: int) -> Array | None:
     """A warm start ``init`` as ``n`` finite floats, or None for none.
 
@@ -211,16 +229,12 @@ def check_init(init: ArrayLike | None, n: int) -> Array | None:
     :class:`ParameterError`. Values outside the solver's box are still allowed:
     each solver clips and repairs them into its feasible set.
     """
-    if init is None:
+    a, got = floats_per_point(
+        init, n, "init must be a previous alpha_: one number per training point."
+    )
+    if a is None:
         return None
-    try:
-        a = np.asarray(init, dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise DataError(
-            "init must be a previous alpha_: one number per training point."
-        ) from error
-    if a.ndim != 1 or a.shape[0] != n:
-        got = f"{a.shape[0]} numbers" if a.ndim == 1 else f"shape {a.shape}"
+    if got:
         raise ParameterError(
             f"init must be a previous alpha_ of these {n} training points, one "
             f"number per point; got {got}. Leave init out for a cold start."

@@ -8,26 +8,27 @@ goes away, the other process's followers are told."""
 
 from __future__ import annotations
 
-import asyncio
-import json
-import re
 import secrets
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
-from urllib.parse import urlencode, urlparse
+from urllib.parse import urlencode
 
 import pytest
 
 from benchmarks.harness import app_server
 from benchmarks.harness.redis_server import redis_server
-from benchmarks.harness.sse_client import Follower, http
 from benchmarks.harness.streamlit_client import Client, connect, move_slider, open_room
 from svmlab.ui.frame import presets
+from tests.browser.hall_clients import (
+    ask_answer_reveal,
+    follower,
+    run_async,
+    states,
+    wait_counts,
+)
 
 pytestmark = pytest.mark.timeout(300)
-COUNTS = re.compile(r"(\d+) following · (\d+) branched off")
 
 
 @pytest.fixture(scope="module")
@@ -50,31 +51,6 @@ def two_processes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str
         yield [base for _, base in servers]
 
 
-def _run(coroutine):
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
-
-
-def _follower(url: str, code: str) -> Follower:
-    u = urlparse(url)
-    return Follower(
-        u.hostname, u.port, f"/room/{code}/events", secrets.token_urlsafe(18)
-    )
-
-
-async def _counts(lecturer: Client, want: tuple[int, int]) -> None:
-    for _ in range(150):
-        found = COUNTS.search((await lecturer.run()).text())
-        if found and (int(found.group(1)), int(found.group(2))) == want:
-            return
-        await asyncio.sleep(0.2)
-    raise AssertionError(f"counts never {want}: {found and found.group(0)}")
-
-
-def _states(f: Follower) -> list[str]:
-    return [s["state"] for s in f.said("status")]
-
-
 def test_followers_on_another_process_follow_through_redis(
     two_processes: list[str],
 ) -> None:
@@ -86,14 +62,14 @@ def test_followers_on_another_process_follow_through_redis(
             query = urlencode(presets.query("c_too_large"))
             code, page, opened = await open_room(lecturer, query)
             assert code, opened.text()[:300]
-            there = [_follower(second, code) for _ in range(4)]
-            here = [_follower(first, code) for _ in range(2)]
+            there = [follower(second, code) for _ in range(4)]
+            here = [follower(first, code) for _ in range(2)]
             everyone = [*there, *here]
             for f in everyone:
                 await f.open()
             for f in everyone:
-                await f.wait_for(lambda f: f.version >= 1 and _states(f) == ["live"])
-            await _counts(lecturer, (6, 0))
+                await f.wait_for(lambda f: f.version >= 1 and states(f) == ["live"])
+            await wait_counts(lecturer, (6, 0))
 
             # A move reaches every follower, on both processes, as one version.
             start = max(f.version for f in everyone)
@@ -108,38 +84,25 @@ def test_followers_on_another_process_follow_through_redis(
                 lecturer.states[toggle] = on
                 await lecturer.run(fragment=opened.fragments["pause the room"])
                 for f in there:
-                    await f.wait_for(lambda f, s=state: _states(f)[-1:] == [s])
+                    await f.wait_for(lambda f, s=state: states(f)[-1:] == [s])
 
             # A question: answers posted to the second process, counted on the
             # first; the reveal reaches the second.
             asking = await lecturer.run()
-            await lecturer.click(asking, next(b for b in asking.buttons if "Ask" in b))
-            for f in there:
-                await f.wait_for(lambda f: (f.said("question") or [None])[-1])
-            question = there[0].said("question")[-1]
-            for k, f in enumerate(there):
-                status, _, _ = await asyncio.to_thread(
-                    http,
-                    f"{second}/room/{code}/answer",
-                    f.cookie,
-                    json.dumps({"q": question["id"], "a": k % 2}).encode(),
-                )
-                assert status == 200
-            seen = await lecturer.run()
-            assert "4 answered of 6 following" in seen.text()
-            await lecturer.click(seen, "Reveal")
-            for f in there:
-                await f.wait_for(lambda f: f.said("question")[-1]["reveal"])
+            picks = [k % 2 for k in range(len(there))]
+            await ask_answer_reveal(
+                lecturer, asking, there, second, code, picks, following=6
+            )
             reveal = there[0].said("question")[-1]["reveal"]
             assert reveal["summary"]["counts"] == [2, 2, 0, 0]
 
             # A follower on the second process leaves: the first counts it out.
             await there[0].close()
-            await _counts(lecturer, (5, 0))
+            await wait_counts(lecturer, (5, 0))
         # The lecturer's page is gone: the second process's followers are told.
         for f in there[1:]:
-            await f.wait_for(lambda f: _states(f)[-1:] == ["gone"], timeout=30)
+            await f.wait_for(lambda f: states(f)[-1:] == ["gone"], timeout=30)
         for f in everyone:
             await f.close()
 
-    _run(hall())
+    run_async(hall())

@@ -18,55 +18,25 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import secrets
 import time
-from concurrent.futures import ThreadPoolExecutor
-from urllib.parse import quote, urlencode, urlparse
+from urllib.parse import quote, urlencode
 
 import pytest
 
-from benchmarks.harness.sse_client import Follower, http
+from benchmarks.harness.sse_client import http
 from benchmarks.harness.streamlit_client import Client, connect, move_slider, open_room
 from svmlab.ui.frame import presets
 from svmlab.ui.hall import limits
+from tests.browser.hall_clients import (
+    ask_answer_reveal,
+    cookie,
+    follower,
+    run_async,
+    states,
+    wait_counts,
+)
 
 pytestmark = pytest.mark.timeout(300)
-COUNTS = re.compile(r"(\d+) following · (\d+) branched off")
-
-
-def _run(coroutine):
-    """``asyncio.run`` in a thread of its own: Playwright's sync API, live in
-    this process for the other browser tests, holds this thread's event loop."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
-
-
-def cookie() -> str:
-    return secrets.token_urlsafe(18)
-
-
-def follower(url: str, code: str, role: str = "", who: str | None = None) -> Follower:
-    u = urlparse(url)
-    query = f"?as={role}" if role else ""
-    return Follower(u.hostname, u.port, f"/room/{code}/events{query}", who or cookie())
-
-
-async def counts(lecturer: Client) -> tuple[int, int]:
-    """The lecturer's "N following · M branched off", from a rerun."""
-    found = COUNTS.search((await lecturer.run()).text())
-    assert found, "no room row on the lecturer's page"
-    return int(found.group(1)), int(found.group(2))
-
-
-async def wait_counts(lecturer: Client, want: tuple[int, int], timeout=30.0) -> None:
-    deadline = time.perf_counter() + timeout
-    while (got := await counts(lecturer)) != want:
-        assert time.perf_counter() < deadline, f"counts {got}, wanted {want}"
-        await asyncio.sleep(0.2)
-
-
-def states(f: Follower) -> list[str]:
-    return [s["state"] for s in f.said("status")]
 
 
 def test_each_status_reaches_a_follower_and_pages_leave_when_they_end(
@@ -130,7 +100,7 @@ def test_each_status_reaches_a_follower_and_pages_leave_when_they_end(
         await gone.close()
         return seen_after
 
-    delays = _run(hall())
+    delays = run_async(hall())
     print("each status seen after (s):", {k: round(v, 2) for k, v in delays.items()})
 
 
@@ -189,7 +159,7 @@ def test_caps_and_the_attempt_limit_say_their_sentences(streamlit_url: str) -> N
             )
             assert status == 200
 
-    _run(hall())
+    run_async(hall())
 
 
 def test_hostile_codes_and_answers_are_escaped_or_refused(streamlit_url: str) -> None:
@@ -264,7 +234,7 @@ def test_hostile_codes_and_answers_are_escaped_or_refused(streamlit_url: str) ->
             assert "x" * 23 + "…" in text and "x" * 25 not in text
             await page.close()
 
-    _run(hall())
+    run_async(hall())
 
 
 def test_a_question_answered_by_followers_and_revealed(streamlit_url: str) -> None:
@@ -282,25 +252,11 @@ def test_a_question_answered_by_followers_and_revealed(streamlit_url: str) -> No
             for f in pages:
                 await f.open()
             asked_at = lecturer.query
-            await lecturer.click(opened, next(b for b in opened.buttons if "Ask" in b))
-            for f in pages:
-                await f.wait_for(lambda f: (f.said("question") or [None])[-1])
-            question = pages[0].said("question")[-1]
-            assert question["kind"] == "choice" and question["open"]
             picks = [0, 1, 2, 2, 3]
-            for f, pick in zip(pages, picks, strict=True):
-                status, _, _ = await asyncio.to_thread(
-                    http,
-                    f"{streamlit_url}/room/{code}/answer",
-                    f.cookie,
-                    json.dumps({"q": question["id"], "a": pick}).encode(),
-                )
-                assert status == 200
-            before = await lecturer.run()
-            assert "5 answered of 5 following" in before.text()
-            await lecturer.click(before, "Reveal")
-            for f in pages:
-                await f.wait_for(lambda f: f.said("question")[-1]["reveal"])
+            question = await ask_answer_reveal(
+                lecturer, opened, pages, streamlit_url, code, picks, following=5
+            )
+            assert question["kind"] == "choice" and question["open"]
             revealed = pages[-1].said("question")[-1]
             assert not revealed["open"]
             reveal = revealed["reveal"]
@@ -325,4 +281,4 @@ def test_a_question_answered_by_followers_and_revealed(streamlit_url: str) -> No
             for f in pages:
                 await f.close()
 
-    _run(hall())
+    run_async(hall())

@@ -10,6 +10,8 @@ fragment, so moving a slider or selecting on the chart reruns only that part.
 
 from __future__ import annotations
 
+import functools
+
 import streamlit as st
 
 from svmlab import SvmlabError, figures, losses, solvers
@@ -151,18 +153,23 @@ def render() -> None:
         added = edit.added_mask(len(record.y), edits)
 
         last_spec: list[dict] = []
+        # The plane as drawn here and as the room's followers see it: the key
+        # sits beside the chart (panels.legend_key), not in it.
+        plane = functools.partial(
+            figures.decision_spec,
+            model,
+            record.X,
+            record.y,
+            bounds=data.bounds,
+            test=test,
+            new_points=added,
+            legend="none",
+        )
 
         def decision(snapshot: int | None = None) -> object:
-            fig = figures.decision_spec(
-                model,
-                record.X,
-                record.y,
-                bounds=data.bounds,
-                test=test,
+            fig = plane(
                 snapshot=snapshot,
-                new_points=added,
                 dragmode=False if dragmode == "move" else dragmode,
-                legend="none",  # the key sits beside the chart (panels.legend_key)
                 height=760,
                 scale=1.5 if settings.classroom else 1.0,
                 highlight=inspected if snapshot is None else None,
@@ -215,15 +222,7 @@ def render() -> None:
                 # The room sees the figure at its normal scale, no point ringed.
                 if last_spec and not settings.classroom and inspected is None:
                     return last_spec[0]
-                return figures.decision_spec(
-                    model,
-                    record.X,
-                    record.y,
-                    bounds=data.bounds,
-                    test=test,
-                    new_points=added,
-                    legend="none",
-                )
+                return plane()
 
             hall_panel.publish(settings, edits, record, follower_spec)
             key_entries = figures.legend_entries(last_spec[0]) if last_spec else []

@@ -43,6 +43,7 @@ from plotly.utils import PlotlyJSONEncoder
 
 from svmlab.figures.theme import LIGHT, Theme, themed
 from svmlab.ui.frame import theme_choice
+from svmlab.ui.hall.view import json_numbers
 
 __all__ = ["COMPONENT", "PLOTLY_JS", "PRELOAD_KEY", "figure_payload", "plot", "preload"]
 
@@ -485,15 +486,6 @@ _preload_component = st.components.v2.component(
 )
 
 
-def _plain(value: Any) -> Any:
-    """``json.dumps`` fallback for numpy values in a figure."""
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, np.generic):
-        return value.item()
-    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
-
-
 def figure_payload(
     fig: Any,
     config: dict[str, Any],
@@ -532,7 +524,7 @@ def figure_payload(
         "move": None if move is None else np.asarray(move, dtype=float).tolist(),
     }
     try:
-        text = json.dumps(payload, default=_plain, allow_nan=False)
+        text = json.dumps(payload, default=json_numbers, allow_nan=False)
     except ValueError:  # NaN or infinity somewhere: plotly's encoder writes null
         text = json.dumps(payload, cls=PlotlyJSONEncoder)
     return text.encode()

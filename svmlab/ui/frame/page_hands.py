@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from types import ModuleType
 from typing import Any
 
 import streamlit as st
@@ -33,7 +34,15 @@ from svmlab.ui.frame.page_fields import Flag, Grid, Multi, Number
 from svmlab.ui.frame.page_state import GENERATOR, PageState
 from svmlab.ui.frame.presets import by_topic
 
-__all__ = ["PageSnapshot", "describe", "history", "key_rows", "snapshot", "top"]
+__all__ = [
+    "PageSnapshot",
+    "describe",
+    "history",
+    "key_rows",
+    "snapshot",
+    "top",
+    "top_taking_points",
+]
 
 
 @dataclass(frozen=True)
@@ -325,3 +334,18 @@ def top(
     keys.help([(k, does) for k, does, _ in rows], slots[2], key=f"{p}_keys_help")
     keys.hidden_buttons(f"{p}_keys", [k for *_, ks in rows for k in ks], css)
     return page_url.require(request) if require else request
+
+
+def top_taking_points(state: PageState, hands: ModuleType) -> tuple[Any, Any]:
+    """:func:`top` for a page whose chart adds a point where it is clicked
+    (Regression, Family), from its requests module ``hands`` (``controls``,
+    ``TITLE``, ``HELP``, ``CHART_KEY``, ``add_point``, ``added_points``): the
+    request and the points clicked in so far."""
+    request = top(
+        state,
+        hands.controls,
+        title=hands.TITLE,
+        help=hands.HELP,
+        clicks=(hands.CHART_KEY, hands.add_point),
+    )
+    return request, hands.added_points(request)

@@ -287,6 +287,14 @@ class MemoryStore(RoomStore):
             return None
         return room
 
+    def _acted_on(self, code: str, owner: str) -> _Room | None:
+        """The owner's room with its idle clock restarted (what the owner does
+        keeps a room open: ``limits.ROOM_SECONDS``), or None if not theirs."""
+        room = self._owned(code, owner)
+        if room is not None:
+            room.acted = self._clock()
+        return room
+
     # -- the owner -----------------------------------------------------------------
 
     def open(self, visitor: str, session: str) -> tuple[str, str]:
@@ -310,10 +318,9 @@ class MemoryStore(RoomStore):
 
     def publish(self, code: str, owner: str, parts: dict[str, str]) -> int | None:
         with self._lock:
-            room = self._owned(code, owner)
+            room = self._acted_on(code, owner)
             if room is None:
                 return None
-            room.acted = self._clock()
             if room.paused:
                 room.pending = dict(parts)
                 return room.version
@@ -336,10 +343,9 @@ class MemoryStore(RoomStore):
 
     def set_paused(self, code: str, owner: str, paused: bool) -> bool:
         with self._lock:
-            room = self._owned(code, owner)
+            room = self._acted_on(code, owner)
             if room is None:
                 return False
-            room.acted = self._clock()
             room.paused = bool(paused)
             message = None
             if not paused and room.pending is not None:
@@ -376,10 +382,9 @@ class MemoryStore(RoomStore):
 
     def ask(self, code: str, owner: str, question: dict[str, Any]) -> str | None:
         with self._lock:
-            room = self._owned(code, owner)
+            room = self._acted_on(code, owner)
             if room is None:
                 return None
-            room.acted = self._clock()
             qid = secrets.token_hex(6)
             room.question = {**question, "id": qid, "open": True, "reveal": None}
             room.answers.clear()

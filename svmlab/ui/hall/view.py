@@ -30,7 +30,15 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["STEPS", "delta_json", "full_json", "packed", "plain_json", "view_parts"]
+__all__ = [
+    "STEPS",
+    "delta_json",
+    "full_json",
+    "json_numbers",
+    "packed",
+    "plain_json",
+    "view_parts",
+]
 
 #: Layout keys the follower's figure keeps (the page sets size and drag itself).
 _LAYOUT_KEYS = ("font", "margin", "plot_bgcolor", "xaxis", "yaxis")
@@ -40,15 +48,19 @@ _TRACE_KEYS = ("type", "mode", "name", "line", "marker", "opacity")
 
 def plain_json(value: Any) -> str:
     """Compact JSON (no spaces), NumPy values as lists and numbers."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=_plain)
+    return json.dumps(
+        value, separators=(",", ":"), ensure_ascii=False, default=json_numbers
+    )
 
 
-def _plain(value: Any) -> Any:
+def json_numbers(value: Any) -> Any:
+    """``json.dumps``'s ``default``: NumPy arrays as lists, NumPy scalars as
+    numbers (a figure's arrays, here and in the page's chart)."""
     if isinstance(value, np.ndarray):
         return value.tolist()
     if isinstance(value, np.generic):
         return value.item()
-    raise TypeError(f"not JSON: {type(value).__name__}")
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
 
 
 #: Coordinate steps across the plot's wider axis.

@@ -21,15 +21,7 @@ __all__ = ["render"]
 
 def render() -> None:
     """Draw the Regression page: one script run of ``pages/7_Regression.py``."""
-    request = page_hands.top(
-        REGRESSION_STATE,
-        rp.controls,
-        title=rp.TITLE,
-        help=rp.HELP,
-        clicks=(rp.CHART_KEY, rp.add_point),
-    )
-
-    added = rp.added_points(request)
+    request, added = page_hands.top_taking_points(REGRESSION_STATE, rp)
     # At the top, right: the popover opens downwards and fits a 720-line screen.
     _, code = st.columns([5, 2])
     upload = None if request.generated else request.data()
