@@ -15,8 +15,8 @@ imported) and returns a :class:`~svmlab.snippets.writer.Snippet`; the app's
 - :mod:`~svmlab.snippets.sklearn_code`: svmlab's kernels in scikit-learn's terms
   and the matplotlib decision figure;
 - one module per page: :mod:`~svmlab.snippets.explore`,
-  :mod:`~svmlab.snippets.losses`, :mod:`~svmlab.snippets.regression` (the
-  other pages' are to come).
+  :mod:`~svmlab.snippets.losses`, :mod:`~svmlab.snippets.regression`,
+  :mod:`~svmlab.snippets.solvers`.
 """
 
 from __future__ import annotations
@@ -24,6 +24,14 @@ from __future__ import annotations
 from svmlab.snippets.explore import explore_code
 from svmlab.snippets.losses import losses_code
 from svmlab.snippets.regression import regression_code
+from svmlab.snippets.solvers import solvers_code
 from svmlab.snippets.writer import Snippet, notebook
 
-__all__ = ["Snippet", "explore_code", "losses_code", "notebook", "regression_code"]
+__all__ = [
+    "Snippet",
+    "explore_code",
+    "losses_code",
+    "notebook",
+    "regression_code",
+    "solvers_code",
+]

@@ -12,7 +12,8 @@ import streamlit as st
 from svmlab.experiments.solver_race import CLOCKS
 from svmlab.figures.solver_race import race_panel
 from svmlab.figures.solver_traces import scaling_figure, traces_figure
-from svmlab.ui.frame import keyed, page_hands, page_url, panels, router
+from svmlab.snippets import solvers_code
+from svmlab.ui.frame import keyed, page_hands, page_url, panels, router, view_code
 from svmlab.ui.frame.model_block import clicked_result, kept_result
 from svmlab.ui.frame.page_state import SOLVERS_STATE
 from svmlab.ui.solvers import requests as sp
@@ -30,6 +31,11 @@ def render() -> None:
     request, result = kept_result(
         "solvers_comparison", request, lambda: sp.comparison(request)
     )
+
+    # At the top, right: the popover opens downwards and fits a 720-line screen.
+    _, code = st.columns([5, 2])
+    upload = None if request.generated else request.data()
+    view_code.popover(solvers_code(request, upload), key=sp.PREFIX, where=code)
 
     page_url.preset_box(SOLVERS_STATE, result)
     TITLES = text.titles()
