@@ -15,6 +15,7 @@ imported) and returns a :class:`~svmlab.snippets.writer.Snippet`; the app's
 - :mod:`~svmlab.snippets.sklearn_code`: svmlab's kernels in scikit-learn's terms
   and the matplotlib decision figure;
 - one module per page: :mod:`~svmlab.snippets.explore`,
+  :mod:`~svmlab.snippets.family`,
   :mod:`~svmlab.snippets.losses`, :mod:`~svmlab.snippets.regression`,
   :mod:`~svmlab.snippets.solvers`.
 """
@@ -22,6 +23,7 @@ imported) and returns a :class:`~svmlab.snippets.writer.Snippet`; the app's
 from __future__ import annotations
 
 from svmlab.snippets.explore import explore_code
+from svmlab.snippets.family import family_code
 from svmlab.snippets.losses import losses_code
 from svmlab.snippets.regression import regression_code
 from svmlab.snippets.solvers import solvers_code
@@ -30,6 +32,7 @@ from svmlab.snippets.writer import Snippet, notebook
 __all__ = [
     "Snippet",
     "explore_code",
+    "family_code",
     "losses_code",
     "notebook",
     "regression_code",

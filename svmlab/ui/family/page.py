@@ -12,8 +12,9 @@ import streamlit as st
 
 from svmlab.figures import family as fig
 from svmlab.figures.plane import retitled
+from svmlab.snippets import family_code
 from svmlab.ui.family import requests as fp
-from svmlab.ui.frame import page_hands, page_url, panels, router
+from svmlab.ui.frame import page_hands, page_url, panels, router, view_code
 from svmlab.ui.frame.chart import plot
 from svmlab.ui.frame.model_block import engine_result, kept_result
 from svmlab.ui.frame.page_state import FAMILY_STATE
@@ -39,6 +40,14 @@ def render() -> None:
         "family_fit", (request, added), lambda: fp.fit(request, added)
     )
     shade, threshold = fp.field_value("shade"), float(fp.field_value("t"))
+    # At the top, right: the popover opens downwards and fits a 720-line screen.
+    _, code = st.columns([5, 2])
+    upload = None if request.generated else request.data()
+    view_code.popover(
+        family_code(request, added, threshold, shade, upload),
+        key=fp.PREFIX,
+        where=code,
+    )
     page_url.preset_box(FAMILY_STATE, (request, fitted, threshold))
 
     classroom = page_url.classroom(FAMILY_STATE)
