@@ -16,7 +16,8 @@ imported) and returns a :class:`~svmlab.snippets.writer.Snippet`; the app's
   and the matplotlib decision figure;
 - one module per page: :mod:`~svmlab.snippets.explore`,
   :mod:`~svmlab.snippets.family`,
-  :mod:`~svmlab.snippets.losses`, :mod:`~svmlab.snippets.regression`,
+  :mod:`~svmlab.snippets.losses`, :mod:`~svmlab.snippets.multiclass`,
+  :mod:`~svmlab.snippets.regression`,
   :mod:`~svmlab.snippets.solvers`.
 """
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 from svmlab.snippets.explore import explore_code
 from svmlab.snippets.family import family_code
 from svmlab.snippets.losses import losses_code
+from svmlab.snippets.multiclass import multiclass_code
 from svmlab.snippets.regression import regression_code
 from svmlab.snippets.solvers import solvers_code
 from svmlab.snippets.writer import Snippet, notebook
@@ -34,6 +36,7 @@ __all__ = [
     "explore_code",
     "family_code",
     "losses_code",
+    "multiclass_code",
     "notebook",
     "regression_code",
     "solvers_code",

@@ -10,8 +10,9 @@ from __future__ import annotations
 import streamlit as st
 
 from svmlab.figures import multiclass as fig
+from svmlab.snippets import multiclass_code
 from svmlab.svm.multiclass import METHODS
-from svmlab.ui.frame import page_hands, page_url, panels
+from svmlab.ui.frame import page_hands, page_url, panels, view_code
 from svmlab.ui.frame.model_block import engine_result, kept_result
 from svmlab.ui.frame.page_state import MULTICLASS_STATE
 from svmlab.ui.multiclass import requests as mp
@@ -32,6 +33,11 @@ def render() -> None:
 
     # A refused comparison keeps the last one drawn (model_block.kept_result).
     request, (y, results) = kept_result("multiclass_comparison", request, compute)
+
+    # At the top, right: the popover opens downwards and fits a 720-line screen.
+    _, code = st.columns([5, 2])
+    upload = None if request.generated else request.points()
+    view_code.popover(multiclass_code(request, upload), key=mp.PREFIX, where=code)
 
     page_url.preset_box(MULTICLASS_STATE, results)
     names = request.class_names(int(max(y)) + 1)
