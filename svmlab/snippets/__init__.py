@@ -17,7 +17,7 @@ imported) and returns a :class:`~svmlab.snippets.writer.Snippet`; the app's
 - one module per page: :mod:`~svmlab.snippets.explore`,
   :mod:`~svmlab.snippets.family`,
   :mod:`~svmlab.snippets.losses`, :mod:`~svmlab.snippets.multiclass`,
-  :mod:`~svmlab.snippets.regression`,
+  :mod:`~svmlab.snippets.regression`, :mod:`~svmlab.snippets.selection`,
   :mod:`~svmlab.snippets.solvers`.
 """
 
@@ -28,6 +28,7 @@ from svmlab.snippets.family import family_code
 from svmlab.snippets.losses import losses_code
 from svmlab.snippets.multiclass import multiclass_code
 from svmlab.snippets.regression import regression_code
+from svmlab.snippets.selection import selection_code
 from svmlab.snippets.solvers import solvers_code
 from svmlab.snippets.writer import Snippet, notebook
 
@@ -39,5 +40,6 @@ __all__ = [
     "multiclass_code",
     "notebook",
     "regression_code",
+    "selection_code",
     "solvers_code",
 ]

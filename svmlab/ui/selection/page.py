@@ -17,7 +17,8 @@ from svmlab.errors import FitCancelled, counted
 from svmlab.experiments import selection
 from svmlab.figures.heatmap import shared_zrange
 from svmlab.kernels import lee_sigma2_from_sigma
-from svmlab.ui.frame import page_hands, panels
+from svmlab.snippets import selection_code
+from svmlab.ui.frame import page_hands, panels, view_code
 from svmlab.ui.frame.model_block import engine_result
 from svmlab.ui.frame.page_state import SELECTION_STATE
 from svmlab.ui.frame.run_state import superseded
@@ -57,10 +58,15 @@ def render() -> None:
 
     chart = panels.plotly_chart
 
-    run_col, note_col = st.columns([1, 4], vertical_alignment="center")
+    run_col, note_col, code_col = st.columns([1, 4, 2], vertical_alignment="center")
     run = run_col.button(
         "Run sweep", type="primary", key="selection_run", disabled=request is None
     )
+    if request is not None:
+        upload = sp.request_data(request) if request.source == sp.UPLOAD else None
+        view_code.popover(
+            selection_code(request, upload), key=sp.PREFIX, where=code_col
+        )
 
     if request is not None:
         cells = len(request.Cs) * len(request.sigmas)
