@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -141,3 +142,33 @@ def assert_shown(codes: list[str], snippet: Snippet) -> None:
     shown = [c.rstrip("\n") for c in codes]
     for code in snippet.flavours().values():
         assert code.rstrip("\n") in shown
+
+
+@dataclass(frozen=True)
+class StateRun:
+    """One state of a page run as a student runs its code: the generator's
+    arguments, the snippet, what the page's own engine call gives for the
+    same state, and the two flavours' runs."""
+
+    args: tuple
+    snippet: Snippet
+    page: Any
+    own: Run
+    theirs: Run
+
+
+def run_states(
+    states: Sequence[tuple[str, tuple]],
+    write: Callable[..., Snippet],
+    page: Callable[..., Any],
+    workdir: Path,
+) -> dict[str, StateRun]:
+    """Each ``(name, args)``: the snippet ``write(*args)``, both flavours run
+    in one fresh process (:func:`run`), beside ``page(*args)``."""
+    snippets = [write(*args) for _, args in states]
+    scripts = [code for s in snippets for code in s.flavours().values()]
+    runs = iter(run(scripts, workdir))
+    return {
+        name: StateRun(args, snippet, page(*args), next(runs), next(runs))
+        for (name, args), snippet in zip(states, snippets, strict=True)
+    }

@@ -37,7 +37,7 @@ from tests.snippet_runs import (
     floats,
     presets_opened,
     printed,
-    run,
+    run_states,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -138,23 +138,26 @@ def _page_numbers(request, added, threshold, upload) -> tuple[dict[str, str], ob
     return rows, fitted
 
 
+def _family_code(request, added, threshold, upload):
+    return family_code(request, added, threshold, "f", upload)
+
+
 @pytest.fixture(scope="module")
 def ran(opened, tmp_path_factory) -> dict[str, tuple]:
     states = [
-        (name, request, (), _view(name)[0], None)
+        (name, (request, (), _view(name)[0], None))
         for name, (request, _) in opened.items()
     ]
-    states += _hand_made(opened[PRESET_NAMES[0]][0])
-    snippets = [family_code(r, a, t, "f", u) for _, r, a, t, u in states]
-    scripts = [code for s in snippets for code in s.flavours().values()]
-    runs = iter(run(scripts, tmp_path_factory.mktemp("family_code")))
-    out = {}
-    for (name, request, added, t, upload), snippet in zip(
-        states, snippets, strict=True
-    ):
-        numbers, fitted = _page_numbers(request, added, t, upload)
-        out[name] = (request, snippet, numbers, fitted, t, next(runs), next(runs))
-    return out
+    states += [
+        (name, tuple(args)) for name, *args in _hand_made(opened[PRESET_NAMES[0]][0])
+    ]
+    runs = run_states(
+        states, _family_code, _page_numbers, tmp_path_factory.mktemp("family_code")
+    )
+    return {
+        name: (s.args[0], s.snippet, *s.page, s.args[2], s.own, s.theirs)
+        for name, s in runs.items()
+    }
 
 
 NAMES = [

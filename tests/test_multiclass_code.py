@@ -33,7 +33,7 @@ from svmlab.ui.frame import data_source
 from svmlab.ui.frame.presets import MULTICLASS, PRESETS
 from svmlab.ui.multiclass import page as multiclass_page
 from svmlab.ui.multiclass import requests as mp
-from tests.snippet_runs import Tolerance, assert_shown, presets_opened, run
+from tests.snippet_runs import Tolerance, assert_shown, presets_opened, run_states
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESET_NAMES = [n for n, p in PRESETS.items() if p.page == MULTICLASS]
@@ -120,16 +120,18 @@ def _printed(stdout: str) -> dict[str, dict[str, str]]:
 
 @pytest.fixture(scope="module")
 def ran(opened, tmp_path_factory) -> dict[str, tuple]:
-    states = [(name, request, None) for name, (request, _) in opened.items()]
-    states += _hand_made(opened[PRESET_NAMES[0]][0])
-    snippets = [multiclass_code(request, upload) for _, request, upload in states]
-    scripts = [code for s in snippets for code in s.flavours().values()]
-    runs = iter(run(scripts, tmp_path_factory.mktemp("multiclass_code")))
-    out = {}
-    for (name, request, upload), snippet in zip(states, snippets, strict=True):
-        numbers, page = _page_numbers(request, upload)
-        out[name] = (request, snippet, numbers, page, next(runs), next(runs))
-    return out
+    states = [(name, (request, None)) for name, (request, _) in opened.items()]
+    states += [(name, (r, u)) for name, r, u in _hand_made(opened[PRESET_NAMES[0]][0])]
+    runs = run_states(
+        states,
+        multiclass_code,
+        _page_numbers,
+        tmp_path_factory.mktemp("multiclass_code"),
+    )
+    return {
+        name: (s.args[0], s.snippet, *s.page, s.own, s.theirs)
+        for name, s in runs.items()
+    }
 
 
 NAMES = [*PRESET_NAMES, "nu_gaussian", "polynomial_squared_hinge", "upload"]

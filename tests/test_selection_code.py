@@ -37,7 +37,7 @@ from svmlab.ui.frame import data_source
 from svmlab.ui.selection import page as selection_page
 from svmlab.ui.selection import requests as sp
 from tests.pages import open_page
-from tests.snippet_runs import Tolerance, floats, run
+from tests.snippet_runs import Tolerance, floats, run_states
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "pages/2_Model_selection.py"
@@ -142,15 +142,14 @@ def _printed(stdout: str) -> dict[str, dict[str, str]]:
 
 @pytest.fixture(scope="module")
 def ran(opened, tmp_path_factory) -> dict[str, tuple]:
-    states = _hand_made(opened[0])
-    snippets = [selection_code(request, upload) for _, request, upload in states]
-    scripts = [code for s in snippets for code in s.flavours().values()]
-    runs = iter(run(scripts, tmp_path_factory.mktemp("selection_code")))
-    out = {}
-    for (name, request, upload), snippet in zip(states, snippets, strict=True):
-        rows, sweep = _page_table(request, upload)
-        out[name] = (request, snippet, rows, sweep, next(runs), next(runs))
-    return out
+    states = [(name, (r, u)) for name, r, u in _hand_made(opened[0])]
+    runs = run_states(
+        states, selection_code, _page_table, tmp_path_factory.mktemp("selection_code")
+    )
+    return {
+        name: (s.args[0], s.snippet, *s.page, s.own, s.theirs)
+        for name, s in runs.items()
+    }
 
 
 NAMES = ["every_criterion", "lee_rule_regularized", "upload"]

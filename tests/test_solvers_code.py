@@ -39,7 +39,7 @@ from svmlab.ui.frame.presets import PRESETS, SOLVERS
 from svmlab.ui.solvers import page as solvers_page
 from svmlab.ui.solvers import requests as sp
 from svmlab.ui.solvers.text import titles
-from tests.snippet_runs import Tolerance, assert_shown, presets_opened, run
+from tests.snippet_runs import Tolerance, assert_shown, presets_opened, run_states
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESET_NAMES = [n for n, p in PRESETS.items() if p.page == SOLVERS]
@@ -121,16 +121,15 @@ def _printed(stdout: str) -> dict[str, dict[str, str]]:
 
 @pytest.fixture(scope="module")
 def ran(opened, tmp_path_factory) -> dict[str, tuple]:
-    states = [(name, request, None) for name, (request, _) in opened.items()]
-    states += _hand_made(opened[PRESET_NAMES[0]][0])
-    snippets = [solvers_code(request, upload) for _, request, upload in states]
-    scripts = [code for s in snippets for code in s.flavours().values()]
-    runs = iter(run(scripts, tmp_path_factory.mktemp("solvers_code")))
-    out = {}
-    for (name, request, upload), snippet in zip(states, snippets, strict=True):
-        rows, result = _page_table(request, upload)
-        out[name] = (request, snippet, rows, result, next(runs), next(runs))
-    return out
+    states = [(name, (request, None)) for name, (request, _) in opened.items()]
+    states += [(name, (r, u)) for name, r, u in _hand_made(opened[PRESET_NAMES[0]][0])]
+    runs = run_states(
+        states, solvers_code, _page_table, tmp_path_factory.mktemp("solvers_code")
+    )
+    return {
+        name: (s.args[0], s.snippet, *s.page, s.own, s.theirs)
+        for name, s in runs.items()
+    }
 
 
 NAMES = [*PRESET_NAMES, "linear_squared_regularized", "ramp", "upload_polynomial"]

@@ -237,22 +237,24 @@ def _threshold_lines(r: Any, t: float, p_line: list[str]) -> list[str]:
     ]
 
 
-def _svmlab_threshold(r: Any, t: float) -> str:
+def _threshold_section(r: Any, t: float, flavour: str) -> str:
+    """The threshold's section (none for the one-class SVM): Platt's p at t by
+    svmlab's sigmoid or by its formula, and scikit-learn's ROC curve for the
+    matplotlib figure."""
     if not r.classifier:
         return ""
-    return section(
-        "A threshold on f: the confusion matrix and the ROC curve (no refit)",
-        "from sklearn.metrics import roc_auc_score",
-        "",
-        *_threshold_lines(
-            r,
-            t,
-            [
-                "p = probability.sigmoid_predict(np.array([t]), A, B)[0]",
-                'print("Platt\'s p at t:", f"{p:.3f}")',
-            ],
-        ),
-    )
+    if flavour == "svmlab":
+        title = "A threshold on f: the confusion matrix and the ROC curve (no refit)"
+        imports = "from sklearn.metrics import roc_auc_score"
+        p = ["p = probability.sigmoid_predict(np.array([t]), A, B)[0]"]
+    else:
+        title = "A threshold on f: the confusion matrix and the ROC curve"
+        imports = "from sklearn.metrics import roc_auc_score, roc_curve"
+        p = ["p = 1.0 / (1.0 + np.exp(A * t + B))"]
+    p.append('print("Platt\'s p at t:", f"{p:.3f}")')
+    if flavour != "svmlab":
+        p.append("fpr, tpr, _ = roc_curve(y_at > 0, f_at)")
+    return section(title, imports, "", *_threshold_lines(r, t, p))
 
 
 def _svmlab_figure(r: Any, shade: str, t: float) -> str:
@@ -350,25 +352,6 @@ def _sklearn_model(r: Any) -> str:
     )
 
 
-def _sklearn_threshold(r: Any, t: float) -> str:
-    if not r.classifier:
-        return ""
-    return section(
-        "A threshold on f: the confusion matrix and the ROC curve",
-        "from sklearn.metrics import roc_auc_score, roc_curve",
-        "",
-        *_threshold_lines(
-            r,
-            t,
-            [
-                "p = 1.0 / (1.0 + np.exp(A * t + B))",
-                'print("Platt\'s p at t:", f"{p:.3f}")',
-                "fpr, tpr, _ = roc_curve(y_at > 0, f_at)",
-            ],
-        ),
-    )
-
-
 def _sklearn_figure(r: Any, title: str) -> str:
     roc = (
         [
@@ -452,7 +435,7 @@ def family_code(
                 bounds,
             ),
             _svmlab_model(r),
-            *filter(None, [_svmlab_threshold(r, threshold)]),
+            *filter(None, [_threshold_section(r, threshold, "svmlab")]),
             _svmlab_figure(r, shade, threshold),
         ],
     )
@@ -468,7 +451,7 @@ def family_code(
                 r, added, upload, ["from svmlab import datasets, figures"], bounds
             ),
             _sklearn_model(r),
-            *filter(None, [_sklearn_threshold(r, threshold)]),
+            *filter(None, [_threshold_section(r, threshold, "sklearn")]),
             _sklearn_figure(r, title.removeprefix("SVM family: ")),
         ],
     )

@@ -46,6 +46,15 @@ FIT_SECONDS = 5.0
 METHOD_ORDER = ("ovr", "ovo", "crammer_singer")
 
 
+#: The page's share format (``requests.pct``).
+PCT_LINES = (
+    "def pct(value):",
+    '    return "–" if not np.isfinite(value) else f"{100.0 * value:.1f} %"',
+    "",
+    "",
+)
+
+
 def _data_section(r: Any, upload: tuple[Array, Array] | None, imports: str) -> str:
     if upload is None:
         lines = generated_lines(
@@ -109,10 +118,7 @@ def _svmlab_models(r: Any) -> str:
         "}",
         "",
         "",
-        "def pct(value):",
-        '    return "–" if not np.isfinite(value) else f"{100.0 * value:.1f} %"',
-        "",
-        "",
+        *PCT_LINES,
         "fitted = {}",
         "for name, model in models.items():",
         "    try:",
@@ -246,10 +252,7 @@ def _sklearn_models(r: Any) -> str:
         "}",
         "",
         "",
-        "def pct(value):",
-        '    return "–" if not np.isfinite(value) else f"{100.0 * value:.1f} %"',
-        "",
-        "",
+        *PCT_LINES,
         "def ovo_votes(model, X):",
         '    """Votes per class: f_ij > 0 votes for i, else for j (LIBSVM)."""',
         "    k = len(model.classes_)",

@@ -24,9 +24,9 @@ from svmlab.array_types import Array
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
 from svmlab.snippets.writer import (
     Snippet,
-    array_literal,
     call,
     comment,
+    data_lines,
     literal,
     script,
     section,
@@ -40,20 +40,9 @@ N_TEST_SETS, MAX_TEST_SIZE = 20, 200
 
 
 def _data_section(r: Any, upload: tuple[Array, Array] | None, imports: str) -> str:
-    if upload is None:
-        lines = [
-            f"# The {r.source} generator with the page's seed.",
-            call(
-                "datasets.make", dict(r.data_items), prefix="X, y = ", args=(r.source,)
-            ),
-        ]
-    else:
-        X, y = upload
-        lines = [
-            "# The uploaded points.",
-            f"X = {array_literal(X)}",
-            f"y = {array_literal(np.where(np.asarray(y, dtype=float) > 0, 1.0, -1.0))}",
-        ]
+    if upload is not None:  # the page's labels: +1 and -1
+        upload = (upload[0], np.where(np.asarray(upload[1]) > 0, 1.0, -1.0))
+    lines = data_lines("datasets.make", r.source, dict(r.data_items), upload)
     return section("The data", "import numpy as np", "", imports, "", *lines)
 
 

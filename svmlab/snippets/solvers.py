@@ -18,16 +18,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
-
 from svmlab.array_types import Array
 from svmlab.snippets import sklearn_code
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
 from svmlab.snippets.writer import (
     Snippet,
-    array_literal,
     call,
     comment,
+    data_lines,
     literal,
     script,
     section,
@@ -52,27 +50,8 @@ COLUMNS = (
 )
 
 
-def _y_literal(y: Any) -> str:
-    if np.asarray(y).dtype.kind in "fiu":
-        return array_literal(y)
-    return f"np.array({literal([str(v) for v in y])})"
-
-
 def _data_section(r: Any, upload: tuple[Array, Array] | None, imports: str) -> str:
-    if upload is None:
-        lines = [
-            f"# The {r.source} generator with the page's seed.",
-            call(
-                "datasets.make", dict(r.data_items), prefix="X, y = ", args=(r.source,)
-            ),
-        ]
-    else:
-        X, y = upload
-        lines = [
-            "# The uploaded points.",
-            f"X = {array_literal(X)}",
-            f"y = {_y_literal(y)}",
-        ]
+    lines = data_lines("datasets.make", r.source, dict(r.data_items), upload)
     return section("The data", "import numpy as np", "", imports, "", *lines)
 
 

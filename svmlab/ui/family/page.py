@@ -24,7 +24,7 @@ __all__ = ["render"]
 
 def render() -> None:
     """Draw the SVM family page: one script run of ``pages/8_Family.py``."""
-    request = page_hands.top(
+    request, code = page_hands.top_with_code(
         FAMILY_STATE,
         fp.controls,
         title=fp.TITLE,
@@ -40,8 +40,7 @@ def render() -> None:
         "family_fit", (request, added), lambda: fp.fit(request, added)
     )
     shade, threshold = fp.field_value("shade"), float(fp.field_value("t"))
-    # At the top, right: the popover opens downwards and fits a 720-line screen.
-    _, code = st.columns([5, 2])
+    # In the title row (no row of its own: the plane stays on the projector).
     upload = None if request.generated else request.data()
     view_code.popover(
         family_code(request, added, threshold, shade, upload),

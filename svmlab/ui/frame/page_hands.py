@@ -33,7 +33,15 @@ from svmlab.ui.frame.page_fields import Flag, Grid, Multi, Number
 from svmlab.ui.frame.page_state import GENERATOR, PageState
 from svmlab.ui.frame.presets import by_topic
 
-__all__ = ["PageSnapshot", "describe", "history", "key_rows", "snapshot", "top"]
+__all__ = [
+    "PageSnapshot",
+    "describe",
+    "history",
+    "key_rows",
+    "snapshot",
+    "top",
+    "top_with_code",
+]
 
 
 @dataclass(frozen=True)
@@ -279,6 +287,31 @@ def top(
     clicks: tuple[str, Callable[[Any, tuple[float, float]], None]] | None = None,
     require: bool = True,
 ) -> Any:
+    """:func:`top_with_code` without the slot for the page's code."""
+    request, _ = top_with_code(
+        state,
+        controls,
+        title=title,
+        help=help,
+        still=still,
+        clicks=clicks,
+        require=require,
+        code=False,
+    )
+    return request
+
+
+def top_with_code(
+    state: PageState,
+    controls: Callable[[], Any],
+    *,
+    title: str,
+    help: str | None = None,
+    still: str = "",
+    clicks: tuple[str, Callable[[Any, tuple[float, float]], None]] | None = None,
+    require: bool = True,
+    code: bool = True,
+) -> tuple[Any, Any]:
     """The top of a page, its first call: the frame (``frame.guard``), the
     title, ↶ ↷ and "Keys", the sidebar's settings and the link
     (``page_url.sidebar_request``, ``still`` as there), a click on the chart
@@ -291,15 +324,25 @@ def top(
     undo, with the steps named under them; in classroom mode (the sidebar
     collapsed, the title smaller) in the title row. In the title row at
     1280 x 720 with the sidebar open they wrapped a long title (Solvers'), so
-    pushing the page down a line."""
+    pushing the page down a line.
+
+    With ``code`` the title row also holds an empty slot, at its right, for
+    "Code for this view" (:mod:`svmlab.ui.frame.view_code`), returned beside
+    the request (None without ``code``): a row of its own pushed Family's plane
+    and Solvers' traces off a 720-line projector and a 1080-line screen."""
     router.guard()
     p = state.prefix
     buttons = {"undo": f"{p}_undo", "redo": f"{p}_redo"}
     css = undo.kbd_hidden(*buttons.values())
+    slot = None
     if page_url.classroom(state):
-        row = st.columns([8, 0.6, 0.6, 1.1], vertical_alignment="center")
+        widths = [8, 2.6, 0.6, 0.6, 1.1] if code else [8, 0.6, 0.6, 1.1]
+        row = st.columns(widths, vertical_alignment="center")
         row[0].title(title, help=help)
-        slots = row[1:]
+        if code:
+            slot, *slots = row[1:]
+        else:
+            slots = row[1:]
         # No taller than the title (1.7rem there): a taller row pushed Solvers'
         # traces 12 px below a 720-line screen.
         css += (
@@ -309,7 +352,11 @@ def top(
             + "{min-height:0;height:1.8rem;padding:0 0.6rem;line-height:1}"
         )
     else:
-        st.title(title, help=help)
+        if code:
+            head, slot = st.columns([5, 1.6], vertical_alignment="center")
+            head.title(title, help=help)
+        else:
+            st.title(title, help=help)
         slots = st.sidebar.columns([1, 1, 1.7], vertical_alignment="center")
     with st.sidebar:
         said = st.empty()  # the steps, at the top of the sidebar
@@ -324,4 +371,4 @@ def top(
     rows = key_rows(state)
     keys.help([(k, does) for k, does, _ in rows], slots[2], key=f"{p}_keys_help")
     keys.hidden_buttons(f"{p}_keys", [k for *_, ks in rows for k in ks], css)
-    return page_url.require(request) if require else request
+    return (page_url.require(request) if require else request), slot

@@ -23,7 +23,7 @@ __all__ = ["render"]
 
 def render() -> None:
     """Draw the Multiclass page: one script run of ``pages/6_Multiclass.py``."""
-    request = page_hands.top(
+    request, code = page_hands.top_with_code(
         MULTICLASS_STATE, mp.controls, title=mp.TITLE, help=mp.HELP
     )
 
@@ -34,8 +34,7 @@ def render() -> None:
     # A refused comparison keeps the last one drawn (model_block.kept_result).
     request, (y, results) = kept_result("multiclass_comparison", request, compute)
 
-    # At the top, right: the popover opens downwards and fits a 720-line screen.
-    _, code = st.columns([5, 2])
+    # In the title row (no row of its own: the panels stay on the projector).
     upload = None if request.generated else request.points()
     view_code.popover(multiclass_code(request, upload), key=mp.PREFIX, where=code)
 

@@ -29,7 +29,7 @@ __all__ = ["render"]
 
 def render() -> None:
     """Draw the Model selection page (``pages/2_Model_selection.py``'s run)."""
-    request = page_hands.top(
+    request, code = page_hands.top_with_code(
         SELECTION_STATE, sp.sweep_controls, title="Model selection", require=False
     )
     st.markdown(
@@ -58,15 +58,13 @@ def render() -> None:
 
     chart = panels.plotly_chart
 
-    run_col, note_col, code_col = st.columns([1, 4, 2], vertical_alignment="center")
+    run_col, note_col = st.columns([1, 4], vertical_alignment="center")
     run = run_col.button(
         "Run sweep", type="primary", key="selection_run", disabled=request is None
     )
     if request is not None:
         upload = sp.request_data(request) if request.source == sp.UPLOAD else None
-        view_code.popover(
-            selection_code(request, upload), key=sp.PREFIX, where=code_col
-        )
+        view_code.popover(selection_code(request, upload), key=sp.PREFIX, where=code)
 
     if request is not None:
         cells = len(request.Cs) * len(request.sigmas)

@@ -25,15 +25,16 @@ __all__ = ["render"]
 
 def render() -> None:
     """Draw the Solvers page: one script run of ``pages/5_Solvers.py``."""
-    request = page_hands.top(SOLVERS_STATE, sp.controls, title=sp.TITLE, help=sp.HELP)
+    request, code = page_hands.top_with_code(
+        SOLVERS_STATE, sp.controls, title=sp.TITLE, help=sp.HELP
+    )
 
     # A refused comparison keeps the last one drawn (model_block.kept_result).
     request, result = kept_result(
         "solvers_comparison", request, lambda: sp.comparison(request)
     )
 
-    # At the top, right: the popover opens downwards and fits a 720-line screen.
-    _, code = st.columns([5, 2])
+    # In the title row (no row of its own: the traces stay on the screen).
     upload = None if request.generated else request.data()
     view_code.popover(solvers_code(request, upload), key=sp.PREFIX, where=code)
 
