@@ -15,7 +15,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -127,14 +127,13 @@ def states_ran(
     page shows for it, ``page_numbers(request, *more) -> (numbers, result)``:
     ``name -> (request, snippet, numbers, result, svmlab's run, scikit-learn's
     run)``."""
-    snippets = [write(*args) for _, *args in states]
-    scripts = [code for s in snippets for code in s.flavours().values()]
-    runs = iter(run(scripts, workdir))
-    out = {}
-    for (name, *args), snippet in zip(states, snippets, strict=True):
-        numbers, result = page_numbers(*args)
-        out[name] = (args[0], snippet, numbers, result, next(runs), next(runs))
-    return out
+    ran = run_states(
+        [(name, tuple(args)) for name, *args in states], write, page_numbers, workdir
+    )
+    return {
+        name: (r.args[0], r.snippet, *r.page, r.own, r.theirs)
+        for name, r in ran.items()
+    }
 
 
 def presets_opened(page: str, module: Any, generator: str) -> dict[str, tuple]:
@@ -163,3 +162,33 @@ def assert_shown(codes: list[str], snippet: Snippet) -> None:
     shown = [c.rstrip("\n") for c in codes]
     for code in snippet.flavours().values():
         assert code.rstrip("\n") in shown
+
+
+@dataclass(frozen=True)
+class StateRun:
+    """One state of a page run as a student runs its code: the generator's
+    arguments, the snippet, what the page's own engine call gives for the
+    same state, and the two flavours' runs."""
+
+    args: tuple
+    snippet: Snippet
+    page: Any
+    own: Run
+    theirs: Run
+
+
+def run_states(
+    states: Sequence[tuple[str, tuple]],
+    write: Callable[..., Snippet],
+    page: Callable[..., Any],
+    workdir: Path,
+) -> dict[str, StateRun]:
+    """Each ``(name, args)``: the snippet ``write(*args)``, both flavours run
+    in one fresh process (:func:`run`), beside ``page(*args)``."""
+    snippets = [write(*args) for _, args in states]
+    scripts = [code for s in snippets for code in s.flavours().values()]
+    runs = iter(run(scripts, workdir))
+    return {
+        name: StateRun(args, snippet, page(*args), next(runs), next(runs))
+        for (name, args), snippet in zip(states, snippets, strict=True)
+    }

@@ -15,15 +15,31 @@ imported) and returns a :class:`~svmlab.snippets.writer.Snippet`; the app's
 - :mod:`~svmlab.snippets.sklearn_code`: svmlab's kernels in scikit-learn's terms
   and the matplotlib decision figure;
 - one module per page: :mod:`~svmlab.snippets.explore`,
-  :mod:`~svmlab.snippets.losses`, :mod:`~svmlab.snippets.regression` (the
-  other pages' are to come).
+  :mod:`~svmlab.snippets.family`,
+  :mod:`~svmlab.snippets.losses`, :mod:`~svmlab.snippets.multiclass`,
+  :mod:`~svmlab.snippets.regression`, :mod:`~svmlab.snippets.selection`,
+  :mod:`~svmlab.snippets.solvers`.
 """
 
 from __future__ import annotations
 
 from svmlab.snippets.explore import explore_code
+from svmlab.snippets.family import family_code
 from svmlab.snippets.losses import losses_code
+from svmlab.snippets.multiclass import multiclass_code
 from svmlab.snippets.regression import regression_code
+from svmlab.snippets.selection import selection_code
+from svmlab.snippets.solvers import solvers_code
 from svmlab.snippets.writer import Snippet, notebook
 
-__all__ = ["Snippet", "explore_code", "losses_code", "notebook", "regression_code"]
+__all__ = [
+    "Snippet",
+    "explore_code",
+    "family_code",
+    "losses_code",
+    "multiclass_code",
+    "notebook",
+    "regression_code",
+    "selection_code",
+    "solvers_code",
+]

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from svmlab.array_types import Array
 from svmlab.snippets import sklearn_code
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
@@ -26,6 +24,7 @@ from svmlab.snippets.writer import (
     call,
     comment,
     generated_lines,
+    labels_literal,
     literal,
     script,
     section,
@@ -56,11 +55,7 @@ def _data_section(r: Any, upload: tuple[Array, Array] | None, imports: str) -> s
         )
     else:
         X, y = upload
-        y_text = (
-            array_literal(y)
-            if np.asarray(y).dtype.kind in "fiu"
-            else f"np.array({literal([str(v) for v in y])})"
-        )
+        y_text = labels_literal(y)
         lines = [
             "# The uploaded points; an upload has no fresh points, so the page",
             "# measures the test error on the clean points themselves.",

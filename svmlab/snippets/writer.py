@@ -28,7 +28,9 @@ __all__ = [
     "cells",
     "code_value",
     "comment",
+    "data_lines",
     "generated_lines",
+    "labels_literal",
     "literal",
     "notebook",
     "section",
@@ -180,6 +182,35 @@ def generated_lines(
         call(make, items, prefix=f"{x}, {y} = ", args=(source,)),
         f"# {purpose}: {n_test} fresh points of the same generator.",
         call(make, test_items, prefix=f"{x}_test, {y}_test = ", args=(source,)),
+    ]
+
+
+def labels_literal(y: ArrayLike) -> str:
+    """Labels as an array literal: numbers as :func:`array_literal`, text
+    (an upload's own labels) as an array of strings."""
+    if np.asarray(y).dtype.kind in "fiu":
+        return array_literal(y)
+    return f"np.array({literal([str(v) for v in y])})"
+
+
+def data_lines(
+    make: str,
+    source: str,
+    items: Mapping[str, Any],
+    upload: tuple[ArrayLike, ArrayLike] | None,
+) -> list[str]:
+    """``X, y``: the generator ``make(source, **items)`` with the page's
+    seed, or the uploaded points written inline."""
+    if upload is None:
+        return [
+            f"# The {source} generator with the page's seed.",
+            call(make, items, prefix="X, y = ", args=(source,)),
+        ]
+    X, y = upload
+    return [
+        "# The uploaded points.",
+        f"X = {array_literal(X)}",
+        f"y = {labels_literal(y)}",
     ]
 
 

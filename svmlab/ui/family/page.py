@@ -12,8 +12,9 @@ import streamlit as st
 
 from svmlab.figures import family as fig
 from svmlab.figures.plane import retitled
+from svmlab.snippets import family_code
 from svmlab.ui.family import requests as fp
-from svmlab.ui.frame import page_hands, page_url, panels, router
+from svmlab.ui.frame import page_hands, page_url, panels, router, view_code
 from svmlab.ui.frame.chart import plot
 from svmlab.ui.frame.model_block import engine_result, kept_result
 from svmlab.ui.frame.page_state import FAMILY_STATE
@@ -23,7 +24,19 @@ __all__ = ["render"]
 
 def render() -> None:
     """Draw the SVM family page: one script run of ``pages/8_Family.py``."""
+<<<<<<< HEAD
     request, added = page_hands.top_taking_points(FAMILY_STATE, fp)
+=======
+    request, code = page_hands.top_with_code(
+        FAMILY_STATE,
+        fp.controls,
+        title=fp.TITLE,
+        help=fp.HELP,
+        clicks=(fp.CHART_KEY, fp.add_point),
+    )
+
+    added = fp.added_points(request)
+>>>>>>> h47c
 
     # A refused fit (a ν with no margin, a kernel the data break) keeps the last
     # picture, drawn with the settings it had; the sidebar keeps the new ones.
@@ -31,6 +44,13 @@ def render() -> None:
         "family_fit", (request, added), lambda: fp.fit(request, added)
     )
     shade, threshold = fp.field_value("shade"), float(fp.field_value("t"))
+    # In the title row (no row of its own: the plane stays on the projector).
+    upload = None if request.generated else request.data()
+    view_code.popover(
+        family_code(request, added, threshold, shade, upload),
+        key=fp.PREFIX,
+        where=code,
+    )
     page_url.preset_box(FAMILY_STATE, (request, fitted, threshold))
 
     classroom = page_url.classroom(FAMILY_STATE)

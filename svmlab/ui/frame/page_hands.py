@@ -41,7 +41,11 @@ __all__ = [
     "key_rows",
     "snapshot",
     "top",
+<<<<<<< HEAD
     "top_taking_points",
+=======
+    "top_with_code",
+>>>>>>> h47c
 ]
 
 
@@ -288,6 +292,31 @@ def top(
     clicks: tuple[str, Callable[[Any, tuple[float, float]], None]] | None = None,
     require: bool = True,
 ) -> Any:
+    """:func:`top_with_code` without the slot for the page's code."""
+    request, _ = top_with_code(
+        state,
+        controls,
+        title=title,
+        help=help,
+        still=still,
+        clicks=clicks,
+        require=require,
+        code=False,
+    )
+    return request
+
+
+def top_with_code(
+    state: PageState,
+    controls: Callable[[], Any],
+    *,
+    title: str,
+    help: str | None = None,
+    still: str = "",
+    clicks: tuple[str, Callable[[Any, tuple[float, float]], None]] | None = None,
+    require: bool = True,
+    code: bool = True,
+) -> tuple[Any, Any]:
     """The top of a page, its first call: the frame (``frame.guard``), the
     title, ↶ ↷ and "Keys", the sidebar's settings and the link
     (``page_url.sidebar_request``, ``still`` as there), a click on the chart
@@ -300,15 +329,25 @@ def top(
     undo, with the steps named under them; in classroom mode (the sidebar
     collapsed, the title smaller) in the title row. In the title row at
     1280 x 720 with the sidebar open they wrapped a long title (Solvers'), so
-    pushing the page down a line."""
+    pushing the page down a line.
+
+    With ``code`` the title row also holds an empty slot, at its right, for
+    "Code for this view" (:mod:`svmlab.ui.frame.view_code`), returned beside
+    the request (None without ``code``): a row of its own pushed Family's plane
+    and Solvers' traces off a 720-line projector and a 1080-line screen."""
     router.guard()
     p = state.prefix
     buttons = {"undo": f"{p}_undo", "redo": f"{p}_redo"}
     css = undo.kbd_hidden(*buttons.values())
+    slot = None
     if page_url.classroom(state):
-        row = st.columns([8, 0.6, 0.6, 1.1], vertical_alignment="center")
+        widths = [8, 2.6, 0.6, 0.6, 1.1] if code else [8, 0.6, 0.6, 1.1]
+        row = st.columns(widths, vertical_alignment="center")
         row[0].title(title, help=help)
-        slots = row[1:]
+        if code:
+            slot, *slots = row[1:]
+        else:
+            slots = row[1:]
         # No taller than the title (1.7rem there): a taller row pushed Solvers'
         # traces 12 px below a 720-line screen.
         css += (
@@ -318,7 +357,11 @@ def top(
             + "{min-height:0;height:1.8rem;padding:0 0.6rem;line-height:1}"
         )
     else:
-        st.title(title, help=help)
+        if code:
+            head, slot = st.columns([5, 1.6], vertical_alignment="center")
+            head.title(title, help=help)
+        else:
+            st.title(title, help=help)
         slots = st.sidebar.columns([1, 1, 1.7], vertical_alignment="center")
     with st.sidebar:
         said = st.empty()  # the steps, at the top of the sidebar
@@ -333,6 +376,7 @@ def top(
     rows = key_rows(state)
     keys.help([(k, does) for k, does, _ in rows], slots[2], key=f"{p}_keys_help")
     keys.hidden_buttons(f"{p}_keys", [k for *_, ks in rows for k in ks], css)
+<<<<<<< HEAD
     return page_url.require(request) if require else request
 
 
@@ -349,3 +393,6 @@ def top_taking_points(state: PageState, hands: ModuleType) -> tuple[Any, Any]:
         clicks=(hands.CHART_KEY, hands.add_point),
     )
     return request, hands.added_points(request)
+=======
+    return (page_url.require(request) if require else request), slot
+>>>>>>> h47c

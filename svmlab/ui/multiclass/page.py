@@ -10,8 +10,9 @@ from __future__ import annotations
 import streamlit as st
 
 from svmlab.figures import multiclass as fig
+from svmlab.snippets import multiclass_code
 from svmlab.svm.multiclass import METHODS
-from svmlab.ui.frame import page_hands, page_url, panels
+from svmlab.ui.frame import page_hands, page_url, panels, view_code
 from svmlab.ui.frame.model_block import engine_result, kept_result
 from svmlab.ui.frame.page_state import MULTICLASS_STATE
 from svmlab.ui.multiclass import requests as mp
@@ -22,7 +23,7 @@ __all__ = ["render"]
 
 def render() -> None:
     """Draw the Multiclass page: one script run of ``pages/6_Multiclass.py``."""
-    request = page_hands.top(
+    request, code = page_hands.top_with_code(
         MULTICLASS_STATE, mp.controls, title=mp.TITLE, help=mp.HELP
     )
 
@@ -32,6 +33,10 @@ def render() -> None:
 
     # A refused comparison keeps the last one drawn (model_block.kept_result).
     request, (y, results) = kept_result("multiclass_comparison", request, compute)
+
+    # In the title row (no row of its own: the panels stay on the projector).
+    upload = None if request.generated else request.points()
+    view_code.popover(multiclass_code(request, upload), key=mp.PREFIX, where=code)
 
     page_url.preset_box(MULTICLASS_STATE, results)
     names = request.class_names(int(max(y)) + 1)

@@ -115,12 +115,16 @@ class MulticlassRequest(data_source.DataRequest):
         labels = dict(self.data_items).get("labels")
         return tuple(labels) if labels else tuple(str(c) for c in range(k))
 
+    def points(self) -> tuple[Array, Any]:
+        """The generator's or the upload's points, before an upload's split."""
+        return super().data()
+
     def data(self) -> tuple[Array, Any, Array, Any]:
         """``(X, y, X_test, y_test)``: a generator's points and
         :data:`N_TEST` fresh ones (another seed); an upload split
         70/30 at random (seed 0)."""
         if not self.generated:
-            X, y = super().data()
+            X, y = self.points()
             rng = np.random.default_rng(0)
             order = rng.permutation(len(y))
             cut = max(1, round(len(y) * (1 - TEST_SHARE)))

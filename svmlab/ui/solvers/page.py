@@ -12,7 +12,8 @@ import streamlit as st
 from svmlab.experiments.solver_race import CLOCKS
 from svmlab.figures.solver_race import race_panel
 from svmlab.figures.solver_traces import scaling_figure, traces_figure
-from svmlab.ui.frame import keyed, page_hands, page_url, panels, router
+from svmlab.snippets import solvers_code
+from svmlab.ui.frame import keyed, page_hands, page_url, panels, router, view_code
 from svmlab.ui.frame.model_block import clicked_result, kept_result
 from svmlab.ui.frame.page_state import SOLVERS_STATE
 from svmlab.ui.solvers import requests as sp
@@ -24,12 +25,18 @@ __all__ = ["render"]
 
 def render() -> None:
     """Draw the Solvers page: one script run of ``pages/5_Solvers.py``."""
-    request = page_hands.top(SOLVERS_STATE, sp.controls, title=sp.TITLE, help=sp.HELP)
+    request, code = page_hands.top_with_code(
+        SOLVERS_STATE, sp.controls, title=sp.TITLE, help=sp.HELP
+    )
 
     # A refused comparison keeps the last one drawn (model_block.kept_result).
     request, result = kept_result(
         "solvers_comparison", request, lambda: sp.comparison(request)
     )
+
+    # In the title row (no row of its own: the traces stay on the screen).
+    upload = None if request.generated else request.data()
+    view_code.popover(solvers_code(request, upload), key=sp.PREFIX, where=code)
 
     page_url.preset_box(SOLVERS_STATE, result)
     TITLES = text.titles()
