@@ -24,19 +24,7 @@ __all__ = ["render"]
 
 def render() -> None:
     """Draw the SVM family page: one script run of ``pages/8_Family.py``."""
-<<<<<<< HEAD
-    request, added = page_hands.top_taking_points(FAMILY_STATE, fp)
-=======
-    request, code = page_hands.top_with_code(
-        FAMILY_STATE,
-        fp.controls,
-        title=fp.TITLE,
-        help=fp.HELP,
-        clicks=(fp.CHART_KEY, fp.add_point),
-    )
-
-    added = fp.added_points(request)
->>>>>>> h47c
+    request, added, code = page_hands.top_taking_points(FAMILY_STATE, fp, code=True)
 
     # A refused fit (a ν with no margin, a kernel the data break) keeps the last
     # picture, drawn with the settings it had; the sidebar keeps the new ones.

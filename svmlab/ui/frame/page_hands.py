@@ -41,11 +41,8 @@ __all__ = [
     "key_rows",
     "snapshot",
     "top",
-<<<<<<< HEAD
     "top_taking_points",
-=======
     "top_with_code",
->>>>>>> h47c
 ]
 
 
@@ -376,23 +373,23 @@ def top_with_code(
     rows = key_rows(state)
     keys.help([(k, does) for k, does, _ in rows], slots[2], key=f"{p}_keys_help")
     keys.hidden_buttons(f"{p}_keys", [k for *_, ks in rows for k in ks], css)
-<<<<<<< HEAD
-    return page_url.require(request) if require else request
+    return (page_url.require(request) if require else request), slot
 
 
-def top_taking_points(state: PageState, hands: ModuleType) -> tuple[Any, Any]:
-    """:func:`top` for a page whose chart adds a point where it is clicked
-    (Regression, Family), from its requests module ``hands`` (``controls``,
-    ``TITLE``, ``HELP``, ``CHART_KEY``, ``add_point``, ``added_points``): the
-    request and the points clicked in so far."""
-    request = top(
+def top_taking_points(
+    state: PageState, hands: ModuleType, *, code: bool = False
+) -> tuple[Any, Any, Any]:
+    """:func:`top_with_code` for a page whose chart adds a point where it is
+    clicked (Regression, Family), from its requests module ``hands``
+    (``controls``, ``TITLE``, ``HELP``, ``CHART_KEY``, ``add_point``,
+    ``added_points``): the request, the points clicked in so far and the slot
+    for the page's code (None without ``code``)."""
+    request, slot = top_with_code(
         state,
         hands.controls,
         title=hands.TITLE,
         help=hands.HELP,
         clicks=(hands.CHART_KEY, hands.add_point),
+        code=code,
     )
-    return request, hands.added_points(request)
-=======
-    return (page_url.require(request) if require else request), slot
->>>>>>> h47c
+    return request, hands.added_points(request), slot

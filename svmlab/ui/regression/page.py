@@ -21,7 +21,7 @@ __all__ = ["render"]
 
 def render() -> None:
     """Draw the Regression page: one script run of ``pages/7_Regression.py``."""
-    request, added = page_hands.top_taking_points(REGRESSION_STATE, rp)
+    request, added, _ = page_hands.top_taking_points(REGRESSION_STATE, rp)
     # At the top, right: the popover opens downwards and fits a 720-line screen.
     _, code = st.columns([5, 2])
     upload = None if request.generated else request.data()

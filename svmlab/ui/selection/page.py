@@ -22,12 +22,8 @@ from svmlab import SvmlabError, figures
 from svmlab.experiments import selection
 from svmlab.figures.heatmap import shared_zrange
 from svmlab.kernels import lee_sigma2_from_sigma
-<<<<<<< HEAD
-from svmlab.ui.frame import page_hands, page_url, panels, router
-=======
 from svmlab.snippets import selection_code
-from svmlab.ui.frame import page_hands, panels, view_code
->>>>>>> h47c
+from svmlab.ui.frame import page_hands, page_url, panels, router, view_code
 from svmlab.ui.frame.model_block import engine_result
 from svmlab.ui.frame.page_state import SELECTION_STATE
 from svmlab.ui.selection import lee_view
@@ -71,13 +67,10 @@ def render() -> None:
     run = run_col.button(
         "Run sweep", type="primary", key="selection_run", disabled=request is None
     )
-<<<<<<< HEAD
-=======
     if request is not None:
         upload = sp.request_data(request) if request.source == sp.UPLOAD else None
         view_code.popover(selection_code(request, upload), key=sp.PREFIX, where=code)
 
->>>>>>> h47c
     if request is not None:
         note_col.caption(_size_note(request))
     body = lead.empty()
