@@ -112,16 +112,17 @@ def _page_table(request, upload) -> tuple[dict[str, dict[str, str]], object]:
         for name in result.criteria
     }
     frame = sp.summary_frame(stored, tests)
-    titles = {c.title: name for name, c in sp.selection.CRITERIA.items()}
+    titles = {c.short_title: name for name, c in sp.selection.CRITERIA.items()}
     rows = {}
     for row in frame.to_dict("records"):
         rows[titles[row["criterion"]]] = {
-            "ρ vs LOO": f"{row['ρ vs LOO']:.3f}",
+            # The page's short headers, the snippet's longer words.
+            "ρ vs LOO": f"{row['ρ']:.3f}",
             "C": f"{row['C']:.4g}",
             "σ": f"{row['σ']:.4g}",
             "Lee σ²": f"{row['Lee σ²']:.4g}",
-            "steps from LOO": str(row["steps from LOO"]),
-            "not converged": str(row["not converged"]),
+            "steps from LOO": str(row["steps"]),
+            "not converged": str(row["unconverged"]),
             **(
                 {"test error": f"{row['test error']:.4f}"}
                 if row["test error"] is not None
