@@ -75,6 +75,7 @@ def _entries(directory: Path) -> dict[str, int]:
     }
 
 
+@pytest.mark.slow  # compiles the solvers twice from nothing: about 2 minutes
 def test_an_edit_to_a_called_helper_in_another_module_is_seen(tmp_path):
     root = _copy_package(tmp_path)
     cache_base = tmp_path / "cache"
@@ -175,3 +176,46 @@ def test_only_the_most_recently_used_directories_are_kept(tmp_path):
     assert "current" in left
     # The newest of the old ones stay, the oldest go.
     assert f"{0:016x}" in left and f"{compiled_cache.KEEP + 2:016x}" not in left
+
+
+def test_two_signatures_saved_at_once_keep_their_own_code(tmp_path, monkeypatch):
+    # Two processes compiling two signatures of one function at once both read
+    # the index, both took data file 1, and the index kept one key while the
+    # file held the other's machine code: a crash on every later load (seen on
+    # this machine, a segfault in the SMO loop). Here two threads (flock locks
+    # open files, so they contend as two processes do) meet at a barrier right
+    # after reading the index: unlocked, both pass it with the same index;
+    # under svmlab's lock the second waits outside, the barrier times out for
+    # the first, and the second reads the index the first wrote.
+    import threading
+
+    from numba.core import caching
+
+    assert getattr(caching.IndexDataCacheFile.save, "svmlab_locked", False)
+    meet = threading.Barrier(2, timeout=1.0)
+    read = caching.IndexDataCacheFile._load_index
+
+    def read_then_meet(self):
+        overloads = read(self)
+        try:
+            meet.wait()
+        except threading.BrokenBarrierError:
+            pass
+        return overloads
+
+    monkeypatch.setattr(caching.IndexDataCacheFile, "_load_index", read_then_meet)
+
+    def cache_file():
+        return caching.IndexDataCacheFile(str(tmp_path), "f-1.py311", ("stamp", 1))
+
+    threads = [
+        threading.Thread(target=cache_file().save, args=(key, f"code of {key}"))
+        for key in ("float64 signature", "float32 signature")
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    monkeypatch.setattr(caching.IndexDataCacheFile, "_load_index", read)
+    for key in ("float64 signature", "float32 signature"):
+        assert cache_file().load(key) == f"code of {key}"

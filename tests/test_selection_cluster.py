@@ -42,6 +42,7 @@ def _direct(at):
     )
 
 
+@pytest.mark.slow  # starts a Dask cluster and sweeps on it: about 2 minutes
 def test_page_sweeps_on_the_configured_cluster(monkeypatch, sweep_calls):
     with LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"

@@ -32,6 +32,7 @@ the same process lands in the same directory.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import platform
@@ -49,6 +50,7 @@ __all__ = [
     "cache_dir",
     "compiled_sources",
     "configure",
+    "lock_saves",
     "source_hash",
 ]
 
@@ -189,5 +191,40 @@ def configure(package: Path = PACKAGE) -> Path:
     return path
 
 
+def lock_saves() -> None:
+    """Make numba's cache saves one process at a time (an exclusive ``flock``
+    on ``<index>.lock`` beside each function's index).
+
+    numba's ``IndexDataCacheFile.save`` reads the function's index, takes the
+    first free data-file number for a new signature and writes the index and
+    the data. Two processes compiling two signatures of one function at once
+    (test workers, a server's warm-up beside a page's fit, several server
+    processes) both took number 1: the index kept one signature, the data file
+    the other's machine code, and every later process that loaded that
+    signature crashed (seen here: a segmentation fault in the SMO loop on each
+    start until the directory was removed). Under the lock the index is read
+    afresh, so the second process takes number 2. Loads need no lock: numba
+    writes each file to a temporary name and renames it.
+    """
+    from numba.core import caching
+
+    original = caching.IndexDataCacheFile.save
+    if getattr(original, "svmlab_locked", False):
+        return
+
+    def save(self: caching.IndexDataCacheFile, key: object, data: object) -> None:
+        os.makedirs(self._cache_path, exist_ok=True)
+        with open(self._index_path + ".lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                original(self, key, data)
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    save.svmlab_locked = True  # type: ignore[attr-defined]
+    caching.IndexDataCacheFile.save = save
+
+
 #: The directory this process uses (set on import, before any compiled module).
 CACHE_DIR = configure()
+lock_saves()
