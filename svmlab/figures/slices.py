@@ -61,12 +61,14 @@ def slices_figure(
     value: str = "scores",
     log_y: bool = False,
     height: int = 490,
+    scale: float = 1.0,
 ) -> go.Figure:
     """The criteria against C at ``sigmas[sigma_index]`` (left) and against sigma at
     ``Cs[C_index]`` (right), one line per criterion on a shared y axis.
 
     Each line's minimum along its slice is a star of the line's colour; a dotted
     vertical line marks the chosen C (left) and sigma (right), the other slice.
+    ``scale`` grows the text and margins (classroom mode: 1.25).
 
     Returns
     -------
@@ -142,6 +144,7 @@ def slices_figure(
     return chart(
         data + stars,
         height=height,
+        scale=scale,
         margin={"t": 70, "b": 160},
         xaxis=_log_axis("C", Cs, [0.0, 0.47]),
         # The right panel shares the left's y axis (a second y axis would let

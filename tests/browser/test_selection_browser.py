@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from svmlab.ui.selection.requests import DEFAULT_CRITERIA
+from tests.browser.chart_text import chart_text, growth
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 # Opening a sub-page URL directly logs two harmless 404s (shared tools notes).
@@ -223,3 +224,49 @@ def test_after_a_sweep_its_figure_and_every_summary_column_fit_1280(
     # The slices, not Lee's figure: as wide as the page's column.
     wide = 0.6 * 1280 if classroom else 700  # Lee's: 707 and 530 px
     assert figure["w"] > wide, figure
+
+
+#: The page's charts measured in both modes, and the kinds of text each has:
+#: Lee's Figure 2 before a sweep, the slices and a heatmap after it.
+SCALED_TEXT = {
+    "lee": (".st-key-selection_lee_box .svmlab-plot", ("ticks", "axis_titles")),
+    "slices": (
+        ".st-key-selection_slices .svmlab-plot",
+        ("ticks", "axis_titles", "legend", "annotations"),
+    ),
+    "heatmap": (".st-key-selection_heat_loo", ("ticks", "axis_titles", "annotations")),
+}
+
+
+def test_the_charts_text_grows_with_classroom_mode(
+    page, open_page, check_page, wait_for_rerun
+):
+    """Issue 46: classroom mode enlarges Model selection's chart text as it
+    does the page's (root font 16 -> 19 px) and the Multiclass and Family
+    keys': tick labels, axis titles, legends and panel titles of Lee's
+    Figure 2, the slices and a heatmap, measured as rendered at 1280 x 720."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    measured: dict[str, dict] = {"normal": {}, "classroom": {}}
+    for mode, query in (("normal", ""), ("classroom", "?classroom=1")):
+        open_page(f"/Model_selection{query}")
+        page.locator(f"{SCALED_TEXT['lee'][0]} .xtick text").first.wait_for()
+        measured[mode]["lee"] = chart_text(page, SCALED_TEXT["lee"][0])
+        # Lee's legend: its two entries (the paper's mean, the Bayes error).
+        assert len(measured[mode]["lee"]["legend"]["sizes"]) == 2, measured
+        _run_sweep(page, wait_for_rerun)
+        page.locator(f"{SCALED_TEXT['slices'][0]} .legendtext").first.wait_for()
+        page.wait_for_timeout(600)
+        check_page()
+        for chart in ("slices", "heatmap"):
+            measured[mode][chart] = chart_text(page, SCALED_TEXT[chart][0])
+    grew = {
+        f"{chart}.{kind}": growth(
+            measured["normal"][chart], measured["classroom"][chart], kind
+        )
+        for chart, (_, kinds) in SCALED_TEXT.items()
+        for kind in (*kinds, "legend")
+        if kind != "legend" or chart != "heatmap"  # the heatmap has no legend
+    }
+    for what, ratio in grew.items():
+        assert ratio["size"] >= 19 / 16, (what, grew, measured)
+        assert ratio["height"] >= 1.15, (what, grew, measured)

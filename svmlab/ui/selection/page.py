@@ -159,6 +159,7 @@ def _partial_grid(r) -> None:
                     name,
                     zrange=zrange,
                     title=f"{selection.CRITERIA[name].short_title} (so far: {note})",
+                    scale=page_url.text_scale(SELECTION_STATE),
                 ),
                 note,
             )
@@ -234,7 +235,10 @@ def _sweep(stored, request, body, rest, classroom: bool) -> None:
                     titles=TITLES,
                     value=value,
                     log_y=log_y,
-                    height=400 if classroom else 460,
+                    # Classroom's larger text takes more of the height: 440
+                    # keeps the plots readable and the figure inside 720 lines.
+                    height=440 if classroom else 460,
+                    scale=page_url.text_scale(SELECTION_STATE),
                 ),
                 "selection_slices",
             )
@@ -284,6 +288,7 @@ def _rest(stored, value: str, i: int, j: int) -> None:
                     zrange=zrange,
                     chosen=(i, j),
                     title=TITLES[name],
+                    scale=page_url.text_scale(SELECTION_STATE),
                 ),
                 key,
                 on_select=lambda key=key: _clicked(key),
