@@ -552,7 +552,21 @@ def test_chart_payload_is_plain_json() -> None:
     assert json.loads(figure_payload(nan, config))["data"][0]["x"] == [None, 1.0]
     fig = go.Figure(go.Scatter(x=[1, 2], y=[3, 4]), layout={"height": 200})
     sent = json.loads(figure_payload(fig, config, defer=True))
-    assert sent["data"][0]["y"] == [3, 4] and sent["defer"]
+    assert sent["data"][0]["y"] == [3, 4] and sent["defer"] and sent["narrow"] is None
+    # A narrow layout (a phone's): its layout sized by the browser, its height
+    # apart, recoloured by the theme as the figure is.
+    from svmlab.figures.theme import DARK
+
+    narrow = {"data": [], "layout": {"height": 700, "width": 9, "font": {"size": 16}}}
+    sent = json.loads(
+        figure_payload(spec, config, revision="r2", narrow=(560, narrow), theme=DARK)
+    )
+    assert sent["narrow"]["below"] == 560 and sent["narrow"]["height"] == 700
+    assert sent["narrow"]["layout"]["datarevision"] == "r2"
+    assert "width" not in sent["narrow"]["layout"]
+    assert "height" not in sent["narrow"]["layout"]
+    assert sent["narrow"]["layout"]["paper_bgcolor"] == sent["layout"]["paper_bgcolor"]
+    assert sent["layout"]["paper_bgcolor"] not in (None, "white", "#FFFFFF")
 
 
 def test_charts_are_plotly_components_kept_across_reruns() -> None:

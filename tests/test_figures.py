@@ -793,3 +793,29 @@ def test_chart_places_a_text_title_and_a_legend_below():
     own = style.chart([], legend={"x": 0.9}, title={"text": "t", "x": 0.5}).layout
     assert own.legend.x == 0.9 and own.legend.orientation is None
     assert own.title.x == 0.5
+
+
+def test_scaled_text_grows_every_font_and_margin_and_nothing_else() -> None:
+    """Classroom mode's chart text (issue 46): each font size and margin times
+    the scale, rounded; colours, positions and line widths untouched."""
+    from svmlab.figures.style import scaled_text
+
+    layout = {
+        "font": {"size": 16, "color": "#222222"},
+        "legend": {"font": {"size": 16}, "x": 0.5},
+        "xaxis": {"title": {"text": "C", "font": {"size": 17}}, "linewidth": 2},
+        "annotations": [{"text": "a", "font": {"size": 19}, "y": 1.02}],
+        "margin": {"t": 70, "b": 160, "l": 72, "r": 24},
+    }
+    grown = scaled_text(layout, 1.25)
+    assert grown["font"] == {"size": 20, "color": "#222222"}
+    assert grown["legend"] == {"font": {"size": 20}, "x": 0.5}
+    assert grown["xaxis"] == {
+        "title": {"text": "C", "font": {"size": 21}},
+        "linewidth": 2,
+    }
+    assert grown["annotations"] == [{"text": "a", "font": {"size": 24}, "y": 1.02}]
+    assert grown["margin"] == {"t": 88, "b": 200, "l": 90, "r": 30}
+    # A layout without a base font gets the scaled default one (the ticks').
+    assert scaled_text({}, 1.25)["font"] == {"size": 20}
+    assert scaled_text(layout, 1.0) == layout

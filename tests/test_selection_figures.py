@@ -20,6 +20,7 @@ from svmlab import figures
 from svmlab.errors import DataError
 from svmlab.experiments.criterion_grid import SweepResult
 from svmlab.figures.selection_style import _fmt
+from svmlab.figures.slices import NARROW_GAP, NARROW_HEIGHT, NARROW_PANEL
 from svmlab.kernels import lee_sigma2_from_sigma
 
 N = 12
@@ -207,7 +208,7 @@ def test_slices_lines_stars_and_shared_axis(log_y: bool) -> None:
             rtol=1e-3,
             equal_nan=True,
         )
-        assert right.xaxis == "x2" and right.yaxis == "y" and left.yaxis == "y"
+        assert right.xaxis == "x2" and right.yaxis == "y2" and left.yaxis == "y"
         # Stars at each line's minimum.
         stars = [t for t in fig.data if t.name == f"min: {title}"]
         assert len(stars) == 2
@@ -220,11 +221,39 @@ def test_slices_lines_stars_and_shared_axis(log_y: bool) -> None:
     assert fig.layout.xaxis.title.text == "C (log scale)"
     assert fig.layout.xaxis2.title.text == "σ (log scale)"
     assert fig.layout.yaxis.type == ("log" if log_y else "linear")
-    assert fig.layout.xaxis2.anchor == "y"
+    # The right panel's y axis is the left's scale (matched), without labels.
+    assert fig.layout.xaxis2.anchor == "y2" and fig.layout.yaxis2.matches == "y"
+    assert fig.layout.yaxis2.type == fig.layout.yaxis.type
+    assert fig.layout.yaxis2.showticklabels is False
     # The annotations name the fixed values, with Lee's sigma^2 for sigma.
     texts = " ".join(a.text for a in fig.layout.annotations)
     assert _fmt(lee_sigma2_from_sigma(sweep.sigmas[i])) in texts
     assert f"C = {_fmt(sweep.Cs[j])}" in texts
+
+
+def test_slices_narrow_layout_stacks_the_panels() -> None:
+    """A phone's layout (issue 46): the same traces, the C panel above the σ
+    panel across the full width, on one y scale, each dotted line and title
+    on its own panel."""
+    sweep = _sweep(seed=5)
+    wide = figures.slices_figure(sweep, 1, 3)
+    fig = _validated(figures.slices_figure(sweep, 1, 3, narrow=True))
+    assert fig.to_dict()["data"] == wide.to_dict()["data"]
+    layout = fig.layout
+    assert layout.height == NARROW_HEIGHT
+    assert tuple(layout.xaxis.domain) == tuple(layout.xaxis2.domain) == (0.0, 1.0)
+    upper, lower = layout.yaxis.domain, layout.yaxis2.domain
+    assert lower[0] == 0.0 and upper[1] == 1.0
+    # The gap between the panels, in pixels, as the layout's numbers say.
+    plot = layout.height - layout.margin.t - layout.margin.b
+    assert (upper[0] - lower[1]) * plot == pytest.approx(NARROW_GAP)
+    assert (upper[1] - upper[0]) * plot == pytest.approx(NARROW_PANEL)
+    assert layout.yaxis2.matches == "y" and layout.yaxis2.showticklabels is not False
+    assert [a.yref for a in layout.annotations] == ["y domain", "y2 domain"]
+    assert [(s.xref, s.yref) for s in layout.shapes] == [
+        ("x", "y domain"),
+        ("x2", "y2 domain"),
+    ]
 
 
 def test_slices_errors_value_uses_error_surfaces() -> None:

@@ -13,12 +13,13 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
 from svmlab.figures.selection_style import (
+    TITLE_LINE,
     TITLE_LINE_HEIGHT,
     TITLE_SIZE,
     _fmt,
     _wrap_title,
 )
-from svmlab.figures.style import PALETTE, _axis, _base_layout, _figure, _short
+from svmlab.figures.style import PALETTE, _axis, _short, chart
 from svmlab.kernels import lee_sigma2_from_sigma
 
 __all__ = ["heatmap_figure", "log_ticks"]
@@ -62,6 +63,7 @@ def heatmap_figure(
     reference: str = "loo",
     title: str | None = None,
     height: int = 460,
+    scale: float = 1.0,
 ) -> go.Figure:
     """One criterion's surface over the grid: rows sigma, columns C, log axes.
 
@@ -170,8 +172,11 @@ def heatmap_figure(
                 "line": {"color": PALETTE["bound"], "width": 4},
             }
         )
-    heading = _wrap_title(title or name)
-    layout = _base_layout(
+    # Lines as wide in pixels whatever the text's scale.
+    heading = _wrap_title(title or name, round(TITLE_LINE / scale))
+    fig = chart(
+        data,
+        scale=scale,
         height=height,
         # The title is an annotation standing on the plot area: Plotly anchors
         # a layout title by its first line, so a second line ran off the top
@@ -183,7 +188,7 @@ def heatmap_figure(
                 "xref": "paper",
                 "x": 0.0,
                 "xanchor": "left",
-                "xshift": -72,
+                "xshift": round(-72 * scale),
                 "yref": "paper",
                 "y": 1.0,
                 "yanchor": "bottom",
@@ -218,8 +223,8 @@ def heatmap_figure(
         hoverdistance=-1,
         dragmode=False,
     )
-    layout["xaxis"]["title"]["standoff"] = 10  # the gap below the tick labels
-    return _figure(data, layout)
+    fig.layout.xaxis.title.standoff = 10  # the gap below the tick labels
+    return fig
 
 
 def _edges(centres: np.ndarray) -> list[float]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from svmlab.figures.style import PALETTE, _axis, _base_layout, _figure, _short
+from svmlab.figures.style import PALETTE, _axis, _short, chart
 
 __all__ = ["lee_boxplot"]
 
@@ -20,12 +20,14 @@ def lee_boxplot(
     paper: Mapping[str, float] | None = None,
     bayes_error: float | None = None,
     height: int = 480,
+    scale: float = 1.0,
 ) -> go.Figure:
     """Boxplots of test misclassification, one box per selector (Lee 2006, Fig. 2).
 
     ``errors`` maps a selector to its test-set errors (every seed's test sets
     pooled); ``paper`` maps a selector to the paper's mean (drawn as a diamond);
-    ``bayes_error`` is a dashed horizontal line.
+    ``bayes_error`` is a dashed horizontal line. ``scale`` grows the text and
+    margins (classroom mode: 1.25).
 
     Returns
     -------
@@ -91,7 +93,9 @@ def lee_boxplot(
                 "line": {"color": PALETTE["reference"], "dash": "dash", "width": 2},
             }
         )
-    layout = _base_layout(
+    return chart(
+        data,
+        scale=scale,
         height=height,
         margin={"t": 64, "b": 120},
         # The title under the tick labels and the last label inside the
@@ -106,4 +110,3 @@ def lee_boxplot(
             "yanchor": "bottom",
         },
     )
-    return _figure(data, layout)

@@ -1,5 +1,6 @@
 """The criteria against C at a fixed sigma and against sigma at a fixed C, side by
-side on a shared y axis, each line's minimum starred (Model selection page)."""
+side (stacked in a phone's narrow layout) on one y scale, each line's minimum
+starred (Model selection page)."""
 
 from __future__ import annotations
 
@@ -24,14 +25,16 @@ def _finite_argmin(values: np.ndarray) -> int | None:
     return int(np.argmin(np.where(ok, values, np.inf)))
 
 
-def _panel_title(text: str, x: float) -> dict:
-    """A left-aligned title above one panel of a two-panel figure."""
+def _panel_title(text: str, yref: str) -> dict:
+    """A left-aligned title standing on one panel (``yref``: that panel's
+    ``"y domain"``), as wide as the panel allows."""
     return {
         "text": text,
-        "x": x,
-        "xref": "paper",
-        "y": 1.02,
-        "yref": "paper",
+        "x": 0.0,
+        "xref": yref.replace("y", "x"),
+        "y": 1.0,
+        "yref": yref,
+        "yshift": 4,
         "xanchor": "left",
         "yanchor": "bottom",
         "showarrow": False,
@@ -39,9 +42,11 @@ def _panel_title(text: str, x: float) -> dict:
     }
 
 
-def _log_axis(name: str, values: Sequence[float], domain: list[float]) -> dict:
+def _log_axis(
+    name: str, values: Sequence[float], domain: list[float], max_ticks: int = 7
+) -> dict:
     """One panel's x axis: log scale over ``domain``, ticks at the grid's values."""
-    ticks = _grid_ticks(values)
+    ticks = _grid_ticks(values, max_ticks)
     return _axis(
         f"{name} (log scale)",
         type="log",
@@ -49,6 +54,15 @@ def _log_axis(name: str, values: Sequence[float], domain: list[float]) -> dict:
         tickvals=ticks,
         ticktext=[_fmt(v) for v in ticks],
     )
+
+
+#: The narrow layout's pixels (a phone's 358 px column): each panel's plot
+#: height, the gap between them (the upper panel's tick labels and axis title,
+#: the lower one's title), the margin above (the title under the modebar) and
+#: the one below (tick labels, axis title and the legend's rows, one entry a row).
+NARROW_PANEL, NARROW_GAP, NARROW_TOP, NARROW_BOTTOM = 200, 118, 60, 236
+#: The narrow figure's height (the chart draws it at this height).
+NARROW_HEIGHT = NARROW_TOP + 2 * NARROW_PANEL + NARROW_GAP + NARROW_BOTTOM
 
 
 def slices_figure(
@@ -61,12 +75,19 @@ def slices_figure(
     value: str = "scores",
     log_y: bool = False,
     height: int = 490,
+    scale: float = 1.0,
+    narrow: bool = False,
 ) -> go.Figure:
     """The criteria against C at ``sigmas[sigma_index]`` (left) and against sigma at
     ``Cs[C_index]`` (right), one line per criterion on a shared y axis.
 
     Each line's minimum along its slice is a star of the line's colour; a dotted
     vertical line marks the chosen C (left) and sigma (right), the other slice.
+    ``scale`` grows the text and margins (classroom mode: 1.25). ``narrow``
+    stacks the panels (against C above, against sigma under it) for a phone's
+    column, :data:`NARROW_HEIGHT` high: side by side in 358 px their titles
+    ran into each other and the legend covered the axis titles. Both layouts
+    draw the same traces.
 
     Returns
     -------
@@ -88,8 +109,13 @@ def slices_figure(
         for side, (x, y_line) in enumerate(
             ((Cs, surface[sigma_index, :]), (sigmas, surface[:, C_index]))
         ):
-            axes = {"xaxis": "x", "yaxis": "y"} if side == 0 else {"xaxis": "x2"}
-            axes.setdefault("yaxis", "y")
+            # The right (or lower) panel on axes of its own, its y matching the
+            # left's: the same scale, side by side or stacked.
+            axes = (
+                {"xaxis": "x", "yaxis": "y"}
+                if side == 0
+                else {"xaxis": "x2", "yaxis": "y2"}
+            )
             hover = (
                 "C = %{x:.3g}<br>value = %{y:.4g}<extra>" + title + "</extra>"
                 if side == 0
@@ -139,24 +165,44 @@ def slices_figure(
     if log_y:
         ytitle += " (log scale)"
     lee = lee_sigma2_from_sigma(sigma)
+    yaxis = _axis(ytitle, type="log" if log_y else "linear")
+    # The lower (right) panel's y axis follows the upper's range and scale.
+    yaxis2 = {**yaxis, "matches": "y", "anchor": "x2"}
+    ticks = 4 if narrow else 7  # a phone's 300 px axis holds four labels
+    xaxis = _log_axis("C", Cs, [0.0, 1.0] if narrow else [0.0, 0.47], ticks)
+    xaxis2 = {
+        **_log_axis("σ", sigmas, [0.0, 1.0] if narrow else [0.53, 1.0], ticks),
+        "anchor": "y2",
+    }
+    if narrow:
+        plot = 2 * NARROW_PANEL + NARROW_GAP
+        yaxis["domain"] = [(NARROW_PANEL + NARROW_GAP) / plot, 1.0]
+        yaxis2["domain"] = [0.0, NARROW_PANEL / plot]
+        layout = {
+            "height": NARROW_HEIGHT,
+            "margin": {"t": NARROW_TOP, "b": NARROW_BOTTOM, "l": 64, "r": 16},
+        }
+    else:
+        # Side by side on one y axis: the right panel's tick labels and title
+        # would repeat the left's.
+        yaxis2.update(showticklabels=False, title={"text": ""})
+        layout = {"height": height, "margin": {"t": 52, "b": 160}}
     return chart(
         data + stars,
-        height=height,
-        margin={"t": 70, "b": 160},
-        xaxis=_log_axis("C", Cs, [0.0, 0.47]),
-        # The right panel shares the left's y axis (a second y axis would let
-        # the two halves disagree on scale).
-        xaxis2={**_log_axis("σ", sigmas, [0.53, 1.0]), "anchor": "y"},
-        yaxis=_axis(ytitle, type="log" if log_y else "linear"),
+        scale=scale,
+        **layout,
+        xaxis=xaxis,
+        xaxis2=xaxis2,
+        yaxis=yaxis,
+        yaxis2=yaxis2,
         legend="below",
         annotations=[
-            _panel_title(f"against C at σ = {_fmt(sigma)} (Lee σ² = {_fmt(lee)})", 0.0),
-            _panel_title(f"against σ at C = {_fmt(C)}", 0.53),
+            _panel_title(
+                f"against C at σ = {_fmt(sigma)} (Lee σ² = {_fmt(lee)})", "y domain"
+            ),
+            _panel_title(f"against σ at C = {_fmt(C)}", "y2 domain"),
         ],
-        shapes=[
-            _vline(C, "x"),
-            _vline(sigma, "x2"),
-        ],
+        shapes=[_vline(C, "x", "y domain"), _vline(sigma, "x2", "y2 domain")],
     )
 
 
@@ -167,6 +213,7 @@ def _grid_ticks(values: np.ndarray, max_ticks: int = 7) -> list[float]:
     return [float(v) for v in values[::step]]
 
 
-def _vline(x: float, xref: str) -> dict[str, Any]:
+def _vline(x: float, xref: str, yref: str) -> dict[str, Any]:
+    """A dotted vertical line across one panel's height (``yref``: its domain)."""
     line = {"color": PALETTE["reference"], "width": 1.5, "dash": "dot"}
-    return vertical_line(x, line, xref=xref)
+    return {**vertical_line(x, line, xref=xref), "yref": yref}

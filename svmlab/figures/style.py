@@ -25,6 +25,7 @@ __all__ = [
     "chart",
     "mark_partial",
     "marker_trace",
+    "scaled_text",
     "tint",
     "vertical_line",
 ]
@@ -80,6 +81,34 @@ def _base_layout(**overrides: Any) -> dict[str, Any]:
         "uirevision": UIREVISION,
     }
     return _merge(base, overrides)
+
+
+def scaled_text(layout: dict[str, Any], scale: float) -> dict[str, Any]:
+    """``layout`` with every font size in it (the base font, which the tick
+    labels take, the legend's, the titles' and the annotations') and its margins
+    times ``scale``: classroom mode's larger text (Plotly's pixel sizes do not
+    follow the page's root font). The margins grow with the text they hold."""
+    if scale == 1.0:
+        return layout
+
+    def grow(value: Any, key: str = "") -> Any:
+        if isinstance(value, dict):
+            out = {k: grow(v, k) for k, v in value.items()}
+            if key == "font" and isinstance(out.get("size"), (int, float)):
+                out["size"] = round(value["size"] * scale)
+            if key == "margin":
+                out = {
+                    k: round(v * scale) if isinstance(v, (int, float)) else v
+                    for k, v in out.items()
+                }
+            return out
+        if isinstance(value, list):
+            return [grow(v, key) for v in value]
+        return value
+
+    out = grow(layout)
+    out.setdefault("font", {}).setdefault("size", round(FONT_SIZE * scale))
+    return out
 
 
 def _axis(title: str, **overrides: Any) -> dict[str, Any]:
@@ -164,16 +193,19 @@ def _figure(data: Sequence[dict[str, Any]], layout: dict[str, Any]) -> go.Figure
     )
 
 
-def chart(data: Sequence[dict[str, Any]], **layout: Any) -> go.Figure:
+def chart(
+    data: Sequence[dict[str, Any]], *, scale: float = 1.0, **layout: Any
+) -> go.Figure:
     """A figure of ``data`` on the shared layout (:func:`_base_layout` with
     ``layout``'s overrides): a ``title`` given as text is placed by
     :func:`_title`, and ``legend="below"`` stands on the figure's bottom edge
-    (:func:`_legend_below`). The overrides keep their order."""
+    (:func:`_legend_below`). The overrides keep their order. ``scale`` grows
+    the text and margins (:func:`scaled_text`)."""
     if isinstance(layout.get("title"), str):
         layout["title"] = _title(layout["title"])
     if layout.get("legend") == "below":
         layout["legend"] = _legend_below()
-    return _figure(data, _base_layout(**layout))
+    return _figure(data, scaled_text(_base_layout(**layout), scale))
 
 
 def _short(values: ArrayLike, digits: int = 4) -> list[float | None]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from svmlab.svm.multiclass import METHODS
+from tests.browser.chart_text import chart_text
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 # Opening a sub-page URL directly logs two harmless 404s (shared tools notes).
@@ -48,23 +49,8 @@ def test_multiclass_page_draws_three_panels_and_follows_controls(
     full_screenshot(page, ARTIFACTS / "multiclass_linear_spiral.png")
 
 
-#: The key's rendered legend: each entry's text size in px (as drawn) and
-#: whether every entry lies inside the key's drawn box (none scrolled away).
-KEY_JS = r"""
-() => {
-  const key = document.querySelector(".st-key-multiclass_key .svmlab-plot");
-  const box = key.getBoundingClientRect();
-  const texts = [...key.querySelectorAll(".legendtext")];
-  return {
-    sizes: texts.map((t) => parseFloat(getComputedStyle(t).fontSize)),
-    heights: texts.map((t) => t.getBoundingClientRect().height),
-    inside: texts.every((t) => {
-      const r = t.getBoundingClientRect();
-      return r.height > 0 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
-    }),
-  };
-}
-"""
+#: The key's drawn chart (its legend measured by :func:`chart_text`).
+KEY = ".st-key-multiclass_key .svmlab-plot"
 
 
 def test_the_key_grows_with_classroom_mode(page, open_page, check_page):
@@ -78,9 +64,13 @@ def test_the_key_grows_with_classroom_mode(page, open_page, check_page):
         _panels_drawn(page)
         page.locator(".st-key-multiclass_key .legendtext").first.wait_for()
         check_page()
-        measured[mode] = page.evaluate(KEY_JS)
+        measured[mode] = chart_text(page, KEY)
         page.screenshot(path=str(ARTIFACTS / f"multiclass_key_{mode}.png"))
-    normal, classroom = measured["normal"], measured["classroom"]
+    normal = {**measured["normal"]["legend"], "inside": measured["normal"]["inside"]}
+    classroom = {
+        **measured["classroom"]["legend"],
+        "inside": measured["classroom"]["inside"],
+    }
     # Three classes and five marks, each entry one size.
     assert len(normal["sizes"]) == len(classroom["sizes"]) == 8
     assert len(set(normal["sizes"])) == len(set(classroom["sizes"])) == 1
@@ -101,6 +91,6 @@ def test_every_key_entry_is_drawn_on_a_phone(page, open_page, check_page):
     check_page()
     page.wait_for_timeout(500)  # the strip redrawn in its phone height
     page.screenshot(path=str(ARTIFACTS / "multiclass_key_phone.png"))
-    measured = page.evaluate(KEY_JS)
-    assert len(measured["sizes"]) == 8, measured
+    measured = chart_text(page, KEY)
+    assert len(measured["legend"]["sizes"]) == 8, measured
     assert measured["inside"], measured

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from svmlab.ui.selection.requests import DEFAULT_CRITERIA
+from tests.browser.chart_text import chart_text, growth
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 # Opening a sub-page URL directly logs two harmless 404s (shared tools notes).
@@ -223,3 +224,125 @@ def test_after_a_sweep_its_figure_and_every_summary_column_fit_1280(
     # The slices, not Lee's figure: as wide as the page's column.
     wide = 0.6 * 1280 if classroom else 700  # Lee's: 707 and 530 px
     assert figure["w"] > wide, figure
+
+
+#: The page's charts measured in both modes, and the kinds of text each has:
+#: Lee's Figure 2 before a sweep, the slices and a heatmap after it.
+SCALED_TEXT = {
+    "lee": (".st-key-selection_lee_box .svmlab-plot", ("ticks", "axis_titles")),
+    "slices": (
+        ".st-key-selection_slices .svmlab-plot",
+        ("ticks", "axis_titles", "legend", "annotations"),
+    ),
+    "heatmap": (".st-key-selection_heat_loo", ("ticks", "axis_titles", "annotations")),
+}
+
+
+def test_the_charts_text_grows_with_classroom_mode(
+    page, open_page, check_page, wait_for_rerun
+):
+    """Issue 46: classroom mode enlarges Model selection's chart text as it
+    does the page's (root font 16 -> 19 px) and the Multiclass and Family
+    keys': tick labels, axis titles, legends and panel titles of Lee's
+    Figure 2, the slices and a heatmap, measured as rendered at 1280 x 720."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    measured: dict[str, dict] = {"normal": {}, "classroom": {}}
+    for mode, query in (("normal", ""), ("classroom", "?classroom=1")):
+        open_page(f"/Model_selection{query}")
+        page.locator(f"{SCALED_TEXT['lee'][0]} .xtick text").first.wait_for()
+        measured[mode]["lee"] = chart_text(page, SCALED_TEXT["lee"][0])
+        # Lee's legend: its two entries (the paper's mean, the Bayes error).
+        assert len(measured[mode]["lee"]["legend"]["sizes"]) == 2, measured
+        _run_sweep(page, wait_for_rerun)
+        page.locator(f"{SCALED_TEXT['slices'][0]} .legendtext").first.wait_for()
+        page.wait_for_timeout(600)
+        check_page()
+        for chart in ("slices", "heatmap"):
+            measured[mode][chart] = chart_text(page, SCALED_TEXT[chart][0])
+    grew = {
+        f"{chart}.{kind}": growth(
+            measured["normal"][chart], measured["classroom"][chart], kind
+        )
+        for chart, (_, kinds) in SCALED_TEXT.items()
+        for kind in (*kinds, "legend")
+        if kind != "legend" or chart != "heatmap"  # the heatmap has no legend
+    }
+    for what, ratio in grew.items():
+        assert ratio["size"] >= 19 / 16, (what, grew, measured)
+        assert ratio["height"] >= 1.15, (what, grew, measured)
+
+
+#: The slices chart's texts on a phone: each panel title, axis title and tick
+#: label, and the legend, as window boxes; which pairs of them intersect; and
+#: which lie outside the chart (cut).
+PHONE_SLICES_JS = r"""
+() => {
+  const chart = document.querySelector(".st-key-selection_slices .svmlab-plot");
+  const svg = chart.querySelector("svg.main-svg").getBoundingClientRect();
+  const parts = [];
+  const add = (kind, e) => {
+    const r = e.getBoundingClientRect();
+    if (r.width && r.height)
+      parts.push({ kind, text: (e.textContent || "").trim().slice(0, 40),
+                   box: [r.left, r.top, r.right, r.bottom] });
+  };
+  chart.querySelectorAll(".annotation-text").forEach((e) => add("title", e));
+  chart.querySelectorAll(".g-xtitle text, .g-x2title text, .g-ytitle text, " +
+    ".g-y2title text").forEach((e) => add("axis title", e));
+  chart.querySelectorAll(".xtick text, .x2tick text").forEach((e) => add("tick", e));
+  chart.querySelectorAll("g.legend").forEach((e) => add("legend", e));
+  const meet = (a, b) => a[0] < b[2] - 1 && b[0] < a[2] - 1 && a[1] < b[3] - 1 &&
+    b[1] < a[3] - 1;
+  const overlaps = [];
+  for (let i = 0; i < parts.length; i++)
+    for (let j = i + 1; j < parts.length; j++)
+      if (!(parts[i].kind === "tick" && parts[j].kind === "tick") &&
+          meet(parts[i].box, parts[j].box))
+        overlaps.push(`${parts[i].kind} "${parts[i].text}" on ` +
+                      `${parts[j].kind} "${parts[j].text}"`);
+  const cut = parts.filter((p) => p.box[0] < svg.left - 1 || p.box[1] < svg.top - 1 ||
+    p.box[2] > svg.right + 1 || p.box[3] > svg.bottom + 1)
+    .map((p) => `${p.kind} "${p.text}"`);
+  const count = (kind) => parts.filter((p) => p.kind === kind).length;
+  return { overlaps, cut, titles: count("title"), axis_titles: count("axis title"),
+           legends: count("legend"), width: svg.width, parts };
+}
+"""
+
+
+def test_the_slices_stack_on_a_phone_with_nothing_overlapping(
+    page, open_page, check_page, wait_for_rerun
+):
+    """Issue 46 on a phone (390 x 844): after a small sweep the slices chart's
+    panel titles, axis titles, tick labels and legend do not overlap and none
+    is cut (side by side in 358 px the titles ran into each other and the
+    legend covered the axis titles); back at 1280 px it is side by side."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_page("/Model_selection")
+    # A small grid, set in the sidebar (a phone hides it), swept at 390 px.
+    _slide_to(page, "selection_two_circles_n_samples", "40", "n = 40 points")
+    _slide_to(page, "selection_n_C", "3", "n = 40 points, 3 C × 7 σ")
+    _slide_to(page, "selection_n_sigma", "3", "n = 40 points, 3 C × 3 σ = 9 cells")
+    page.set_viewport_size({"width": 390, "height": 844})
+    _run_sweep(page, wait_for_rerun)
+    page.locator(".st-key-selection_slices .legendtext").first.wait_for()
+    page.wait_for_timeout(800)
+    check_page()
+    page.locator(".st-key-selection_slices").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "selection_slices_phone.png"))
+    phone = page.evaluate(PHONE_SLICES_JS)
+    # Both panels' titles, the four axis titles (x and y of each stacked panel)
+    # and the legend were measured.
+    assert (phone["titles"], phone["axis_titles"], phone["legends"]) == (2, 4, 1), phone
+    assert not phone["overlaps"], phone["overlaps"]
+    assert not phone["cut"], phone["cut"]
+    # The panels stacked: the σ panel's title under the C panel's x-axis title.
+    titles = [p for p in phone["parts"] if p["kind"] == "title"]
+    x_title = next(p for p in phone["parts"] if p["text"] == "C (log scale)")
+    assert titles[1]["box"][1] >= x_title["box"][3], phone["parts"]
+
+    # Wide again: the panels side by side (one y title), nothing overlapping.
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.wait_for_timeout(1200)
+    wide = page.evaluate(PHONE_SLICES_JS)
+    assert wide["axis_titles"] == 3 and not wide["overlaps"], wide

@@ -42,7 +42,7 @@ def render() -> None:
     page_url.preset_box(FAMILY_STATE, (request, fitted, threshold))
 
     classroom = page_url.classroom(FAMILY_STATE)
-    scale = 1.25 if classroom else 1.0
+    scale = page_url.text_scale(FAMILY_STATE)
     # The plane, its numbers and, for a classifier, the threshold's controls
     # with the confusion matrix and the ROC curve beside it (a 720 px
     # projector: below the plane they were off the screen). A phone stacks

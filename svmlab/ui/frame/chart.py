@@ -252,6 +252,21 @@ function installMove(gd) {
   }, true);
 }
 
+// A figure with a narrow layout (``spec.narrow``: stacked panels for a phone's
+// column) draws it while the chart is at most ``narrow.below`` px wide.
+function isNarrow(gd, spec) {
+  return !!spec.narrow && gd.clientWidth > 0 && gd.clientWidth <= spec.narrow.below;
+}
+
+// The chart's height: the figure's (its narrow one's), or less on a short
+// screen (a projector at 1280 x 720), never below a readable minimum.
+function fitHeight(gd, spec, narrow) {
+  const h = (narrow ? spec.narrow.height : spec.height) || 450;
+  gd.style.height = spec.fit
+    ? `min(${h}px, max(${spec.fit[0]}px, calc(100vh - ${spec.fit[1]}px)))`
+    : h + "px";
+}
+
 async function draw(gd) {
   if (gd.__svmlabBusy) return;
   gd.__svmlabBusy = true;
@@ -266,7 +281,12 @@ async function draw(gd) {
         try { libOf(gd).purge(gd); } catch (error) {}
       }
       gd.__svmlabFull = full;
-      await Plotly.react(gd, spec.data, spec.layout, spec.config);
+      const narrow = isNarrow(gd, spec);
+      gd.__svmlabNarrow = narrow;
+      if (spec.narrow) fitHeight(gd, spec, narrow);
+      await Plotly.react(
+        gd, spec.data, narrow ? spec.narrow.layout : spec.layout, spec.config
+      );
       if (spec.select && !gd.__svmlabSelect) {
         gd.__svmlabSelect = true;
         gd.on("plotly_selected", (event) => {
@@ -298,6 +318,13 @@ export default function (component) {
       const layout = gd._fullLayout;
       const Plotly = libOf(gd);
       if (!Plotly || !layout || gd.__svmlabBusy || !gd.isConnected) return;
+      const shown = gd.__svmlabSpec;
+      if (shown && shown.narrow && isNarrow(gd, shown) !== gd.__svmlabNarrow) {
+        // Across the narrow layout's width: the other layout, drawn anew.
+        gd.__svmlabNext = shown;
+        draw(gd).catch((error) => console.error(error));
+        return;
+      }
       const wide = gd.clientWidth > 0 && Math.abs(gd.clientWidth - layout.width) > 1;
       const tall = gd.clientHeight > 0 && Math.abs(gd.clientHeight - layout.height) > 1;
       if (wide || tall) {
@@ -312,12 +339,8 @@ export default function (component) {
     if (text !== gd.__svmlabText) {
       gd.__svmlabText = text;
       const spec = JSON.parse(text);
-      // A chart that fits the window: its figure height, or less on a short
-      // screen (a projector at 1280 x 720), never below a readable minimum.
-      const h = spec.height || 450;
-      gd.style.height = spec.fit
-        ? `min(${h}px, max(${spec.fit[0]}px, calc(100vh - ${spec.fit[1]}px)))`
-        : h + "px";
+      fitHeight(gd, spec, isNarrow(gd, spec));
+      gd.__svmlabSpec = spec;
       gd.__svmlabNext = spec;
       gd.__svmlabMove = spec.move || null;
       if (spec.move) installMove(gd);
@@ -486,6 +509,26 @@ _preload_component = st.components.v2.component(
 )
 
 
+def _drawn(
+    fig: Any, revision: str | None, theme: Theme
+) -> tuple[list[Any], dict[str, Any], Any]:
+    """``fig``'s themed data, its layout as the browser sizes it (no width, no
+    height: the chart's ``div`` has them) and its height."""
+    spec = themed(fig.to_dict() if hasattr(fig, "to_dict") else fig, theme)
+    layout = {**spec.get("layout", {}), "autosize": True}
+    layout.pop("width", None)
+    height = layout.pop("height", None)
+    if revision is not None:
+        layout["datarevision"] = revision
+    return spec.get("data", []), layout, height
+
+
+def _narrow(below: int, fig: Any, revision: str | None, theme: Theme) -> dict:
+    """A figure's narrow layout as the browser takes it (see :func:`figure_payload`)."""
+    _, layout, height = _drawn(fig, revision, theme)
+    return {"below": int(below), "layout": layout, "height": height}
+
+
 def figure_payload(
     fig: Any,
     config: dict[str, Any],
@@ -495,9 +538,10 @@ def figure_payload(
     fit: tuple[int, int] | None = None,
     move: Any = None,
     theme: Theme = LIGHT,
+    narrow: tuple[int, Any] | None = None,
 ) -> bytes:
     """The bytes :func:`plot` sends: ``{"data", "layout", "config", "select",
-    "defer", "height", "fit", "move"}``.
+    "defer", "height", "fit", "move", "narrow"}``.
 
     ``fig`` is a ``go.Figure`` or the plain ``{"data", "layout"}`` dicts of a
     ``svmlab.figures.*_spec`` builder (serialised as they are, without the
@@ -506,15 +550,13 @@ def figure_payload(
     ``div`` (``fit = (minimum, offset)``: at most the figure's height, at least
     ``minimum`` pixels, else the window's height less ``offset``) and Plotly fills it.
     ``theme`` recolours the figure (:func:`svmlab.figures.theme.themed`).
+    ``narrow = (below, figure)``: while the chart is at most ``below`` px wide
+    (a phone's column) the browser draws ``figure``'s layout and height
+    instead, with the same data (``{"below", "layout", "height"}``).
     """
-    spec = themed(fig.to_dict() if hasattr(fig, "to_dict") else fig, theme)
-    layout = {**spec.get("layout", {}), "autosize": True}
-    layout.pop("width", None)
-    height = layout.pop("height", None)
-    if revision is not None:
-        layout["datarevision"] = revision
+    data, layout, height = _drawn(fig, revision, theme)
     payload = {
-        "data": spec.get("data", []),
+        "data": data,
         "layout": layout,
         "config": config,
         "select": bool(select),
@@ -522,6 +564,7 @@ def figure_payload(
         "height": height,
         "fit": list(fit) if fit else None,
         "move": None if move is None else np.asarray(move, dtype=float).tolist(),
+        "narrow": None if narrow is None else _narrow(*narrow, revision, theme),
     }
     try:
         text = json.dumps(payload, default=json_numbers, allow_nan=False)
@@ -535,7 +578,7 @@ def plot(
 ) -> dict[str, Any] | None:
     """Draw ``fig`` (a ``go.Figure`` or a ``*_spec`` dict) in the kept-alive chart
     ``key``; ``options`` are :func:`figure_payload`'s (``select``, ``defer``,
-    ``revision``, ``fit``, ``move``, all off by default). ``revision``
+    ``revision``, ``fit``, ``move``, ``narrow``, all off by default). ``revision``
     (``layout.datarevision``) should change with the data.
 
     With ``select``, returns the box or lasso selection the user made in the

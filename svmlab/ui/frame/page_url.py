@@ -32,6 +32,7 @@ from svmlab.ui.frame.presets import PRESETS, Preset, page_query
 from svmlab.user_text import for_markdown
 
 __all__ = [
+    "CLASSROOM_TEXT_SCALE",
     "active_preset",
     "classroom",
     "go_to_preset",
@@ -44,6 +45,7 @@ __all__ = [
     "require",
     "say",
     "sidebar_request",
+    "text_scale",
 ]
 
 
@@ -130,6 +132,18 @@ def publish(state: PageState) -> dict[str, str]:
 def classroom(state: PageState) -> bool:
     """Whether this page shows classroom mode now (the frame draws its toggle)."""
     return bool(st.session_state.get(state.classroom_key))
+
+
+#: How much a chart's text grows in classroom mode: as the page's root font
+#: (16 -> 19 px, about x1.2) and a bit more for a projector's back rows.
+#: Plotly's pixel sizes do not follow the root font, so charts scale themselves.
+CLASSROOM_TEXT_SCALE = 1.25
+
+
+def text_scale(state: PageState) -> float:
+    """The scale of this page's chart text now: :data:`CLASSROOM_TEXT_SCALE`
+    in classroom mode, else 1."""
+    return CLASSROOM_TEXT_SCALE if classroom(state) else 1.0
 
 
 def active_preset(state: PageState) -> Preset | None:

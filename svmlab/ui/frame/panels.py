@@ -36,6 +36,7 @@ def plotly_chart(
     *,
     config: dict | None = None,
     axis_titles: tuple[str, str] | None = None,
+    narrow: tuple[int, Any] | None = None,
     **kwargs: Any,
 ) -> Any:
     """A Plotly chart as every page draws it, with :data:`CHART_CONFIG` unless
@@ -49,11 +50,13 @@ def plotly_chart(
     the figure's own fonts (``theme=None``: Streamlit's chart theme would
     replace its 16 px projector fonts by smaller grey ones). ``axis_titles``:
     an upload's column names for a plane's x₁ and x₂
-    (:func:`svmlab.figures.plane.retitled`)."""
+    (:func:`svmlab.figures.plane.retitled`). ``narrow = (below, figure)``: the
+    layout drawn while the chart is at most ``below`` px wide (a phone), in the
+    kept-alive chart (:func:`svmlab.ui.frame.chart.figure_payload`)."""
     config = CHART_CONFIG if config is None else config
     fig = retitled(fig, axis_titles)
     if not kwargs:
-        return chart.plot(fig, key=key, config=config)
+        return chart.plot(fig, key=key, config=config, narrow=narrow)
     spec = fig.to_dict() if hasattr(fig, "to_dict") else fig
     return st.plotly_chart(
         themed(spec, theme_choice.current()),

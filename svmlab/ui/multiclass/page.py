@@ -44,7 +44,7 @@ def render() -> None:
     panels.plotly_chart(
         # The key grows with classroom mode's text (Plotly's pixels do not
         # follow the page's root font), as the family's key does.
-        fig.key_figure(names, scale=1.25 if classroom else 1.0),
+        fig.key_figure(names, scale=page_url.text_scale(MULTICLASS_STATE)),
         config={"displayModeBar": False, "staticPlot": True},
         key="multiclass_key",
     )

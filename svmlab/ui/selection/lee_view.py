@@ -15,7 +15,8 @@ import streamlit as st
 
 from svmlab import SvmlabError, figures
 from svmlab.errors import FitCancelled, counted
-from svmlab.ui.frame import panels
+from svmlab.ui.frame import page_url, panels
+from svmlab.ui.frame.page_state import SELECTION_STATE
 from svmlab.ui.frame.run_state import superseded
 from svmlab.ui.selection import requests as sp
 
@@ -56,6 +57,7 @@ def figure(lee: dict[str, Any], *, height: int = 480) -> None:
             },
             bayes_error=lee["paper"].get("bayes_error"),
             height=height,
+            scale=page_url.text_scale(SELECTION_STATE),
         ),
         "selection_lee_box",
     )

@@ -15,6 +15,8 @@ explanation follows.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import streamlit as st
 
@@ -33,6 +35,9 @@ __all__ = ["render"]
 
 TITLES = {name: c.title for name, c in selection.CRITERIA.items()}
 CELL_C, CELL_SIGMA = "selection_cell_C", "selection_cell_sigma"
+#: The slices chart's widest narrow (stacked) layout: a phone's 358 px column
+#: takes it, a desktop's at least 700 px does not.
+NARROW_BELOW = 560
 
 INTRO = (
     "Choosing C and σ by leave-one-out cross-validation costs up to n refits per "
@@ -164,6 +169,7 @@ def _partial_grid(r) -> None:
                     name,
                     zrange=zrange,
                     title=f"{selection.CRITERIA[name].short_title} (so far: {note})",
+                    scale=page_url.text_scale(SELECTION_STATE),
                 ),
                 note,
             )
@@ -231,24 +237,31 @@ def _sweep(stored, request, body, rest, classroom: bool) -> None:
         if warning:
             st.warning(warning, icon="⚠️")
         with figure:
+            slices = functools.partial(
+                figures.slices_figure,
+                r,
+                i,
+                j,
+                titles=TITLES,
+                value=value,
+                log_y=log_y,
+                scale=page_url.text_scale(SELECTION_STATE),
+            )
             panels.plotly_chart(
-                figures.slices_figure(
-                    r,
-                    i,
-                    j,
-                    titles=TITLES,
-                    value=value,
-                    log_y=log_y,
-                    height=400 if classroom else 460,
-                ),
+                # Classroom's larger text takes more of the height: 440 keeps
+                # the plots readable and the figure inside 720 lines.
+                slices(height=440 if classroom else 460),
                 "selection_slices",
+                # On a phone the panels stacked, the legend under them.
+                narrow=(NARROW_BELOW, slices(narrow=True)),
             )
     with rest.container():
         st.caption(
             "The criterion value is the mean loss at the held-out margins (the "
             "misclassification counts a wrong sign). Stars: each line's minimum along "
-            "the slice. Dotted lines: the chosen C (left) and σ (right). All criteria "
-            "estimate the same leave-one-out quantity, so they share the y axis."
+            "the slice. Dotted lines: the chosen C and σ, in their panels. All "
+            "criteria estimate the same leave-one-out quantity, so they share the y "
+            "scale."
         )
         _rest(stored, value, i, j)
 
@@ -289,6 +302,7 @@ def _rest(stored, value: str, i: int, j: int) -> None:
                     zrange=zrange,
                     chosen=(i, j),
                     title=TITLES[name],
+                    scale=page_url.text_scale(SELECTION_STATE),
                 ),
                 key,
                 on_select=lambda key=key: _clicked(key),
