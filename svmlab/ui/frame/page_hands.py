@@ -342,14 +342,17 @@ def top_with_code(
         row = st.columns(widths, vertical_alignment="center")
         row[0].title(title, help=help)
         if code:
-            slot, *slots = row[1:]
+            slot = row[1].container(key=f"{p}_code_slot")
+            slots = row[2:]
         else:
             slots = row[1:]
         # No taller than the title (1.7rem there): a taller row pushed Solvers'
-        # traces 12 px below a 720-line screen.
+        # traces 12 px below a 720-line screen; the code popover's button too
+        # (at its own height the traces ended at 723 px).
         css += (
             ",".join(
-                f".st-key-{k} button" for k in (*buttons.values(), f"{p}_keys_help")
+                f".st-key-{k} button"
+                for k in (*buttons.values(), f"{p}_keys_help", f"{p}_code_slot")
             )
             + "{min-height:0;height:1.8rem;padding:0 0.6rem;line-height:1}"
         )
