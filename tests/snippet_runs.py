@@ -51,6 +51,12 @@ class Run:
     stdout: str
     error: str | None
 
+    def output(self) -> str:
+        """What the script printed (the test fails with the script's traceback
+        if it raised)."""
+        assert self.error is None, self.error
+        return self.stdout
+
 
 def run(scripts: list[str], workdir: Path, timeout: float = 900) -> list[Run]:
     """Each script run in one fresh interpreter (this checkout's svmlab on the
@@ -77,6 +83,25 @@ def run(scripts: list[str], workdir: Path, timeout: float = 900) -> list[Run]:
     _, sep, tail = done.stdout.rpartition("@@RESULTS@@")
     assert sep, done.stderr[-3000:]
     return [Run(r["stdout"], r["error"]) for r in json.loads(tail)]
+
+
+def preset_names(page: str) -> list[str]:
+    """The presets of ``page``, in the presets' order."""
+    return [n for n, p in PRESETS.items() if p.page == page]
+
+
+def rows_printed(
+    stdout: str, name: str = r"\w+", label: str = r"[^:\n]+"
+) -> dict[str, dict[str, str]]:
+    """``name -> label -> value`` of the ``name | label: value`` lines a script
+    prints (one row of a page's table or one panel's numbers a line), ``name``
+    and ``label`` the patterns of the page's row names and labels."""
+    out: dict[str, dict[str, str]] = {}
+    for row, key, value in re.findall(
+        rf"^({name}) \| ({label}): (.*)$", stdout, re.MULTILINE
+    ):
+        out.setdefault(row, {})[key] = value
+    return out
 
 
 def printed(stdout: str) -> dict[str, str]:
@@ -116,6 +141,22 @@ class Tolerance:
         return int(np.sum(np.abs(values - at) <= slack))
 
 
+def page_fit_numbers(
+    hands: Any, request: Any, added: tuple, upload: tuple | None
+) -> tuple[dict[str, str], Any]:
+    """What a page whose chart takes clicked points shows beside it, from its
+    requests module ``hands``: its cached fit ``hands.fit(request, added)`` (on
+    ``upload``'s points where there is one) and its rows ``hands.numbers``, but
+    the fit time (the run's own)."""
+    with pytest.MonkeyPatch.context() as patch:
+        if upload is not None:
+            patch.setattr(type(request), "data", lambda self: upload)
+        fitted = hands.fit(request, added)
+        rows = dict(hands.numbers(request, fitted))
+    rows.pop("fit time")
+    return rows, fitted
+
+
 def states_ran(
     states: list[tuple],
     write: Callable[..., Snippet],
@@ -136,6 +177,26 @@ def states_ran(
     }
 
 
+def presets_ran(
+    write: Callable[..., Snippet],
+    page_numbers: Callable[..., tuple[Any, Any]],
+    hand_made: Callable[[Any], list[tuple]],
+) -> Any:
+    """The module fixture ``ran`` of a page whose generator takes the request
+    and the upload: :func:`states_ran` of each preset the module's ``opened``
+    fixture opened (no upload) and of ``hand_made(first preset's request)``'s
+    ``(name, request, upload)`` states."""
+
+    @pytest.fixture(scope="module")
+    def ran(opened: dict[str, tuple], tmp_path_factory: Any) -> dict[str, tuple]:
+        states = [(name, request, None) for name, (request, _) in opened.items()]
+        states += hand_made(next(iter(opened.values()))[0])
+        workdir = tmp_path_factory.mktemp(write.__name__)
+        return states_ran(states, write, page_numbers, workdir)
+
+    return ran
+
+
 def presets_opened(page: str, module: Any, generator: str) -> dict[str, tuple]:
     """Each preset of ``page`` opened from its link (AppTest): the request the
     page handed its code generator (``module.<generator>``, recorded) and the
@@ -150,7 +211,7 @@ def presets_opened(page: str, module: Any, generator: str) -> dict[str, tuple]:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(module, generator, recorded)
-        for name in [n for n, p in PRESETS.items() if p.page == page]:
+        for name in preset_names(page):
             at = open_page(ROOT / page, query(name), default_timeout=300)
             assert not at.exception, at.exception
             out[name] = (seen[-1], [c.value for c in at.code])
@@ -162,6 +223,22 @@ def assert_shown(codes: list[str], snippet: Snippet) -> None:
     shown = [c.rstrip("\n") for c in codes]
     for code in snippet.flavours().values():
         assert code.rstrip("\n") in shown
+
+
+def page_shows_code_test(
+    names: list[str], write: Callable[[Any], Snippet]
+) -> Callable[..., None]:
+    """The test that each preset in ``names``, opened on its page (the module's
+    ``opened`` fixture: ``name -> (request, code blocks)``), shows the code
+    ``write(request)`` writes for the request the page built: one test for
+    every page whose generator needs only the request."""
+
+    @pytest.mark.parametrize("name", names)
+    def test(opened: dict[str, tuple], name: str) -> None:
+        request, codes = opened[name]
+        assert_shown(codes, write(request))
+
+    return test
 
 
 @dataclass(frozen=True)

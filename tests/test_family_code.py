@@ -20,7 +20,6 @@ process:
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -35,13 +34,14 @@ from tests.snippet_runs import (
     Tolerance,
     assert_shown,
     floats,
+    page_fit_numbers,
+    preset_names,
     presets_opened,
     printed,
     run_states,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
-PRESET_NAMES = [n for n, p in PRESETS.items() if p.page == FAMILY]
+PRESET_NAMES = preset_names(FAMILY)
 #: Two points clicked in: (x1, x2, class).
 CLICKED = ((0.5, 0.5, 1.0), (-1.0, 2.0, -1.0))
 
@@ -112,12 +112,7 @@ def _hand_made(base: fp.FamilyRequest) -> list[tuple]:
 def _page_numbers(request, added, threshold, upload) -> tuple[dict[str, str], object]:
     """The page's numbers: its cached fit, the rows beside the plane and the
     threshold's confusion matrix and rates (on the upload where there is one)."""
-    with pytest.MonkeyPatch.context() as patch:
-        if upload is not None:
-            patch.setattr(fp.FamilyRequest, "data", lambda self: upload)
-        fitted = fp.fit(request, added)
-        rows = dict(fp.numbers(request, fitted))
-    rows.pop("fit time")
+    rows, fitted = page_fit_numbers(fp, request, added, upload)
     if request.classifier:
         view = fp.threshold_view(fitted, threshold)
         r = view.report
@@ -178,8 +173,7 @@ def test_the_page_shows_the_generators_code_for_its_state(opened, name) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_the_svmlab_code_prints_the_pages_numbers(ran, name) -> None:
     _, _, numbers, fitted, _, own, _ = ran[name]
-    assert own.error is None, own.error
-    shown = printed(own.stdout)
+    shown = printed(own.output())
     for label, value in numbers.items():
         assert shown[label] == value, (label, shown[label], value)
     f = floats(shown["f on the first 5 points"])
@@ -191,8 +185,7 @@ def test_the_scikit_learn_code_agrees_at_the_fits_tol(ran, name) -> None:
     """LIBSVM against the page: f within the tol's reach, the counts off by at
     most the points the tol leaves open (f within it of the count's edge)."""
     request, _, numbers, fitted, t, _, theirs = ran[name]
-    assert theirs.error is None, theirs.error
-    shown = printed(theirs.stdout)
+    shown = printed(theirs.output())
     tol = Tolerance(fp.TOL)
     # Both stop at tol in the dual; f moves by up to C times that per point.
     scale = float(request.C) if request.machine == "C" else 1.0

@@ -16,9 +16,7 @@ flavours of each run in one fresh Python process:
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -29,19 +27,20 @@ from svmlab.snippets import losses_code
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
 from svmlab.snippets.writer import LINE
 from svmlab.ui.frame import data_source
-from svmlab.ui.frame.presets import LOSSES, PRESETS
+from svmlab.ui.frame.presets import LOSSES
 from svmlab.ui.losses import page as losses_page
 from svmlab.ui.losses import requests as lp
 from tests.snippet_runs import (
     Tolerance,
-    assert_shown,
+    page_shows_code_test,
     percent_count,
+    preset_names,
     presets_opened,
-    states_ran,
+    presets_ran,
+    rows_printed,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
-PRESET_NAMES = [n for n, p in PRESETS.items() if p.page == LOSSES]
+PRESET_NAMES = preset_names(LOSSES)
 
 
 @pytest.fixture(scope="module")
@@ -101,36 +100,25 @@ def _page_numbers(request, upload) -> dict[str, dict[str, str]]:
 
 
 def _printed(stdout: str) -> dict[str, dict[str, str]]:
-    out: dict[str, dict[str, str]] = {}
-    for loss, label, value in re.findall(
-        r"^(\w+) \| ([^:\n]+(?:: data|: plane)?): (.*)$", stdout, re.MULTILINE
-    ):
-        out.setdefault(loss, {})[label] = value
-    return out
+    # "labels changed: data" and "...: plane" are labels with a colon in them.
+    return rows_printed(stdout, label=r"[^:\n]+(?:: data|: plane)?")
 
 
-@pytest.fixture(scope="module")
-def ran(opened, tmp_path_factory) -> dict[str, tuple]:
-    states = [(name, request, None) for name, (request, _) in opened.items()]
-    states += _hand_made(opened[PRESET_NAMES[0]][0])
-    workdir = tmp_path_factory.mktemp("losses_code")
-    return states_ran(states, losses_code, _page_numbers, workdir)
+ran = presets_ran(losses_code, _page_numbers, _hand_made)
 
 
 NAMES = [*PRESET_NAMES, "gaussian_own_side", "no_outliers", "upload"]
 
 
-@pytest.mark.parametrize("name", PRESET_NAMES)
-def test_the_page_shows_the_generators_code_for_its_state(opened, name) -> None:
-    request, codes = opened[name]
-    assert_shown(codes, losses_code(request))
+test_the_page_shows_the_generators_code_for_its_state = page_shows_code_test(
+    PRESET_NAMES, losses_code
+)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_svmlab_code_prints_every_panels_numbers(ran, name) -> None:
     _, _, numbers, _, own, _ = ran[name]
-    assert own.error is None, own.error
-    shown = _printed(own.stdout)
+    shown = _printed(own.output())
     assert set(shown) == set(robustness.LOSS_ORDER)
     for loss, rows in numbers.items():
         assert shown[loss] == rows, loss

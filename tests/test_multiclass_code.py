@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -30,13 +29,19 @@ from svmlab.snippets import multiclass_code
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
 from svmlab.snippets.writer import LINE
 from svmlab.ui.frame import data_source
-from svmlab.ui.frame.presets import MULTICLASS, PRESETS
+from svmlab.ui.frame.presets import MULTICLASS
 from svmlab.ui.multiclass import page as multiclass_page
 from svmlab.ui.multiclass import requests as mp
-from tests.snippet_runs import Tolerance, assert_shown, presets_opened, run_states
+from tests.snippet_runs import (
+    Tolerance,
+    page_shows_code_test,
+    preset_names,
+    presets_opened,
+    presets_ran,
+    rows_printed,
+)
 
-ROOT = Path(__file__).resolve().parents[1]
-PRESET_NAMES = [n for n, p in PRESETS.items() if p.page == MULTICLASS]
+PRESET_NAMES = preset_names(MULTICLASS)
 #: The binary fits' and Crammer-Singer's tol (svmlab's and LIBSVM's default).
 TOL = 1e-3
 
@@ -109,45 +114,21 @@ def _page_numbers(request, upload) -> tuple[dict[str, dict[str, str]], dict]:
     return numbers, (results, data)
 
 
-def _printed(stdout: str) -> dict[str, dict[str, str]]:
-    out: dict[str, dict[str, str]] = {}
-    for name, label, value in re.findall(
-        r"^(\w+) \| ([^:\n]+): (.*)$", stdout, re.MULTILINE
-    ):
-        out.setdefault(name, {})[label] = value
-    return out
-
-
-@pytest.fixture(scope="module")
-def ran(opened, tmp_path_factory) -> dict[str, tuple]:
-    states = [(name, (request, None)) for name, (request, _) in opened.items()]
-    states += [(name, (r, u)) for name, r, u in _hand_made(opened[PRESET_NAMES[0]][0])]
-    runs = run_states(
-        states,
-        multiclass_code,
-        _page_numbers,
-        tmp_path_factory.mktemp("multiclass_code"),
-    )
-    return {
-        name: (s.args[0], s.snippet, *s.page, s.own, s.theirs)
-        for name, s in runs.items()
-    }
+ran = presets_ran(multiclass_code, _page_numbers, _hand_made)
 
 
 NAMES = [*PRESET_NAMES, "nu_gaussian", "polynomial_squared_hinge", "upload"]
 
 
-@pytest.mark.parametrize("name", PRESET_NAMES)
-def test_the_page_shows_the_generators_code_for_its_state(opened, name) -> None:
-    request, codes = opened[name]
-    assert_shown(codes, multiclass_code(request))
+test_the_page_shows_the_generators_code_for_its_state = page_shows_code_test(
+    PRESET_NAMES, multiclass_code
+)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_svmlab_code_prints_every_panels_numbers(ran, name) -> None:
     _, _, numbers, _, own, _ = ran[name]
-    assert own.error is None, own.error
-    shown = _printed(own.stdout)
+    shown = rows_printed(own.output())
     assert set(numbers) == set(mp.METHODS)
     for method, rows in numbers.items():
         assert shown[method] == rows, method
@@ -173,8 +154,7 @@ def _open_points(model, method: str, X_test: np.ndarray, reach: float) -> int:
 @pytest.mark.parametrize("name", NAMES)
 def test_the_scikit_learn_code_agrees_at_the_fits_tol(ran, name) -> None:
     request, snippet, numbers, (results, data), _, theirs = ran[name]
-    assert theirs.error is None, theirs.error
-    shown = _printed(theirs.stdout)
+    shown = rows_printed(theirs.output())
     _, _, X_test, _ = data
     linear = request.kernel == "linear"
     assert (NO_EQUIVALENT in snippet.sklearn) == (

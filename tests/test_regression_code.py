@@ -16,7 +16,6 @@ flavours of each run in one fresh Python process:
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,21 +24,22 @@ from svmlab.snippets import regression_code
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
 from svmlab.snippets.writer import LINE
 from svmlab.ui.frame import data_source
-from svmlab.ui.frame.presets import PRESETS, REGRESSION
+from svmlab.ui.frame.presets import REGRESSION
 from svmlab.ui.regression import page as regression_page
 from svmlab.ui.regression import requests as rp
 from tests.snippet_runs import (
     Tolerance,
-    assert_shown,
     floats,
+    page_fit_numbers,
+    page_shows_code_test,
     percent_count,
+    preset_names,
     presets_opened,
     printed,
     states_ran,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
-PRESET_NAMES = [n for n, p in PRESETS.items() if p.page == REGRESSION]
+PRESET_NAMES = preset_names(REGRESSION)
 #: Two points clicked in: (x, t).
 CLICKED = ((0.25, 1.5), (-1.75, -0.5))
 
@@ -69,13 +69,7 @@ def _hand_made(base: rp.RegressionRequest) -> list[tuple]:
 def _page_numbers(request, added, upload) -> tuple[dict[str, str], object]:
     """The page's numbers: its cached fit (``rp.fit``), on the upload's points
     where there is one."""
-    with pytest.MonkeyPatch.context() as patch:
-        if upload is not None:
-            patch.setattr(rp.RegressionRequest, "data", lambda self: upload)
-        fitted = rp.fit(request, added)
-        rows = dict(rp.numbers(request, fitted))
-    rows.pop("fit time")
-    return rows, fitted
+    return page_fit_numbers(rp, request, added, upload)
 
 
 @pytest.fixture(scope="module")
@@ -91,17 +85,15 @@ def ran(opened, tmp_path_factory) -> dict[str, tuple]:
 NAMES = [*PRESET_NAMES, "clicked_polynomial", "nu_linear", "upload"]
 
 
-@pytest.mark.parametrize("name", PRESET_NAMES)
-def test_the_page_shows_the_generators_code_for_its_state(opened, name) -> None:
-    request, codes = opened[name]
-    assert_shown(codes, regression_code(request))
+test_the_page_shows_the_generators_code_for_its_state = page_shows_code_test(
+    PRESET_NAMES, regression_code
+)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_svmlab_code_prints_the_pages_numbers(ran, name) -> None:
     _, _, numbers, fitted, own, _ = ran[name]
-    assert own.error is None, own.error
-    shown = printed(own.stdout)
+    shown = printed(own.output())
     for label, value in numbers.items():
         assert shown[label] == value, (label, shown[label], value)
     f = floats(shown["f on the first 5 points"])
@@ -114,8 +106,7 @@ def test_the_scikit_learn_code_agrees_at_the_fits_tol(ran, name) -> None:
     one) too, the counts off by at most the points the tol leaves open (their
     residual within it of ε)."""
     request, snippet, numbers, fitted, _, theirs = ran[name]
-    assert theirs.error is None, theirs.error
-    shown = printed(theirs.stdout)
+    shown = printed(theirs.output())
     if request.machine == "epsilon" and request.loss != "epsilon_insensitive":
         assert NO_EQUIVALENT in snippet.sklearn and "instead" in snippet.sklearn
         assert "support vectors" in shown

@@ -21,7 +21,6 @@ one fresh Python process:
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -37,7 +36,13 @@ from svmlab.ui.frame import data_source
 from svmlab.ui.selection import page as selection_page
 from svmlab.ui.selection import requests as sp
 from tests.pages import open_page
-from tests.snippet_runs import Tolerance, floats, run_states
+from tests.snippet_runs import (
+    Tolerance,
+    assert_shown,
+    floats,
+    rows_printed,
+    states_ran,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "pages/2_Model_selection.py"
@@ -133,24 +138,14 @@ def _page_table(request, upload) -> tuple[dict[str, dict[str, str]], object]:
 
 
 def _printed(stdout: str) -> dict[str, dict[str, str]]:
-    out: dict[str, dict[str, str]] = {}
-    for name, label, value in re.findall(
-        r"^(\w+|Lee 2006) \| ([^:\n]+): (.*)$", stdout, re.MULTILINE
-    ):
-        out.setdefault(name, {})[label] = value
-    return out
+    # The criteria's rows, and the Lee (2006) section's.
+    return rows_printed(stdout, name=r"\w+|Lee 2006")
 
 
 @pytest.fixture(scope="module")
 def ran(opened, tmp_path_factory) -> dict[str, tuple]:
-    states = [(name, (r, u)) for name, r, u in _hand_made(opened[0])]
-    runs = run_states(
-        states, selection_code, _page_table, tmp_path_factory.mktemp("selection_code")
-    )
-    return {
-        name: (s.args[0], s.snippet, *s.page, s.own, s.theirs)
-        for name, s in runs.items()
-    }
+    workdir = tmp_path_factory.mktemp("selection_code")
+    return states_ran(_hand_made(opened[0]), selection_code, _page_table, workdir)
 
 
 NAMES = ["every_criterion", "lee_rule_regularized", "upload"]
@@ -159,16 +154,13 @@ NAMES = ["every_criterion", "lee_rule_regularized", "upload"]
 def test_the_page_shows_the_generators_code_for_its_state(opened) -> None:
     request, codes = opened
     assert len(request.Cs) == 3 and request.delta == 0.01
-    shown = [c.rstrip("\n") for c in codes]
-    for code in selection_code(request).flavours().values():
-        assert code.rstrip("\n") in shown
+    assert_shown(codes, selection_code(request))
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_svmlab_code_prints_the_pages_table(ran, name) -> None:
     _, _, rows, (result, _, _), own, _ = ran[name]
-    assert own.error is None, own.error
-    shown = _printed(own.stdout)
+    shown = _printed(own.output())
     for criterion, row in rows.items():
         scores = floats(shown[criterion].pop("scores"))
         np.testing.assert_allclose(

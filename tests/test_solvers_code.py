@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -35,14 +34,19 @@ from svmlab.snippets import solvers_code
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
 from svmlab.snippets.writer import LINE
 from svmlab.ui.frame import data_source
-from svmlab.ui.frame.presets import PRESETS, SOLVERS
+from svmlab.ui.frame.presets import SOLVERS
 from svmlab.ui.solvers import page as solvers_page
 from svmlab.ui.solvers import requests as sp
 from svmlab.ui.solvers.text import titles
-from tests.snippet_runs import Tolerance, assert_shown, presets_opened, run_states
+from tests.snippet_runs import (
+    Tolerance,
+    page_shows_code_test,
+    preset_names,
+    presets_opened,
+    presets_ran,
+)
 
-ROOT = Path(__file__).resolve().parents[1]
-PRESET_NAMES = [n for n, p in PRESETS.items() if p.page == SOLVERS]
+PRESET_NAMES = preset_names(SOLVERS)
 #: The page's budget of one fit (``svmlab.ui.frame.room.fit_seconds``).
 FIT_SECONDS = 5.0
 
@@ -119,33 +123,21 @@ def _printed(stdout: str) -> dict[str, dict[str, str]]:
     return out
 
 
-@pytest.fixture(scope="module")
-def ran(opened, tmp_path_factory) -> dict[str, tuple]:
-    states = [(name, (request, None)) for name, (request, _) in opened.items()]
-    states += [(name, (r, u)) for name, r, u in _hand_made(opened[PRESET_NAMES[0]][0])]
-    runs = run_states(
-        states, solvers_code, _page_table, tmp_path_factory.mktemp("solvers_code")
-    )
-    return {
-        name: (s.args[0], s.snippet, *s.page, s.own, s.theirs)
-        for name, s in runs.items()
-    }
+ran = presets_ran(solvers_code, _page_table, _hand_made)
 
 
 NAMES = [*PRESET_NAMES, "linear_squared_regularized", "ramp", "upload_polynomial"]
 
 
-@pytest.mark.parametrize("name", PRESET_NAMES)
-def test_the_page_shows_the_generators_code_for_its_state(opened, name) -> None:
-    request, codes = opened[name]
-    assert_shown(codes, solvers_code(request))
+test_the_page_shows_the_generators_code_for_its_state = page_shows_code_test(
+    PRESET_NAMES, solvers_code
+)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_svmlab_code_prints_the_pages_table(ran, name) -> None:
     _, _, rows, result, own, _ = ran[name]
-    assert own.error is None, own.error
-    shown = _printed(own.stdout)
+    shown = _printed(own.output())
     fitted = {n: r for n, r in shown.items() if "not valid" not in r}
     invalid = {n for n, r in shown.items() if "not valid" in r}
     assert invalid == {r.name for r in result.rows if not r.valid}
@@ -157,8 +149,7 @@ def test_the_svmlab_code_prints_the_pages_table(ran, name) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_the_scikit_learn_code_agrees_with_the_qp_at_the_fits_tol(ran, name) -> None:
     request, snippet, _, result, _, theirs = ran[name]
-    assert theirs.error is None, theirs.error
-    shown = _printed(theirs.stdout)
+    shown = _printed(theirs.output())
     assert NO_EQUIVALENT in snippet.sklearn  # svmlab's other solvers
     for solver in ("CCCP", "IRWLS", "coordinate ascent", "entropy dual"):
         assert solver in snippet.sklearn

@@ -180,8 +180,7 @@ NU_PRINTED = ("margin errors", "ν", "SV fraction", "ρ", "equivalent C")
 def test_the_svmlab_code_prints_the_pages_numbers(views, name) -> None:
     view, ran = views[name]
     result = ran["svmlab"]
-    assert result.error is None, result.error
-    shown = printed(result.stdout)
+    shown = printed(result.output())
     labels = PRINTED + (NU_PRINTED if view.settings.is_nu else ())
     for label in labels:
         assert shown[label] == view.numbers[label], (label, shown[label])
@@ -194,8 +193,7 @@ def test_the_scikit_learn_code_agrees_at_the_fits_tol(views, name) -> None:
     """scikit-learn (LIBSVM) against the page, where it solves the same problem."""
     view, ran = views[name]
     code, result = view.snippet.sklearn, ran["scikit-learn"]
-    assert result.error is None, result.error
-    shown = printed(result.stdout)
+    shown = printed(result.output())
     s = view.settings
     same = s.is_nu or (
         s.loss in ("hinge", "squared_hinge") and s.bias == "unregularized"

@@ -10,8 +10,9 @@ the page's state (its settings or request, by attribute; nothing of the app is
 imported) and returns a :class:`~svmlab.snippets.writer.Snippet`; the app's
 ``svmlab/ui/frame/view_code.py`` draws it.
 
-- :mod:`~svmlab.snippets.writer`: literals, calls, inline points, the cells and
-  the notebook (``.ipynb``) of a script;
+- :mod:`~svmlab.snippets.writer`: literals, calls, inline points, the two
+  flavours under their headers, the cells and the notebook (``.ipynb``) of a
+  script;
 - :mod:`~svmlab.snippets.sklearn_code`: svmlab's kernels in scikit-learn's terms
   and the matplotlib decision figure;
 - one module per page: :mod:`~svmlab.snippets.explore`,

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from svmlab.array_types import Array
-from svmlab.snippets import sklearn_code
+from svmlab.snippets import sklearn_code, writer
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
 from svmlab.snippets.writer import (
     Snippet,
@@ -28,7 +28,6 @@ from svmlab.snippets.writer import (
     call,
     comment,
     literal,
-    script,
     section,
 )
 
@@ -64,8 +63,8 @@ def _model_settings(s: Any) -> dict[str, Any]:
 
 
 def _describe(s: Any, upload: Any) -> str:
-    data = "uploaded points" if upload is not None else s.dataset
-    kernel = "Gaussian" if s.kernel == "gaussian" else s.kernel
+    data = writer.data_name(s.dataset, upload)
+    kernel = writer.kernel_name(s.kernel)
     if s.is_nu:
         return f"Explore: {data}, ν-SVC with ν = {s.nu:g}, {kernel} kernel"
     C = "∞ (hard margin)" if math.isinf(s.effective_C) else f"{s.effective_C:g}"
@@ -446,28 +445,18 @@ def explore_code(
     s = settings
     title = _describe(s, upload)
     data = _data_section(s, edits, upload)
-    header = (
-        f"Code for this view: {title}.\n"
-        "Written by svmlab's Explore page: it fits and prints what the page shows.\n"
-        "Needs svmlab (pip install svmlab, or pip install . in its checkout)."
-    )
-    own = script(
-        header,
-        [data, _svmlab_model(s), _svmlab_numbers(s), _svmlab_figure(s)],
-    )
     model, precomputed = _sklearn_model(s)
-    sk_header = (
-        f"Code for this view: {title}.\n"
-        "Written by svmlab's Explore page, with scikit-learn's SVC and matplotlib;\n"
-        "the data come from svmlab's generator (pip install svmlab)."
-    )
-    sklearn = script(
-        sk_header,
+    return writer.page_snippet(
+        title,
+        "Explore",
+        "it fits and prints what the page shows.",
+        [data, _svmlab_model(s), _svmlab_numbers(s), _svmlab_figure(s)],
         [
             _data_section(s, edits, upload, sklearn=True),
             model,
             _sklearn_numbers(s, precomputed),
             _sklearn_figure(s, precomputed, title.removeprefix("Explore: ")),
         ],
+        stem="svmlab_explore",
+        sklearn_tools="scikit-learn's SVC and matplotlib",
     )
-    return Snippet(title=title, stem="svmlab_explore", svmlab=own, sklearn=sklearn)

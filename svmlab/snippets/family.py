@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from svmlab.array_types import Array
-from svmlab.snippets import sklearn_code
+from svmlab.snippets import sklearn_code, writer
 from svmlab.snippets.writer import (
     Snippet,
     array_literal,
@@ -28,7 +28,6 @@ from svmlab.snippets.writer import (
     comment,
     generated_lines,
     literal,
-    script,
     section,
 )
 
@@ -68,12 +67,7 @@ def _data_section(
         ]
     lines += ["y = np.where(y > 0, 1.0, -1.0)", bounds]
     if added:
-        points = np.asarray(added, dtype=np.float64)
-        lines += [
-            "# Points clicked in on the page: (x1, x2) and their class.",
-            f"X = np.vstack([X, {array_literal(points[:, :2])}])",
-            f"y = np.concatenate([y, {array_literal(points[:, 2])}])",
-        ]
+        lines += writer.clicked_lines(added, "(x1, x2) and their class", "y")
     others = "others = None"
     if r.machine == "one_class" and r.train != "all":
         side = "y > 0" if r.train == "pos" else "y < 0"
@@ -152,6 +146,15 @@ def _error_lines(r: Any, f: str, f_test: str) -> list[str]:
     ]
 
 
+#: The one-class SVM's last row when it saw one class: the other's share it
+#: flags as new (both flavours).
+OTHERS_LINES = (
+    "if others is not None and len(others):",
+    "    new = np.mean(model.decision_function(others) < 0)",
+    '    print("other class flagged:", pct(new))',
+)
+
+
 def _svmlab_model(r: Any) -> str:
     kw = _kernel_kwargs(r)
     if r.machine == "nu":
@@ -170,9 +173,7 @@ def _svmlab_model(r: Any) -> str:
             f'print("ν:", pct({literal(float(r.nu))}))',
             'print("support vectors:", pct(model.support_fraction_))',
             'print("ρ:", f"{model.offset_:.4g}")',
-            "if others is not None and len(others):",
-            "    new = np.mean(model.decision_function(others) < 0)",
-            '    print("other class flagged:", pct(new))',
+            *OTHERS_LINES,
         ]
     else:
         weight = _class_weight(r)
@@ -305,9 +306,7 @@ def _sklearn_model(r: Any) -> str:
             'print("outside (f < 0):", pct(np.mean(f < 0)))',
             'print("support vectors:", pct(model.support_.size / len(y)))',
             'print("ρ:", f"{model.offset_[0]:.4g}")',
-            "if others is not None and len(others):",
-            "    new = np.mean(model.decision_function(others) < 0)",
-            '    print("other class flagged:", pct(new))',
+            *OTHERS_LINES,
         ]
     else:
         weight = _class_weight(r)
@@ -383,8 +382,8 @@ def _sklearn_figure(r: Any, title: str) -> str:
 
 
 def _describe(r: Any, upload: Any) -> str:
-    data = "uploaded points" if upload is not None else r.source
-    kernel = "Gaussian" if r.kernel == "gaussian" else r.kernel
+    data = writer.data_name(r.source, upload)
+    kernel = writer.kernel_name(r.kernel)
     if r.machine == "nu":
         machine = f"ν-SVC with ν = {r.nu:g}"
     elif r.machine == "one_class":
@@ -410,14 +409,10 @@ def family_code(
     r = request
     title = _describe(r, upload)
     bounds = "bounds = figures.data_bounds(X)  # the axes: the data's own points"
-    header = (
-        f"Code for this view: {title}.\n"
-        "Written by svmlab's SVM family page: it fits and prints what the page "
-        "shows (but the fit time).\n"
-        "Needs svmlab (pip install svmlab, or pip install . in its checkout)."
-    )
-    own = script(
-        header,
+    return writer.page_snippet(
+        title,
+        "SVM family",
+        "it fits and prints what the page shows (but the fit time).",
         [
             _data_section(
                 r,
@@ -438,14 +433,6 @@ def family_code(
             *filter(None, [_threshold_section(r, threshold, "svmlab")]),
             _svmlab_figure(r, shade, threshold),
         ],
-    )
-    sk_header = (
-        f"Code for this view: {title}.\n"
-        "Written by svmlab's SVM family page, with scikit-learn and matplotlib;\n"
-        "the data come from svmlab's generator (pip install svmlab)."
-    )
-    sklearn = script(
-        sk_header,
         [
             _data_section(
                 r, added, upload, ["from svmlab import datasets, figures"], bounds
@@ -454,5 +441,5 @@ def family_code(
             *filter(None, [_threshold_section(r, threshold, "sklearn")]),
             _sklearn_figure(r, title.removeprefix("SVM family: ")),
         ],
+        stem="svmlab_family",
     )
-    return Snippet(title=title, stem="svmlab_family", svmlab=own, sklearn=sklearn)

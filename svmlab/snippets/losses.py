@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from svmlab.array_types import Array
-from svmlab.snippets import sklearn_code
+from svmlab.snippets import sklearn_code, writer
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
 from svmlab.snippets.writer import (
     Snippet,
@@ -26,7 +26,6 @@ from svmlab.snippets.writer import (
     generated_lines,
     labels_literal,
     literal,
-    script,
     section,
 )
 
@@ -317,8 +316,8 @@ def _sklearn_figure(title: str) -> str:
 
 
 def _describe(r: Any, upload: Any) -> str:
-    data = "uploaded points" if upload is not None else r.source
-    kernel = "Gaussian" if r.kernel == "gaussian" else r.kernel
+    data = writer.data_name(r.source, upload)
+    kernel = writer.kernel_name(r.kernel)
     return (
         f"Losses: {data} with {r.count} outliers at distance {r.distance:g}, "
         f"{kernel} kernel, C = {r.C:g}"
@@ -330,13 +329,10 @@ def losses_code(request: Any, upload: tuple[Array, Array] | None = None) -> Snip
     points when the data were uploaded)."""
     r = request
     title = _describe(r, upload)
-    header = (
-        f"Code for this view: {title}.\n"
-        "Written by svmlab's Losses page: it fits and prints what the panels show.\n"
-        "Needs svmlab (pip install svmlab, or pip install . in its checkout)."
-    )
-    own = script(
-        header,
+    return writer.page_snippet(
+        title,
+        "Losses",
+        "it fits and prints what the panels show.",
         [
             _data_section(
                 r,
@@ -349,14 +345,6 @@ def losses_code(request: Any, upload: tuple[Array, Array] | None = None) -> Snip
             _svmlab_fits(r),
             _svmlab_figure(),
         ],
-    )
-    sk_header = (
-        f"Code for this view: {title}.\n"
-        "Written by svmlab's Losses page, with scikit-learn's SVC and matplotlib;\n"
-        "the data and outliers come from svmlab (pip install svmlab)."
-    )
-    sklearn = script(
-        sk_header,
         [
             _data_section(
                 r,
@@ -367,5 +355,7 @@ def losses_code(request: Any, upload: tuple[Array, Array] | None = None) -> Snip
             _sklearn_fits(r),
             _sklearn_figure(title.removeprefix("Losses: ")),
         ],
+        stem="svmlab_losses",
+        sklearn_tools="scikit-learn's SVC and matplotlib",
+        data_from="the data and outliers come from svmlab",
     )
-    return Snippet(title=title, stem="svmlab_losses", svmlab=own, sklearn=sklearn)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from svmlab.array_types import Array
-from svmlab.snippets import sklearn_code
+from svmlab.snippets import sklearn_code, writer
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
 from svmlab.snippets.writer import (
     Snippet,
@@ -28,7 +28,6 @@ from svmlab.snippets.writer import (
     comment,
     generated_lines,
     literal,
-    script,
     section,
 )
 
@@ -92,6 +91,13 @@ def _binary_kwargs(r: Any) -> dict[str, Any]:
     return out
 
 
+def _entry(
+    method: str, callee: str, kwargs: dict[str, Any], args: tuple[str, ...] = ()
+) -> str:
+    """One method's model as an entry of the script's ``models`` dict."""
+    return call(callee, kwargs, indent="    ", prefix=f'"{method}": ', args=args) + ","
+
+
 def _svmlab_models(r: Any) -> str:
     kw = {**_binary_kwargs(r), "max_seconds": FIT_SECONDS}
     binary: dict[str, Any] = (
@@ -104,17 +110,9 @@ def _svmlab_models(r: Any) -> str:
         "# Each method's fit has 5 s, as on the page; the fit times are this",
         "# run's own, so they are left out.",
         "models = {",
-        call("svmlab.OneVsRestSVC", {**kw, **binary}, indent="    ", prefix='"ovr": ')
-        + ",",
-        call("svmlab.OneVsOneSVC", {**kw, **binary}, indent="    ", prefix='"ovo": ')
-        + ",",
-        call(
-            "svmlab.CrammerSingerSVC",
-            {**kw, "bias": "none"},
-            indent="    ",
-            prefix='"crammer_singer": ',
-        )
-        + ",",
+        _entry("ovr", "svmlab.OneVsRestSVC", {**kw, **binary}),
+        _entry("ovo", "svmlab.OneVsOneSVC", {**kw, **binary}),
+        _entry("crammer_singer", "svmlab.CrammerSingerSVC", {**kw, "bias": "none"}),
         "}",
         "",
         "",
@@ -206,7 +204,8 @@ def _sklearn_models(r: Any) -> str:
     cs = []
     if r.kernel == "linear":
         cs = [
-            call(
+            _entry(
+                "crammer_singer",
                 "LinearSVC",
                 {
                     "multi_class": "crammer_singer",
@@ -216,10 +215,7 @@ def _sklearn_models(r: Any) -> str:
                     "max_iter": 100_000,
                     "random_state": 0,
                 },
-                indent="    ",
-                prefix='"crammer_singer": ',
-            )
-            + ",",
+            ),
         ]
     return section(
         f"One-vs-rest, one-vs-one (scikit-learn's {name}, LIBSVM) and the numbers",
@@ -233,21 +229,8 @@ def _sklearn_models(r: Any) -> str:
         "# One-vs-one is SVC's own multiclass rule (LIBSVM): one classifier per",
         "# pair, a vote, a tie to the class that comes first.",
         "models = {",
-        call(
-            "OneVsRestClassifier",
-            {},
-            indent="    ",
-            prefix='"ovr": ',
-            args=("=" + call(name, binary),),
-        )
-        + ",",
-        call(
-            name,
-            {**binary, "decision_function_shape": "ovo"},
-            indent="    ",
-            prefix='"ovo": ',
-        )
-        + ",",
+        _entry("ovr", "OneVsRestClassifier", {}, ("=" + call(name, binary),)),
+        _entry("ovo", name, {**binary, "decision_function_shape": "ovo"}),
         *cs,
         "}",
         "",
@@ -326,8 +309,8 @@ def _sklearn_figure(title: str) -> str:
 
 
 def _describe(r: Any, upload: Any) -> str:
-    data = "uploaded points" if upload is not None else r.source
-    kernel = "Gaussian" if r.kernel == "gaussian" else r.kernel
+    data = writer.data_name(r.source, upload)
+    kernel = writer.kernel_name(r.kernel)
     binary = f", binary ν-SVC (ν = {r.nu:g})" if r.machine == "nu" else ""
     return f"Multiclass: {data}, {kernel} kernel, C = {r.C:g}{binary}"
 
@@ -338,14 +321,10 @@ def multiclass_code(request: Any, upload: tuple[Array, Array] | None = None) -> 
     uploaded)."""
     r = request
     title = _describe(r, upload)
-    header = (
-        f"Code for this view: {title}.\n"
-        "Written by svmlab's Multiclass page: it fits and prints what the panels "
-        "show (but the fit times).\n"
-        "Needs svmlab (pip install svmlab, or pip install . in its checkout)."
-    )
-    own = script(
-        header,
+    return writer.page_snippet(
+        title,
+        "Multiclass",
+        "it fits and prints what the panels show (but the fit times).",
         [
             _data_section(
                 r,
@@ -358,14 +337,6 @@ def multiclass_code(request: Any, upload: tuple[Array, Array] | None = None) -> 
             _svmlab_models(r),
             _svmlab_figure(),
         ],
-    )
-    sk_header = (
-        f"Code for this view: {title}.\n"
-        "Written by svmlab's Multiclass page, with scikit-learn and matplotlib;\n"
-        "the data come from svmlab's generator (pip install svmlab)."
-    )
-    sklearn = script(
-        sk_header,
         [
             _data_section(
                 r, upload, "from svmlab.datasets import multiclass as multiclass_data"
@@ -373,5 +344,5 @@ def multiclass_code(request: Any, upload: tuple[Array, Array] | None = None) -> 
             _sklearn_models(r),
             _sklearn_figure(title.removeprefix("Multiclass: ")),
         ],
+        stem="svmlab_multiclass",
     )
-    return Snippet(title=title, stem="svmlab_multiclass", svmlab=own, sklearn=sklearn)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from svmlab.array_types import Array
-from svmlab.snippets import sklearn_code
+from svmlab.snippets import sklearn_code, writer
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
 from svmlab.snippets.writer import (
     Snippet,
@@ -24,7 +24,6 @@ from svmlab.snippets.writer import (
     call,
     comment,
     generated_lines,
-    script,
     section,
 )
 
@@ -58,12 +57,7 @@ def _data_section(r: Any, added: tuple, upload: Any, imports: list[str]) -> str:
             "X_test = t_test = None",
         ]
     if added:
-        points = np.asarray(added, dtype=np.float64)
-        lines += [
-            "# Points clicked in on the page: (x, t).",
-            f"X = np.vstack([X, {array_literal(points[:, :1])}])",
-            f"t = np.concatenate([t, {array_literal(points[:, 1])}])",
-        ]
+        lines += writer.clicked_lines(added, "(x, t)", "t")
     return section("The data", "import numpy as np", "", *imports, "", *lines)
 
 
@@ -200,8 +194,8 @@ def _sklearn_figure(title: str) -> str:
 
 
 def _describe(r: Any, upload: Any) -> str:
-    data = "uploaded points" if upload is not None else r.source
-    kernel = "Gaussian" if r.kernel == "gaussian" else r.kernel
+    data = writer.data_name(r.source, upload)
+    kernel = writer.kernel_name(r.kernel)
     machine = (
         f"ν-SVR with ν = {r.nu:g}"
         if r.machine == "nu"
@@ -217,13 +211,10 @@ def regression_code(
     ``added`` ((x, t) pairs clicked in), on ``upload``'s points if uploaded."""
     r = request
     title = _describe(r, upload)
-    header = (
-        f"Code for this view: {title}.\n"
-        "Written by svmlab's Regression page: it fits and prints what the page "
-        "shows.\nNeeds svmlab (pip install svmlab, or pip install . in its checkout)."
-    )
-    own = script(
-        header,
+    return writer.page_snippet(
+        title,
+        "Regression",
+        "it fits and prints what the page shows.",
         [
             _data_section(
                 r,
@@ -238,14 +229,6 @@ def regression_code(
             _svmlab_model(r),
             _svmlab_figure(r),
         ],
-    )
-    sk_header = (
-        f"Code for this view: {title}.\n"
-        "Written by svmlab's Regression page, with scikit-learn and matplotlib;\n"
-        "the data come from svmlab's generator (pip install svmlab)."
-    )
-    sklearn = script(
-        sk_header,
         [
             _data_section(
                 r,
@@ -256,5 +239,5 @@ def regression_code(
             _sklearn_model(r),
             _sklearn_figure(title.removeprefix("Regression: ")),
         ],
+        stem="svmlab_regression",
     )
-    return Snippet(title=title, stem="svmlab_regression", svmlab=own, sklearn=sklearn)

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from svmlab.array_types import Array
+from svmlab.snippets import writer
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
 from svmlab.snippets.writer import (
     Snippet,
@@ -28,7 +29,6 @@ from svmlab.snippets.writer import (
     comment,
     data_lines,
     literal,
-    script,
     section,
 )
 
@@ -206,7 +206,7 @@ def _sklearn_figure(title: str) -> str:
 
 
 def _describe(r: Any, upload: Any) -> str:
-    data = "uploaded points" if upload is not None else r.source
+    data = writer.data_name(r.source, upload)
     fits = "Lee's rule" if r.stop == "lee" else "converged fits"
     return (
         f"Model selection: {data}, {len(r.Cs)} C × {len(r.sigmas)} σ, "
@@ -220,14 +220,11 @@ def selection_code(request: Any, upload: tuple[Array, Array] | None = None) -> S
     section."""
     r = request
     title = _describe(r, upload)
-    header = (
-        f"Code for this view: {title}.\n"
-        "Written by svmlab's Model selection page: it runs the sweep the page's "
-        "Run sweep button runs and prints the page's table (but the times).\n"
-        "Needs svmlab (pip install svmlab, or pip install . in its checkout)."
-    )
-    own = script(
-        header,
+    return writer.page_snippet(
+        title,
+        "Model selection",
+        "it runs the sweep the page's Run sweep button runs and prints the page's "
+        "table (but the times).",
         [
             _data_section(
                 r,
@@ -240,18 +237,10 @@ def selection_code(request: Any, upload: tuple[Array, Array] | None = None) -> S
             _svmlab_figure(),
             _lee_section(),
         ],
-    )
-    sk_header = (
-        f"Code for this view: {title}.\n"
-        "Written by svmlab's Model selection page, with scikit-learn and "
-        "matplotlib;\nthe data come from svmlab's generator (pip install svmlab)."
-    )
-    sklearn = script(
-        sk_header,
         [
             _data_section(r, upload, "from svmlab import datasets"),
             _sklearn_sweep(r),
             _sklearn_figure("SVC (hinge): leave-one-out error"),
         ],
+        stem="svmlab_selection",
     )
-    return Snippet(title=title, stem="svmlab_selection", svmlab=own, sklearn=sklearn)

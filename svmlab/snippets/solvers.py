@@ -19,7 +19,7 @@ import math
 from typing import Any
 
 from svmlab.array_types import Array
-from svmlab.snippets import sklearn_code
+from svmlab.snippets import sklearn_code, writer
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
 from svmlab.snippets.writer import (
     Snippet,
@@ -27,7 +27,6 @@ from svmlab.snippets.writer import (
     comment,
     data_lines,
     literal,
-    script,
     section,
 )
 
@@ -281,8 +280,8 @@ def _sklearn_figure(title: str) -> str:
 
 
 def _describe(r: Any, upload: Any) -> str:
-    data = "uploaded points" if upload is not None else r.source
-    kernel = "Gaussian" if r.kernel == "gaussian" else r.kernel
+    data = writer.data_name(r.source, upload)
+    kernel = writer.kernel_name(r.kernel)
     C = "∞ (hard margin)" if not math.isfinite(r.C) else f"{r.C:g}"
     bias = {"unregularized": "unregularized", "regularized": "regularized"}.get(
         r.bias, "no"
@@ -298,14 +297,12 @@ def solvers_code(request: Any, upload: tuple[Array, Array] | None = None) -> Sni
     ``upload``'s points when the data were uploaded)."""
     r = request
     title = _describe(r, upload)
-    header = (
-        f"Code for this view: {title}.\n"
-        "Written by svmlab's Solvers page: it runs every solver and prints the "
-        "page's table (the times are the run's own, left out).\n"
-        "Needs svmlab (pip install svmlab, or pip install . in its checkout)."
-    )
-    own = script(
-        header,
+    C_sklearn = float(r.C) if math.isfinite(r.C) else HARD_C
+    return writer.page_snippet(
+        title,
+        "Solvers",
+        "it runs every solver and prints the page's table (the times are the "
+        "run's own, left out).",
         [
             _data_section(
                 r,
@@ -317,19 +314,11 @@ def solvers_code(request: Any, upload: tuple[Array, Array] | None = None) -> Sni
             _svmlab_table(r),
             _svmlab_figure(),
         ],
-    )
-    C_sklearn = float(r.C) if math.isfinite(r.C) else HARD_C
-    sk_header = (
-        f"Code for this view: {title}.\n"
-        "Written by svmlab's Solvers page, with scikit-learn's SVC and matplotlib;\n"
-        "the data come from svmlab's generator (pip install svmlab)."
-    )
-    sklearn = script(
-        sk_header,
         [
             _data_section(r, upload, "from svmlab import datasets"),
             _sklearn_table(r),
             _sklearn_figure(f"SVC (LIBSVM), C = {literal(C_sklearn)}"),
         ],
+        stem="svmlab_solvers",
+        sklearn_tools="scikit-learn's SVC and matplotlib",
     )
-    return Snippet(title=title, stem="svmlab_solvers", svmlab=own, sklearn=sklearn)

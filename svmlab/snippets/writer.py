@@ -1,5 +1,7 @@
 """The pieces every page's code is written with: values as Python literals,
-calls laid out as a person would type them, points inline, and the notebook.
+calls laid out as a person would type them, points inline (the data, the points
+clicked in), the view's title words, the two flavours under their headers
+(:func:`page_snippet`), and the notebook.
 
 A snippet is a plain Python script in the "percent" format (``# %% Title``
 starts a cell: VS Code, Spyder and Jupytext read it as cells), so the same text
@@ -26,13 +28,17 @@ __all__ = [
     "array_literal",
     "call",
     "cells",
+    "clicked_lines",
     "code_value",
     "comment",
     "data_lines",
+    "data_name",
     "generated_lines",
+    "kernel_name",
     "labels_literal",
     "literal",
     "notebook",
+    "page_snippet",
     "section",
 ]
 
@@ -185,6 +191,18 @@ def generated_lines(
     ]
 
 
+def clicked_lines(added: Iterable[tuple], what: str, target: str) -> list[str]:
+    """The lines that append the points clicked in on a page, ``added`` (each
+    its inputs then its target), to ``X`` and to the target array ``target``;
+    ``what`` says in the comment what a point's numbers are."""
+    points = np.asarray(added, dtype=np.float64)
+    return [
+        f"# Points clicked in on the page: {what}.",
+        f"X = np.vstack([X, {array_literal(points[:, :-1])}])",
+        f"{target} = np.concatenate([{target}, {array_literal(points[:, -1])}])",
+    ]
+
+
 def labels_literal(y: ArrayLike) -> str:
     """Labels as an array literal: numbers as :func:`array_literal`, text
     (an upload's own labels) as an array of strings."""
@@ -236,6 +254,53 @@ def script(header: str, sections: Iterable[str]) -> str:
     ]
     head = "\n".join(f"# {line}".rstrip() for line in wrapped)
     return head + "\n\n" + "\n\n".join(sections).rstrip() + "\n"
+
+
+def data_name(source: str, upload: Any) -> str:
+    """The data as a view's title names them: the generator, or "uploaded
+    points" when ``upload`` holds the page's uploaded points."""
+    return "uploaded points" if upload is not None else source
+
+
+def kernel_name(kernel: str) -> str:
+    """A kernel as a view's title names it (Gaussian with its capital)."""
+    return "Gaussian" if kernel == "gaussian" else kernel
+
+
+#: The svmlab flavour's last header line: how to get svmlab.
+NEEDS_SVMLAB = "Needs svmlab (pip install svmlab, or pip install . in its checkout)."
+
+
+def page_snippet(
+    title: str,
+    page: str,
+    does: str,
+    own: Iterable[str],
+    sklearn: Iterable[str],
+    *,
+    stem: str,
+    sklearn_tools: str = "scikit-learn and matplotlib",
+    data_from: str = "the data come from svmlab's generator",
+) -> Snippet:
+    """A page's two flavours under their headers: svmlab's ``own`` sections
+    (the header says what the script ``does``) and scikit-learn's ``sklearn``
+    sections (the header names the ``sklearn_tools`` and where the data come
+    from). ``page`` is the page's name as its menu shows it."""
+    own_header = (
+        f"Code for this view: {title}.\n"
+        f"Written by svmlab's {page} page: {does}\n{NEEDS_SVMLAB}"
+    )
+    sklearn_header = (
+        f"Code for this view: {title}.\n"
+        f"Written by svmlab's {page} page, with {sklearn_tools};\n"
+        f"{data_from} (pip install svmlab)."
+    )
+    return Snippet(
+        title=title,
+        stem=stem,
+        svmlab=script(own_header, own),
+        sklearn=script(sklearn_header, sklearn),
+    )
 
 
 def cells(code: str) -> list[tuple[str, str]]:

@@ -740,7 +740,7 @@ def threshold_caption(view: ThresholdView, p: float | None) -> str:
     return text
 
 
-#: The page's title and the help beside it (``page_hands.top``).
+#: The page's title and the help beside it (``page_hands.top_with_code``).
 TITLE = "The SVM family"
 HELP = (
     "The same data under C-SVC (you set C, and a C per class), ν-SVC (ν "

@@ -2,7 +2,7 @@
 :class:`~svmlab.ui.frame.page_state.PageState`: undo, redo and keys (Losses, Solvers,
 Model selection, Multiclass, Regression, SVM family).
 
-:func:`top` is the top of such a page: the title row (the title, ↶ ↷ and the
+:func:`top_with_code` is the top of such a page: the title row (the title, ↶ ↷ and the
 "Keys" help), the sidebar's settings (:func:`svmlab.ui.frame.page_url.sidebar_request`),
 the point a click on the page's chart adds, and then this run's snapshot
 recorded in the page's history (:mod:`svmlab.ui.frame.undo`, the mechanism Explore
@@ -40,7 +40,6 @@ __all__ = [
     "history",
     "key_rows",
     "snapshot",
-    "top",
     "top_taking_points",
     "top_with_code",
 ]
@@ -277,30 +276,6 @@ def key_rows(state: PageState) -> list[Row]:
         does = f"{what} one step back / forward"
         rows.append(_pair(p, "scrub", "JL", does, _scrub, (key, low, high, step)))
     return rows
-
-
-def top(
-    state: PageState,
-    controls: Callable[[], Any],
-    *,
-    title: str,
-    help: str | None = None,
-    still: str = "",
-    clicks: tuple[str, Callable[[Any, tuple[float, float]], None]] | None = None,
-    require: bool = True,
-) -> Any:
-    """:func:`top_with_code` without the slot for the page's code."""
-    request, _ = top_with_code(
-        state,
-        controls,
-        title=title,
-        help=help,
-        still=still,
-        clicks=clicks,
-        require=require,
-        code=False,
-    )
-    return request
 
 
 def top_with_code(

@@ -26,7 +26,9 @@ __all__ = ["render"]
 
 def render() -> None:
     """Draw the Losses page: one script run of ``pages/4_Losses.py``."""
-    request = page_hands.top(LOSSES_STATE, lp.controls, title=lp.TITLE, help=lp.HELP)
+    request, _ = page_hands.top_with_code(
+        LOSSES_STATE, lp.controls, title=lp.TITLE, help=lp.HELP, code=False
+    )
 
     # A refused comparison keeps the last one drawn (model_block.kept_result).
     request, result = kept_result(

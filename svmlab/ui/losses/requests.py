@@ -558,7 +558,7 @@ NUMBERS_TEXT = (
     "outliers' total α and its share of Σα (how much the fit listens to them)."
 )
 
-#: The page's title and the help beside it (``page_hands.top``).
+#: The page's title and the help beside it (``page_hands.top_with_code``).
 TITLE = "Losses: robustness to outliers"
 HELP = (
     "Every panel fits the same data, outliers included, with one loss; the "

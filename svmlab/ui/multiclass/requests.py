@@ -288,7 +288,7 @@ def story(results: dict[str, MethodResult]) -> str:
     return " ".join(parts)
 
 
-#: The page's title and the help beside it (``page_hands.top``).
+#: The page's title and the help beside it (``page_hands.top_with_code``).
 TITLE = "Multiclass SVMs"
 HELP = (
     "The same data, kernel and C for the three methods. One-vs-rest trains "

@@ -392,7 +392,7 @@ DUAL_TEXT = (
     "diagonal, as with the squared hinge."
 )
 
-#: The page's title and the help beside it (``page_hands.top``).
+#: The page's title and the help beside it (``page_hands.top_with_code``).
 TITLE = "Support vector regression"
 HELP = (
     "The same machine as the classifier, with the hinge replaced by the "

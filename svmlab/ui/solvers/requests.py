@@ -358,7 +358,7 @@ def frame_caption(frame: Frame, title: str, reference: str | None) -> str:
     )
 
 
-#: The page's title and the help beside it (``page_hands.top``).
+#: The page's title and the help beside it (``page_hands.top_with_code``).
 TITLE = "Solvers: the same problem, every way"
 HELP = (
     "Every solver registered for the chosen loss and bias minimises the same "
