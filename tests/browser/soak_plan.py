@@ -131,7 +131,8 @@ def allowed_messages(phrases: list[str] | None = None) -> dict[str, frozenset[st
     - a value out of range: a typed number ("must be a positive number" for a C,
       sigma or tol of 0); a range across two widgets ("n_outliers must be at
       most n_samples - 2") also from a slider;
-    - the hard margin on overlapping classes: any change of data or model;
+    - the hard margin on overlapping classes, and a solver or machine that a
+      non-positive-semidefinite Gram matrix refuses: any change of data or model;
     - column choices and class counts of an uploaded table: the column select
       boxes, an upload, the "drop rows" box; "Only one class" also from the
       sliders and numbers that shrink the training set.
@@ -145,6 +146,13 @@ def allowed_messages(phrases: list[str] | None = None) -> dict[str, frozenset[st
             "must be between": frozenset({"number", "slider"}),
             "must be at most": frozenset({"number", "slider"}),
             "The hard-margin SVM has no solution": MOVE_KINDS,
+            # A model the kernel's Gram matrix cannot have (the sigmoid is not
+            # positive semidefinite): refused with the last picture kept (issue
+            # 44, item 7). It depends on the data and the model alike, so on
+            # any change of either, as the hard margin's.
+            "needs a convex problem": MOVE_KINDS,
+            "not positive semidefinite on these points": MOVE_KINDS,
+            "is unbounded": MOVE_KINDS,
             "Choose two different feature columns": frozenset({"selectbox", "upload"}),
             "cannot also be a feature": frozenset({"selectbox", "upload"}),
             "is not numeric": frozenset({"selectbox", "upload"}),
