@@ -235,6 +235,8 @@ SCALED_TEXT = {
         ("ticks", "axis_titles", "legend", "annotations"),
     ),
     "heatmap": (".st-key-selection_heat_loo", ("ticks", "axis_titles", "annotations")),
+    "gap": (".st-key-selection_gap .svmlab-plot", ("ticks", "axis_titles")),
+    "model": (".st-key-selection_model_loo .svmlab-plot", ("ticks", "axis_titles")),
 }
 
 
@@ -257,7 +259,7 @@ def test_the_charts_text_grows_with_classroom_mode(
         page.locator(f"{SCALED_TEXT['slices'][0]} .legendtext").first.wait_for()
         page.wait_for_timeout(600)
         check_page()
-        for chart in ("slices", "heatmap"):
+        for chart in ("slices", "heatmap", "gap", "model"):
             measured[mode][chart] = chart_text(page, SCALED_TEXT[chart][0])
     grew = {
         f"{chart}.{kind}": growth(
@@ -265,7 +267,8 @@ def test_the_charts_text_grows_with_classroom_mode(
         )
         for chart, (_, kinds) in SCALED_TEXT.items()
         for kind in (*kinds, "legend")
-        if kind != "legend" or chart != "heatmap"  # the heatmap has no legend
+        # The heatmap and the gap chart have no legend (a colour bar).
+        if kind != "legend" or chart not in ("heatmap", "gap")
     }
     for what, ratio in grew.items():
         assert ratio["size"] >= 19 / 16, (what, grew, measured)
