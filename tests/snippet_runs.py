@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 from svmlab.snippets import Snippet
+from svmlab.snippets.writer import LINE
 from svmlab.ui.frame.presets import PRESETS, query
 from tests.pages import open_page
 
@@ -181,20 +182,82 @@ def presets_ran(
     write: Callable[..., Snippet],
     page_numbers: Callable[..., tuple[Any, Any]],
     hand_made: Callable[[Any], list[tuple]],
+    preset_args: tuple = (None,),
 ) -> Any:
-    """The module fixture ``ran`` of a page whose generator takes the request
-    and the upload: :func:`states_ran` of each preset the module's ``opened``
-    fixture opened (no upload) and of ``hand_made(first preset's request)``'s
-    ``(name, request, upload)`` states."""
+    """The module fixture ``ran``: :func:`states_ran` of each preset the
+    module's ``opened`` fixture opened (its request, then ``preset_args``: by
+    default no upload) and of ``hand_made(first preset's request)``'s
+    ``(name, request, *more)`` states."""
 
     @pytest.fixture(scope="module")
     def ran(opened: dict[str, tuple], tmp_path_factory: Any) -> dict[str, tuple]:
-        states = [(name, request, None) for name, (request, _) in opened.items()]
+        states = [
+            (name, request, *preset_args) for name, (request, _) in opened.items()
+        ]
         states += hand_made(next(iter(opened.values()))[0])
         workdir = tmp_path_factory.mktemp(write.__name__)
         return states_ran(states, write, page_numbers, workdir)
 
     return ran
+
+
+def page_code_suite(
+    page: str,
+    page_module: Any,
+    write: Callable[..., Snippet],
+    page_numbers: Callable[..., tuple[Any, Any]],
+    hand_made: Callable[[Any], list[tuple]],
+    preset_args: tuple = (None,),
+) -> tuple[Any, Any, Callable[..., None]]:
+    """What every page's code test module starts from: the module fixtures
+    ``opened`` (:func:`presets_opened` of ``page``, its generator ``write``
+    looked up by name in ``page_module``) and ``ran`` (:func:`presets_ran`),
+    and the test that each preset's page shows the code ``write(request)``
+    writes (:func:`page_shows_code_test`)."""
+
+    @pytest.fixture(scope="module")
+    def opened() -> dict[str, tuple]:
+        """Each preset's page: the request it built and the code it shows."""
+        return presets_opened(page, page_module, write.__name__)
+
+    ran = presets_ran(write, page_numbers, hand_made, preset_args)
+    return opened, ran, page_shows_code_test(preset_names(page), write)
+
+
+def panels_printed_test(
+    names: list[str], parse: Callable[[str], dict], panels: Sequence[str]
+) -> Callable[..., None]:
+    """The test that, for each state in ``names``, the svmlab flavour prints
+    every one of the page's ``panels`` (``ran``'s numbers, by the page's own
+    engine call) exactly as the page shows them, read by ``parse``."""
+
+    @pytest.mark.parametrize("name", names)
+    def test(ran: dict[str, tuple], name: str) -> None:
+        _, _, numbers, _, own, _ = ran[name]
+        shown = parse(own.output())
+        assert set(shown) == set(numbers) == set(panels)
+        for panel, rows in numbers.items():
+            assert shown[panel] == rows, panel
+
+    return test
+
+
+def lines_fit_test(
+    write: Callable[..., Snippet], states: Callable[[Any], list[tuple]]
+) -> Callable[..., None]:
+    """The test that every line of both flavours fits in :data:`LINE`
+    columns and compiles, for each ``(name, *write's arguments)`` of
+    ``states(first preset's request)`` (the module's ``opened`` fixture)."""
+
+    def test(opened: dict[str, tuple]) -> None:
+        request = next(iter(opened.values()))[0]
+        for name, *args in states(request):
+            for code in write(*args).flavours().values():
+                long = [line for line in code.splitlines() if len(line) > LINE]
+                assert not long, (name, long)
+                compile(code, name, "exec")
+
+    return test
 
 
 def presets_opened(page: str, module: Any, generator: str) -> dict[str, tuple]:

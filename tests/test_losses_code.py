@@ -25,28 +25,21 @@ from svmlab.experiments import robustness
 from svmlab.experiments.robustness import FitSettings
 from svmlab.snippets import losses_code
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
-from svmlab.snippets.writer import LINE
 from svmlab.ui.frame import data_source
 from svmlab.ui.frame.presets import LOSSES
 from svmlab.ui.losses import page as losses_page
 from svmlab.ui.losses import requests as lp
 from tests.snippet_runs import (
     Tolerance,
-    page_shows_code_test,
+    lines_fit_test,
+    page_code_suite,
+    panels_printed_test,
     percent_count,
     preset_names,
-    presets_opened,
-    presets_ran,
     rows_printed,
 )
 
 PRESET_NAMES = preset_names(LOSSES)
-
-
-@pytest.fixture(scope="module")
-def opened() -> dict[str, tuple]:
-    """Each preset's page: the request it built and the code blocks it shows."""
-    return presets_opened(LOSSES, losses_page, "losses_code")
 
 
 def _uploaded() -> tuple[np.ndarray, np.ndarray]:
@@ -104,24 +97,13 @@ def _printed(stdout: str) -> dict[str, dict[str, str]]:
     return rows_printed(stdout, label=r"[^:\n]+(?:: data|: plane)?")
 
 
-ran = presets_ran(losses_code, _page_numbers, _hand_made)
-
-
-NAMES = [*PRESET_NAMES, "gaussian_own_side", "no_outliers", "upload"]
-
-
-test_the_page_shows_the_generators_code_for_its_state = page_shows_code_test(
-    PRESET_NAMES, losses_code
+opened, ran, test_the_page_shows_the_generators_code_for_its_state = page_code_suite(
+    LOSSES, losses_page, losses_code, _page_numbers, _hand_made
 )
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_the_svmlab_code_prints_every_panels_numbers(ran, name) -> None:
-    _, _, numbers, _, own, _ = ran[name]
-    shown = _printed(own.output())
-    assert set(shown) == set(robustness.LOSS_ORDER)
-    for loss, rows in numbers.items():
-        assert shown[loss] == rows, loss
+NAMES = [*PRESET_NAMES, "gaussian_own_side", "no_outliers", "upload"]
+test_the_svmlab_code_prints_every_panels_numbers = panels_printed_test(
+    NAMES, _printed, robustness.LOSS_ORDER
+)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -164,9 +146,6 @@ def test_the_scikit_learn_code_agrees_at_the_fits_tol(ran, name) -> None:
         assert abs(a - b) <= 10 * tol.tol * max(1.0, b) * max(1, request.count)
 
 
-def test_every_line_fits_and_compiles(opened) -> None:
-    request = opened[PRESET_NAMES[0]][0]
-    for _, state, upload in [(None, request, None), *_hand_made(request)]:
-        for code in losses_code(state, upload).flavours().values():
-            assert max(len(line) for line in code.splitlines()) <= LINE
-            compile(code, "losses", "exec")
+test_every_line_fits_and_compiles = lines_fit_test(
+    losses_code, lambda request: [("preset", request, None), *_hand_made(request)]
+)

@@ -27,29 +27,22 @@ import pytest
 
 from svmlab.snippets import multiclass_code
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
-from svmlab.snippets.writer import LINE
 from svmlab.ui.frame import data_source
 from svmlab.ui.frame.presets import MULTICLASS
 from svmlab.ui.multiclass import page as multiclass_page
 from svmlab.ui.multiclass import requests as mp
 from tests.snippet_runs import (
     Tolerance,
-    page_shows_code_test,
+    lines_fit_test,
+    page_code_suite,
+    panels_printed_test,
     preset_names,
-    presets_opened,
-    presets_ran,
     rows_printed,
 )
 
 PRESET_NAMES = preset_names(MULTICLASS)
 #: The binary fits' and Crammer-Singer's tol (svmlab's and LIBSVM's default).
 TOL = 1e-3
-
-
-@pytest.fixture(scope="module")
-def opened() -> dict[str, tuple]:
-    """Each preset's page: the request it built and the code blocks it shows."""
-    return presets_opened(MULTICLASS, multiclass_page, "multiclass_code")
 
 
 def _uploaded() -> tuple[np.ndarray, np.ndarray]:
@@ -114,24 +107,13 @@ def _page_numbers(request, upload) -> tuple[dict[str, dict[str, str]], dict]:
     return numbers, (results, data)
 
 
-ran = presets_ran(multiclass_code, _page_numbers, _hand_made)
-
-
-NAMES = [*PRESET_NAMES, "nu_gaussian", "polynomial_squared_hinge", "upload"]
-
-
-test_the_page_shows_the_generators_code_for_its_state = page_shows_code_test(
-    PRESET_NAMES, multiclass_code
+opened, ran, test_the_page_shows_the_generators_code_for_its_state = page_code_suite(
+    MULTICLASS, multiclass_page, multiclass_code, _page_numbers, _hand_made
 )
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_the_svmlab_code_prints_every_panels_numbers(ran, name) -> None:
-    _, _, numbers, _, own, _ = ran[name]
-    shown = rows_printed(own.output())
-    assert set(numbers) == set(mp.METHODS)
-    for method, rows in numbers.items():
-        assert shown[method] == rows, method
+NAMES = [*PRESET_NAMES, "nu_gaussian", "polynomial_squared_hinge", "upload"]
+test_the_svmlab_code_prints_every_panels_numbers = panels_printed_test(
+    NAMES, rows_printed, mp.METHODS
+)
 
 
 def _open_points(model, method: str, X_test: np.ndarray, reach: float) -> int:
@@ -182,10 +164,6 @@ def test_the_scikit_learn_code_agrees_at_the_fits_tol(ran, name) -> None:
             assert abs(a - b) <= open_points, (method, a, b, open_points)
 
 
-def test_every_line_fits_and_compiles(opened) -> None:
-    request = opened[PRESET_NAMES[0]][0]
-    for name, state, upload in [("preset", request, None), *_hand_made(request)]:
-        for code in multiclass_code(state, upload).flavours().values():
-            long = [line for line in code.splitlines() if len(line) > LINE]
-            assert not long, (name, long)
-            compile(code, name, "exec")
+test_every_line_fits_and_compiles = lines_fit_test(
+    multiclass_code, lambda request: [("preset", request, None), *_hand_made(request)]
+)

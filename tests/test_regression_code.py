@@ -22,7 +22,6 @@ import pytest
 
 from svmlab.snippets import regression_code
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
-from svmlab.snippets.writer import LINE
 from svmlab.ui.frame import data_source
 from svmlab.ui.frame.presets import REGRESSION
 from svmlab.ui.regression import page as regression_page
@@ -30,24 +29,17 @@ from svmlab.ui.regression import requests as rp
 from tests.snippet_runs import (
     Tolerance,
     floats,
+    lines_fit_test,
+    page_code_suite,
     page_fit_numbers,
-    page_shows_code_test,
     percent_count,
     preset_names,
-    presets_opened,
     printed,
-    states_ran,
 )
 
 PRESET_NAMES = preset_names(REGRESSION)
 #: Two points clicked in: (x, t).
 CLICKED = ((0.25, 1.5), (-1.75, -0.5))
-
-
-@pytest.fixture(scope="module")
-def opened() -> dict[str, tuple]:
-    """Each preset's page: the request it built and the code blocks it shows."""
-    return presets_opened(REGRESSION, regression_page, "regression_code")
 
 
 def _uploaded() -> tuple[np.ndarray, np.ndarray]:
@@ -58,11 +50,21 @@ def _uploaded() -> tuple[np.ndarray, np.ndarray]:
 
 def _hand_made(base: rp.RegressionRequest) -> list[tuple]:
     return [
-        ("clicked_polynomial", replace(base, kernel="polynomial", degree=3), CLICKED),
+        (
+            "clicked_polynomial",
+            replace(base, kernel="polynomial", degree=3),
+            CLICKED,
+            None,
+        ),
         # ν n not a whole number: with ν n = 30 of 100 points the primal is flat
         # in b over an interval (LIBSVM and svmlab stop at different ends).
-        ("nu_linear", replace(base, machine="nu", nu=0.335, kernel="linear"), ()),
-        ("upload", replace(base, source=data_source.UPLOAD, data_items=()), ()),
+        ("nu_linear", replace(base, machine="nu", nu=0.335, kernel="linear"), (), None),
+        (
+            "upload",
+            replace(base, source=data_source.UPLOAD, data_items=()),
+            (),
+            _uploaded(),
+        ),
     ]
 
 
@@ -72,22 +74,15 @@ def _page_numbers(request, added, upload) -> tuple[dict[str, str], object]:
     return page_fit_numbers(rp, request, added, upload)
 
 
-@pytest.fixture(scope="module")
-def ran(opened, tmp_path_factory) -> dict[str, tuple]:
-    states = [(name, request, (), None) for name, (request, _) in opened.items()]
-    for name, request, added in _hand_made(opened[PRESET_NAMES[0]][0]):
-        upload = _uploaded() if name == "upload" else None
-        states.append((name, request, added, upload))
-    workdir = tmp_path_factory.mktemp("regression_code")
-    return states_ran(states, regression_code, _page_numbers, workdir)
-
-
-NAMES = [*PRESET_NAMES, "clicked_polynomial", "nu_linear", "upload"]
-
-
-test_the_page_shows_the_generators_code_for_its_state = page_shows_code_test(
-    PRESET_NAMES, regression_code
+opened, ran, test_the_page_shows_the_generators_code_for_its_state = page_code_suite(
+    REGRESSION,
+    regression_page,
+    regression_code,
+    _page_numbers,
+    _hand_made,
+    preset_args=((), None),
 )
+NAMES = [*PRESET_NAMES, "clicked_polynomial", "nu_linear", "upload"]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -134,10 +129,7 @@ def test_the_scikit_learn_code_agrees_at_the_fits_tol(ran, name) -> None:
     assert abs(a - b) <= open_points, (a, b, open_points)
 
 
-def test_every_line_fits_and_compiles(opened) -> None:
-    request = opened[PRESET_NAMES[0]][0]
-    for name, state, added in [("preset", request, ()), *_hand_made(request)]:
-        upload = _uploaded() if name == "upload" else None
-        for code in regression_code(state, added, upload).flavours().values():
-            assert max(len(line) for line in code.splitlines()) <= LINE
-            compile(code, name, "exec")
+test_every_line_fits_and_compiles = lines_fit_test(
+    regression_code,
+    lambda request: [("preset", request, (), None), *_hand_made(request)],
+)

@@ -32,7 +32,6 @@ from svmlab.experiments.solver_comparison import (
 )
 from svmlab.snippets import solvers_code
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
-from svmlab.snippets.writer import LINE
 from svmlab.ui.frame import data_source
 from svmlab.ui.frame.presets import SOLVERS
 from svmlab.ui.solvers import page as solvers_page
@@ -40,21 +39,14 @@ from svmlab.ui.solvers import requests as sp
 from svmlab.ui.solvers.text import titles
 from tests.snippet_runs import (
     Tolerance,
-    page_shows_code_test,
+    lines_fit_test,
+    page_code_suite,
     preset_names,
-    presets_opened,
-    presets_ran,
 )
 
 PRESET_NAMES = preset_names(SOLVERS)
 #: The page's budget of one fit (``svmlab.ui.frame.room.fit_seconds``).
 FIT_SECONDS = 5.0
-
-
-@pytest.fixture(scope="module")
-def opened() -> dict[str, tuple]:
-    """Each preset's page: the request it built and the code blocks it shows."""
-    return presets_opened(SOLVERS, solvers_page, "solvers_code")
 
 
 def _uploaded() -> tuple[np.ndarray, np.ndarray]:
@@ -123,15 +115,10 @@ def _printed(stdout: str) -> dict[str, dict[str, str]]:
     return out
 
 
-ran = presets_ran(solvers_code, _page_table, _hand_made)
-
-
-NAMES = [*PRESET_NAMES, "linear_squared_regularized", "ramp", "upload_polynomial"]
-
-
-test_the_page_shows_the_generators_code_for_its_state = page_shows_code_test(
-    PRESET_NAMES, solvers_code
+opened, ran, test_the_page_shows_the_generators_code_for_its_state = page_code_suite(
+    SOLVERS, solvers_page, solvers_code, _page_table, _hand_made
 )
+NAMES = [*PRESET_NAMES, "linear_squared_regularized", "ramp", "upload_polynomial"]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -188,14 +175,11 @@ def test_the_scikit_learn_code_agrees_with_the_qp_at_the_fits_tol(ran, name) -> 
         assert "liblinear" not in shown
 
 
-def test_every_line_fits_and_compiles(opened) -> None:
-    request = opened[PRESET_NAMES[0]][0]
-    hard = replace(request, C=math.inf)
-    for name, state, upload in [
+test_every_line_fits_and_compiles = lines_fit_test(
+    solvers_code,
+    lambda request: [
         ("preset", request, None),
-        ("hard", hard, None),
+        ("hard", replace(request, C=math.inf), None),
         *_hand_made(request),
-    ]:
-        for code in solvers_code(state, upload).flavours().values():
-            assert max(len(line) for line in code.splitlines()) <= LINE, name
-            compile(code, name, "exec")
+    ],
+)

@@ -78,20 +78,11 @@ def _data_section(
         ]
     else:
         lines.append(others)
-    return section(
-        "The data (labels ±1)", "import numpy as np", "", *imports, "", *lines
-    )
+    return writer.data_section("The data (labels ±1)", "\n".join(imports), lines)
 
 
 def _kernel_kwargs(r: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"kernel": r.kernel}
-    if r.kernel == "gaussian":
-        out["sigma"] = float(r.sigma)
-    elif r.kernel == "polynomial":
-        out["degree"] = int(r.degree)
-    elif r.kernel == "sigmoid":
-        out["scale"], out["coef0"] = float(r.a), float(r.r)
-    return out
+    return writer.kernel_keywords(r.kernel, r.sigma, r.degree, (r.a, r.r))
 
 
 def _class_weight(r: Any) -> Any:
@@ -155,25 +146,35 @@ OTHERS_LINES = (
 )
 
 
+#: The ν machines' rows beside the plane, by machine: the estimator, its
+#: share that ν bounds, its ρ and what follows ρ.
+NU_ROWS = {
+    "nu": (
+        "NuSVC",
+        'print("margin errors:", pct(model.margin_error_fraction_))',
+        "rho_",
+        ('print("equivalent C:", f"{model.C_:.4g}")',),
+    ),
+    "one_class": (
+        "OneClassSVM",
+        'print("outside (f < 0):", pct(model.outlier_fraction_))',
+        "offset_",
+        OTHERS_LINES,
+    ),
+}
+
+
 def _svmlab_model(r: Any) -> str:
     kw = _kernel_kwargs(r)
-    if r.machine == "nu":
-        model = call("svmlab.NuSVC", {"nu": float(r.nu), **kw, "tol": TOL})
+    if r.machine in NU_ROWS:
+        name, share, rho, after = NU_ROWS[r.machine]
+        model = call(f"svmlab.{name}", {"nu": float(r.nu), **kw, "tol": TOL})
         rows = [
-            'print("margin errors:", pct(model.margin_error_fraction_))',
+            share,
             f'print("ν:", pct({literal(float(r.nu))}))',
             'print("support vectors:", pct(model.support_fraction_))',
-            'print("ρ:", f"{model.rho_:.4g}")',
-            'print("equivalent C:", f"{model.C_:.4g}")',
-        ]
-    elif r.machine == "one_class":
-        model = call("svmlab.OneClassSVM", {"nu": float(r.nu), **kw, "tol": TOL})
-        rows = [
-            'print("outside (f < 0):", pct(model.outlier_fraction_))',
-            f'print("ν:", pct({literal(float(r.nu))}))',
-            'print("support vectors:", pct(model.support_fraction_))',
-            'print("ρ:", f"{model.offset_:.4g}")',
-            *OTHERS_LINES,
+            f'print("ρ:", f"{{model.{rho}:.4g}}")',
+            *after,
         ]
     else:
         weight = _class_weight(r)
@@ -287,27 +288,37 @@ def _svmlab_figure(r: Any, shade: str, t: float) -> str:
 # -- scikit-learn ------------------------------------------------------------------
 
 
+#: The ν machines' rows in scikit-learn's terms, by machine: the estimator and
+#: the rows before and after the support vectors' share (LIBSVM reports
+#: neither the shares ν bounds nor ν-SVC's ρ: they are computed from f).
+SKLEARN_NU_ROWS = {
+    "nu": (
+        "NuSVC",
+        (
+            "# Margin errors: y f < 1 (LIBSVM scales ν-SVC's f so its margins",
+            "# are at ±1). LIBSVM does not report ρ or the equivalent C.",
+            'print("margin errors:", pct(np.mean(y * f < 1 - 1e-8)))',
+        ),
+        (),
+    ),
+    "one_class": (
+        "OneClassSVM",
+        ('print("outside (f < 0):", pct(np.mean(f < 0)))',),
+        ('print("ρ:", f"{model.offset_[0]:.4g}")', *OTHERS_LINES),
+    ),
+}
+
+
 def _sklearn_model(r: Any) -> str:
     coef0 = float(r.r) if r.kernel == "sigmoid" else COEF0
     kernel = sklearn_code.kernel_lines(r.kernel, r.sigma, r.degree, coef0, r.a)
     kw = sklearn_code.kernel_kwargs(r.kernel, r.degree, coef0, float(r.a))
     base = {**kw, "tol": TOL}
-    if r.machine == "nu":
-        name, model_kw = "NuSVC", {"nu": float(r.nu), **base}
-        rows = [
-            "# Margin errors: y f < 1 (LIBSVM scales ν-SVC's f so its margins",
-            "# are at ±1). LIBSVM does not report ρ or the equivalent C.",
-            'print("margin errors:", pct(np.mean(y * f < 1 - 1e-8)))',
-            'print("support vectors:", pct(model.support_.size / len(y)))',
-        ]
-    elif r.machine == "one_class":
-        name, model_kw = "OneClassSVM", {"nu": float(r.nu), **base}
-        rows = [
-            'print("outside (f < 0):", pct(np.mean(f < 0)))',
-            'print("support vectors:", pct(model.support_.size / len(y)))',
-            'print("ρ:", f"{model.offset_[0]:.4g}")',
-            *OTHERS_LINES,
-        ]
+    if r.machine in SKLEARN_NU_ROWS:
+        name, before, after = SKLEARN_NU_ROWS[r.machine]
+        model_kw = {"nu": float(r.nu), **base}
+        support = 'print("support vectors:", pct(model.support_.size / len(y)))'
+        rows = [*before, support, *after]
     else:
         weight = _class_weight(r)
         name = "SVC"
@@ -381,8 +392,8 @@ def _sklearn_figure(r: Any, title: str) -> str:
 # -- the snippet -------------------------------------------------------------------
 
 
-def _describe(r: Any, upload: Any) -> str:
-    data = writer.data_name(r.source, upload)
+def _describe(r: Any) -> str:
+    """The view's title after "SVM family: " and the data's name."""
     kernel = writer.kernel_name(r.kernel)
     if r.machine == "nu":
         machine = f"ν-SVC with ν = {r.nu:g}"
@@ -393,7 +404,7 @@ def _describe(r: Any, upload: Any) -> str:
             r.weights, f", weights {r.w_pos:g} / {r.w_neg:g}"
         )
         machine = f"C-SVC with C = {r.C:g}{weights}"
-    return f"SVM family: {data}, {machine}, {kernel} kernel"
+    return f", {machine}, {kernel} kernel"
 
 
 def family_code(
@@ -407,7 +418,7 @@ def family_code(
     ``added`` ((x1, x2, label) triples clicked in), the threshold on f and the
     shading, on ``upload``'s points if uploaded."""
     r = request
-    title = _describe(r, upload)
+    title = writer.view_title("SVM family", r.source, upload, _describe(r))
     bounds = "bounds = figures.data_bounds(X)  # the axes: the data's own points"
     return writer.page_snippet(
         title,

@@ -62,27 +62,29 @@ def _data_section(r: Any, upload: tuple[Array, Array] | None, imports: str) -> s
             f"y = {y_text}",
             "X_test, y_test = X, y",
         ]
-    lines += [
-        "# The outliers, added as the page adds them (the last rows).",
-        call(
-            "robustness.Outliers",
-            {
-                "count": int(r.count),
-                "distance": float(r.distance),
-                "label": int(r.label),
-                "side": r.side,
-            },
-            prefix="outliers = ",
-        ),
-        call(
-            "robustness.add_outliers",
-            {"random_state": seed},
-            prefix="X_train, y_train, is_outlier = ",
-            args=("=X", "=y", "=outliers"),
-        ),
-    ]
-    return section(
-        "The data and the outliers", "import numpy as np", "", imports, "", *lines
+    return writer.data_section(
+        "The data and the outliers",
+        imports,
+        [
+            *lines,
+            "# The outliers, added as the page adds them (the last rows).",
+            call(
+                "robustness.Outliers",
+                {
+                    "count": int(r.count),
+                    "distance": float(r.distance),
+                    "label": int(r.label),
+                    "side": r.side,
+                },
+                prefix="outliers = ",
+            ),
+            call(
+                "robustness.add_outliers",
+                {"random_state": seed},
+                prefix="X_train, y_train, is_outlier = ",
+                args=("=X", "=y", "=outliers"),
+            ),
+        ],
     )
 
 
@@ -103,11 +105,9 @@ def _plane_lines() -> list[str]:
     ]
 
 
-#: How one loss's numbers are printed, from ``model``, ``clean`` (the same
-#: loss on the clean data), ``alpha`` and ``w``/``w_clean`` (linear kernel).
-PRINT_LINES = (
-    "on_test = model.predict(X_test)",
-    "clean_on_test = clean.predict(X_test)",
+#: A loss's test error and the clean fit's, from their labels of the test
+#: points, ``on_test`` and ``clean_on_test`` (both flavours).
+ERROR_LINES = (
     "error = np.mean(on_test != y_test)",
     "clean_error = np.mean(clean_on_test != y_test)",
     'print(f"{loss} | test error: {pct(error)} (clean {pct(clean_error)})")',
@@ -129,38 +129,39 @@ SKLEARN_W = (
 )
 
 
-def _angle_lines(r: Any, indent: str, w_lines: tuple[str, ...]) -> list[str]:
+def _angle_lines(r: Any, w_lines: tuple[str, ...]) -> list[str]:
     """The angle between ``w`` and ``w0`` (set by ``w_lines``), linear only."""
     if r.kernel != "linear":
         return []
     return [
-        *(indent + line for line in w_lines),
-        f"{indent}norms = np.linalg.norm(w) * np.linalg.norm(w0)",
-        f"{indent}if norms > 0:",
-        f"{indent}    cosine = np.clip(w @ w0 / norms, -1, 1)",
-        f"{indent}    angle = np.degrees(np.arccos(cosine))",
-        f'{indent}    print(f"{{loss}} | w turned by: {{angle:.1f}}°")',
-        f"{indent}else:  # w = 0: f is constant (identical points of both classes)",
-        f'{indent}    print(f"{{loss}} | w turned by: – (w = 0: no direction)")',
+        *w_lines,
+        "norms = np.linalg.norm(w) * np.linalg.norm(w0)",
+        "if norms > 0:",
+        "    cosine = np.clip(w @ w0 / norms, -1, 1)",
+        "    angle = np.degrees(np.arccos(cosine))",
+        '    print(f"{loss} | w turned by: {angle:.1f}°")',
+        "else:  # w = 0: f is constant (identical points of both classes)",
+        '    print(f"{loss} | w turned by: – (w = 0: no direction)")',
     ]
 
 
-def _shift_lines(indent: str, predict: str, clean_predict: str) -> list[str]:
+def _shift_lines(predict: str, clean_predict: str) -> list[str]:
     return [
-        f"{indent}shift_data = np.mean(on_test != clean_on_test)",
-        f"{indent}shift_plane = np.mean({predict} != {clean_predict})",
-        f'{indent}print(f"{{loss}} | labels changed: data: {{pct(shift_data)}}")',
-        f'{indent}print(f"{{loss}} | labels changed: plane: {{pct(shift_plane)}}")',
+        "shift_data = np.mean(on_test != clean_on_test)",
+        f"shift_plane = np.mean({predict} != {clean_predict})",
+        'print(f"{loss} | labels changed: data: {pct(shift_data)}")',
+        'print(f"{loss} | labels changed: plane: {pct(shift_plane)}")',
     ]
 
 
-def _alpha_lines(indent: str, n_support: str, alpha: str) -> list[str]:
+def _alpha_lines(alpha: str) -> list[str]:
+    """The support vectors and the outliers' share of Σα, from ``alpha``."""
     return [
-        f'{indent}print(f"{{loss}} | support vectors: {{{n_support}}}")',
-        f"{indent}alpha = {alpha}",
-        f"{indent}share = alpha[is_outlier].sum() / alpha.sum()",
-        f'{indent}outlier_alpha = f"{{alpha[is_outlier].sum():.3g}} ({{pct(share)}})"',
-        f'{indent}print(f"{{loss}} | outliers\' Σα: {{outlier_alpha}}")',
+        'print(f"{loss} | support vectors: {model.support_.size}")',
+        f"alpha = {alpha}",
+        "share = alpha[is_outlier].sum() / alpha.sum()",
+        'outlier_alpha = f"{alpha[is_outlier].sum():.3g} ({pct(share)})"',
+        'print(f"{loss} | outliers\' Σα: {outlier_alpha}")',
     ]
 
 
@@ -176,7 +177,6 @@ def _svmlab_fits(r: Any) -> str:
         "bias": "unregularized",
         "tol": TOL,
     }
-    ind = "    "
     return section(
         "Every loss, with and without the outliers: the numbers under each panel",
         *_pct_lines(),
@@ -186,16 +186,22 @@ def _svmlab_fits(r: Any) -> str:
         f"losses = {literal(list(LOSS_ORDER))}",
         "fits = {}",
         "for loss in losses:",
-        call("svmlab.SVC", settings, indent=ind, prefix="model = "),
-        "    clean = sklearn.base.clone(model).fit(X, y)",
-        "    model.fit(X_train, y_train)",
-        "    fits[loss] = model, clean",
-        *(ind + line for line in PRINT_LINES),
-        *_angle_lines(r, ind, SVMLAB_W),
-        *_shift_lines(ind, "model.predict(plane)", "clean.predict(plane)"),
-        *_alpha_lines(ind, "model.support_.size", "np.abs(model.alpha_)"),
-        "    if not model.converged_:",
-        '        print(f"{loss} | solver: stopped before tol (see Explore)")',
+        call("svmlab.SVC", settings, indent="    ", prefix="model = "),
+        *writer.indented(
+            [
+                "clean = sklearn.base.clone(model).fit(X, y)",
+                "model.fit(X_train, y_train)",
+                "fits[loss] = model, clean",
+                "on_test = model.predict(X_test)",
+                "clean_on_test = clean.predict(X_test)",
+                *ERROR_LINES,
+                *_angle_lines(r, SVMLAB_W),
+                *_shift_lines("model.predict(plane)", "clean.predict(plane)"),
+                *_alpha_lines("np.abs(model.alpha_)"),
+                "if not model.converged_:",
+                '    print(f"{loss} | solver: stopped before tol (see Explore)")',
+            ]
+        ),
     )
 
 
@@ -272,54 +278,52 @@ def _sklearn_fits(r: Any) -> str:
         "    model, f = fit(loss, X_train, y_train)",
         "    clean, f_clean = fit(loss, X, y)",
         "    fits[loss] = f, f_clean",
-        "    on_test = predict(f, X_test)",
-        "    clean_on_test = predict(f_clean, X_test)",
-        "    error = np.mean(on_test != y_test)",
-        "    clean_error = np.mean(clean_on_test != y_test)",
-        '    print(f"{loss} | test error: {pct(error)} (clean {pct(clean_error)})")',
-        *_angle_lines(r, ind, SKLEARN_W),
-        *_shift_lines(ind, "predict(f, plane)", "predict(f_clean, plane)"),
-        "    alpha = np.zeros(len(y_train))",
-        "    alpha[model.support_] = np.abs(model.dual_coef_[0])",
-        *_alpha_lines(ind, "model.support_.size", "alpha"),
+        *writer.indented(
+            [
+                "on_test = predict(f, X_test)",
+                "clean_on_test = predict(f_clean, X_test)",
+                *ERROR_LINES,
+                *_angle_lines(r, SKLEARN_W),
+                *_shift_lines("predict(f, plane)", "predict(f_clean, plane)"),
+                "alpha = np.zeros(len(y_train))",
+                "alpha[model.support_] = np.abs(model.dual_coef_[0])",
+                *_alpha_lines("alpha"),
+            ]
+        ),
     )
 
 
-def _sklearn_figure(title: str) -> str:
-    return section(
-        "The two panels, drawn by matplotlib",
-        "import matplotlib.pyplot as plt",
-        "",
-        "xx, yy = np.meshgrid(np.linspace(x0, x1, 200), np.linspace(y0, y1, 200))",
-        "grid = np.column_stack([xx.ravel(), yy.ravel()])",
-        "fig, axes = plt.subplots(1, 2, figsize=(11, 5))",
-        "for ax, (loss, (f, f_clean)) in zip(axes, fits.items()):",
-        "    F = f(grid).reshape(xx.shape)",
-        '    ax.contourf(xx, yy, F, levels=20, cmap="RdBu", alpha=0.4)',
-        "    ax.contour(",
-        '        xx, yy, F, levels=[-1, 0, 1], colors="k",',
-        '        linestyles=["--", "-", "--"],',
-        "    )",
-        "    F0 = f_clean(grid).reshape(xx.shape)",
-        '    ax.contour(xx, yy, F0, levels=[0], colors="grey", linestyles=":")',
-        '    ax.scatter(*X_train.T, c=y_train, cmap="RdBu", edgecolors="k", s=20)',
-        "    ax.scatter(",
-        '        *X_train[is_outlier].T, s=90, facecolors="none", edgecolors="orange"',
-        "    )",
-        "    ax.set_title(loss)",
-        call("fig.suptitle", {}, args=(title,)),
-        "plt.show()",
-    )
+#: The two panels by matplotlib: f shaded, its margins, the clean fit's
+#: boundary dotted, the outliers ringed.
+FIGURE_LINES = (
+    "xx, yy = np.meshgrid(np.linspace(x0, x1, 200), np.linspace(y0, y1, 200))",
+    "grid = np.column_stack([xx.ravel(), yy.ravel()])",
+    "fig, axes = plt.subplots(1, 2, figsize=(11, 5))",
+    "for ax, (loss, (f, f_clean)) in zip(axes, fits.items()):",
+    "    F = f(grid).reshape(xx.shape)",
+    '    ax.contourf(xx, yy, F, levels=20, cmap="RdBu", alpha=0.4)',
+    "    ax.contour(",
+    '        xx, yy, F, levels=[-1, 0, 1], colors="k",',
+    '        linestyles=["--", "-", "--"],',
+    "    )",
+    "    F0 = f_clean(grid).reshape(xx.shape)",
+    '    ax.contour(xx, yy, F0, levels=[0], colors="grey", linestyles=":")',
+    '    ax.scatter(*X_train.T, c=y_train, cmap="RdBu", edgecolors="k", s=20)',
+    "    ax.scatter(",
+    '        *X_train[is_outlier].T, s=90, facecolors="none", edgecolors="orange"',
+    "    )",
+    "    ax.set_title(loss)",
+)
 
 
 # -- the snippet -------------------------------------------------------------------
 
 
-def _describe(r: Any, upload: Any) -> str:
-    data = writer.data_name(r.source, upload)
+def _describe(r: Any) -> str:
+    """The view's title after "Losses: " and the data's name."""
     kernel = writer.kernel_name(r.kernel)
     return (
-        f"Losses: {data} with {r.count} outliers at distance {r.distance:g}, "
+        f" with {r.count} outliers at distance {r.distance:g}, "
         f"{kernel} kernel, C = {r.C:g}"
     )
 
@@ -328,7 +332,7 @@ def losses_code(request: Any, upload: tuple[Array, Array] | None = None) -> Snip
     """The code for the Losses page's panels for ``request`` (on ``upload``'s
     points when the data were uploaded)."""
     r = request
-    title = _describe(r, upload)
+    title = writer.view_title("Losses", r.source, upload, _describe(r))
     return writer.page_snippet(
         title,
         "Losses",
@@ -353,7 +357,12 @@ def losses_code(request: Any, upload: tuple[Array, Array] | None = None) -> Snip
                 "from svmlab.experiments import robustness  # the page's outliers",
             ),
             _sklearn_fits(r),
-            _sklearn_figure(title.removeprefix("Losses: ")),
+            sklearn_code.figure_section(
+                "The two panels, drawn by matplotlib",
+                FIGURE_LINES,
+                title.removeprefix("Losses: "),
+                "fig.suptitle",
+            ),
         ],
         stem="svmlab_losses",
         sklearn_tools="scikit-learn's SVC and matplotlib",

@@ -79,7 +79,7 @@ def _data_section(r: Any, upload: tuple[Array, Array] | None, imports: str) -> s
             "X, y = X_all[train], y_all[train]",
             "X_test, y_test = X_all[test], y_all[test]",
         ]
-    return section("The data", "import numpy as np", "", imports, "", *lines)
+    return writer.data_section("The data", imports, lines)
 
 
 def _binary_kwargs(r: Any) -> dict[str, Any]:
@@ -282,37 +282,32 @@ def _sklearn_models(r: Any) -> str:
     )
 
 
-def _sklearn_figure(title: str) -> str:
-    return section(
-        "The panels, drawn by matplotlib",
-        "import matplotlib.pyplot as plt",
-        "",
-        "low, high = X.min(axis=0), X.max(axis=0)",
-        "low, high = low - 0.08 * (high - low), high + 0.08 * (high - low)",
-        "xx, yy = np.meshgrid(",
-        "    np.linspace(low[0], high[0], 200), np.linspace(low[1], high[1], 200)",
-        ")",
-        "grid = np.column_stack([xx.ravel(), yy.ravel()])",
-        "fig, axes = plt.subplots(1, len(models), figsize=(5 * len(models), 5))",
-        "for ax, (name, model) in zip(axes, models.items()):",
-        "    regions = model.predict(grid).reshape(xx.shape)",
-        '    ax.contourf(xx, yy, regions, alpha=0.3, cmap="tab10", vmin=0, vmax=9)',
-        '    ax.scatter(*X.T, c=y, cmap="tab10", vmin=0, vmax=9, s=12)',
-        "    ax.set_title(name)",
-        '    ax.set_aspect("equal")',
-        call("fig.suptitle", {}, args=(title,)),
-        "plt.show()",
-    )
+#: The three panels by matplotlib: each method's regions and the points.
+FIGURE_LINES = (
+    "low, high = X.min(axis=0), X.max(axis=0)",
+    "low, high = low - 0.08 * (high - low), high + 0.08 * (high - low)",
+    "xx, yy = np.meshgrid(",
+    "    np.linspace(low[0], high[0], 200), np.linspace(low[1], high[1], 200)",
+    ")",
+    "grid = np.column_stack([xx.ravel(), yy.ravel()])",
+    "fig, axes = plt.subplots(1, len(models), figsize=(5 * len(models), 5))",
+    "for ax, (name, model) in zip(axes, models.items()):",
+    "    regions = model.predict(grid).reshape(xx.shape)",
+    '    ax.contourf(xx, yy, regions, alpha=0.3, cmap="tab10", vmin=0, vmax=9)',
+    '    ax.scatter(*X.T, c=y, cmap="tab10", vmin=0, vmax=9, s=12)',
+    "    ax.set_title(name)",
+    '    ax.set_aspect("equal")',
+)
 
 
 # -- the snippet -------------------------------------------------------------------
 
 
-def _describe(r: Any, upload: Any) -> str:
-    data = writer.data_name(r.source, upload)
+def _describe(r: Any) -> str:
+    """The view's title after "Multiclass: " and the data's name."""
     kernel = writer.kernel_name(r.kernel)
     binary = f", binary ν-SVC (ν = {r.nu:g})" if r.machine == "nu" else ""
-    return f"Multiclass: {data}, {kernel} kernel, C = {r.C:g}{binary}"
+    return f", {kernel} kernel, C = {r.C:g}{binary}"
 
 
 def multiclass_code(request: Any, upload: tuple[Array, Array] | None = None) -> Snippet:
@@ -320,7 +315,7 @@ def multiclass_code(request: Any, upload: tuple[Array, Array] | None = None) -> 
     ``upload``'s points, before the page's split, when the data were
     uploaded)."""
     r = request
-    title = _describe(r, upload)
+    title = writer.view_title("Multiclass", r.source, upload, _describe(r))
     return writer.page_snippet(
         title,
         "Multiclass",
@@ -342,7 +337,12 @@ def multiclass_code(request: Any, upload: tuple[Array, Array] | None = None) -> 
                 r, upload, "from svmlab.datasets import multiclass as multiclass_data"
             ),
             _sklearn_models(r),
-            _sklearn_figure(title.removeprefix("Multiclass: ")),
+            sklearn_code.figure_section(
+                "The panels, drawn by matplotlib",
+                FIGURE_LINES,
+                title.removeprefix("Multiclass: "),
+                "fig.suptitle",
+            ),
         ],
         stem="svmlab_multiclass",
     )

@@ -58,16 +58,7 @@ def _data_section(r: Any, added: tuple, upload: Any, imports: list[str]) -> str:
         ]
     if added:
         lines += writer.clicked_lines(added, "(x, t)", "t")
-    return section("The data", "import numpy as np", "", *imports, "", *lines)
-
-
-def _kernel_kwargs(r: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"kernel": r.kernel}
-    if r.kernel == "gaussian":
-        out["sigma"] = float(r.sigma)
-    elif r.kernel == "polynomial":
-        out["degree"] = int(r.degree)
-    return out
+    return writer.data_section("The data", "\n".join(imports), lines)
 
 
 PRINT_LINES = (
@@ -83,7 +74,9 @@ def _svmlab_model(r: Any) -> str:
         name, kw = "svmlab.NuSVR", {"nu": float(r.nu)}
     else:
         name, kw = "svmlab.EpsilonSVR", {"epsilon": float(r.epsilon), "loss": r.loss}
-    kw.update(C=float(r.C), **_kernel_kwargs(r), tol=TOL)
+    kw.update(
+        C=float(r.C), **writer.kernel_keywords(r.kernel, r.sigma, r.degree), tol=TOL
+    )
     found = " found by ν" if r.machine == "nu" else ""
     epsilon = "model.epsilon_" if r.machine == "nu" else "model.epsilon"
     return section(
@@ -172,36 +165,32 @@ def _sklearn_model(r: Any) -> str:
     )
 
 
-def _sklearn_figure(title: str) -> str:
-    return section(
-        "The figure, drawn by matplotlib",
-        "import matplotlib.pyplot as plt",
-        "",
-        "xs = np.linspace(X.min(), X.max(), 300).reshape(-1, 1)",
-        "f = model.predict(xs)",
-        "fig, ax = plt.subplots(figsize=(8, 4.5))",
-        'ax.fill_between(xs[:, 0], f - epsilon, f + epsilon, alpha=0.25, label="tube")',
-        'ax.plot(xs[:, 0], f, "k-", label="f")',
-        'ax.scatter(X[:, 0], t, s=18, c="grey", label="points")',
-        "ax.scatter(",
-        "    X[model.support_, 0], t[model.support_], s=60, facecolors='none',",
-        '    edgecolors="k", label="support vectors",',
-        ")",
-        "ax.legend()",
-        call("ax.set_title", {}, args=(title,)),
-        "plt.show()",
-    )
+#: The figure by matplotlib: the tube, f, the points, the support vectors
+#: ringed.
+FIGURE_LINES = (
+    "xs = np.linspace(X.min(), X.max(), 300).reshape(-1, 1)",
+    "f = model.predict(xs)",
+    "fig, ax = plt.subplots(figsize=(8, 4.5))",
+    'ax.fill_between(xs[:, 0], f - epsilon, f + epsilon, alpha=0.25, label="tube")',
+    'ax.plot(xs[:, 0], f, "k-", label="f")',
+    'ax.scatter(X[:, 0], t, s=18, c="grey", label="points")',
+    "ax.scatter(",
+    "    X[model.support_, 0], t[model.support_], s=60, facecolors='none',",
+    '    edgecolors="k", label="support vectors",',
+    ")",
+    "ax.legend()",
+)
 
 
-def _describe(r: Any, upload: Any) -> str:
-    data = writer.data_name(r.source, upload)
+def _describe(r: Any) -> str:
+    """The view's title after "Regression: " and the data's name."""
     kernel = writer.kernel_name(r.kernel)
     machine = (
         f"ν-SVR with ν = {r.nu:g}"
         if r.machine == "nu"
         else (f"ε-SVR with ε = {r.epsilon:g}")
     )
-    return f"Regression: {data}, {machine}, C = {r.C:g}, {kernel} kernel"
+    return f", {machine}, C = {r.C:g}, {kernel} kernel"
 
 
 def regression_code(
@@ -210,7 +199,7 @@ def regression_code(
     """The code for the Regression page's view of ``request`` with the points
     ``added`` ((x, t) pairs clicked in), on ``upload``'s points if uploaded."""
     r = request
-    title = _describe(r, upload)
+    title = writer.view_title("Regression", r.source, upload, _describe(r))
     return writer.page_snippet(
         title,
         "Regression",
@@ -237,7 +226,11 @@ def regression_code(
                 ["from svmlab.datasets import regression as regression_data"],
             ),
             _sklearn_model(r),
-            _sklearn_figure(title.removeprefix("Regression: ")),
+            sklearn_code.figure_section(
+                "The figure, drawn by matplotlib",
+                FIGURE_LINES,
+                title.removeprefix("Regression: "),
+            ),
         ],
         stem="svmlab_regression",
     )

@@ -21,13 +21,12 @@ from typing import Any
 import numpy as np
 
 from svmlab.array_types import Array
-from svmlab.snippets import writer
+from svmlab.snippets import sklearn_code, writer
 from svmlab.snippets.sklearn_code import NO_EQUIVALENT
 from svmlab.snippets.writer import (
     Snippet,
     call,
     comment,
-    data_lines,
     literal,
     section,
 )
@@ -42,8 +41,7 @@ N_TEST_SETS, MAX_TEST_SIZE = 20, 200
 def _data_section(r: Any, upload: tuple[Array, Array] | None, imports: str) -> str:
     if upload is not None:  # the page's labels: +1 and -1
         upload = (upload[0], np.where(np.asarray(upload[1]) > 0, 1.0, -1.0))
-    lines = data_lines("datasets.make", r.source, dict(r.data_items), upload)
-    return section("The data", "import numpy as np", "", imports, "", *lines)
+    return writer.generator_section(r.source, dict(r.data_items), upload, imports)
 
 
 def _grid_lines(r: Any) -> list[str]:
@@ -186,32 +184,24 @@ def _sklearn_sweep(r: Any) -> str:
     )
 
 
-def _sklearn_figure(title: str) -> str:
-    return section(
-        "The surface, drawn by matplotlib",
-        "import matplotlib.pyplot as plt",
-        "",
-        "fig, ax = plt.subplots(figsize=(6, 5))",
-        "image = ax.pcolormesh(np.log10(Cs), np.log10(sigmas), error, shading='auto')",
-        'fig.colorbar(image, label="leave-one-out error")',
-        'ax.plot(np.log10(Cs[j]), np.log10(sigmas[i]), "w*", markersize=14)',
-        'ax.set_xlabel("log10 C")',
-        'ax.set_ylabel("log10 σ")',
-        call("ax.set_title", {}, args=(title,)),
-        "plt.show()",
-    )
+#: The held-out error over the grid by matplotlib, the best cell starred.
+FIGURE_LINES = (
+    "fig, ax = plt.subplots(figsize=(6, 5))",
+    "image = ax.pcolormesh(np.log10(Cs), np.log10(sigmas), error, shading='auto')",
+    'fig.colorbar(image, label="leave-one-out error")',
+    'ax.plot(np.log10(Cs[j]), np.log10(sigmas[i]), "w*", markersize=14)',
+    'ax.set_xlabel("log10 C")',
+    'ax.set_ylabel("log10 σ")',
+)
 
 
 # -- the snippet -------------------------------------------------------------------
 
 
-def _describe(r: Any, upload: Any) -> str:
-    data = writer.data_name(r.source, upload)
+def _describe(r: Any) -> str:
+    """The view's title after "Model selection: " and the data's name."""
     fits = "Lee's rule" if r.stop == "lee" else "converged fits"
-    return (
-        f"Model selection: {data}, {len(r.Cs)} C × {len(r.sigmas)} σ, "
-        f"δ = {r.delta:g}, {fits}"
-    )
+    return f", {len(r.Cs)} C × {len(r.sigmas)} σ, δ = {r.delta:g}, {fits}"
 
 
 def selection_code(request: Any, upload: tuple[Array, Array] | None = None) -> Snippet:
@@ -219,7 +209,7 @@ def selection_code(request: Any, upload: tuple[Array, Array] | None = None) -> S
     ``upload``'s points when the data were uploaded) and its Lee (2006)
     section."""
     r = request
-    title = _describe(r, upload)
+    title = writer.view_title("Model selection", r.source, upload, _describe(r))
     return writer.page_snippet(
         title,
         "Model selection",
@@ -240,7 +230,11 @@ def selection_code(request: Any, upload: tuple[Array, Array] | None = None) -> S
         [
             _data_section(r, upload, "from svmlab import datasets"),
             _sklearn_sweep(r),
-            _sklearn_figure("SVC (hinge): leave-one-out error"),
+            sklearn_code.figure_section(
+                "The surface, drawn by matplotlib",
+                FIGURE_LINES,
+                "SVC (hinge): leave-one-out error",
+            ),
         ],
         stem="svmlab_selection",
     )

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from svmlab.snippets.writer import literal
+from svmlab.snippets.writer import call, literal, section
 
 __all__ = [
     "NO_EQUIVALENT",
     "figure_lines",
+    "figure_section",
     "kernel_function_lines",
     "kernel_kwargs",
     "kernel_lines",
@@ -123,3 +124,19 @@ def figure_lines(
         f"ax.set_title({literal(title)})",
         "plt.show()",
     ]
+
+
+def figure_section(
+    heading: str, lines: list[str], title: str, setter: str = "ax.set_title"
+) -> str:
+    """A matplotlib figure's cell, ``heading``: pyplot imported, the figure
+    drawn by ``lines``, titled ``title`` by ``setter`` (``ax.set_title`` for
+    one axes, ``fig.suptitle`` for a row of panels) and shown."""
+    return section(
+        heading,
+        "import matplotlib.pyplot as plt",
+        "",
+        *lines,
+        call(setter, {}, args=(title,)),
+        "plt.show()",
+    )

@@ -25,7 +25,6 @@ from svmlab.snippets.writer import (
     Snippet,
     call,
     comment,
-    data_lines,
     literal,
     section,
 )
@@ -50,8 +49,7 @@ COLUMNS = (
 
 
 def _data_section(r: Any, upload: tuple[Array, Array] | None, imports: str) -> str:
-    lines = data_lines("datasets.make", r.source, dict(r.data_items), upload)
-    return section("The data", "import numpy as np", "", imports, "", *lines)
+    return writer.generator_section(r.source, dict(r.data_items), upload, imports)
 
 
 def _model_kwargs(r: Any) -> dict[str, Any]:
@@ -279,15 +277,15 @@ def _sklearn_figure(title: str) -> str:
 # -- the snippet -------------------------------------------------------------------
 
 
-def _describe(r: Any, upload: Any) -> str:
-    data = writer.data_name(r.source, upload)
+def _describe(r: Any) -> str:
+    """The view's title after "Solvers: " and the data's name."""
     kernel = writer.kernel_name(r.kernel)
     C = "∞ (hard margin)" if not math.isfinite(r.C) else f"{r.C:g}"
     bias = {"unregularized": "unregularized", "regularized": "regularized"}.get(
         r.bias, "no"
     )
     return (
-        f"Solvers: {data}, {r.loss.replace('_', ' ')} loss, {kernel} kernel, "
+        f", {r.loss.replace('_', ' ')} loss, {kernel} kernel, "
         f"C = {C}, {bias} bias, tol = {r.tol:g}"
     )
 
@@ -296,7 +294,7 @@ def solvers_code(request: Any, upload: tuple[Array, Array] | None = None) -> Sni
     """The code for the Solvers page's table and traces for ``request`` (on
     ``upload``'s points when the data were uploaded)."""
     r = request
-    title = _describe(r, upload)
+    title = writer.view_title("Solvers", r.source, upload, _describe(r))
     C_sklearn = float(r.C) if math.isfinite(r.C) else HARD_C
     return writer.page_snippet(
         title,

@@ -33,13 +33,18 @@ __all__ = [
     "comment",
     "data_lines",
     "data_name",
+    "data_section",
     "generated_lines",
+    "generator_section",
+    "indented",
+    "kernel_keywords",
     "kernel_name",
     "labels_literal",
     "literal",
     "notebook",
     "page_snippet",
     "section",
+    "view_title",
 ]
 
 #: The longest line the writer lays out (PEP 8's 79: the app's popover shows
@@ -232,6 +237,32 @@ def data_lines(
     ]
 
 
+def data_section(title: str, imports: str, lines: Iterable[str]) -> str:
+    """A page's first cell, ``title``: NumPy, then the flavour's ``imports``
+    (a block of lines), then the ``lines`` that make the data."""
+    return section(title, "import numpy as np", "", imports, "", *lines)
+
+
+def generator_section(
+    source: str,
+    items: Mapping[str, Any],
+    upload: tuple[ArrayLike, ArrayLike] | None,
+    imports: str,
+) -> str:
+    """The first cell of a page whose data are svmlab's generator
+    (``datasets.make(source, **items)``, the page's seed) or the uploaded
+    points (:func:`data_lines`)."""
+    return data_section(
+        "The data", imports, data_lines("datasets.make", source, items, upload)
+    )
+
+
+def indented(lines: Iterable[str], indent: str = "    ") -> list[str]:
+    """``lines`` one block deeper (a loop's body written flat), empty lines
+    left empty."""
+    return [indent + line if line else line for line in lines]
+
+
 def comment(text: str, indent: str = "") -> list[str]:
     """``text`` as comment lines wrapped at :data:`LINE` columns."""
     width = LINE - len(indent) - 2
@@ -262,9 +293,34 @@ def data_name(source: str, upload: Any) -> str:
     return "uploaded points" if upload is not None else source
 
 
+def view_title(page: str, source: str, upload: Any, words: str) -> str:
+    """A view's title: the page's name, the data (:func:`data_name`), then
+    the view's own ``words``."""
+    return f"{page}: {data_name(source, upload)}{words}"
+
+
 def kernel_name(kernel: str) -> str:
     """A kernel as a view's title names it (Gaussian with its capital)."""
     return "Gaussian" if kernel == "gaussian" else kernel
+
+
+def kernel_keywords(
+    kernel: str,
+    sigma: float,
+    degree: int,
+    sigmoid: tuple[float, float] | None = None,
+) -> dict[str, Any]:
+    """svmlab's kernel keywords as a page sets them: the kernel's name and
+    only the parameter that kernel reads (σ of the Gaussian, the polynomial's
+    degree, the sigmoid's ``(scale, coef0)`` where the page sets them)."""
+    out: dict[str, Any] = {"kernel": kernel}
+    if kernel == "gaussian":
+        out["sigma"] = float(sigma)
+    elif kernel == "polynomial":
+        out["degree"] = int(degree)
+    elif kernel == "sigmoid" and sigmoid is not None:
+        out["scale"], out["coef0"] = float(sigmoid[0]), float(sigmoid[1])
+    return out
 
 
 #: The svmlab flavour's last header line: how to get svmlab.
