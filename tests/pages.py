@@ -7,9 +7,10 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,6 +59,30 @@ def problems(at: AppTest) -> list[str]:
 def notes(at: AppTest) -> list[str]:
     """The text of every ``st.info`` box on the page, as it reads."""
     return [unescaped(i.value) for i in at.info]
+
+
+def bad_link_test(
+    script: str | Path,
+    cases: list[tuple[dict[str, str], str]],
+    rest: dict[str, str],
+    kept: Callable[[AppTest], None],
+    said_in: Callable[[AppTest], list[str]] = problems,
+) -> Callable[..., None]:
+    """The test that a page opened from a link with one bad value of
+    ``cases`` (``(link, words)``) and the good values ``rest`` says the
+    ``words`` in a box of ``said_in`` (the error boxes, unless a page clamps
+    some values with a note), in one error box at most, and keeps the rest
+    (``kept`` checks the widgets and what the page shows)."""
+
+    @pytest.mark.parametrize(("link", "said"), cases)
+    def test(link: dict[str, str], said: str) -> None:
+        at = open_page(script, {**link, **rest}, default_timeout=120)
+        assert not at.exception, [e.value for e in at.exception]
+        assert len(at.error) <= 1, [e.value for e in at.error]
+        assert said in " ".join(said_in(at))
+        kept(at)
+
+    return test
 
 
 def click_after_promise(at: AppTest, button: str, promise: str) -> AppTest:

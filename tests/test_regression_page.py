@@ -27,7 +27,7 @@ from svmlab.figures.regression import (
 )
 from svmlab.svm.regression import EpsilonSVR
 from svmlab.ui.regression.requests import CHART_KEY, N_TEST, path_epsilons
-from tests.pages import notes, page_test, problems
+from tests.pages import bad_link_test, notes, page_test, problems
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "7_Regression.py")
 PENDING = f"{CHART_KEY}_pending_click"
@@ -136,21 +136,22 @@ def test_the_epsilon_path_button_and_its_numbers() -> None:
     assert not any("fits in" in c.value for c in at.caption)
 
 
-@pytest.mark.parametrize(
-    ("query", "message"),
+def _sigma_and_fit_kept(at: AppTest) -> None:
+    assert at.select_slider(key="regression_sigma").value == 1.0
+    assert "support vectors" in _numbers(at)
+
+
+test_a_bad_link_says_so_and_keeps_the_rest = bad_link_test(
+    PAGE,
     [
         ({"C": "banana"}, "C"),
         ({"epsilon": "-1"}, "epsilon"),
         ({"machine": "huber"}, "machine"),
     ],
+    {"sigma": "1"},
+    _sigma_and_fit_kept,
+    said_in=lambda at: problems(at) + notes(at),
 )
-def test_a_bad_link_says_so_and_keeps_the_rest(query, message) -> None:
-    at = _run({**query, "sigma": "1"})
-    assert not at.exception
-    said = " ".join(problems(at)) + " ".join(notes(at))
-    assert message in said
-    assert at.select_slider(key="regression_sigma").value == 1.0
-    assert "support vectors" in _numbers(at)
 
 
 def test_squared_loss_and_the_other_kernels_fit() -> None:

@@ -38,20 +38,26 @@ def _kernel(name: str, sigma: float = 1.0) -> tuple[dict, dict]:
     return {"kernel": "linear"}, {"kernel": "linear"}
 
 
-# (seed, kernel, sigma, C, outliers): every kernel, C and outlier setting.
+# (seed, kernel, sigma, C, outliers): every kernel with every C, the Gaussian
+# at every sigma twice (each time with other C's), with and without outliers.
+_SETTINGS = [
+    *(
+        ("gaussian", sigma, C)
+        for sigma, C in zip(
+            (0.3, 1.0, 3.0) * 2, (0.01, 1.0, 100.0, 100.0, 0.01, 1.0), strict=True
+        )
+    ),
+    *(
+        (kernel, 1.0, C)
+        for kernel in ("polynomial", "linear")
+        for C in (0.01, 1.0, 100.0)
+    ),
+]
 CASES = [
-    (0, "gaussian", 0.3, 0.01, 0),
-    (1, "gaussian", 1.0, 1.0, 3),
-    (2, "gaussian", 3.0, 100.0, 0),
-    (3, "gaussian", 0.3, 100.0, 3),
-    (4, "gaussian", 1.0, 0.01, 3),
-    (5, "gaussian", 3.0, 1.0, 0),
-    (6, "polynomial", 1.0, 0.01, 0),
-    (7, "polynomial", 1.0, 1.0, 3),
-    (8, "polynomial", 1.0, 100.0, 0),
-    (9, "linear", 1.0, 0.01, 3),
-    (10, "linear", 1.0, 1.0, 0),
-    (11, "linear", 1.0, 100.0, 3),
+    (seed, *setting, outliers)
+    for seed, (setting, outliers) in enumerate(
+        zip(_SETTINGS, (0, 3, 0, 3, 3, 0, 0, 3, 0, 3, 0, 3), strict=True)
+    )
 ]
 
 
