@@ -280,30 +280,36 @@ def per_size(values: list[int], sizes: list[int], name: str) -> list[int]:
     return values
 
 
+#: The options that take one value per size: flag, type, default, help.
+PER_SIZE_OPTIONS = (
+    (
+        "loo-axis",
+        int,
+        [20, 7, 3],
+        "exact-LOO grid values per axis, one per size (20 = the full grid)",
+    ),
+    (
+        "approx-axis",
+        int,
+        [20, 20, 5],
+        "grid values per axis on which the approximations alone are timed",
+    ),
+    (
+        "loo-budget",
+        float,
+        None,
+        "seconds per size after which exact LOO stops (between sigma rows)",
+    ),
+)
+
+
 def study_main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 200, 400])
-    parser.add_argument(
-        "--loo-axis",
-        type=int,
-        nargs="+",
-        default=[20, 7, 3],
-        help="exact-LOO grid values per axis, one per size (20 = the full grid)",
-    )
-    parser.add_argument(
-        "--approx-axis",
-        type=int,
-        nargs="+",
-        default=[20, 20, 5],
-        help="grid values per axis on which the approximations alone are timed",
-    )
-    parser.add_argument(
-        "--loo-budget",
-        type=float,
-        nargs="+",
-        default=None,
-        help="seconds per size after which exact LOO stops (between sigma rows)",
-    )
+    for flag, kind, default, help in PER_SIZE_OPTIONS:
+        parser.add_argument(
+            f"--{flag}", type=kind, nargs="+", default=default, help=help
+        )
     parser.add_argument(
         "--stop",
         choices=["change", "kkt", "converged"],

@@ -26,54 +26,18 @@ from svmlab.compiled import cache as _compiled_cache  # noqa: F401  (isort: skip
 
 # Then numba's threading layer, before any parallel loop starts its threads.
 from svmlab.compiled import threads as _compiled_threads  # noqa: F401  (isort: skip)
-from svmlab import datasets, kernels, losses, solvers, svm
-from svmlab.errors import (
-    DataError,
-    FitCancelled,
-    IncompatibleLossError,
-    InfeasibleNuError,
-    ParameterError,
-    ProblemError,
-    SvmlabError,
-    UnknownNameError,
-)
+from svmlab import datasets, errors, kernels, losses, solvers, svm
+
+# The error classes are named once, in errors.__all__, the estimators once, in
+# svm.__all__: both re-exported here.
+from svmlab.errors import *  # noqa: F403 (re-exported: the package's face)
 from svmlab.solvers.base import cancel_when
-from svmlab.svm import (
-    BIASES,
-    SV_STATES,
-    SVC,
-    SVR,
-    CrammerSingerSVC,
-    EpsilonSVR,
-    NuSVC,
-    NuSVR,
-    OneClassSVM,
-    OneVsOneSVC,
-    OneVsRestSVC,
-    PlattSVC,
-)
+from svmlab.svm import *  # noqa: F403 (re-exported: the package's face)
 
 __all__ = [
-    "BIASES",
-    "SVC",
-    "SVR",
-    "SV_STATES",
-    "CrammerSingerSVC",
-    "DataError",
-    "EpsilonSVR",
-    "FitCancelled",
-    "IncompatibleLossError",
-    "InfeasibleNuError",
-    "NuSVC",
-    "NuSVR",
-    "OneClassSVM",
-    "OneVsOneSVC",
-    "OneVsRestSVC",
-    "ParameterError",
-    "PlattSVC",
-    "ProblemError",
-    "SvmlabError",
-    "UnknownNameError",
+    *svm.__all__,
+    # The classes only: errors' sentence helpers stay in svmlab.errors.
+    *(name for name in errors.__all__ if name[0].isupper()),
     "cancel_when",
     "datasets",
     "kernels",

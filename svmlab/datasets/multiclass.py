@@ -15,14 +15,8 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-from svmlab.datasets.two_class import (
-    Param,
-    Seed,
-    _check_n,
-    _check_real,
-    _rng,
-    make_from,
-)
+from svmlab.datasets import generator_contract as contract
+from svmlab.datasets.generator_contract import Param, Seed
 from svmlab.errors import ParameterError
 
 __all__ = [
@@ -43,7 +37,7 @@ MAX_CLASSES = 6
 
 
 def _check_classes(value: object, name: str = "n_classes", low: int = 2) -> int:
-    k = _check_n(value, name, low=low)
+    k = contract.check_n(value, name, low=low)
     if k > MAX_CLASSES:
         raise ParameterError(f"{name} must be at most {MAX_CLASSES}; got {k}.")
     return k
@@ -93,11 +87,11 @@ def make_blobs(
     y : ndarray of shape (n_samples,)
         Class numbers 0 .. k-1, class 0 first.
     """
-    n = _check_n(n_samples)
+    n = contract.check_n(n_samples)
     k = _check_classes(n_classes)
-    noise = _check_real("noise", noise)
-    separation = _check_real("separation", separation)
-    rng = _rng(random_state)
+    noise = contract.check_real("noise", noise)
+    separation = contract.check_real("separation", separation)
+    rng = contract.random_generator(random_state)
     sizes = _sizes(n, k)
     angle = 2.0 * np.pi * np.arange(k) / k + np.pi / 2.0
     centres = 0.5 * separation * np.column_stack([np.cos(angle), np.sin(angle)])
@@ -142,10 +136,10 @@ def make_spiral(
     y : ndarray of shape (n_samples,)
         The arm's number 0 .. k-1, arm 0 first.
     """
-    n = _check_n(n_samples)
+    n = contract.check_n(n_samples)
     k = _check_classes(n_classes)
-    noise = _check_real("noise", noise)
-    rng = _rng(random_state)
+    noise = contract.check_real("noise", noise)
+    rng = contract.random_generator(random_state)
     sizes = _sizes(n, k)
     a = np.concatenate([np.linspace(0.0, 4.0 * np.pi, int(s)) for s in sizes])
     r = a + 2.0 * np.pi * _labels(sizes) / k
@@ -190,15 +184,15 @@ def make_ring_and_blobs(
     y : ndarray of shape (n_samples,)
         0 on the ring, 1 .. n_blobs in the blobs; the ring first.
     """
-    n = _check_n(n_samples)
-    blobs = _check_n(n_blobs, "n_blobs", low=1)
+    n = contract.check_n(n_samples)
+    blobs = contract.check_n(n_blobs, "n_blobs", low=1)
     if blobs > MAX_CLASSES - 1:
         raise ParameterError(f"n_blobs must be at most {MAX_CLASSES - 1}; got {blobs}.")
-    noise = _check_real("noise", noise)
-    radius = _check_real("radius", radius)
+    noise = contract.check_real("noise", noise)
+    radius = contract.check_real("radius", radius)
     if radius <= 0:
         raise ParameterError(f"radius must be positive; got {radius:g}.")
-    rng = _rng(random_state)
+    rng = contract.random_generator(random_state)
     sizes = _sizes(n, blobs + 1)
     theta = rng.uniform(0.0, 2.0 * np.pi, sizes[0])
     r = radius + rng.normal(0.0, noise, sizes[0])
@@ -229,7 +223,7 @@ TITLES: dict[str, str] = {
 
 
 def _n(default: int) -> Param:
-    return Param("n_samples", "Number of points", default, 10, 1000, 10, integer=True)
+    return contract.sample_count_param(default, 10, 1000, 10)
 
 
 def _k(default: int = 3) -> Param:
@@ -294,4 +288,4 @@ PARAMS: dict[str, tuple[Param, ...]] = {
 
 def make(name: str, **params: Any) -> Dataset:
     """Generate the data set called ``name`` (a key of :data:`GENERATORS`)."""
-    return make_from(GENERATORS, name, **params)
+    return contract.make_from(GENERATORS, name, **params)

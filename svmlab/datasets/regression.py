@@ -21,14 +21,8 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-from svmlab.datasets.two_class import (
-    Param,
-    Seed,
-    _check_n,
-    _check_real,
-    _rng,
-    make_from,
-)
+from svmlab.datasets import generator_contract as contract
+from svmlab.datasets.generator_contract import Param, Seed
 from svmlab.errors import ParameterError
 
 __all__ = [
@@ -55,6 +49,17 @@ def _inputs(n: int, rng: np.random.Generator) -> NDArray[np.float64]:
     return np.sort(rng.uniform(*X_RANGE, size=n))
 
 
+def _draw_inputs(
+    n_samples: int, noise: float, random_state: Seed
+) -> tuple[NDArray[np.float64], float, np.random.Generator]:
+    """The checked ``noise``, the sorted inputs x and the generator the noise
+    is drawn from next (x first, then the noise: the module's contract)."""
+    n = contract.check_n(n_samples)
+    noise = contract.check_real("noise", noise)
+    rng = contract.random_generator(random_state)
+    return _inputs(n, rng), noise, rng
+
+
 def _curve(
     n_samples: int,
     noise: float,
@@ -62,11 +67,8 @@ def _curve(
     curve: Callable[[NDArray[np.float64]], NDArray[np.float64]],
 ) -> Dataset:
     """``t = curve(x) + e``, e ~ N(0, noise^2): x drawn first, then the noise."""
-    n = _check_n(n_samples)
-    noise = _check_real("noise", noise)
-    rng = _rng(random_state)
-    x = _inputs(n, rng)
-    return x[:, None], curve(x) + rng.normal(0.0, noise, n)
+    x, noise, rng = _draw_inputs(n_samples, noise, random_state)
+    return x[:, None], curve(x) + rng.normal(0.0, noise, x.size)
 
 
 def make_sinc(
@@ -108,7 +110,7 @@ def make_line(
     random_state
         Seed or ``numpy.random.Generator``.
     """
-    slope = _check_real("slope", slope, low=-np.inf)
+    slope = contract.check_real("slope", slope, low=-np.inf)
     return _curve(n_samples, noise, random_state, lambda x: slope * x)
 
 
@@ -133,7 +135,7 @@ def make_step(
     random_state
         Seed or ``numpy.random.Generator``.
     """
-    height = _check_real("height", height, low=-np.inf)
+    height = contract.check_real("height", height, low=-np.inf)
     return _curve(n_samples, noise, random_state, lambda x: height * (x > 0.0))
 
 
@@ -163,13 +165,13 @@ def make_sine_outliers(
     random_state
         Seed or ``numpy.random.Generator``.
     """
-    n = _check_n(n_samples)
-    noise = _check_real("noise", noise)
-    k = _check_n(n_outliers, "n_outliers", low=0)
+    n = contract.check_n(n_samples)
+    noise = contract.check_real("noise", noise)
+    k = contract.check_n(n_outliers, "n_outliers", low=0)
     if k > n:
         raise ParameterError(f"n_outliers must be at most n_samples = {n}; got {k}.")
-    size = _check_real("outlier_size", outlier_size)
-    rng = _rng(random_state)
+    size = contract.check_real("outlier_size", outlier_size)
+    rng = contract.random_generator(random_state)
     x = _inputs(n, rng)
     t = np.sin(x) + rng.normal(0.0, noise, n)
     which = rng.choice(n, size=k, replace=False)
@@ -194,12 +196,9 @@ def make_heteroscedastic(
     random_state
         Seed or ``numpy.random.Generator``.
     """
-    n = _check_n(n_samples)
-    noise = _check_real("noise", noise)
-    rng = _rng(random_state)
-    x = _inputs(n, rng)
+    x, noise, rng = _draw_inputs(n_samples, noise, random_state)
     spread = noise * (x - X_RANGE[0]) / 3.0
-    return x[:, None], np.sin(x) + spread * rng.normal(0.0, 1.0, n)
+    return x[:, None], np.sin(x) + spread * rng.normal(0.0, 1.0, x.size)
 
 
 GENERATORS: dict[str, Callable[..., Dataset]] = {
@@ -220,28 +219,34 @@ TITLES: dict[str, str] = {
 
 
 def _n(default: int) -> Param:
-    return Param("n_samples", "Number of points", default, 5, 1000, 5, integer=True)
+    return contract.sample_count_param(default, 5, 1000, 5)
 
 
-def _noise(default: float, high: float, help: str) -> Param:
-    return Param("noise", "Noise", default, 0.0, high, 0.01, help=help)
+def _noise(default: float, high: float, help: str = "") -> Param:
+    # Every curve but the heteroscedastic one has the same noise on t.
+    return contract.noise_param(
+        default, high, help or "Standard deviation of the noise on t."
+    )
 
 
 PARAMS: dict[str, tuple[Param, ...]] = {
-    "sinc": (_n(100), _noise(0.1, 0.5, "Standard deviation of the noise on t.")),
+    "sinc": (
+        _n(100),
+        _noise(0.1, 0.5),
+    ),
     "line": (
         _n(60),
-        _noise(0.3, 1.5, "Standard deviation of the noise on t."),
+        _noise(0.3, 1.5),
         Param("slope", "Slope", 0.5, -2.0, 2.0, 0.1),
     ),
     "step": (
         _n(80),
-        _noise(0.1, 0.5, "Standard deviation of the noise on t."),
+        _noise(0.1, 0.5),
         Param("height", "Step height", 1.0, -2.0, 2.0, 0.1),
     ),
     "sine_outliers": (
         _n(80),
-        _noise(0.1, 0.5, "Standard deviation of the noise on t."),
+        _noise(0.1, 0.5),
         Param("n_outliers", "Outliers", 5, 0, 5, 1, integer=True, help="At most n."),
         Param("outlier_size", "Outlier size", 3.0, 0.0, 6.0, 0.5),
     ),
@@ -255,4 +260,4 @@ PARAMS: dict[str, tuple[Param, ...]] = {
 def make(name: str, **params: Any) -> Dataset:
     """Generate the regression data set called ``name`` (a key of
     :data:`GENERATORS`) with its keyword parameters (:data:`PARAMS`)."""
-    return make_from(GENERATORS, name, **params)
+    return contract.make_from(GENERATORS, name, **params)

@@ -17,17 +17,24 @@ parameters and titles so a page can build its widgets without knowing them.
 
 from __future__ import annotations
 
-import inspect
 import math
-import numbers
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
 
-from svmlab.errors import ParameterError, UnknownNameError
+from svmlab.datasets.generator_contract import (
+    Param,
+    Seed,
+    check_n,
+    check_real,
+    make_from,
+    noise_param,
+    random_generator,
+    sample_count_param,
+)
+from svmlab.errors import ParameterError
 
 __all__ = [
     "GENERATORS",
@@ -50,7 +57,6 @@ __all__ = [
 ]
 
 Dataset: TypeAlias = tuple[NDArray[np.float64], NDArray[np.float64]]
-Seed: TypeAlias = int | np.random.Generator | None
 
 #: Unit normal ``w`` of :func:`make_linear`'s separating line ``w'x = 0``.
 LINEAR_NORMAL: tuple[float, float] = (0.6, 0.8)
@@ -58,40 +64,6 @@ LINEAR_NORMAL: tuple[float, float] = (0.6, 0.8)
 
 # --------------------------------------------------------------------------------------
 # Validation: plain sentences for a student.
-
-
-def _check_n(value: object, name: str = "n_samples", low: int = 2) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ParameterError(f"{name} must be a whole number; got {value!r}.")
-    if value < low:
-        raise ParameterError(f"{name} must be at least {low}; got {value}.")
-    return int(value)
-
-
-def _check_real(
-    name: str, value: object, *, low: float = 0.0, high: float = math.inf
-) -> float:
-    """``value`` as a float in the closed interval [low, high], or ParameterError."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ParameterError(f"{name} must be a number; got {value!r}.")
-    x = float(value)
-    if not math.isfinite(x):
-        raise ParameterError(f"{name} must be a finite number; got {x}.")
-    if high == math.inf and x < low:
-        raise ParameterError(f"{name} must be at least {low:g}; got {x:g}.")
-    if not low <= x <= high:
-        raise ParameterError(f"{name} must be between {low:g} and {high:g}; got {x:g}.")
-    return x
-
-
-def _rng(random_state: Seed) -> np.random.Generator:
-    try:
-        return np.random.default_rng(random_state)
-    except (TypeError, ValueError) as error:
-        raise ParameterError(
-            "random_state must be None, a non-negative whole number or a numpy "
-            f"Generator; got {random_state!r}."
-        ) from error
 
 
 def _labels(n_pos: int, n_neg: int) -> NDArray[np.float64]:
@@ -140,9 +112,9 @@ def make_spiral(
     y : ndarray of shape (n_samples,)
         +1.0 on the first arm, -1.0 on the second.
     """
-    n = _check_n(n_samples)
-    noise = _check_real("noise", noise)
-    rng = _rng(random_state)
+    n = check_n(n_samples)
+    noise = check_real("noise", noise)
+    rng = random_generator(random_state)
     n_pos = n - n // 2
     a1 = np.linspace(0.0, 4.0 * np.pi, n_pos)
     a2 = np.linspace(0.0, 4.0 * np.pi, n - n_pos)
@@ -194,14 +166,14 @@ def two_circles_bayes_error(
         The Bayes error, in [0, 0.5].
     """
     r_inner, r_outer = _check_radii(r_inner, r_outer, limit=math.inf)
-    noise = _check_real("noise", noise, high=0.5)
+    noise = check_real("noise", noise, high=0.5)
     band = _quarter_disc_in_unit_square(r_outer) - _quarter_disc_in_unit_square(r_inner)
     return 0.5 * band + noise * (1.0 - band)
 
 
 def _check_radii(r_inner: object, r_outer: object, limit: float) -> tuple[float, float]:
-    r1 = _check_real("r_inner", r_inner, low=-math.inf)
-    r2 = _check_real("r_outer", r_outer)
+    r1 = check_real("r_inner", r_inner, low=-math.inf)
+    r2 = check_real("r_outer", r_outer)
     if r1 <= 0.0:
         raise ParameterError(f"r_inner must be greater than 0; got {r1:g}.")
     if r1 >= r2:
@@ -278,10 +250,10 @@ def make_two_circles(
     y : ndarray of shape (n_samples,)
         Labels in {-1.0, +1.0}.
     """
-    n = _check_n(n_samples)
-    noise = _check_real("noise", noise, high=0.5)
+    n = check_n(n_samples)
+    noise = check_real("noise", noise, high=0.5)
     r1, r2 = _check_radii(r_inner, r_outer, limit=math.sqrt(2.0))
-    rng = _rng(random_state)
+    rng = random_generator(random_state)
     X = rng.uniform(-1.0, 1.0, size=(n, 2))
     coin = rng.random(n) < 0.5
     flip = rng.random(n) < noise
@@ -335,16 +307,16 @@ def make_outlier_blobs(
     y : ndarray of shape (n_samples,)
         Labels in {-1.0, +1.0}; the outliers are +1.
     """
-    n = _check_n(n_samples)
-    noise = _check_real("noise", noise)
-    k = _check_n(n_outliers, "n_outliers", low=0)
+    n = check_n(n_samples)
+    noise = check_real("noise", noise)
+    k = check_n(n_outliers, "n_outliers", low=0)
     if k > n - 2:
         raise ParameterError(
             f"n_outliers must be at most n_samples - 2 = {n - 2} so that each class "
             f"keeps a point; got {k}."
         )
-    distance = _check_real("outlier_distance", outlier_distance)
-    rng = _rng(random_state)
+    distance = check_real("outlier_distance", outlier_distance)
+    rng = random_generator(random_state)
     m = n - k
     n_pos = m - m // 2
     centres = np.repeat([[1.5, 0.0], [-1.5, 0.0]], [n_pos, m - n_pos], axis=0)
@@ -389,10 +361,10 @@ def make_linear(
     y : ndarray of shape (n_samples,)
         Labels in {-1.0, +1.0} (after the flips).
     """
-    n = _check_n(n_samples)
-    noise = _check_real("noise", noise, high=0.5)
-    margin = _check_real("margin", margin)
-    rng = _rng(random_state)
+    n = check_n(n_samples)
+    noise = check_real("noise", noise, high=0.5)
+    margin = check_real("margin", margin)
+    rng = random_generator(random_state)
     n_pos = n - n // 2
     y = _labels(n_pos, n - n_pos)
     w = np.asarray(LINEAR_NORMAL)
@@ -433,9 +405,9 @@ def make_xor(
     y : ndarray of shape (n_samples,)
         ``sign(c1 * c2)`` of each point's cluster centre c.
     """
-    n = _check_n(n_samples)
-    noise = _check_real("noise", noise)
-    rng = _rng(random_state)
+    n = check_n(n_samples)
+    noise = check_real("noise", noise)
+    rng = random_generator(random_state)
     centres = np.array([[1.0, 1.0], [-1.0, 1.0], [-1.0, -1.0], [1.0, -1.0]])
     c = centres[np.arange(n) % 4]
     return c + rng.normal(0.0, noise, size=(n, 2)), c[:, 0] * c[:, 1]
@@ -469,9 +441,9 @@ def make_moons(
     y : ndarray of shape (n_samples,)
         -1.0 on the upper moon, +1.0 on the lower.
     """
-    n = _check_n(n_samples)
-    noise = _check_real("noise", noise)
-    rng = _rng(random_state)
+    n = check_n(n_samples)
+    noise = check_real("noise", noise)
+    rng = random_generator(random_state)
     n_out = n // 2
     t_out = np.linspace(0.0, np.pi, n_out)
     t_in = np.linspace(0.0, np.pi, n - n_out)
@@ -523,10 +495,10 @@ def make_blobs(
     y : ndarray of shape (n_samples,)
         Labels in {-1.0, +1.0}.
     """
-    n = _check_n(n_samples)
-    noise = _check_real("noise", noise)
-    separation = _check_real("separation", separation)
-    return _two_blobs(n, n - n // 2, noise, separation, _rng(random_state))
+    n = check_n(n_samples)
+    noise = check_real("noise", noise)
+    separation = check_real("separation", separation)
+    return _two_blobs(n, n - n // 2, noise, separation, random_generator(random_state))
 
 
 def make_imbalanced(
@@ -566,12 +538,12 @@ def make_imbalanced(
     y : ndarray of shape (n_samples,)
         Labels in {-1.0, +1.0}.
     """
-    n = _check_n(n_samples)
-    noise = _check_real("noise", noise)
-    ratio = _check_real("ratio", ratio, low=1.0)
-    separation = _check_real("separation", separation)
+    n = check_n(n_samples)
+    noise = check_real("noise", noise)
+    ratio = check_real("ratio", ratio, low=1.0)
+    separation = check_real("separation", separation)
     n_pos = min(n - 1, max(1, round(n / (ratio + 1.0))))
-    return _two_blobs(n, n_pos, noise, separation, _rng(random_state))
+    return _two_blobs(n, n_pos, noise, separation, random_generator(random_state))
 
 
 # --------------------------------------------------------------------------------------
@@ -600,66 +572,44 @@ TITLES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class Param:
-    """One tunable keyword parameter of a generator, described for a widget.
-
-    ``low``/``high``/``step`` give a slider range (every combination of the lows,
-    or of the highs, is valid); ``log`` asks for a log-scaled slider and
-    ``integer`` for whole numbers; ``help`` is the tooltip.
-    """
-
-    name: str
-    label: str
-    default: float | int
-    low: float
-    high: float
-    step: float
-    log: bool = False
-    integer: bool = False
-    help: str = ""
-
-
 def _n(default: int) -> Param:
-    return Param("n_samples", "Number of points", default, 10, 2000, 10, integer=True)
-
-
-def _noise(default: float, high: float, help: str, low: float = 0.0) -> Param:
-    return Param("noise", "Noise", default, low, high, 0.01, help=help)
+    return sample_count_param(default, 10, 2000, 10)
 
 
 PARAMS: dict[str, tuple[Param, ...]] = {
     "spiral": (
         _n(200),
-        _noise(1.0, 3.0, "Uniform jitter on [0, noise) per coordinate; 1 is the book."),
+        noise_param(
+            1.0, 3.0, "Uniform jitter on [0, noise) per coordinate; 1 is the book."
+        ),
     ),
     "two_circles": (
         _n(100),
-        _noise(0.0, 0.5, "Label-flip probability outside the band; 0 is Lee's."),
+        noise_param(0.0, 0.5, "Label-flip probability outside the band; 0 is Lee's."),
         Param("r_inner", "Inner radius", 0.5, 0.05, 1.3, 0.05, help="Inside: +1."),
         Param("r_outer", "Outer radius", 0.75, 0.1, 1.4, 0.05, help="Outside: -1."),
     ),
     "outlier_blobs": (
         _n(100),
-        _noise(0.5, 2.0, "Standard deviation of each class.", low=0.05),
+        noise_param(0.5, 2.0, "Standard deviation of each class.", low=0.05),
         Param("n_outliers", "Outliers", 3, 0, 20, 1, integer=True, help="At most n-2."),
         Param("outlier_distance", "Outlier distance", 6.0, 0.0, 15.0, 0.5),
     ),
     "linear": (
         _n(200),
-        _noise(0.0, 0.5, "Label-flip probability; 0 keeps the data separable."),
+        noise_param(0.0, 0.5, "Label-flip probability; 0 keeps the data separable."),
         Param("margin", "Gap width", 0.5, 0.0, 3.0, 0.1, help="Empty strip width."),
     ),
-    "xor": (_n(200), _noise(0.3, 1.5, "Standard deviation of each cluster.")),
-    "moons": (_n(200), _noise(0.1, 0.5, "Standard deviation of the noise.")),
+    "xor": (_n(200), noise_param(0.3, 1.5, "Standard deviation of each cluster.")),
+    "moons": (_n(200), noise_param(0.1, 0.5, "Standard deviation of the noise.")),
     "blobs": (
         _n(200),
-        _noise(1.0, 3.0, "Standard deviation of each blob.", low=0.05),
+        noise_param(1.0, 3.0, "Standard deviation of each blob.", low=0.05),
         Param("separation", "Separation", 3.0, 0.0, 8.0, 0.5, help="Centre distance."),
     ),
     "imbalanced": (
         _n(200),
-        _noise(1.0, 3.0, "Standard deviation of each blob.", low=0.05),
+        noise_param(1.0, 3.0, "Standard deviation of each blob.", low=0.05),
         Param(
             "ratio", "Imbalance ratio", 5.0, 1.0, 20.0, 0.5, help="Majority : minority."
         ),
@@ -753,21 +703,3 @@ def make(name: str, **params: Any) -> Dataset:
     y : ndarray of shape (n_samples,)
     """
     return make_from(GENERATORS, name, **params)
-
-
-def make_from(
-    generators: dict[str, Callable[..., Dataset]], name: str, **params: Any
-) -> Dataset:
-    """``generators[name](**params)``, with a plain error for an unknown name or
-    parameter (shared by the binary and the multiclass generator tables)."""
-    if name not in generators:
-        raise UnknownNameError("data set", name, generators)
-    generator = generators[name]
-    accepted = list(inspect.signature(generator).parameters)
-    unknown = sorted(set(params) - set(accepted))
-    if unknown:
-        raise ParameterError(
-            f"The data set {name!r} has no parameter {unknown[0]!r}. "
-            f"Its parameters are: {', '.join(accepted)}."
-        )
-    return generator(**params)

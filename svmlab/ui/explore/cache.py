@@ -405,6 +405,18 @@ def last_good() -> Picture | None:
     return st.session_state.get(LAST_GOOD_KEY)
 
 
+def _kernel_params(s: ExploreSettings) -> dict[str, Any]:
+    """The chosen kernel's own parameters: only they go into the key, so moving
+    another kernel's slider does not refit."""
+    if s.kernel == "gaussian":
+        return {"sigma": s.sigma}
+    if s.kernel == "polynomial":
+        return {"degree": s.degree, "coef0": s.coef0}
+    if s.kernel == "sigmoid":
+        return {"scale": s.sig_a, "coef0": s.sig_r}
+    return {}
+
+
 def model_items(s: ExploreSettings) -> tuple[tuple[str, Any], ...]:
     """The estimator's keyword arguments for these settings (for ν-SVC, ``nu``
     in place of C, and the hinge, unregularized bias and SMO: see
@@ -416,13 +428,8 @@ def model_items(s: ExploreSettings) -> tuple[tuple[str, Any], ...]:
             "tol": s.tol,
             "max_iter": s.max_iter,
             "max_seconds": room.fit_seconds(),
+            **_kernel_params(s),
         }
-        if s.kernel == "gaussian":
-            nu_items["sigma"] = s.sigma
-        if s.kernel == "polynomial":
-            nu_items["degree"], nu_items["coef0"] = s.degree, s.coef0
-        if s.kernel == "sigmoid":
-            nu_items["scale"], nu_items["coef0"] = s.sig_a, s.sig_r
         return tuple(nu_items.items())
     items: dict[str, Any] = {
         "C": s.effective_C,
@@ -434,13 +441,8 @@ def model_items(s: ExploreSettings) -> tuple[tuple[str, Any], ...]:
         "max_iter": s.max_iter,
         "max_seconds": room.fit_seconds(),
         "record_history": s.playback,
+        **_kernel_params(s),
     }
-    if s.kernel == "gaussian":
-        items["sigma"] = s.sigma
-    if s.kernel == "polynomial":
-        items["degree"], items["coef0"] = s.degree, s.coef0
-    if s.kernel == "sigmoid":
-        items["scale"], items["coef0"] = s.sig_a, s.sig_r
     if s.loss == "modified_hinge":
         items["delta"] = s.delta
     return tuple(items.items())
