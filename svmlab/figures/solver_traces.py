@@ -48,6 +48,17 @@ def _line(name: str, title: str, x, y, xaxis: str, yaxis: str, legend: bool):
     }
 
 
+def _row_y(
+    domain: list[float], anchor: str, matches: str, log: dict[str, Any]
+) -> dict[str, Any]:
+    """A right panel's y axis: its row's scale (``matches``) without tick
+    labels, which repeated the left's and, in a phone's 358 px, sat inside the
+    left panel, over its curves and ticks."""
+    return _axis(
+        "", domain=domain, anchor=anchor, matches=matches, showticklabels=False, **log
+    )
+
+
 def traces_figure(
     traces: Mapping[str, Any],
     titles: Mapping[str, str],
@@ -159,26 +170,9 @@ def traces_figure(
         xaxis3=_axis("iteration", domain=[0, 0.47], anchor="y3"),
         xaxis4=_axis("milliseconds", domain=[0.55, 1], anchor="y4"),
         yaxis=_axis("objective gap (rel.)", domain=[0.55, 1], anchor="x", **gap_log),
-        # The right panels share their row's y scale (``matches``): their tick
-        # labels repeated the left's, and on a phone's 358 px they sat inside
-        # the left panels, over its curves and ticks.
-        yaxis2=_axis(
-            "",
-            domain=[0.55, 1],
-            anchor="x2",
-            matches="y",
-            showticklabels=False,
-            **gap_log,
-        ),
+        yaxis2=_row_y([0.55, 1], "x2", "y", gap_log),
         yaxis3=_axis("KKT violation", domain=[0, 0.45], anchor="x3", **kkt_log),
-        yaxis4=_axis(
-            "",
-            domain=[0, 0.45],
-            anchor="x4",
-            matches="y3",
-            showticklabels=False,
-            **kkt_log,
-        ),
+        yaxis4=_row_y([0, 0.45], "x4", "y3", kkt_log),
     )
     if gap_only:
         data = [t for t in data if t.get("yaxis") in ("y", "y2")]
