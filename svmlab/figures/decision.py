@@ -180,8 +180,9 @@ def decision_spec(
     and:
 
     scale
-        Markers, lines and text this many times their size (classroom mode on a
-        projector uses about 1.5).
+        Markers, lines and text (the key's too, with the margin holding it)
+        this many times their size (classroom mode on a projector uses about
+        1.5).
     highlight
         Index of one training point to mark with a large ring (the point
         inspector's point), or None.
@@ -326,11 +327,9 @@ def decision_spec(
             f"legend must be 'right', 'top' or 'none'; got {legend!r}."
         )
     if scale != 1.0:  # room for the larger tick labels and axis titles
-        margin = {
-            **margin,
-            "l": round(margin["l"] * scale),
-            "b": round(margin["b"] * scale),
-        }
+        grown = ("l", "b") if legend == "none" else ("l", "b", "t", "r")
+        # and for the larger key, where there is one (above or beside the plot)
+        margin = {**margin, **{k: round(margin[k] * scale) for k in grown}}
     # The plot area is square (equal aspect): as tall as the figure allows, or
     # narrower when the page column is (about 520 px on a 1400 px wide screen
     # with the sidebar open). Paint the points for that width, at POINT_SCALE
@@ -387,6 +386,7 @@ def decision_spec(
     if scale != 1.0:
         big = round(FONT_SIZE * scale)
         layout["font"] = {**layout["font"], "size": big}
+        layout["legend"] = {**layout["legend"], "font": {"size": big}}
         for axis in ("xaxis", "yaxis"):
             layout[axis]["title"]["font"] = {"size": big + 1}
             layout[axis]["tickfont"] = {"size": big}

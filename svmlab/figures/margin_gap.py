@@ -27,12 +27,15 @@ def margin_gap_figure(
     bounds: tuple[float, float, float, float],
     title: str,
     height: int = 460,
+    scale: float = 1.0,
 ) -> go.Figure:
     """The training points coloured by ``|approximate - exact|`` leave-one-out margin.
 
     Symbols give the class (circle +1, square -1, as on the Explore page); a thick
     black ring marks the points whose approximate leave-one-out margin has the other
     sign than the exact one (the approximation misjudges their held-out class).
+    ``scale`` grows the text and the margins holding it (classroom mode, as the
+    other charts: ``style.scaled_text``).
 
     Returns
     -------
@@ -112,4 +115,5 @@ def margin_gap_figure(
         xaxis=_axis("x₁", range=[xmin, xmax]),
         yaxis=_axis("x₂", range=[ymin, ymax], scaleanchor="x", scaleratio=1),
         legend="below",
+        scale=scale,
     )

@@ -59,6 +59,10 @@ def state_names(model: Any) -> dict[int, tuple[str, str]]:
     return SQUARED_STATE_NAMES if _squared(model) else STATE_NAMES
 
 
+#: A legend row's height at the base font (16 px text, Plotly's spacing).
+_LEGEND_ROW = 34
+
+
 def _grid(X: np.ndarray, extra: float = 0.15, n: int = 300) -> np.ndarray:
     low, high = float(X.min()), float(X.max())
     pad = extra * max(high - low, 1e-9)
@@ -75,10 +79,13 @@ def tube_figure(
     added: ArrayLike | None = None,
     scale: float = 1.0,
     height: int = 460,
+    narrow: bool = False,
 ) -> Any:
     """The fitted f, the tube f ± ε (shaded), and the training points by their
     state; test points hollow (hidden until their legend entry is clicked);
-    ``added`` marks the points clicked in."""
+    ``added`` marks the points clicked in. ``narrow``: a phone's column, where
+    the key's entries take a row each: the margin under the plot holds them
+    all (its 150 px held two rows, and the key covered the x-axis ticks)."""
     X = np.asarray(X, dtype=float).reshape(-1, 1)
     t = np.asarray(t, dtype=float)
     xs = _grid(X)
@@ -180,10 +187,17 @@ def tube_figure(
                 "visible": "legendonly",
             }
         )
+    bottom = 150
+    if narrow:
+        # One row per entry (the tube's two lines share one), under the tick
+        # labels and the axis title; the plot keeps its height.
+        rows = sum(1 for tr in traces if tr.get("showlegend", True)) - 1
+        bottom = round((64 + _LEGEND_ROW * rows) * scale)
+        height += bottom - 150
     return chart(
         traces,
         height=height,
-        margin={"l": 70, "r": 20, "t": 20, "b": 150},
+        margin={"l": 70, "r": 20, "t": 20, "b": bottom},
         legend="below",
         font={"size": round(16 * scale)},
         xaxis=_axis("x", range=[float(xs[0]), float(xs[-1])]),

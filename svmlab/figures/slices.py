@@ -60,7 +60,9 @@ def _log_axis(
 #: height, the gap between them (the upper panel's tick labels and axis title,
 #: the lower one's title), the margin above (the title under the modebar) and
 #: the one below (tick labels, axis title and the legend's rows, one entry a row).
-NARROW_PANEL, NARROW_GAP, NARROW_TOP, NARROW_BOTTOM = 200, 118, 60, 236
+#: 170 px panels keep the whole figure (754 px) on a phone's screen under
+#: Streamlit's 60 px header (200 px ones put the key's last row under its edge).
+NARROW_PANEL, NARROW_GAP, NARROW_TOP, NARROW_BOTTOM = 170, 118, 60, 236
 #: The narrow figure's height (the chart draws it at this height).
 NARROW_HEIGHT = NARROW_TOP + 2 * NARROW_PANEL + NARROW_GAP + NARROW_BOTTOM
 

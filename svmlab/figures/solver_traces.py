@@ -48,6 +48,17 @@ def _line(name: str, title: str, x, y, xaxis: str, yaxis: str, legend: bool):
     }
 
 
+def _row_y(
+    domain: list[float], anchor: str, matches: str, log: dict[str, Any]
+) -> dict[str, Any]:
+    """A right panel's y axis: its row's scale (``matches``) without tick
+    labels, which repeated the left's and, in a phone's 358 px, sat inside the
+    left panel, over its curves and ticks."""
+    return _axis(
+        "", domain=domain, anchor=anchor, matches=matches, showticklabels=False, **log
+    )
+
+
 def traces_figure(
     traces: Mapping[str, Any],
     titles: Mapping[str, str],
@@ -56,10 +67,13 @@ def traces_figure(
     tol: float,
     height: int = 620,
     gap_only: bool = False,
+    narrow: bool = False,
 ) -> go.Figure:
     """Relative objective gap ``(P_k - P_best) / max(|P_best|, 1)`` (top) and KKT
     violation (bottom), against iteration (left) and milliseconds (right), log y.
-    ``gap_only``: the top row alone (a projector's short screen).
+    ``gap_only``: the top row alone (a projector's short screen). ``narrow``:
+    a phone's column, about 120 px a panel: at most three x labels each, never
+    turned (turned, the milliseconds' labels hung into the panel below).
 
     Parameters
     ----------
@@ -156,9 +170,9 @@ def traces_figure(
         xaxis3=_axis("iteration", domain=[0, 0.47], anchor="y3"),
         xaxis4=_axis("milliseconds", domain=[0.55, 1], anchor="y4"),
         yaxis=_axis("objective gap (rel.)", domain=[0.55, 1], anchor="x", **gap_log),
-        yaxis2=_axis("", domain=[0.55, 1], anchor="x2", matches="y", **gap_log),
+        yaxis2=_row_y([0.55, 1], "x2", "y", gap_log),
         yaxis3=_axis("KKT violation", domain=[0, 0.45], anchor="x3", **kkt_log),
-        yaxis4=_axis("", domain=[0, 0.45], anchor="x4", matches="y3", **kkt_log),
+        yaxis4=_row_y([0, 0.45], "x4", "y3", kkt_log),
     )
     if gap_only:
         data = [t for t in data if t.get("yaxis") in ("y", "y2")]
@@ -170,6 +184,10 @@ def traces_figure(
         layout["yaxis"]["domain"] = layout["yaxis2"]["domain"] = [0, 1]
         layout["margin"] = {**layout["margin"], "t": 36, "b": 56}
         layout["yaxis"]["title"]["text"] = "objective gap"
+    if narrow:
+        for name in ("xaxis", "xaxis2", "xaxis3", "xaxis4"):
+            if name in layout:
+                layout[name].update(nticks=3, tickangle=0)
     return _figure(data, layout)
 
 

@@ -58,8 +58,10 @@ class Theme:
     each light key colour becomes (upper-case ``#RRGGBB`` both), ``grey_gamma``
     (a grey at ``t`` of the way from white to black lands at ``t ** gamma`` of
     the way from background to ink: below 1 darkens the greys of a
-    high-contrast theme), and ``line_scale`` (line and outline widths times
-    this)."""
+    high-contrast theme), ``line_scale`` (line and outline widths times
+    this) and ``frame``, the colour of the frame around the number a preset
+    points at (at least 3 : 1 on the background, WCAG 2.2's figure for a
+    graphic the reader must see)."""
 
     name: str
     label: str
@@ -69,6 +71,8 @@ class Theme:
     keys: Mapping[str, str] = field(default_factory=dict)
     grey_gamma: float = 1.0
     line_scale: float = 1.0
+    # Okabe-Ito's orange darkened: the orange itself is 2.3 : 1 on white.
+    frame: str = "#A66F00"
 
     @property
     def is_light(self) -> bool:
@@ -95,6 +99,7 @@ DARK = Theme(
         "#009E73": "#1DB88A",  # bluish green: 7.1
         "#8C7A00": "#C9B200",  # the multiclass yellow: 8.5
     },
+    frame="#E69F00",  # Okabe-Ito's orange: 8.0 : 1 on the dark background
 )
 
 #: High contrast, for a projector that washes colours out: white, black ink,
@@ -118,6 +123,7 @@ CONTRAST = Theme(
     },
     grey_gamma=0.5,
     line_scale=1.5,
+    frame="#7A4F00",  # 7.1 : 1, for a projector that washes colours out
 )
 
 THEMES: dict[str, Theme] = {t.name: t for t in (LIGHT, DARK, CONTRAST)}

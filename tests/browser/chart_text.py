@@ -67,3 +67,53 @@ def growth(normal: dict[str, Any], classroom: dict[str, Any], kind: str) -> dict
         "size": min(b["sizes"]) / max(a["sizes"]),
         "height": statistics.median(b["heights"]) / statistics.median(a["heights"]),
     }
+
+
+#: ``selector`` -> what of a drawn chart's text sits on something else, as
+#: sentences: a tick label on another axis's tick label, a tick label inside a
+#: plot area (any subplot's: its own axis's labels lie outside it), and the
+#: legend on a tick label or an axis title. Empty when nothing clashes.
+CLASHES_JS = r"""
+(selector) => {
+  const chart = document.querySelector(selector);
+  if (!chart) return ["no chart at " + selector];
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return r.width && r.height ? [r.left, r.top, r.right, r.bottom] : null; };
+  const meet = (a, b) => a[0] < b[2] - 1 && b[0] < a[2] - 1 && a[1] < b[3] - 1 &&
+    b[1] < a[3] - 1;
+  const text = (e) => (e.textContent || "").trim().slice(0, 40);
+  const ticks = [...chart.querySelectorAll('g[class$="tick"] text')]
+    .map((e) => ({ axis: e.parentNode.getAttribute("class"), text: text(e),
+                   box: box(e) }))
+    .filter((t) => t.box && t.text);
+  const plots = [...chart.querySelectorAll("rect.nsewdrag")]
+    .map((e) => ({ name: e.getAttribute("data-subplot"), box: box(e) }))
+    .filter((p) => p.box);
+  const titles = [...chart.querySelectorAll('g[class^="g-"][class$="title"] text')]
+    .map((e) => ({ text: text(e), box: box(e) })).filter((t) => t.box && t.text);
+  const legends = [...chart.querySelectorAll("g.legend")].map(box).filter(Boolean);
+  const out = [];
+  ticks.forEach((a, i) => {
+    ticks.slice(i + 1).forEach((b) => {
+      if (a.axis !== b.axis && meet(a.box, b.box))
+        out.push(`tick "${a.text}" (${a.axis}) on tick "${b.text}" (${b.axis})`);
+    });
+    plots.forEach((p) => {
+      if (meet(a.box, p.box))
+        out.push(`tick "${a.text}" (${a.axis}) in plot ${p.name}`);
+    });
+    legends.forEach((l) => {
+      if (meet(a.box, l)) out.push(`legend on tick "${a.text}" (${a.axis})`);
+    });
+  });
+  titles.forEach((t) => legends.forEach((l) => {
+    if (meet(t.box, l)) out.push(`legend on the axis title "${t.text}"`);
+  }));
+  return out;
+}
+"""
+
+
+def clashes(page: Any, selector: str) -> list[str]:
+    """What of the chart ``selector`` finds clashes (:data:`CLASHES_JS`)."""
+    return list(page.evaluate(CLASHES_JS, selector))

@@ -12,9 +12,14 @@ of the spiral, two-circle and outlier defaults land in
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
+
+from svmlab.ui.frame.presets import PRESETS, query
+from tests.browser.test_screen_matrix import DRAWN_JS, luminance
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 MAIN = '[class*="st-key-explore_chart"]'
@@ -149,3 +154,54 @@ def test_dataset_defaults_render(
     sv, n = _sv(page)
     assert 0 < sv <= n
     assert page.locator(".js-plotly-plot").count() >= 3
+
+
+#: The framed number's outline colour and the page's background, as CSS colours.
+FRAME_JS = r"""
+(label) => {
+  const cell = document.querySelector(`[data-svmlab-number="${label}"]`).parentNode;
+  let bg = "rgba(0, 0, 0, 0)";
+  for (let e = cell; e && /rgba\(.*, 0\)|transparent/.test(bg); e = e.parentElement)
+    bg = getComputedStyle(e).backgroundColor;
+  return { outline: getComputedStyle(cell).outlineColor,
+           width: parseFloat(getComputedStyle(cell).outlineWidth), background: bg };
+}
+"""
+
+
+def _rgb(css: str) -> tuple[int, int, int]:
+    return tuple(int(v) for v in re.findall(r"[\d.]+", css)[:3])
+
+
+@pytest.mark.parametrize("theme", ["light", "dark", "contrast"])
+def test_the_framed_number_takes_its_colour_from_the_theme(
+    browser, streamlit_url, theme
+):
+    """Issue 46: the frame around a preset's number (C too large: the test
+    error) stands out on every theme, at least 3 : 1 on the page's background
+    (WCAG 2.2 for graphics; Okabe-Ito's orange kept on white was 2.3 : 1),
+    measured on the colours Chromium computed."""
+    preset = PRESETS["c_too_large"]
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 1000},
+        color_scheme="dark" if theme == "dark" else "light",
+    )
+    try:
+        page = context.new_page()
+        page.set_default_timeout(120_000)
+        link = urlencode({**query("c_too_large"), "theme": theme})
+        page.goto(f"{streamlit_url}/Explore?{link}")
+        cell = page.locator(f'[data-svmlab-number="{preset.number}"]')
+        cell.wait_for(state="visible")
+        page.wait_for_function(DRAWN_JS, polling=250, timeout=120_000)
+        frame = page.evaluate(FRAME_JS, preset.number)
+        cell.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"explore_frame_{theme}.png"))
+    finally:
+        context.close()
+    outline, background = _rgb(frame["outline"]), _rgb(frame["background"])
+    # The page is the theme's: dark only on the dark theme.
+    assert (float(luminance(background)) < 0.2) == (theme == "dark"), frame
+    lo, hi = sorted(float(luminance(c)) for c in (outline, background))
+    ratio = (hi + 0.05) / (lo + 0.05)
+    assert frame["width"] >= 3 and ratio >= 3.0, (theme, frame, ratio)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from tests.browser.chart_text import clashes
+
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 CHART = ".st-key-regression_chart"
 
@@ -66,3 +68,18 @@ def test_regression_page_tube_click_and_path(page, driver):
     assert "15 fits in" in page.locator("[data-testid='stMain']").inner_text()
     driver.check()
     driver.screenshot(ARTIFACTS / "regression_path.png")
+
+
+def test_the_key_leaves_the_ticks_alone_on_a_phone(page, driver):
+    """Issue 46 at 390 x 844: the tube chart's key, a row an entry in the
+    phone's column, sits under the x axis's tick labels and title, not on
+    them (in the 150 px margin kept for two rows it covered them)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    driver.open("/Regression?epsilon=0.1")
+    page.locator(f"{CHART} .legendtext").first.wait_for(state="visible")
+    page.wait_for_timeout(600)  # the chart resized to the phone's column
+    driver.check()
+    page.screenshot(path=str(ARTIFACTS / "regression_phone.png"))
+    assert not clashes(page, CHART)
+    # Every tick label of the x axis is drawn (none hidden under the key).
+    assert page.locator(f"{CHART} .xtick text").count() >= 3

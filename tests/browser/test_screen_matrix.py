@@ -332,11 +332,16 @@ PRESET_SCREENS: dict[str, tuple[str, str | None, tuple[str, ...]]] = {
     "c_too_large": ("Explore", "Regularisation path", (".st-key-explore_path_scrub",)),
     # "Read 'w turned by' under the two panels."
     "losses_fig_27_17": ("Losses", None, ("text=w turned by",)),
-    # The threshold's slider, the confusion matrix and the rates beside the plane.
+    # The threshold's slider, the confusion matrix, the rates and the ROC
+    # curve beside the plane (the curve ended 400 px below the screen).
     "family_threshold": (
         "Family",
         None,
-        ('[data-testid="stSlider"]', '[data-testid="stMarkdownContainer"] table'),
+        (
+            '[data-testid="stSlider"]',
+            '[data-testid="stMarkdownContainer"] table',
+            ".st-key-family_roc_chart .main-svg",
+        ),
     ),
 }
 

@@ -307,8 +307,13 @@ PHONE_SLICES_JS = r"""
     p.box[2] > svg.right + 1 || p.box[3] > svg.bottom + 1)
     .map((p) => `${p.kind} "${p.text}"`);
   const count = (kind) => parts.filter((p) => p.kind === kind).length;
+  // The window's height under Streamlit's header (it covers the page's top).
+  const header = document.querySelector('[data-testid="stHeader"]');
+  const top = header ? header.getBoundingClientRect().bottom : 0;
+  const under = window.innerHeight - top;
   return { overlaps, cut, titles: count("title"), axis_titles: count("axis title"),
-           legends: count("legend"), width: svg.width, parts };
+           legends: count("legend"), width: svg.width, height: svg.height, under,
+           parts };
 }
 """
 
@@ -339,6 +344,8 @@ def test_the_slices_stack_on_a_phone_with_nothing_overlapping(
     assert (phone["titles"], phone["axis_titles"], phone["legends"]) == (2, 4, 1), phone
     assert not phone["overlaps"], phone["overlaps"]
     assert not phone["cut"], phone["cut"]
+    # The whole chart, its key's last row too, on one screen under the header.
+    assert phone["height"] <= phone["under"], (phone["height"], phone["under"])
     # The panels stacked: the σ panel's title under the C panel's x-axis title.
     titles = [p for p in phone["parts"] if p["kind"] == "title"]
     x_title = next(p for p in phone["parts"] if p["text"] == "C (log scale)")

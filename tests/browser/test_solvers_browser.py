@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from tests.browser.chart_text import clashes
+
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 # Opening a sub-page URL directly logs two harmless 404s (shared tools notes).
 
@@ -45,3 +47,22 @@ def test_solvers_page_table_control_and_race(
     assert "· running ·" not in page.locator("body").inner_text()
     check_page()
     full_screenshot(page, ARTIFACTS / "solvers_race.png")
+
+
+def test_the_convergence_charts_ticks_stand_apart_on_a_phone(
+    page, open_page, check_page
+):
+    """Issue 46 at 390 x 844: the 2 x 2 convergence charts' tick labels sit
+    on no other tick label and in no other panel (the right panels' y labels,
+    a copy of the left's, lay inside the left panels)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_page("/Solvers", timeout_ms=120_000)
+    chart = ".st-key-solvers_traces"
+    page.locator(f"{chart} .ytick text").first.wait_for(
+        state="visible", timeout=120_000
+    )
+    page.wait_for_timeout(600)  # the chart resized to the phone's column
+    check_page()
+    page.locator(chart).scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "solvers_traces_phone.png"))
+    assert not clashes(page, chart)

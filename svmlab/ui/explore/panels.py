@@ -224,8 +224,9 @@ _CELL_BIG = (
     '<div data-svmlab-number="{label}" style="font-size:2.2rem;line-height:1.15;'
     'font-weight:600;white-space:nowrap">{value}</div></div>'
 )
-#: The frame around the number a preset points at.
-_FRAME = "outline:3px solid #E69F00;outline-offset:4px;border-radius:4px"
+#: The frame around the number a preset points at, in the theme's frame colour
+#: (Okabe-Ito's orange on white was 2.3 : 1, too faint to point at anything).
+_FRAME = "outline:3px solid {colour};outline-offset:4px;border-radius:4px"
 
 
 #: ν-SVC's numbers classroom mode adds: the bound, live.
@@ -254,11 +255,12 @@ def numbers(
             keep |= {*NU_NUMBERS}
         cells = [(label, value) for label, value in cells if label in keep]
     template = _CELL_BIG if classroom else _CELL
+    frame = _FRAME.format(colour=theme_choice.current().frame)
     cells_html = "".join(
         template.format(
             label=html.escape(label),
             value=html.escape(value),
-            frame=_FRAME if label == highlight else "",
+            frame=frame if label == highlight else "",
             size=_size(value),
         )
         for label, value in cells

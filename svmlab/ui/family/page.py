@@ -45,10 +45,19 @@ def render() -> None:
     scale = page_url.text_scale(FAMILY_STATE)
     # The plane, its numbers and, for a classifier, the threshold's controls
     # with the confusion matrix and the ROC curve beside it (a 720 px
-    # projector: below the plane they were off the screen). A phone stacks
+    # projector: below the plane they were off the screen). On a projector
+    # the ROC curve takes the numbers' column, which moves under the plane:
+    # under the confusion matrix the curve ended 400 px below the 720-line
+    # screen, and a fourth column shrank the plane to 150 px. A phone stacks
     # the columns: the plane first.
-    columns = st.columns([6, 3, 4] if request.classifier else [3, 2], gap="medium")
-    left, right = columns[0], columns[1]
+    projector = classroom and request.classifier
+    if not request.classifier:
+        widths = [3, 2]
+    else:
+        widths = [6, 4.4, 4] if projector else [6, 3, 4]
+    columns = st.columns(widths, gap="small" if projector else "medium")
+    left = columns[0]
+    right = left if projector else columns[1]
     with left, router.figure_area("family"):
         plot(
             retitled(
@@ -95,7 +104,7 @@ def render() -> None:
             fp.clear_points()
             st.rerun()
     if request.classifier:
-        with columns[2]:
+        with columns[1 if projector else 2]:
             st.markdown("**Probabilities and a threshold**")
             shade, threshold = fp.view_controls()
             if fitted.platt_note:
@@ -103,6 +112,7 @@ def render() -> None:
             view = fp.threshold_view(fitted, threshold)
             st.markdown(fp.confusion_markdown(view))
             st.caption(fp.threshold_caption(view, fp.probability_at(fitted, threshold)))
+        with columns[-1]:
             panels.plotly_chart(
                 fig.roc_figure(
                     view.fpr,

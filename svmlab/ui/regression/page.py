@@ -6,6 +6,8 @@ Widgets (svmlab.ui.regression.requests) -> a RegressionRequest -> the cached fit
 
 from __future__ import annotations
 
+import functools
+
 import streamlit as st
 
 from svmlab.figures import regression as fig
@@ -17,6 +19,10 @@ from svmlab.ui.frame.page_state import REGRESSION_STATE
 from svmlab.ui.regression import requests as rp
 
 __all__ = ["render"]
+
+#: The tube chart's widest narrow layout: a phone's 358 px column takes it,
+#: the page's column on a 1280 px screen (about 800 px) does not.
+NARROW_BELOW = 560
 
 
 def render() -> None:
@@ -38,21 +44,25 @@ def render() -> None:
     classroom = page_url.classroom(REGRESSION_STATE)
     left, right = st.columns([7, 2], gap="small")
     with left:
+        tube = functools.partial(
+            fig.tube_figure,
+            fitted.model,
+            fitted.X,
+            fitted.t,
+            epsilon=fitted.epsilon,
+            test=fitted.test,
+            added=fitted.added,
+            scale=1.25 if classroom else 1.0,
+            height=460,
+        )
         plot(
-            fig.tube_figure(
-                fitted.model,
-                fitted.X,
-                fitted.t,
-                epsilon=fitted.epsilon,
-                test=fitted.test,
-                added=fitted.added,
-                scale=1.25 if classroom else 1.0,
-                height=460,
-            ),
+            tube(),
             key=rp.CHART_KEY,
             config=panels.CHART_CONFIG,
             revision=str(hash((request, added))),
             fit=(300, 260 if classroom else 330),
+            # On a phone the key takes a row an entry, under the x axis.
+            narrow=(NARROW_BELOW, tube(narrow=True)),
         )
     with right:
         st.markdown(rp.numbers_markdown(request, fitted))

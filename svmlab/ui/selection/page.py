@@ -18,13 +18,11 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 from svmlab import SvmlabError, figures
 from svmlab.experiments import selection
 from svmlab.figures.heatmap import shared_zrange
-from svmlab.figures.style import scaled_text
 from svmlab.kernels import lee_sigma2_from_sigma
 from svmlab.snippets import selection_code
 from svmlab.ui.frame import page_hands, page_url, panels, router, view_code
@@ -401,15 +399,14 @@ def _rest(stored, value: str, i: int, j: int) -> None:
         )
         with right:
             chart(
-                _scaled(
-                    figures.margin_gap_figure(
-                        stored.X,
-                        stored.y,
-                        r.margins[picked][i, j],
-                        r.margins["loo"][i, j],
-                        bounds=figures.data_bounds(stored.X),
-                        title=f"{TITLES[picked]} vs exact LOO at the chosen cell",
-                    )
+                figures.margin_gap_figure(
+                    stored.X,
+                    stored.y,
+                    r.margins[picked][i, j],
+                    r.margins["loo"][i, j],
+                    bounds=figures.data_bounds(stored.X),
+                    title=f"{TITLES[picked]} vs exact LOO at the chosen cell",
+                    scale=page_url.text_scale(SELECTION_STATE),
                 ),
                 "selection_gap",
             )
@@ -430,24 +427,14 @@ def _rest(stored, value: str, i: int, j: int) -> None:
                 f"{lee_sigma2_from_sigma(bs):.4g}){extra}"
             )
             chart(
-                _scaled(
-                    figures.decision_figure(
-                        model,
-                        stored.X,
-                        stored.y,
-                        bounds=bounds,
-                        height=600,
-                        legend="top",
-                    )
+                figures.decision_figure(
+                    model,
+                    stored.X,
+                    stored.y,
+                    bounds=bounds,
+                    height=600,
+                    legend="top",
+                    scale=page_url.text_scale(SELECTION_STATE),
                 ),
                 f"selection_model_{name}",
             )
-
-
-def _scaled(fig: go.Figure) -> go.Figure:
-    """``fig`` with its text and margins grown in classroom mode, as the
-    page's other charts (``figures.style.scaled_text``)."""
-    scale = page_url.text_scale(SELECTION_STATE)
-    if scale != 1.0:
-        fig.update_layout(scaled_text(fig.layout.to_plotly_json(), scale))
-    return fig

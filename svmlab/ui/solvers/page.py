@@ -7,6 +7,8 @@ builders (svmlab.figures.solver_traces, svmlab.figures.solver_race).
 
 from __future__ import annotations
 
+import functools
+
 import streamlit as st
 
 from svmlab.experiments.solver_race import CLOCKS
@@ -21,6 +23,10 @@ from svmlab.ui.solvers import text
 from svmlab.user_text import for_markdown
 
 __all__ = ["render"]
+
+#: The traces chart's widest narrow layout: a phone's 358 px column takes it,
+#: the page's on a 1280 px screen does not.
+NARROW_BELOW = 560
 
 
 def render() -> None:
@@ -79,19 +85,23 @@ def render() -> None:
         with router.figure_area("solvers"):
             if not classroom:  # on a projector the table and traces share one screen
                 st.header("Convergence")
+            traces = functools.partial(
+                traces_figure,
+                result.traces,
+                TITLES,
+                best_objective=result.best_objective,
+                tol=request.tol,
+                # On a projector the table (zoomed with classroom mode) and
+                # the traces share one 720 px screen; on a 1080 px screen
+                # they too end inside it (issue 46).
+                height=190 if classroom else 540,
+                gap_only=classroom,
+            )
             panels.plotly_chart(
-                traces_figure(
-                    result.traces,
-                    TITLES,
-                    best_objective=result.best_objective,
-                    tol=request.tol,
-                    # On a projector the table (zoomed with classroom mode) and
-                    # the traces share one 720 px screen; on a 1080 px screen
-                    # they too end inside it (issue 46).
-                    height=190 if classroom else 540,
-                    gap_only=classroom,
-                ),
+                traces(),
                 key="solvers_traces",
+                # A phone's column: fewer x labels, none turned.
+                narrow=(NARROW_BELOW, traces(narrow=True)),
             )
         st.caption(
             "Each solver's recorded iterates (at most 200 kept, evenly thinned). "
