@@ -8,6 +8,7 @@ last bit of ``exp``); it refuses what ``gram`` refuses, with the same sentence.
 
 from __future__ import annotations
 
+import copy
 import math
 
 import numba
@@ -286,6 +287,17 @@ class KernelRows:
     @property
     def n(self) -> int:
         return self.X.shape[0]
+
+    def take(self, index: NDArray[np.intp]) -> KernelRows:
+        """The same kernel on the points ``X[index]``, without checking the
+        parameters again: a one-vs-one fit takes one per pair of classes, and
+        the checks and the test for a free core cost 70-120 us a time (issue
+        48: 5 ms of a 45-pair fit on digits). A subset's kernel cannot overflow
+        where the whole set's did not."""
+        out = copy.copy(self)
+        out.X = self.X[index]
+        out._diagonal = None
+        return out
 
     def rows(self, index: NDArray[np.int64]) -> Array:
         """Rows ``K[index]``, shape (len(index), n)."""

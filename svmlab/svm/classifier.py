@@ -27,27 +27,24 @@ from svmlab.errors import (
     UnknownNameError,
     plain_value,
 )
-from svmlab.kernels import PSD_KERNELS, KernelRows
-from svmlab.kernels.psd import check_bounded_dual
 from svmlab.losses import LOSSES, Loss, make_loss
 from svmlab.parameter_checks import check_max_iter, check_positive, is_number
 from svmlab.solvers.base import (
     Budget,
-    Problem,
     check_max_seconds,
     state_multipliers,
     sv_states,
 )
 from svmlab.svm.class_weights import WEIGHTED_LOSSES, class_weights, point_weights
 from svmlab.svm.fit_checks import (
-    check_finite_solution,
     check_gram,
     convergence_message,
     kernel_part,
     numerical_notes,
 )
 from svmlab.svm.kernel_spec import KernelSpec, kernel_spec, kernel_to_support
-from svmlab.svm.libsvm_layout import PairwiseClassifier
+from svmlab.svm.libsvm_layout import PairwiseClassifier, class_pairs
+from svmlab.svm.machine_solve import PairFit, solve_machine, solve_pairs
 from svmlab.svm.parameters import (
     BinarySVMParameters,
     KernelSpellings,
@@ -215,8 +212,9 @@ class SVC(
         :data:`svmlab.solvers.STOP_REASONS`).
     class_weight_ : ndarray (k,)
         The weight of each class of ``classes_`` (ones without class weights).
-    pair_models_ : list of SVC
-        With k > 2: the binary machine of each pair, in the order (0,1), (0,2), ...
+    pair_fits_ : list of PairFit
+        With k > 2: each pair's solve (:class:`svmlab.svm.machine_solve.PairFit`:
+        rows, coefficients, iterations, convergence), in the order (0,1), (0,2), ...
     probA_, probB_ : ndarray (k(k-1)/2,)
         Each pair's Platt sigmoid in LIBSVM's orientation (``probability=True``).
     kernel_spec_, fit_status_, shape_fit_
@@ -374,13 +372,12 @@ class SVC(
                     "is its own fit (leave them out)."
                 )
             self._fit_pairs(X, y, codes, weights, spec, Budget(self.max_seconds))
-            first = self.pair_models_[0]
-            self.solver_ = first.solver_
+            fits = self.pair_fits_
+            self.solver_ = fits[0].solver_
             self.stop_reason_ = next(
-                (m.stop_reason_ for m in self.pair_models_ if not m.converged_),
-                "converged",
+                (f.stop_reason_ for f in fits if not f.converged_), "converged"
             )
-            self.kkt_violation_ = max(m.kkt_violation_ for m in self.pair_models_)
+            self.kkt_violation_ = max(f.kkt_violation_ for f in fits)
         self.fit_status_ = 0 if self.converged_ else 1
         self.probA_ = self.probB_ = np.empty(0)
         if self.probability:
@@ -388,10 +385,30 @@ class SVC(
         self.fit_time_ = time.perf_counter() - start
         return self
 
+    def _pair_fits(
+        self,
+        X: Any,
+        y: NDArray,
+        codes: NDArray[np.intp],
+        weights: Array | None,
+        spec: KernelSpec,
+        budget: Budget,
+    ) -> list[PairFit]:
+        """Every pair solved directly on the input ``fit`` checked once
+        (:func:`svmlab.svm.machine_solve.solve_pairs`); a precomputed or
+        callable kernel's Gram matrix checked once for all pairs."""
+        data, pair_spec = self._pair_inputs(X, spec)
+        if not pair_spec.builtin:
+            data = check_gram(data, codes.shape[0])
+        loss = make_loss(self.loss, delta=_plain(self.delta))
+        pairs = class_pairs(self.classes_.shape[0])
+        return solve_pairs(self, loss, data, pair_spec, codes, pairs, weights, budget)
+
     def _pair_estimator(self, spec: KernelSpec, pair: tuple[int, int]) -> SVC:
-        """A binary SVC of this one's settings for the classes ``pair``: their
-        class weights as a dict, the kernel's gamma resolved on all the data,
-        a callable kernel as ``"precomputed"`` (its Gram matrix computed once)."""
+        """A binary SVC of this one's settings for the classes ``pair`` (for
+        Platt's cross-validation): their class weights as a dict, the kernel's
+        gamma resolved on all the data, a callable kernel as ``"precomputed"``
+        (its Gram matrix computed once)."""
         i, j = pair
         params: dict[str, Any] = {
             "probability": False,
@@ -442,57 +459,18 @@ class SVC(
             K = None if K is None else K[np.ix_(keep, keep)]
             init = None if init is None else init[keep]
             per_point = per_point[keep]
-        y_fit = y_pm[rows]
-        fit_intercept = self.bias == "unregularized"
-        name = solvers.resolve_solver(
-            self.solver,
-            self.loss,
-            fit_intercept=fit_intercept,
-            hard_margin=math.isinf(self.C),
-            weighted=per_point is not None,
-        )
-        # The regularized bias is the kernel K + 1 (Rifkin's slides).
-        shift = 1.0 if self.bias == "regularized" else 0.0
-        kernel_rows = None
-        if K is None and name in solvers.ON_DEMAND:
-            # SMO and the entropy dual compute and cache only the kernel rows
-            # they visit (LIBSVM).
-            kernel_rows = KernelRows(
-                spec.points(points), **spec.settings(), shift=shift
-            )
-        else:
-            K = spec.gram(points) if K is None else K
-            if shift:
-                K = K + shift
-        if self.loss == "squared_hinge" and spec.kernel not in PSD_KERNELS:
-            # No box on α: an indefinite K + I/C leaves the dual unbounded.
-            check_bounded_dual(
-                kernel_rows.full() if K is None else K,
-                float(self.C),
-                loss="squared hinge",
-                boxed="hinge",
-                weights=per_point,
-            )
-        problem = Problem(
+        problem, solution, name = solve_machine(
+            self,
+            loss,
+            spec,
+            y_pm[rows],
+            points=points,
             K=K,
-            y=y_fit,
-            loss=loss,
-            C=float(self.C),
-            fit_intercept=fit_intercept,
-            kernel=kernel_rows,
             weights=per_point,
-        )
-        solution = solvers.solve(
-            problem,
-            method=name,
-            tol=float(self.tol),
-            max_iter=self._iteration_cap(name),
             init=init,
             record_history=bool(self.record_history),
             max_seconds=check_max_seconds(self.max_seconds),
-            **(self.solver_options or {}),
         )
-        check_finite_solution(problem, solution, name)
         self._store(X, y_pm, problem, solution, name, keep)
         if not solution.converged:
             warnings.warn(

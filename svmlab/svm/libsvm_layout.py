@@ -51,6 +51,7 @@ from svmlab.errors import DataError, ParameterError, UnknownNameError
 from svmlab.solvers.base import Budget
 from svmlab.svm.fit_checks import warn_unconverged_parts
 from svmlab.svm.kernel_spec import KernelSpec, kernel_to_support, support_expansion
+from svmlab.svm.machine_solve import PairFit
 from svmlab.svm.platt import (
     coupled_probabilities,
     cross_val_decision,
@@ -203,10 +204,12 @@ class PairwiseClassifier:
     one-vs-one (LIBSVM), scikit-learn's fitted layout, the decision function's
     two shapes, ``break_ties``, Platt's probabilities and ``coef_``.
 
-    A subclass fits its binary machine itself and, for more classes, provides
-    :meth:`_pair_estimator` (a probability-free clone fitted on one pair's
-    points) and calls :meth:`_fit_pairs`; both call :meth:`_fit_probability`
-    when ``probability=True``.
+    A subclass fits its binary machine itself and, for more classes, calls
+    :meth:`_fit_pairs`, which fits every pair by :meth:`_pair_fits`: by
+    default a :meth:`_pair_estimator` (a probability-free clone) fitted on each
+    pair's points, or the subclass's own pair solves (:class:`svmlab.SVC`:
+    :func:`svmlab.svm.machine_solve.solve_pairs`); both call
+    :meth:`_fit_probability` when ``probability=True``.
     """
 
     def _pair_estimator(self, spec: KernelSpec, weights: tuple[Any, Any]) -> Any:
@@ -239,6 +242,46 @@ class PairwiseClassifier:
             return K, KernelSpec("precomputed", spelling=spec.spelling)
         return dense_points(X), spec
 
+    def _pair_fits(
+        self,
+        X: Any,
+        y: NDArray,
+        codes: NDArray[np.intp],
+        weights: Array | None,
+        spec: KernelSpec,
+        budget: Budget,
+    ) -> list[Any]:
+        """Each pair's machine, in :func:`class_pairs` order: here a fitted
+        binary estimator of :meth:`_pair_estimator` per pair, read into a
+        :class:`~svmlab.svm.machine_solve.PairFit` (:class:`svmlab.SVC`
+        solves its pairs directly instead)."""
+        data, pair_spec = self._pair_inputs(X, spec)
+        square = not pair_spec.builtin
+        fits = []
+        for i, j in class_pairs(self.classes_.shape[0]):
+            rows = np.flatnonzero((codes == i) | (codes == j))
+            part = data[np.ix_(rows, rows)] if square else data[rows]
+            model = self._pair_estimator(pair_spec, (i, j))
+            model.set_params(max_seconds=budget.remaining())
+            w = None if weights is None else weights[rows]
+            model.fit(part, y[rows], sample_weight=w)
+            coef = np.zeros(rows.size)
+            coef[model.support_] = -_dense(model.dual_coef_)[0]
+            fits.append(
+                PairFit(
+                    rows=rows,
+                    coef=coef,
+                    intercept=-float(model.intercept_[0]),
+                    n_iter_=int(model.n_iter_),
+                    converged_=bool(model.converged_),
+                    stop_reason_=model.stop_reason_,
+                    kkt_violation_=float(model.kkt_violation_),
+                    solver_=getattr(model, "solver_", None),
+                    fit_notes_=tuple(model.fit_notes_),
+                )
+            )
+        return fits
+
     def _fit_pairs(
         self,
         X: Any,
@@ -248,33 +291,23 @@ class PairwiseClassifier:
         spec: KernelSpec,
         budget: Budget,
     ) -> None:
-        """One binary machine per pair of classes; the layout assembled."""
+        """One binary machine per pair of classes (:meth:`_pair_fits`); the
+        layout assembled."""
         k = self.classes_.shape[0]
-        data, pair_spec = self._pair_inputs(X, spec)
-        square = not pair_spec.builtin
-        models, fits = [], []
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
-            for i, j in class_pairs(k):
-                rows = np.flatnonzero((codes == i) | (codes == j))
-                part = data[np.ix_(rows, rows)] if square else data[rows]
-                model = self._pair_estimator(pair_spec, (i, j))
-                model.set_params(max_seconds=budget.remaining())
-                w = None if weights is None else weights[rows]
-                model.fit(part, y[rows], sample_weight=w)
-                models.append(model)
-                coef = np.zeros(rows.size)
-                coef[model.support_] = -_dense(model.dual_coef_)[0]
-                fits.append((rows, coef, -float(model.intercept_[0])))
-        missed = warn_unconverged_parts(models, caught, "pairs of classes")
-        support, n_support, dual, intercept = assemble(codes, k, fits)
-        self.pair_models_ = models
+            fits = self._pair_fits(X, y, codes, weights, spec, budget)
+        missed = warn_unconverged_parts(fits, caught, "pairs of classes")
+        support, n_support, dual, intercept = assemble(
+            codes, k, [(f.rows, f.coef, f.intercept) for f in fits]
+        )
+        self.pair_fits_ = fits
         self.support_, self.n_support_, self.intercept_ = support, n_support, intercept
         self._set_support_vectors(X, support, dual, spec)
         # One count per pair, as scikit-learn's (a binary fit keeps one int).
-        self.n_iter_ = np.array([int(m.n_iter_) for m in models], dtype=np.int32)
+        self.n_iter_ = np.array([f.n_iter_ for f in fits], dtype=np.int32)
         self.converged_ = missed == 0
-        self.fit_notes_ = tuple(note for m in models for note in m.fit_notes_)
+        self.fit_notes_ = tuple(note for f in fits for note in f.fit_notes_)
 
     def _set_support_vectors(
         self, X: Any, support: NDArray[np.intp], dual: Array, spec: KernelSpec

@@ -240,30 +240,59 @@ class OneVsOneSVC(_Reduction):
     Parameters are :class:`svmlab.SVC`'s (passed to every pair) and the two above;
     ``nu`` (in (0, 1]) makes every pair a :class:`svmlab.NuSVC` instead (LIBSVM's
     ``-s 1`` with several classes; scikit-learn's ``NuSVC``).
+
+    The fit is one :class:`svmlab.SVC` (or :class:`svmlab.NuSVC`) on all the
+    classes, kept as ``model_``: it checks the input once and solves each pair
+    on its rows (:mod:`svmlab.svm.machine_solve`), in LIBSVM's layout
+    (``model_.dual_coef_``, ``model_.intercept_``). Attributes: classes_,
+    pairs_, rows_ (each pair's training rows), support_ (a support vector of
+    any pair, sorted), n_iter_ (summed), converged_, fit_notes_, fit_time_.
     """
 
     decision_function_shape: str = "ovr"
     break_ties: bool = False
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # The machine's input: SVC's (sparse X, or a precomputed Gram matrix).
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        tags.input_tags.sparse = self.kernel != "precomputed"
+        return tags
+
     def fit(self, X: ArrayLike, y: ArrayLike) -> OneVsOneSVC:
+        """One :class:`svmlab.SVC` (or :class:`svmlab.NuSVC`) on all the
+        classes, which is LIBSVM's one-vs-one: the input checked once, one
+        solve per pair on its rows (:mod:`svmlab.svm.machine_solve`), no
+        binary estimator built per pair (issue 48)."""
         if self.decision_function_shape not in ("ovr", "ovo"):
             raise UnknownNameError(
                 "decision function shape", self.decision_function_shape, ("ovr", "ovo")
             )
         start = time.perf_counter()
-        X, y = _check_data(self, X, y)
-        self.pairs_ = list(combinations(range(self.classes_.shape[0]), 2))
-        tasks = []
-        for i, j in self.pairs_:
-            rows = np.flatnonzero((y == self.classes_[i]) | (y == self.classes_[j]))
-            tasks.append((rows, np.where(y[rows] == self.classes_[i], 1.0, -1.0)))
-        self._fit_all(X, tasks, start)
+        check_max_seconds(self.max_seconds)
+        model = self._binary(Budget(self.max_seconds))
+        model.fit(X, y)
+        self.model_ = model
+        self.classes_ = model.classes_
+        self.n_features_in_ = model.n_features_in_
+        if hasattr(model, "feature_names_in_"):
+            self.feature_names_in_ = model.feature_names_in_
+        k = self.classes_.shape[0]
+        self.pairs_ = list(combinations(range(k), 2))
+        n = model.shape_fit_[0]
+        self.n_train_ = n
+        self.rows_ = [np.arange(n)] if k == 2 else [f.rows for f in model.pair_fits_]
+        self.support_ = np.sort(model.support_)
+        self.n_iter_ = int(np.sum(model.n_iter_))
+        self.converged_ = bool(model.converged_)
+        self.fit_notes_ = tuple(model.fit_notes_)
+        self.fit_time_ = time.perf_counter() - start
         return self
 
     def pairwise_decision_function(self, X: ArrayLike) -> Array:
         """``f_ij(x)`` (n, k(k-1)/2); positive votes for i."""
-        X = _check_X(self, X)
-        return np.column_stack([m.decision_function(X) for m in self.estimators_])
+        check_is_fitted(self)
+        return self.model_._pair_values(X)
 
     def votes(self, X: ArrayLike) -> NDArray[np.int64]:
         """Votes per class (n, k)."""
