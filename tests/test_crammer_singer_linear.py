@@ -91,3 +91,34 @@ def test_the_linear_solver_needs_the_linear_kernel():
     # Asked for explicitly, the kernel path still runs the linear kernel.
     model = CrammerSingerSVC(kernel="linear", solver="blocks", tol=1e-6).fit(X, y)
     assert model.solver_ == "blocks" and model.converged_
+
+
+@pytest.mark.parametrize("k", [4, 10, 70])
+@pytest.mark.parametrize("own_active", [True, False])
+def test_a_blocks_sub_problem_matches_bisection_on_its_kkt_conditions(k, own_active):
+    """One block's minimiser, ``min 1/2 A |a|^2 + B'a`` with the entries summing
+    to 0 (to -C when the own entry sits at C outside the block), the own entry
+    ``<= C`` and the others ``<= 0``. Its KKT conditions give
+    ``a_m = min(u_m, (beta - B_m) / A)`` with ``sum a = total``, increasing in
+    ``beta``: bisection on beta is the reference (no sorting), for the in-place
+    sort (up to 64 entries) and numpy's (past 64) alike."""
+    rng = np.random.default_rng(k)
+    C = 1.5
+    for _ in range(5):
+        A = float(rng.uniform(0.5, 3.0))
+        B = rng.normal(size=k) * 2.0
+        own = int(rng.integers(k)) if own_active else -1
+        out = np.empty(k)
+        crammer_singer.block_sub_problem(A, B, own, C, k, out)
+        upper = np.zeros(k)
+        if own >= 0:
+            upper[own] = C
+        total = 0.0 if own >= 0 else -C
+        low, high = -1e6, 1e6
+        for _ in range(200):
+            mid = 0.5 * (low + high)
+            below = np.minimum(upper, (mid - B) / A).sum() < total
+            low, high = (mid, high) if below else (low, mid)
+        beta = 0.5 * (low + high)
+        np.testing.assert_allclose(out, np.minimum(upper, (beta - B) / A), atol=1e-9)
+        assert out.sum() == pytest.approx(total, abs=1e-9)
