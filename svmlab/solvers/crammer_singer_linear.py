@@ -147,28 +147,16 @@ _BATCH_WORK = 5_000_000
 
 @njit(cache=True, nogil=True)
 def _sweeps(
-    X,
-    QD,
-    codes,
-    C,
-    W,
-    alpha,
-    index,
-    act_block,
-    order,
-    active,
-    eps_shrink,
-    from_all,
-    tol,
-    n_sweeps,
-    seed,
+    arrays, C, active, eps_shrink, from_all, tol, n_sweeps, seed
 ):  # pragma: no cover - compiled
     """Up to ``n_sweeps`` sweeps, each over the active blocks in a fresh
     random order, with LIBLINEAR's shrinking schedule between them (module
     docstring). Returns ``(sweeps run, whether to confirm, active,
     eps_shrink, from_all)``: it stops early, asking for a confirmation, after
     a sweep over every block met ``tol`` (LIBLINEAR stops there; the caller
-    confirms it afresh)."""
+    confirms it afresh). ``arrays``: ``(X, QD, codes, W, alpha, index,
+    act_block, order)`` as :func:`_sweep` takes them."""
+    X, QD, codes, W, alpha, index, act_block, order = arrays
     # numba's compiled code draws from its own per-thread state (the legacy
     # API is what it offers); seeded per batch from the fit's random_state.
     np.random.seed(seed)  # noqa: NPY002
@@ -229,18 +217,12 @@ def solve_linear(
     # fit 3-4x LIBLINEAR's (issue 48). The clock and a cancel are read
     # between batches (a few milliseconds apart).
     batch = max(1, int(_BATCH_WORK // max(1, n * d * k)))
+    arrays = (X, QD, codes, W, alpha, index, act_block, order)
     sweeps, stop = 0, "max_iter"
     while sweeps < max_iter:
         ran, confirm, active, eps_shrink, from_all = _sweeps(
-            X,
-            QD,
-            codes,
+            arrays,
             float(C),
-            W,
-            alpha,
-            index,
-            act_block,
-            order,
             active,
             eps_shrink,
             from_all,
