@@ -75,6 +75,7 @@ from numpy.typing import NDArray
 from svmlab.array_types import Array
 from svmlab.compiled.arguments import read_only
 from svmlab.errors import ProblemError, short_reason
+from svmlab.solvers import crammer_singer_low_rank
 from svmlab.solvers.base import Budget
 from svmlab.solvers.qp import interior_point
 
@@ -312,6 +313,7 @@ def solve_blocks(
     sweeps, solved, stop = 0, 0, "max_iter"
     pace = chunk_pace(n, k)
     next_chunk = max(CHUNK_AFTER, pace) if chunks else math.inf
+    low_rank_tried = not chunks
     while sweeps < max_iter:
         worst = _sweep(K, alpha, F, codes, float(C), rng.permutation(n), float(tol))
         sweeps += 1
@@ -321,6 +323,14 @@ def solve_blocks(
         if budget.check():
             stop = "max_seconds"
             break
+        if sweeps >= next_chunk and not low_rank_tried:
+            # Stalled: a small-rank kernel's primal first (its module).
+            low_rank_tried = True
+            if _start_from_low_rank(K, alpha, codes, k, float(C)):
+                F = K @ alpha
+                solved += 1
+                next_chunk = sweeps + pace
+                continue
         if sweeps >= next_chunk:
             F = K @ alpha  # afresh before the chunk reads it
             try:
@@ -341,6 +351,22 @@ def solve_blocks(
         method="blocks",
         n_chunks=solved,
     )
+
+
+def _start_from_low_rank(
+    K: Array, alpha: Array, codes: NDArray[np.int64], k: int, C: float
+) -> bool:
+    """Write the small-rank primal's answer (:func:`svmlab.solvers.
+    crammer_singer_low_rank.start`), put on the bounds, into ``alpha`` if it
+    raises the dual objective; whether it did."""
+    guess = crammer_singer_low_rank.start(K, codes, k, C)
+    if guess is None:
+        return False
+    new = _on_bounds(guess, codes, C)
+    if dual_objective(K, new, codes) <= dual_objective(K, alpha, codes):
+        return False
+    alpha[:] = new
+    return True
 
 
 def chunk_pace(n: int, k: int) -> int:

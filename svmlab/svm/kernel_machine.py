@@ -174,7 +174,16 @@ class KernelMachine(KernelSpellings):
         self.objective_ = solution.objective
         self.solution_ = solution
         self.fit_time_ = time.perf_counter() - start
-        if not solution.converged:
+        if not solution.converged and solution.stop_reason == "rule":
+            # The gradient's rounding exceeds tol (issue 44, item 6): the
+            # solver's own sentence says why and with which value.
+            warnings.warn(
+                f"The solver stopped without meeting tol={self.tol}: "
+                f"{solution.extras['stop_note']}",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        elif not solution.converged:
             why = (
                 f"after {solution.fit_time:.1f} s, its time budget"
                 if solution.stop_reason == "max_seconds"
