@@ -110,7 +110,9 @@ def test_sigma_keys_do_nothing_without_a_gaussian_kernel() -> None:
 
 
 def test_c_keys_move_nu_where_the_machine_takes_nu() -> None:
-    at = _open(FAMILY_STATE, {"machine": "nu"})
+    # The page's 200 points: on 40 the feasible nu are (0.2, 0.35] (nu-SVC
+    # refuses 0.2 there, no margin: issue 44 item 3), too narrow for a step.
+    at = _open(FAMILY_STATE, {"machine": "nu", "n": "200"})
     nu, c = at.session_state["family_nu"], at.session_state["family_C"]
     _press(at, "family_key_C_up")
     assert at.session_state["family_nu"] == _grid_step(NU_GRID, nu, 1)

@@ -14,6 +14,10 @@ import pytest
 from svmlab.ui.frame.router import PAGES
 from tests.browser.script_state import STATE_LOG_JS
 
+# A long walk in Chromium: in the README's second run (`-m slow`), so the
+# default run stays near ten minutes on two cores.
+pytestmark = pytest.mark.slow
+
 LINKS = {
     "Explore": "?C=100",
     "Losses": "?C=10",

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+# A long walk in Chromium: in the README's second run (`-m slow`), so the
+# default run stays near ten minutes on two cores.
+pytestmark = pytest.mark.slow
+
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
 

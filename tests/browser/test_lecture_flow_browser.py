@@ -13,6 +13,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+# A long walk in Chromium: in the README's second run (`-m slow`), so the
+# default run stays near ten minutes on two cores.
+pytestmark = pytest.mark.slow
+
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 SCREEN = {"width": 1280, "height": 720}
 PRESET = "/Explore?data=two_circles&n=200&noise=0.1&C=0.01&preset=c_too_small"

@@ -11,8 +11,13 @@ import io
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
+import pytest
 from PIL import Image
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+# A long walk in Chromium: in the README's second run (`-m slow`), so the
+# default run stays near ten minutes on two cores.
+pytestmark = pytest.mark.slow
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 

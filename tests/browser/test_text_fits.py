@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import pytest
 
+# A long walk in Chromium: in the README's second run (`-m slow`), so the
+# default run stays near ten minutes on two cores.
+pytestmark = pytest.mark.slow
+
 #: What is cut, as sentences; empty when everything fits.
 CUT_JS = r"""
 () => {

@@ -13,6 +13,10 @@ from pathlib import Path
 
 import pytest
 
+# A long walk in Chromium: in the README's second run (`-m slow`), so the
+# default run stays near ten minutes on two cores.
+pytestmark = pytest.mark.slow
+
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
 #: Page path (its link's query) -> what its svmlab tab and its scikit-learn tab
