@@ -39,12 +39,12 @@ from svmlab.svm.class_weights import WEIGHTED_LOSSES, class_weights, point_weigh
 from svmlab.svm.fit_checks import (
     check_gram,
     convergence_message,
+    fit_notes,
     kernel_part,
-    numerical_notes,
 )
 from svmlab.svm.kernel_spec import KernelSpec, kernel_spec, kernel_to_support
 from svmlab.svm.libsvm_layout import PairwiseClassifier, class_pairs
-from svmlab.svm.machine_solve import PairFit, solve_machine, solve_pairs
+from svmlab.svm.machine_solve import PairFit, intercept, solve_machine, solve_pairs
 from svmlab.svm.parameters import (
     BinarySVMParameters,
     KernelSpellings,
@@ -495,10 +495,7 @@ class SVC(
         self.alpha_ = alpha
         self.solution_ = solution
         self.solver_ = name
-        b = solution.b + (
-            float(solution.alpha @ problem.y) if self.bias == "regularized" else 0.0
-        )
-        self.intercept_ = np.array([b])
+        self.intercept_ = np.array([intercept(self, solution, problem.y)])
         states = sv_states(
             state_multipliers(problem, solution), problem.costs, self.loss
         )
@@ -532,10 +529,8 @@ class SVC(
         self.converged_ = solution.converged
         self.history_ = solution.history
         # Sentences the page shows under the fit (other notes may be added).
-        self.fit_notes_ = numerical_notes(problem, solution, float(self.tol))
+        self.fit_notes_ = fit_notes(problem, solution, float(self.tol))
         self.stop_reason_ = solution.stop_reason
-        if solution.extras.get("stop_note"):
-            self.fit_notes_ = (solution.extras["stop_note"], *self.fit_notes_)
 
     def _binary_f(self, X: Any) -> Array:
         """f at the training points X of a binary fit, from the support."""

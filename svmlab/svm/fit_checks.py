@@ -27,6 +27,7 @@ __all__ = [
     "check_finite_solution",
     "check_gram",
     "convergence_message",
+    "fit_notes",
     "kernel_part",
     "numerical_notes",
     "warn_unconverged_parts",
@@ -39,6 +40,15 @@ __all__ = [
 ROUNDING_NOTE = 1e-3
 #: From this C on, a failed KKT check is put down to the scale of the problem.
 LARGE_C = 1e6
+
+
+def fit_notes(problem: Problem, solution: Any, tol: float) -> tuple[str, ...]:
+    """The sentences a fit carries (``fit_notes_``): :func:`numerical_notes`,
+    led by the solver's own sentence when a rule of its own stopped it
+    (``extras["stop_note"]``, e.g. the floating-point floor)."""
+    notes = numerical_notes(problem, solution, tol)
+    note = solution.extras.get("stop_note")
+    return (note, *notes) if note else notes
 
 
 def numerical_notes(problem: Problem, solution: Any, tol: float) -> tuple[str, ...]:

@@ -36,10 +36,17 @@ from svmlab.kernels import PSD_KERNELS, KernelRows
 from svmlab.kernels.psd import check_bounded_dual
 from svmlab.losses import Loss
 from svmlab.solvers.base import Budget, DualSolution, Problem
-from svmlab.svm.fit_checks import check_finite_solution, numerical_notes
+from svmlab.svm.fit_checks import check_finite_solution, fit_notes
 from svmlab.svm.kernel_spec import KernelSpec
 
-__all__ = ["PairFit", "kernel_rows_of", "solve_machine", "solve_pairs", "solver_name"]
+__all__ = [
+    "PairFit",
+    "intercept",
+    "kernel_rows_of",
+    "solve_machine",
+    "solve_pairs",
+    "solver_name",
+]
 
 
 @dataclass(frozen=True)
@@ -140,6 +147,13 @@ def solver_name(model: Any, *, weighted: bool) -> str:
     )
 
 
+def intercept(model: Any, solution: DualSolution, y: Array) -> float:
+    """b of the solved machine: the solver's, plus the implicit ``sum alpha_i
+    y_i`` of the regularized bias (its kernel K + 1 carries b)."""
+    extra = float(solution.alpha @ y) if model.bias == "regularized" else 0.0
+    return solution.b + extra
+
+
 def _shift(model: Any) -> float:
     """The regularized bias is the kernel K + 1 (Rifkin's slides)."""
     return 1.0 if model.bias == "regularized" else 0.0
@@ -202,23 +216,17 @@ def solve_pairs(
             max_seconds=budget.remaining(),
             rows_of=None if every_row is None else every_row.take(rows),
         )
-        b = solution.b
-        if model.bias == "regularized":
-            b += float(solution.alpha @ y)
-        notes = numerical_notes(problem, solution, tol)
-        if solution.extras.get("stop_note"):
-            notes = (solution.extras["stop_note"], *notes)
         fits.append(
             PairFit(
                 rows=rows,
                 coef=solution.alpha * y,
-                intercept=b,
+                intercept=intercept(model, solution, y),
                 n_iter_=int(solution.n_iter),
                 converged_=bool(solution.converged),
                 stop_reason_=solution.stop_reason,
                 kkt_violation_=float(solution.kkt),
                 solver_=name,
-                fit_notes_=notes,
+                fit_notes_=fit_notes(problem, solution, tol),
             )
         )
     return fits
