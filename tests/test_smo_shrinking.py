@@ -218,3 +218,39 @@ def test_other_solvers_get_the_full_matrix_from_a_lazy_problem(circles):
     lazy = solve(Problem(None, y, Hinge(), 5.0, True, kernel=rows), method="qp")
     dense = solve(Problem(gram(X, sigma=0.5), y, Hinge(), 5.0, True), method="qp")
     np.testing.assert_allclose(lazy.alpha, dense.alpha, atol=1e-9)
+
+
+def _libsvm_max_violator(y, a, G, U, act):
+    """LIBSVM's ``Solver::select_working_set`` first scan, in plain Python: the
+    last ``t`` of the largest ``-y_t G_t`` over ``I_up`` (``>=``)."""
+    gmax, i = -math.inf, -1
+    for t in range(act):
+        up = a[t] < U[t] if y[t] > 0 else a[t] > 0
+        if up and -y[t] * G[t] >= gmax:
+            gmax, i = -y[t] * G[t], t
+    return i, gmax
+
+
+def test_max_violator_is_libsvm_scan_on_ties_across_classes():
+    # max_violator is the better of nu_violators' two class candidates; on a tie
+    # between the classes LIBSVM's one scan keeps the later index. Few distinct
+    # values, so ties across (and within) the classes are common.
+    from svmlab.solvers.working_set import max_violator
+
+    rng = np.random.default_rng(0)
+    ties = 0
+    for _ in range(400):
+        n = int(rng.integers(1, 12))
+        y = rng.choice([-1.0, 1.0], n)
+        U = np.ones(n)
+        a = rng.choice([0.0, 0.5, 1.0], n)
+        G = rng.choice([-1.0, 0.0, 1.0], n)
+        act = int(rng.integers(0, n + 1))
+        want = _libsvm_max_violator(y, a, G, U, act)
+        i, gmax = max_violator(y, a, G, U, act)
+        assert (i, gmax) == want
+        v = -y[:act] * G[:act]
+        up = np.where(y[:act] > 0, a[:act] < 1, a[:act] > 0)
+        best = v[up] == want[1]
+        ties += len(set(y[:act][up][best])) == 2
+    assert ties > 50

@@ -53,23 +53,6 @@ TAU = 1e-12
 
 
 @njit(cache=True, nogil=True, inline="always")
-def max_violator(y, a, G, U, act):  # pragma: no cover - compiled
-    """``(i, v_i)``: ``i = argmax_{I_up} -y_t G_t`` over the active set (the
-    last of equals, as LIBSVM's ``>=``), ``-1`` when no variable can move up."""
-    gmax = -np.inf
-    i = -1
-    for t in range(act):
-        if y[t] > 0.0:
-            if a[t] < U[t] and -G[t] >= gmax:
-                gmax = -G[t]
-                i = t
-        elif a[t] > 0.0 and G[t] >= gmax:
-            gmax = G[t]
-            i = t
-    return i, gmax
-
-
-@njit(cache=True, nogil=True, inline="always")
 def pair_partner(i, gmax, Ki, y, a, G, QD, U, act, tol):  # pragma: no cover
     """WSS 2's ``j`` for ``i`` (``Ki``: its kernel row), ``-1`` when the
     active set is optimal (``m(a) - M(a) <= tol``)."""
@@ -122,6 +105,21 @@ def nu_violators(y, a, G, U, act):  # pragma: no cover - compiled
             gn = G[t]
             i_n = t
     return ip, gp, i_n, gn
+
+
+@njit(cache=True, nogil=True, inline="always")
+def max_violator(y, a, G, U, act):  # pragma: no cover - compiled
+    """``(i, v_i)``: ``i = argmax_{I_up} -y_t G_t`` over the active set (the
+    last of equals, as LIBSVM's ``>=``), ``-1`` when no variable can move up.
+
+    The better of :func:`nu_violators`' two class candidates: the last of
+    equals over both classes is the later of the two when they tie."""
+    ip, gp, i_n, gn = nu_violators(y, a, G, U, act)
+    if gp > gn:
+        return ip, gp
+    if gn > gp:
+        return i_n, gn
+    return max(ip, i_n), gp
 
 
 @njit(cache=True, nogil=True, inline="always")
