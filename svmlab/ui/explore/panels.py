@@ -29,6 +29,7 @@ from svmlab.ui.explore import upload
 from svmlab.ui.explore.cache import Data, Edits, FitRecord
 from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.frame import keyed, theme_choice, view_code
+from svmlab.ui.frame.download import download
 from svmlab.ui.frame.panels import CHART_CONFIG, internal_error, plotly_chart  # noqa: F401
 
 __all__ = [
@@ -474,21 +475,13 @@ def downloads(data: Data, record: FitRecord, s: ExploreSettings, edits: Edits) -
     left, right, code = st.columns(3)
     points = None if held is None else (held.X, held.y)
     view_code.popover(explore_code(s, edits, points), "explore", where=code)
-    left.download_button(
-        "Download data (CSV)",
-        data=text,
-        file_name=name,
-        mime="text/csv",
-        key="explore_download_csv",
-        on_click="ignore",
-    )
-    right.download_button(
+    download(left, "Download data (CSV)", text, name, "explore_download_csv")
+    download(
+        right,
         "Download model (JSON)",
-        data=lambda: model_json(record, s),
-        file_name=f"svmlab_{s.source}_model.json",
-        mime="application/json",
-        key="explore_download_json",
-        on_click="ignore",
+        lambda: model_json(record, s),
+        f"svmlab_{s.source}_model.json",
+        "explore_download_json",
     )
     st.caption(
         "Share: the address bar holds every setting, so copying the link gives "

@@ -36,6 +36,7 @@ from svmlab.ui.explore import panels, upload
 from svmlab.ui.explore.cache import Data, FitRecord, model_items
 from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.frame import room, theme_choice
+from svmlab.ui.frame.download import download
 from svmlab.ui.frame.link_values import C_GRID, SIGMA_GRID
 from svmlab.ui.frame.presets import PRESETS
 from svmlab.ui.frame.shared_results import SharedResults
@@ -331,18 +332,15 @@ def popover(
     number = key_number(s, record)
     with where.popover("Slides", help="This figure as PNG or SVG, a path as GIF."):
         st.caption(text)
-        for column, fmt, mime in zip(
-            st.columns(2), ("png", "svg"), ("image/png", "image/svg+xml"), strict=True
-        ):
-            column.download_button(
+        for column, fmt in zip(st.columns(2), ("png", "svg"), strict=True):
+            download(
+                column,
                 fmt.upper(),
-                data=lambda fmt=fmt: slides.slide(
+                lambda fmt=fmt: slides.slide(
                     spec, text, fmt=fmt, title=title, theme=theme, number=number
                 ),
-                file_name=f"{_stem(s)}.{fmt}",
-                mime=mime,
-                key=f"explore_slide_{fmt}",
-                on_click="ignore",
+                f"{_stem(s)}.{fmt}",
+                f"explore_slide_{fmt}",
                 width="stretch",
             )
         # The paths refit C-SVC at other C and σ: none under ν-SVC.
@@ -374,14 +372,13 @@ def popover(
                 key = ("path", s, param, values, scale, titles, drawn, theme.name)
                 return built_gif(key, build, busy)
 
-            st.download_button(
+            download(
+                st,
                 f"GIF: {symbol} from {values[0]:g} to {values[-1]:g} "
                 f"({len(values)} frames)",
-                data=gif,
-                file_name=f"{_stem(s)}_{param}_path.gif",
-                mime="image/gif",
-                key=f"explore_slide_gif_{param}",
-                on_click="ignore",
+                gif,
+                f"{_stem(s)}_{param}_path.gif",
+                f"explore_slide_gif_{param}",
                 width="stretch",
             )
         steps = len(getattr(record.model, "history_", None) or ())
@@ -415,12 +412,11 @@ def popover(
 
             shown = len(playback_steps(steps))
             count = f"{shown} frames" if shown == steps else f"{shown} of {steps} steps"
-            st.download_button(
+            download(
+                st,
                 f"GIF: the playback, {solver} ({count})",
-                data=playback_gif,
-                file_name=f"{_stem(s)}_playback.gif",
-                mime="image/gif",
-                key="explore_slide_gif_playback",
-                on_click="ignore",
+                playback_gif,
+                f"{_stem(s)}_playback.gif",
+                "explore_slide_gif_playback",
                 width="stretch",
             )
