@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from svmlab import losses, solvers
+from svmlab import figures, losses, solvers
 from svmlab.errors import SvmlabError
 from svmlab.figures.theme import recolour
 from svmlab.snippets import explore_code
@@ -40,11 +40,45 @@ __all__ = [
     "model_json",
     "number_cells",
     "numbers",
+    "plane",
     "playback",
     "reset_button",
     "solver_math",
     "theory",
 ]
+
+
+#: The plane's height in pixels (the page fits it to the screen; a slide's
+#: frame is drawn at it).
+PLANE_HEIGHT = 760
+
+
+def plane(
+    model: Any,
+    X: np.ndarray,
+    y: np.ndarray,
+    data: Data,
+    test: tuple | None,
+    added: np.ndarray | None,
+    **view: Any,
+) -> dict[str, Any]:
+    """The decision plane as Explore draws it (:func:`svmlab.figures.decision_spec`
+    on the data's bounds, the points clicked in marked, the key beside it, not
+    in it: :func:`legend_key`): the page's chart, the room's followers' and
+    every frame of a slide's GIF alike. ``view`` is the rest of the picture
+    (``scale``, ``snapshot``, ``axis_titles``, the chart's ``dragmode`` and
+    ``highlight``)."""
+    return figures.decision_spec(
+        model,
+        X,
+        y,
+        bounds=data.bounds,
+        test=test,
+        new_points=added,
+        legend="none",
+        height=PLANE_HEIGHT,
+        **view,
+    )
 
 
 def _pct(value: float | None) -> str:

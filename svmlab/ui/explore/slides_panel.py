@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from svmlab import SVC, SvmlabError, datasets, figures, losses, solvers
+from svmlab import SVC, SvmlabError, datasets, losses, solvers
 from svmlab.figures import slides
 from svmlab.solvers.lane import lane_turn, long_fits_through
 from svmlab.ui.explore import panels, upload
@@ -172,37 +172,12 @@ def path_frames(
             if data.y_test.size
             else None
         )
-        spec = _plane(model, X, y, data, test, added, scale, axis_titles=axis_titles)
+        spec = panels.plane(
+            model, X, y, data, test, added, scale=scale, axis_titles=axis_titles
+        )
         label += f" · training error {_pct(train)} · test error {_pct(tested)}"
         frames.append((spec, label))
     return frames
-
-
-def _plane(
-    model: Any,
-    X: np.ndarray,
-    y: np.ndarray,
-    data: Data,
-    test: tuple | None,
-    added: np.ndarray | None,
-    scale: float,
-    snapshot: int | None = None,
-    axis_titles: tuple[str, str] | None = None,
-) -> dict[str, Any]:
-    """The plane of a frame as the page draws it (its key beside, not in it)."""
-    return figures.decision_spec(
-        model,
-        X,
-        y,
-        bounds=data.bounds,
-        test=test,
-        snapshot=snapshot,
-        new_points=added,
-        legend="none",
-        height=760,
-        scale=scale,
-        axis_titles=axis_titles,
-    )
 
 
 def playback_steps(count: int, most: int = PLAYBACK_MAX_FRAMES) -> list[int]:
@@ -233,15 +208,15 @@ def playback_frames(
     frames = []
     for k in playback_steps(len(history), most):
         between()
-        spec = _plane(
+        spec = panels.plane(
             record.model,
             record.X,
             record.y,
             data,
             test,
             added,
-            scale,
-            k,
+            scale=scale,
+            snapshot=k,
             axis_titles=axis_titles,
         )
         label = (
