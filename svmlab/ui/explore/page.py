@@ -103,7 +103,7 @@ def render() -> None:
         click = edit.pending_click() if add_label == 0.0 else None
         data = None
         try:
-            data = cache.load_data(*identity)
+            data = cache.load_data(identity)
             if add_label != 0.0:
                 edit.apply_pending_click(identity, add_label)
             edits = edit.current_edits(identity)
