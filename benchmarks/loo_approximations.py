@@ -46,12 +46,9 @@ rows; the numbers are the same as on this machine.
 from __future__ import annotations
 
 import argparse
-import os
 
 # One BLAS thread, whatever the shell says (before NumPy loads it): the page
 # runs so (svmlab.ui), and small multi-threaded solves thrash on two cores.
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-
 import time
 import warnings
 

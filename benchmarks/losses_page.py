@@ -24,10 +24,6 @@ Writes benchmarks/results/losses_page.json with the machine's load.
 from __future__ import annotations
 
 import argparse
-import os
-
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-
 import logging
 from dataclasses import replace
 

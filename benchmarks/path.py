@@ -18,10 +18,6 @@ Writes benchmarks/results/path.json with the machine's load.
 from __future__ import annotations
 
 import argparse
-import os
-
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-
 import time
 
 import numpy as np

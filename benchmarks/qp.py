@@ -10,9 +10,6 @@ tol=1e-8, svmlab's QP runs Clarabel to 1e-10 and polishes the active set.
 from __future__ import annotations
 
 import argparse
-import os
-
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 from sklearn.svm import SVC as LibSVC

@@ -9,10 +9,6 @@ objective against LIBSVM run at tol 1e-10. Writes results/qp_backends.json.
 
 from __future__ import annotations
 
-import os
-
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-
 import numpy as np
 import scipy.sparse as sp
 from sklearn.svm import SVC as LibSVC

@@ -19,9 +19,6 @@ Writes benchmarks/results/svm_family.json with the machine's load.
 from __future__ import annotations
 
 import argparse
-import os
-
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 from sklearn import svm as sk

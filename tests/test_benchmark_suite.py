@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -94,3 +95,30 @@ def test_a_benchmark_runs_through_the_suite_with_its_own_options() -> None:
         check=True,
     ).stdout
     assert "--repeats" in out and "python -m benchmarks path" in out
+
+
+@pytest.mark.parametrize(("given", "threads"), [(None, 1), ("2", 2)])
+def test_a_benchmark_runs_on_one_blas_thread_unless_the_caller_says(
+    given: str | None, threads: int
+) -> None:
+    """The package pins OpenBLAS before a benchmark's numpy loads it, so a ratio's
+    two sides share one thread; a caller's own setting is kept. What numpy's
+    OpenBLAS really runs with is asked of threadpoolctl, not of the variable."""
+    # OpenBLAS falls back on OMP_NUM_THREADS (which conftest sets): none of them.
+    env = {k: v for k, v in os.environ.items() if not k.endswith("NUM_THREADS")}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    code = (
+        "import benchmarks.path, threadpoolctl\n"
+        "print(sorted({p['num_threads'] for p in threadpoolctl.threadpool_info()"
+        " if p['internal_api'] == 'openblas'}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.strip() == str([threads])

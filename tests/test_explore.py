@@ -273,7 +273,9 @@ def test_every_combination_runs(dataset, kernel, loss, solver, bias) -> None:
 
 def _train(at: AppTest) -> np.ndarray:
     s = at.session_state["explore_settings"]
-    return load_data(s.dataset, tuple(s.data_kwargs().items()), s.test_fraction).y_train
+    return load_data(
+        (s.dataset, tuple(s.data_kwargs().items()), s.test_fraction)
+    ).y_train
 
 
 def test_numbers_panel_matches_the_engine() -> None:
@@ -281,7 +283,7 @@ def test_numbers_panel_matches_the_engine() -> None:
     assert not problems(at)
     s = at.session_state["explore_settings"]
     assert (s.dataset, s.C, s.sigma, s.test_fraction) == ("two_circles", 4.7, 0.39, 0.3)
-    data = load_data(s.dataset, tuple(s.data_kwargs().items()), s.test_fraction)
+    data = load_data((s.dataset, tuple(s.data_kwargs().items()), s.test_fraction))
     model = SVC(**dict(model_items(s))).fit(data.X_train, data.y_train)
     n_free = int(np.sum(model.sv_state_ == 1))
     n_bound = int(np.sum(model.sv_state_ == 2))
@@ -515,13 +517,13 @@ def test_model_json() -> None:
 
     s = ExploreSettings(n=60)
     items = tuple(s.data_kwargs().items())
-    record = fit(s.dataset, items, s.test_fraction, ((), ()), model_items(s))
+    record = fit((s.dataset, items, s.test_fraction), ((), ()), model_items(s))
     payload = json.loads(model_json(record, s))
     assert len(payload["alpha"]) == len(record.y)
     assert payload["support"] == record.model.support_.tolist()
     assert payload["intercept"] == pytest.approx(record.model.intercept_[0])
     assert payload["parameters"]["C"] == s.C
-    data = load_data(s.dataset, items, s.test_fraction)
+    data = load_data((s.dataset, items, s.test_fraction))
     lines = data_csv(data, record, 0).splitlines()
     assert lines[0] == "x1,x2,y,split" and len(lines) == 61
 

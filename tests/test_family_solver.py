@@ -29,7 +29,7 @@ def test_nu_svc_two_points_by_hand(nu):
     # r = 2 nu, rho = 0 and coef = a y / r = (1/2, -1/2): f(x) = x.
     X = np.array([[1.0], [-1.0]])
     y = np.array([1.0, -1.0])
-    sol = family.solve_nu_svc(y, nu, K=gram(X, kernel="linear"), tol=1e-12)
+    sol = family.solve_nu_svc(y, nu, gram(X, kernel="linear"), tol=1e-12)
     np.testing.assert_allclose(sol.alpha, [nu, nu])
     np.testing.assert_allclose(sol.coef, [0.5, -0.5])
     assert sol.r == pytest.approx(2 * nu)
@@ -41,16 +41,43 @@ def test_epsilon_svr_two_points_by_hand():
     # inside both tubes is f = 0.8 x + 0.1, so coef = (-0.8, 0.8), rho = -0.1.
     X = np.array([[0.0], [1.0]])
     t = np.array([0.0, 1.0])
-    sol = family.solve_epsilon_svr(t, 10.0, 0.1, K=gram(X, kernel="linear"), tol=1e-12)
+    sol = family.solve_epsilon_svr(t, 10.0, 0.1, gram(X, kernel="linear"), tol=1e-12)
     np.testing.assert_allclose(sol.coef, [-0.8, 0.8], atol=1e-12)
     assert sol.rho == pytest.approx(-0.1)
 
 
 def test_one_class_start_and_sum_are_libsvm_s():
     X, _ = datasets.make_blobs(50, random_state=0)
-    sol = family.solve_one_class(0.33, 50, K=gram(X), tol=1e-9)
+    sol = family.solve_one_class(0.33, 50, gram(X), tol=1e-9)
     assert sol.alpha.sum() == pytest.approx(0.33 * 50)
     assert np.all((sol.alpha >= 0) & (sol.alpha <= 1))
+
+
+@pytest.mark.parametrize("nu", [0.05, 0.33, 0.5, 0.999, 1.0])
+@pytest.mark.parametrize("n", [1, 7, 50, 333])
+def test_filled_in_order_is_libsvm_s_one_class_start_to_the_bit(nu, n):
+    # svm.cpp solve_one_class: the first floor(nu l) at 1, the next at
+    # nu l - floor(nu l), the rest at 0.
+    ref = np.zeros(n)
+    full = int(nu * n)
+    ref[:full] = 1.0
+    if full < n:
+        ref[full] = nu * n - full
+    got = family.filled_in_order(np.ones(n), nu * n)
+    np.testing.assert_array_equal(got, ref)
+
+
+def test_filled_in_order_with_bounds_matches_the_cumulative_sum():
+    # Every variable before the one that spills is at its bound, so
+    # a_i = clip(total - sum_{j<i} U_j, 0, U_i): a closed form without the loop.
+    rng = np.random.default_rng(3)
+    bounds = rng.uniform(0.1, 2.0, 40)
+    for total in (0.0, 0.05, 7.3, float(bounds.sum()) / 2.0, float(bounds.sum())):
+        before = np.cumsum(bounds) - bounds
+        ref = np.clip(total - before, 0.0, bounds)
+        got = family.filled_in_order(bounds, total)
+        np.testing.assert_allclose(got, ref, atol=1e-12)
+        assert got.sum() == pytest.approx(total)
 
 
 @pytest.mark.parametrize("shrinking", [True, False])
@@ -59,9 +86,9 @@ def test_nu_solver_with_and_without_shrinking_and_rows(shrinking, precomputed):
     # Shrinking and kernel rows on demand are speed-ups only: the same optimum.
     X, y = datasets.make_moons(200, noise=0.25, random_state=1)
     K = gram(X, sigma=0.5)
-    source = {"K": K} if precomputed else {"kernel": KernelRows(X, sigma=0.5)}
-    ref = family.solve_nu_svc(y, 0.37, K=K, shrinking=False, tol=1e-11)
-    sol = family.solve_nu_svc(y, 0.37, shrinking=shrinking, tol=1e-11, **source)
+    source = K if precomputed else KernelRows(X, sigma=0.5)
+    ref = family.solve_nu_svc(y, 0.37, K, shrinking=False, tol=1e-11)
+    sol = family.solve_nu_svc(y, 0.37, source, shrinking=shrinking, tol=1e-11)
     np.testing.assert_allclose(sol.coef, ref.coef, atol=1e-7)
     assert sol.rho == pytest.approx(ref.rho, abs=1e-8)
     if shrinking:
@@ -87,12 +114,12 @@ def test_svr_rows_on_demand_keep_every_kernel_setting(settings, machine):
     t = np.sin(2.0 * X[:, 0]) + 0.1 * rng.standard_normal(60)
     K = gram(X, **settings)
     fit = (
-        (lambda **kw: family.solve_epsilon_svr(t, 2.0, 0.1, tol=1e-10, **kw))
+        (lambda kernel: family.solve_epsilon_svr(t, 2.0, 0.1, kernel, tol=1e-10))
         if machine == "epsilon"
-        else (lambda **kw: family.solve_nu_svr(t, 2.0, 0.4, tol=1e-10, **kw))
+        else (lambda kernel: family.solve_nu_svr(t, 2.0, 0.4, kernel, tol=1e-10))
     )
-    ref = fit(K=K)
-    sol = fit(kernel=KernelRows(X, **settings))
+    ref = fit(K)
+    sol = fit(KernelRows(X, **settings))
     np.testing.assert_allclose(sol.coef, ref.coef, atol=1e-7)
     assert sol.rho == pytest.approx(ref.rho, abs=1e-7)
 

@@ -92,7 +92,7 @@ def test_inspector_reads_one_point_and_moves_and_deletes_it() -> None:
     at = _app({"preset": "hard_margin", "data": "linear", "n": "40", "test": "0"})
     at.radio(key="explore_tool").set_value("inspect").run()
     s = at.session_state["explore_settings"]
-    data = load_data(s.dataset, tuple(s.data_kwargs().items()), s.test_fraction)
+    data = load_data((s.dataset, tuple(s.data_kwargs().items()), s.test_fraction))
     X, y = data.X_train, data.y_train
     # An independent fit: the hard margin by scikit-learn, its support vectors.
     from sklearn.svm import SVC as SkSVC
@@ -175,7 +175,7 @@ def test_compare_mode_fits_b_and_shares_the_axes() -> None:
     for axis in ("xaxis", "yaxis"):
         assert a["layout"][axis]["range"] == b["layout"][axis]["range"]
     s = at.session_state["explore_settings"]
-    data = load_data(s.dataset, tuple(s.data_kwargs().items()), s.test_fraction)
+    data = load_data((s.dataset, tuple(s.data_kwargs().items()), s.test_fraction))
     sk = SkSVC(kernel="rbf", gamma=kernels.gamma_from_sigma(s.sigma), C=0.01)
     sk.fit(data.X_train, data.y_train)
     error = np.mean(sk.predict(data.X_test) != data.y_test)

@@ -34,7 +34,7 @@ def _open(name: str) -> AppTest:
 
 
 def _data(s: ExploreSettings):
-    return load_data(s.dataset, tuple(s.data_kwargs().items()), s.test_fraction)
+    return load_data((s.dataset, tuple(s.data_kwargs().items()), s.test_fraction))
 
 
 def _gamma(s: ExploreSettings) -> float:

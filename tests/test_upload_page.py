@@ -313,7 +313,7 @@ def test_a_good_file_is_fitted(case: dict) -> None:
     s = _settings(at)
     assert s.upload == upload.upload_key(X, y)
     assert s.C == C_BEFORE and s.kernel == "gaussian"
-    data = load_data(s.source, tuple(s.data_kwargs().items()), s.test_fraction)
+    data = load_data((s.source, tuple(s.data_kwargs().items()), s.test_fraction))
     train, test = split_indices(y, s.test_fraction, s.seed)
     np.testing.assert_array_equal(data.X_train, X[train])
     np.testing.assert_array_equal(data.y_test, y[test])
@@ -385,7 +385,7 @@ def test_standardise_on_the_page_and_download_in_file_units() -> None:
     assert not problems(at)
     s = _settings(at)
     assert s.upload != plain
-    data = load_data(s.source, tuple(s.data_kwargs().items()), s.test_fraction)
+    data = load_data((s.source, tuple(s.data_kwargs().items()), s.test_fraction))
     both = np.vstack([data.X_train, data.X_test])
     np.testing.assert_allclose(both.mean(axis=0), 0.0, atol=1e-12)
     held = at.session_state[upload.HELD_KEY][s.upload]

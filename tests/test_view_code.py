@@ -124,10 +124,10 @@ def _view(name: str, s: ExploreSettings, edits, points) -> View:
     s, _ = s.clamped()
     data_key = (s.source, tuple(s.data_kwargs().items()), s.test_fraction)
     try:
-        record = cache.fit(*data_key, edits, cache.model_items(s))
+        record = cache.fit(data_key, edits, cache.model_items(s))
     except cache._NotShared as kept:
         record = kept.record
-    data = cache.load_data(*data_key)
+    data = cache.load_data(data_key)
     model = record.model
     f_test = model.decision_function(data.X_test) if data.y_test.size else np.empty(0)
     return View(

@@ -61,12 +61,29 @@ def _data_section(r: Any, added: tuple, upload: Any, imports: list[str]) -> str:
     return writer.data_section("The data", "\n".join(imports), lines)
 
 
-PRINT_LINES = (
-    "def rmse(residuals):",
-    '    return f"{np.sqrt(np.mean(residuals**2)):.4g}"',
-    "",
-    "",
-)
+def _printed_lines(
+    outside: str, epsilon: str, found: str, residuals: str, before: tuple = ()
+) -> list[str]:
+    """The numbers the page prints beside its figure, in both flavours (one
+    list, so the two print the same lines): each flavour names where its model
+    keeps the share ``outside`` the tube, ε (``found`` by ν or set) and the
+    training ``residuals``; ``before`` are its lines that compute them."""
+    return [
+        "def rmse(residuals):",
+        '    return f"{np.sqrt(np.mean(residuals**2)):.4g}"',
+        "",
+        "",
+        *before,
+        'print("support vectors:", f"{model.support_.size} / {len(t)}")',
+        f'print("outside the tube:", f"{{100 * {outside}:.1f}} %")',
+        f'print("ε{found}:", f"{{{epsilon}:.4g}}")',
+        f'print("training RMSE:", rmse({residuals}))',
+        "if X_test is not None:",
+        '    print("test RMSE:", rmse(model.predict(X_test) - t_test))',
+        'print("b:", f"{model.intercept_[0]:.4g}")',
+        "f = model.predict(X[:5])",
+        'print("f on the first 5 points:", f.round(6))',
+    ]
 
 
 def _svmlab_model(r: Any) -> str:
@@ -83,16 +100,7 @@ def _svmlab_model(r: Any) -> str:
         "The model and the numbers the page prints",
         call(name, kw, prefix="model = "),
         "model.fit(X, t)",
-        *PRINT_LINES,
-        'print("support vectors:", f"{model.support_.size} / {len(t)}")',
-        'print("outside the tube:", f"{100 * model.outside_fraction_:.1f} %")',
-        f'print("ε{found}:", f"{{{epsilon}:.4g}}")',
-        'print("training RMSE:", rmse(model.residuals_))',
-        "if X_test is not None:",
-        '    print("test RMSE:", rmse(model.predict(X_test) - t_test))',
-        'print("b:", f"{model.intercept_[0]:.4g}")',
-        "f = model.predict(X[:5])",
-        'print("f on the first 5 points:", f.round(6))',
+        *_printed_lines("model.outside_fraction_", epsilon, found, "model.residuals_"),
     )
 
 
@@ -148,20 +156,18 @@ def _sklearn_model(r: Any) -> str:
         call(name, {**model_kw, "C": "=C", **kw, "tol": TOL}, prefix="model = "),
         "model.fit(X, t)",
         *epsilon,
-        *PRINT_LINES,
-        "residuals = t - model.predict(X)",
-        "# Outside the tube: the multipliers at the bound, |α - α*| = C (a",
-        "# point's residual says the same only to the solver's tol).",
-        "outside = np.abs(model.dual_coef_[0]) >= C * (1 - 1e-8)",
-        'print("support vectors:", f"{model.support_.size} / {len(t)}")',
-        'print("outside the tube:", f"{100 * outside.sum() / len(t):.1f} %")',
-        f'print("ε{found}:", f"{{epsilon:.4g}}")',
-        'print("training RMSE:", rmse(residuals))',
-        "if X_test is not None:",
-        '    print("test RMSE:", rmse(model.predict(X_test) - t_test))',
-        'print("b:", f"{model.intercept_[0]:.4g}")',
-        "f = model.predict(X[:5])",
-        'print("f on the first 5 points:", f.round(6))',
+        *_printed_lines(
+            "outside.sum() / len(t)",
+            "epsilon",
+            found,
+            "residuals",
+            before=(
+                "residuals = t - model.predict(X)",
+                "# Outside the tube: the multipliers at the bound, |α - α*| = C (a",
+                "# point's residual says the same only to the solver's tol).",
+                "outside = np.abs(model.dual_coef_[0]) >= C * (1 - 1e-8)",
+            ),
+        ),
     )
 
 

@@ -123,32 +123,34 @@ def _projected(a_i: float, g: float, upper: float) -> float:
 
 
 @njit(cache=True, nogil=True)
-def _max_violation(a: Array, G: Array, U: Array) -> float:
-    """The largest projected-gradient component (``U``: one bound per point)."""
-    worst = 0.0
+def _most_violated(a: Array, G: Array, U: Array) -> tuple[int, float]:
+    """``(i, v)``: the first coordinate with the largest projected-gradient
+    component ``v`` (``U``: one bound per point); ``(-1, 0.0)`` if none moves.
+    The greedy order's choice, and its ``v`` is the stopping measure."""
+    best, worst = -1, 0.0
     for i in range(a.shape[0]):
         v = _projected(a[i], G[i], U[i])
         if v > worst:
-            worst = v
-    return worst
+            best, worst = i, v
+    return best, worst
 
 
 @njit(cache=True, nogil=True)
-def _update(
-    K: Array,
-    y: Array,
-    QD: Array,
-    R: Array,
-    a: Array,
-    G: Array,
-    i: int,
-    U: Array,
-) -> None:
+def _max_violation(a: Array, G: Array, U: Array) -> float:
+    """The largest projected-gradient component (the KKT violation)."""
+    return _most_violated(a, G, U)[1]
+
+
+@njit(cache=True, nogil=True)
+def _update(dual: tuple, a: Array, G: Array, i: int) -> None:
     """The clipped Newton step on coordinate i, with the gradient update.
 
-    ``Q = Y K Y + diag(R)`` is applied from a row of K (``Q`` is never formed);
-    ``U`` and ``R`` hold one bound and one ridge per point (class weights).
+    ``dual = (K, y, QD, R, U)``, the problem's fixed arrays: ``Q = Y K Y +
+    diag(R)`` is applied from a row of K (``Q`` is never formed), ``QD`` is its
+    diagonal; ``U`` and ``R`` hold one bound and one ridge per point (class
+    weights).
     """
+    K, y, QD, R, U = dual
     upper = U[i]
     q = QD[i]
     if q > 0.0:
@@ -173,13 +175,9 @@ def _update(
 
 @njit(cache=True, nogil=True)
 def _epochs(
-    K: Array,
-    y: Array,
-    QD: Array,
-    R: Array,
+    dual: tuple,
     a: Array,
     G: Array,
-    U: Array,
     n_epochs: int,
     tol: float,
     greedy: bool,
@@ -190,7 +188,7 @@ def _epochs(
 ) -> tuple[int, float, int]:
     """Run up to ``n_epochs`` epochs in place, the first one being epoch number
     ``first``; stop early once the violation is at most ``tol``. Returns
-    (epochs run, violation, updates run).
+    (epochs run, violation, updates run). ``dual``: as in :func:`_update`.
 
     Cyclic order shrinks (Hsieh et al. 2008, Algorithm 3): a coordinate at a
     bound whose gradient pushes it outwards by more than last epoch's largest
@@ -198,20 +196,17 @@ def _epochs(
     updated for every point, so when the active coordinates meet ``tol`` all
     are checked, and if one fails all are active again.
     """
+    U = dual[4]
     n = a.shape[0]
     updates = 0
     for epoch in range(n_epochs):
         if greedy:
             for k in range(n):
-                best, worst = -1, 0.0
-                for j in range(n):
-                    v = _projected(a[j], G[j], U[j])
-                    if v > worst:
-                        best, worst = j, v
+                best, worst = _most_violated(a, G, U)
                 if worst <= tol:
                     # A partial epoch counts as one.
                     return epoch + 1 if k > 0 else epoch, worst, updates
-                _update(K, y, QD, R, a, G, best, U)
+                _update(dual, a, G, best)
                 updates += 1
             violation = _max_violation(a, G, U)
             if violation <= tol:
@@ -233,7 +228,7 @@ def _epochs(
                 keep[order[r]] = False  # shrunk: it will stay at its bound
                 continue
             worst = max(worst, _projected(a[i], g, U[i]))
-            _update(K, y, QD, R, a, G, i, U)
+            _update(dual, a, G, i)
             updates += 1
         kept = 0
         for r in range(count):
@@ -365,6 +360,7 @@ def solve(
     elif problem.weights is None:
         a = seed_alpha(a, float(upper[0])).copy()
     G = y * (K @ (a * y)) + ridge * a - 1.0
+    dual = (K, y, QD, ridge, upper)
     active = np.arange(problem.n, dtype=np.int64)
     shrink_state = np.array([float(problem.n), math.inf])
     rng = np.random.default_rng(0 if random_state is None else random_state)
@@ -383,20 +379,7 @@ def solve(
             chunk = min(chunk, history.stride - it % history.stride)
         began = time.perf_counter()
         done, violation, n_up = _epochs(
-            K,
-            y,
-            QD,
-            ridge,
-            a,
-            G,
-            upper,
-            chunk,
-            tol,
-            greedy,
-            seed,
-            it,
-            active,
-            shrink_state,
+            dual, a, G, chunk, tol, greedy, seed, it, active, shrink_state
         )
         spent = time.perf_counter() - began
         it += done

@@ -72,6 +72,7 @@ from svmlab.solvers.shrinking import BoxSMO
 __all__ = [
     "FamilySolution",
     "calculate_rho",
+    "filled_in_order",
     "nu_rho",
     "run_solver",
     "solve_epsilon_svr",
@@ -240,9 +241,8 @@ def run_solver(
     p: Array,
     upper: float | Array,
     a0: Array,
+    kernel: Array | KernelRows,
     *,
-    K: Array | None = None,
-    kernel: KernelRows | None = None,
     nu: bool = False,
     ridge: float | Array = 0.0,
     tol: float = 1e-3,
@@ -255,8 +255,9 @@ def run_solver(
     """``Solver::Solve`` (``Solver_NU::Solve`` with ``nu``) from the feasible
     start ``a0``: LIBSVM's loop with shrinking, in chunks under the budget.
 
-    ``K`` (n x n, or the machine's own size) or ``kernel`` (rows on demand for
-    the variables' points) gives the kernel; ``max_iter=None`` is LIBSVM's
+    ``kernel`` is the Gram matrix ``K`` (n x n, or the machine's own size) or
+    :class:`~svmlab.kernels.KernelRows` (rows on demand for the variables'
+    points); ``max_iter=None`` is LIBSVM's
     ``max(10^7, 100 n)``. ``cache_precision="float32"`` is LIBSVM's cache: it
     agrees with LIBSVM to its last digits, and with an exact solver only to
     about 1e-4 where the coefficients are large (docs/corrections.md, "LIBSVM
@@ -272,8 +273,9 @@ def run_solver(
         upper,
         ridge,
         True,
-        K=K,
-        kernel=kernel,
+        # BoxSMO takes the two sources under their own names.
+        K=None if isinstance(kernel, KernelRows) else kernel,
+        kernel=kernel if isinstance(kernel, KernelRows) else None,
         a=a0,
         shrinking=shrinking,
         cache_mb=cache_mb,
@@ -397,12 +399,27 @@ def no_margin(run: _Run, r: float) -> bool:
     return float(run.a @ run.G) <= ZERO_MARGIN_RATIO * r * float(run.a.sum())
 
 
+def filled_in_order(bounds: Array, total: float) -> Array:
+    """LIBSVM's feasible start of the ν machines: ``total`` poured into the
+    variables in order, each up to its bound, ``a_i = min(U_i, total - sum_{j<i}
+    a_j)`` (``solve_nu_svc`` per class, ``solve_one_class``, ``solve_nu_svr``
+    for ``a`` and ``a*`` alike; scikit-learn's weighted versions the same way).
+    """
+    a0 = np.zeros(bounds.shape[0])
+    left = total
+    for i in range(bounds.shape[0]):
+        if left <= 0.0:
+            break
+        a0[i] = min(float(bounds[i]), left)
+        left -= a0[i]
+    return a0
+
+
 def solve_nu_svc(
     y: Array,
     nu: float,
+    kernel: Array | KernelRows,
     *,
-    K: Array | None = None,
-    kernel: KernelRows | None = None,
     weights: Array | None = None,
     **options: Any,
 ) -> FamilySolution:
@@ -421,17 +438,13 @@ def solve_nu_svc(
     upper = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
     a0 = np.zeros(n)
     for cls in (y > 0, y < 0):
-        left = nu * float(upper.sum()) / 2.0
-        for i in np.flatnonzero(cls):
-            a0[i] = min(upper[i], left)
-            left -= a0[i]
+        a0[cls] = filled_in_order(upper[cls], nu * float(upper.sum()) / 2.0)
     run = run_solver(
         y,
         np.zeros(n),
         1.0 if weights is None else upper,
         a0,
-        K=K,
-        kernel=kernel,
+        kernel,
         nu=True,
         **options,
     )
@@ -459,9 +472,8 @@ def solve_nu_svc(
 def solve_one_class(
     nu: float,
     n: int,
+    kernel: Array | KernelRows,
     *,
-    K: Array | None = None,
-    kernel: KernelRows | None = None,
     weights: Array | None = None,
     **options: Any,
 ) -> FamilySolution:
@@ -476,30 +488,21 @@ def solve_one_class(
     first.
     """
     y = np.ones(n)
-    a0 = np.zeros(n)
-    if weights is None:
-        full = int(nu * n)
-        a0[:full] = 1.0
-        if full < n:
-            a0[full] = nu * n - full
-    else:
-        left = nu * float(np.sum(weights))
-        for i in range(n):
-            if left <= 0.0:
-                break
-            a0[i] = min(float(weights[i]), left)
-            left -= a0[i]
-    upper = 1.0 if weights is None else np.asarray(weights, dtype=np.float64)
-    run = run_solver(y, np.zeros(n), upper, a0, K=K, kernel=kernel, **options)
+    # LIBSVM's first floor(ν n) at 1 and the next at ν n - floor(ν n) is this
+    # fill with unit bounds, to the bit (ν n - k is exact for whole k <= ν n).
+    bounds = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
+    a0 = filled_in_order(bounds, nu * float(bounds.sum()))
+    upper = 1.0 if weights is None else bounds
+    run = run_solver(y, np.zeros(n), upper, a0, kernel, **options)
     rho = calculate_rho(y, run.a, run.G, run.U)
     return _solution(run, run.a.copy(), rho, None, _objective(run, np.zeros(n)))
 
 
-def _stacked(K: Array | None, kernel: KernelRows | None) -> KernelRows | None:
+def _stacked(kernel: Array | KernelRows) -> Array | KernelRows:
     """Rows on demand for the 2n SVR variables (the points twice); a dense
     ``K`` of size n serves as it is (row ``m >= n`` reads row ``m - n``)."""
-    if kernel is None or K is not None:
-        return None
+    if not isinstance(kernel, KernelRows):
+        return kernel
     X2 = np.vstack([kernel.X, kernel.X])
     return KernelRows(X2, shift=kernel.shift, **kernel_settings(kernel))
 
@@ -508,9 +511,8 @@ def solve_epsilon_svr(
     t: Array,
     C: float,
     epsilon: float,
+    kernel: Array | KernelRows,
     *,
-    K: Array | None = None,
-    kernel: KernelRows | None = None,
     squared: bool = False,
     weights: Array | None = None,
     **options: Any,
@@ -536,8 +538,7 @@ def solve_epsilon_svr(
         p,
         upper,
         np.zeros(2 * n),
-        K=K,
-        kernel=_stacked(K, kernel),
+        _stacked(kernel),
         ridge=ridge,
         **options,
     )
@@ -549,9 +550,8 @@ def solve_nu_svr(
     t: Array,
     C: float,
     nu: float,
+    kernel: Array | KernelRows,
     *,
-    K: Array | None = None,
-    kernel: KernelRows | None = None,
     weights: Array | None = None,
     **options: Any,
 ) -> FamilySolution:
@@ -568,14 +568,11 @@ def solve_nu_svr(
     y = np.concatenate([np.ones(n), -np.ones(n)])
     p = np.concatenate([-t, t])
     Ci = np.full(n, C) if weights is None else C * np.asarray(weights, dtype=float)
-    a0 = np.zeros(2 * n)
-    left = C * nu * n / 2.0 if weights is None else nu * float(Ci.sum()) / 2.0
-    for i in range(n):
-        a0[i] = a0[i + n] = min(left, Ci[i])
-        left -= a0[i]
-    upper = C if weights is None else np.tile(Ci, 2)
-    run = run_solver(
-        y, p, upper, a0, K=K, kernel=_stacked(K, kernel), nu=True, **options
+    half = filled_in_order(
+        Ci, C * nu * n / 2.0 if weights is None else nu * float(Ci.sum()) / 2.0
     )
+    a0 = np.concatenate([half, half])
+    upper = C if weights is None else np.tile(Ci, 2)
+    run = run_solver(y, p, upper, a0, _stacked(kernel), nu=True, **options)
     rho, r = nu_rho(y, run.a, run.G, run.U)
     return _solution(run, run.a[:n] - run.a[n:], rho, r, _objective(run, p))

@@ -74,9 +74,9 @@ class MachineInput:
                 )
             self.K = K if self.rows is None else K[np.ix_(self.rows, self.rows)]
 
-    def solver_kernel(self) -> dict[str, Any]:
-        """``K=`` or ``kernel=`` for :mod:`svmlab.solvers.family`."""
-        return {"K": self.K} if self.K is not None else {"kernel": self.kernel}
+    def solver_kernel(self) -> Array | KernelRows:
+        """The kernel for :mod:`svmlab.solvers.family`: ``K``, else its rows."""
+        return self.K if self.K is not None else self.kernel
 
     def full(self, values: Array) -> Array:
         """Per kept point ``values`` spread over all n training points (0 for

@@ -248,7 +248,7 @@ class NuSVC(PairwiseClassifier, ClassifierMixin, PairwiseParameters, KernelMachi
         rows = np.arange(y.shape[0]) if data.rows is None else data.rows
         try:
             solution = solve_nu_svc(
-                y_pm[rows], nu, weights=data.weights, **data.solver_kernel(), **options
+                y_pm[rows], nu, data.solver_kernel(), weights=data.weights, **options
             )
         except ProblemError as error:
             if self.kernel_spec_.kernel != "sigmoid" or "found no margin" not in str(
@@ -350,7 +350,7 @@ class OneClassSVM(OutlierMixin, KernelMachine):
         n = data.n
         kept = n if data.rows is None else data.rows.size
         solution = solve_one_class(
-            nu, kept, weights=data.weights, **data.solver_kernel(), **options
+            nu, kept, data.solver_kernel(), weights=data.weights, **options
         )
         self._store(X, solution, start, data)
         self.rho_ = self.offset_ = float(solution.rho)

@@ -234,9 +234,9 @@ class EpsilonSVR(_SVR):
             t,
             C,
             float(eps),
+            data.solver_kernel(),
             squared=squared,
             weights=data.weights,
-            **data.solver_kernel(),
             **options,
         )
         self._fit_solution(X, y, solution, start, data)
@@ -280,7 +280,7 @@ class NuSVR(_SVR):
         _check_targets(y)
         t = y if data.rows is None else y[data.rows]
         solution = solve_nu_svr(
-            t, C, nu, weights=data.weights, **data.solver_kernel(), **options
+            t, C, nu, data.solver_kernel(), weights=data.weights, **options
         )
         self.epsilon_ = -float(solution.r)
         self._fit_solution(X, y, solution, start, data)

@@ -52,6 +52,7 @@ from svmlab.ui.frame import room
 __all__ = [
     "NO_EDITS",
     "Data",
+    "DataIdentity",
     "Edits",
     "FitRecord",
     "Picture",
@@ -71,6 +72,9 @@ __all__ = [
 ]
 
 Array = NDArray[np.float64]
+#: What the points depend on, the key of every cache here:
+#: ``(source, data_items, test_fraction)`` (:attr:`ExploreSettings.data_identity`).
+DataIdentity = tuple[str, tuple[tuple[str, Any], ...], float]
 #: Session key of this session's last fit that may not be shared (cut off by the
 #: time budget, or stopped short from a warm start): ``(key, FitRecord)``.
 UNSHARED_KEY = "explore_unshared_fit"
@@ -144,17 +148,16 @@ def _held_upload(key: str) -> tuple[Array, Array]:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def load_data(
-    dataset: str,
-    data_items: tuple[tuple[str, Any], ...],
-    test_fraction: float,
-) -> Data:
-    """Generate ``dataset`` with ``data_items`` (keyword arguments of
-    :func:`svmlab.datasets.make`, seed included) and split off ``test_fraction``.
+def load_data(identity: DataIdentity) -> Data:
+    """The data of ``identity`` = ``(dataset, data_items, test_fraction)``
+    (:attr:`ExploreSettings.data_identity`): ``dataset`` generated with
+    ``data_items`` (keyword arguments of :func:`svmlab.datasets.make`, seed
+    included), ``test_fraction`` split off.
 
     For ``dataset == UPLOAD`` the data items are the upload key and the seed,
     and the points are those given to :func:`hold_upload`.
     """
+    dataset, data_items, test_fraction = identity
     params = dict(data_items)
     if dataset == UPLOAD:
         X, y = _held_upload(str(params["upload"]))
@@ -196,18 +199,14 @@ def kernel_items(
 
 @st.cache_resource(max_entries=4, show_spinner=False)
 def gram_matrix(
-    dataset: str,
-    data_items: tuple[tuple[str, Any], ...],
-    test_fraction: float,
-    edits: Edits,
-    kernel_params: tuple[tuple[str, Any], ...],
+    identity: DataIdentity, edits: Edits, kernel_params: tuple[tuple[str, Any], ...]
 ) -> Array:
     """The Gram matrix of the (edited) training points, read-only.
 
     ``kernel_params`` are ``(name, value)`` pairs of :data:`KERNEL_KEYS`; missing
     ones take :func:`svmlab.kernels.gram`'s defaults, which equal ``SVC``'s.
     """
-    data = load_data(dataset, data_items, test_fraction)
+    data = load_data(identity)
     X, _ = apply_edits(data.X_train, data.y_train, edits)
     K = kernels.gram(X, **dict(kernel_params))
     K.setflags(write=False)  # shared between reruns and sessions
@@ -291,9 +290,7 @@ def _stop_sentence(model: SVC, tol: float) -> str | None:
 
 @st.cache_resource(max_entries=48, show_spinner=False)
 def fit(
-    dataset: str,
-    data_items: tuple[tuple[str, Any], ...],
-    test_fraction: float,
+    identity: DataIdentity,
     edits: Edits,
     model_items: tuple[tuple[str, Any], ...],
     _init: Array | None = None,
@@ -307,15 +304,13 @@ def fit(
     leaves as :class:`_NotShared` so that it is never stored; :func:`fit_settings` takes
     it from there.
     """
-    data = load_data(dataset, data_items, test_fraction)
+    data = load_data(identity)
     X, y = apply_edits(data.X_train, data.y_train, edits)
     params = dict(model_items)
     nu = params.pop("nu", None)
     model = SVC(**params)
     model._check_params()  # a bad kernel parameter raises the estimator's error
-    K = gram_matrix(
-        dataset, data_items, test_fraction, edits, kernel_items(model_items)
-    )
+    K = gram_matrix(identity, edits, kernel_items(model_items))
     nu_model = None
     lam, psd = (None, None)
     if params.get("kernel") not in kernels.PSD_KERNELS:
@@ -484,12 +479,11 @@ def fit_settings(s: ExploreSettings, edits: Edits = NO_EDITS) -> FitRecord:
     Raises :class:`svmlab.SvmlabError` with a message for the page.
     """
     items = model_items(s)
-    data_items = tuple(s.data_kwargs().items())
     rest = tuple((k, v) for k, v in items if k not in ("C", "sigma"))
-    identity = (s.source, data_items, s.test_fraction, edits, rest)
+    identity = (s.data_identity, edits, rest)
     last = st.session_state.get("explore_warm")
     init = last[1] if last is not None and last[0] == identity else None
-    key = (s.source, data_items, s.test_fraction, edits, items)
+    key = (s.data_identity, edits, items)
     held = st.session_state.get(UNSHARED_KEY)
     if held is not None and held[0] == key:
         return held[1]  # this session's own cut-off fit, drawn again

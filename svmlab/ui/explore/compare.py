@@ -130,13 +130,7 @@ def section(picture: Picture, chart: Any, scale: float, test: Any) -> None:
         st.info(message)
         return
     try:
-        b = cache.fit(
-            other.source,
-            tuple(other.data_kwargs().items()),
-            other.test_fraction,
-            edits,
-            cache.model_items(other),
-        )
+        b = cache.fit(other.data_identity, edits, cache.model_items(other))
     except FitCancelled:
         return
     except SvmlabError as error:

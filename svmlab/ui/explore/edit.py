@@ -85,11 +85,7 @@ def _state(identity: Any) -> dict[str, Any]:
 def identity_of(settings: Any) -> tuple:
     """The data identity of ``settings`` (an ``ExploreSettings``): what the
     edits belong to (the source, the generator's arguments, the test fraction)."""
-    return (
-        settings.source,
-        tuple(settings.data_kwargs().items()),
-        settings.test_fraction,
-    )
+    return settings.data_identity
 
 
 def restore_edits(identity: Any, edits: Edits) -> None:

@@ -69,16 +69,11 @@ def section(picture: Picture, chart: Any, scale: float) -> None:
     s, _, data, edits, record = picture
     view = _radio("Kernel view", VIEWS, VIEW_KEY)
     model = record.model
-    data_items = tuple(s.data_kwargs().items())
     revision = (s, edits, view)
     if view == "gram":
         by = _radio("Order", {"class": "by class", "alpha": "by α"}, ORDER_KEY)
         K = cache.gram_matrix(
-            s.source,
-            data_items,
-            s.test_fraction,
-            edits,
-            cache.kernel_items(cache.model_items(s)),
+            s.data_identity, edits, cache.kernel_items(cache.model_items(s))
         )
         order = gram_order(record.y, model.alpha_, by)
         step = -(-order.size // MAX_HEATMAP)
@@ -126,9 +121,7 @@ def section(picture: Picture, chart: Any, scale: float) -> None:
         return
     if not is_poly2(model):
         s2 = poly2_settings(s)
-        record = cache.fit(
-            s2.source, data_items, s2.test_fraction, edits, cache.model_items(s2)
-        )
+        record = cache.fit(s2.data_identity, edits, cache.model_items(s2))
         st.caption(
             "The lift is exact for the kernel (x·z)² only: shown for that kernel "
             "fitted on the same points, loss, bias and C."

@@ -103,7 +103,7 @@ def render() -> None:
         click = edit.pending_click() if add_label == 0.0 else None
         data = None
         try:
-            data = cache.load_data(*identity)
+            data = cache.load_data(identity)
             if add_label != 0.0:
                 edit.apply_pending_click(identity, add_label)
             edits = edit.current_edits(identity)
@@ -156,21 +156,13 @@ def render() -> None:
         # The plane as drawn here and as the room's followers see it: the key
         # sits beside the chart (panels.legend_key), not in it.
         plane = functools.partial(
-            figures.decision_spec,
-            model,
-            record.X,
-            record.y,
-            bounds=data.bounds,
-            test=test,
-            new_points=added,
-            legend="none",
+            panels.plane, model, record.X, record.y, data, test, added
         )
 
         def decision(snapshot: int | None = None) -> object:
             fig = plane(
                 snapshot=snapshot,
                 dragmode=False if dragmode == "move" else dragmode,
-                height=760,
                 scale=1.5 if settings.classroom else 1.0,
                 highlight=inspected if snapshot is None else None,
                 axis_titles=upload.axis_titles(settings.upload),

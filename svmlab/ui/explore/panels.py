@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from svmlab import losses, solvers
+from svmlab import figures, losses, solvers
 from svmlab.errors import SvmlabError
 from svmlab.figures.theme import recolour
 from svmlab.snippets import explore_code
@@ -29,6 +29,7 @@ from svmlab.ui.explore import upload
 from svmlab.ui.explore.cache import Data, Edits, FitRecord
 from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.frame import keyed, theme_choice, view_code
+from svmlab.ui.frame.download import download
 from svmlab.ui.frame.panels import CHART_CONFIG, internal_error, plotly_chart  # noqa: F401
 
 __all__ = [
@@ -39,11 +40,45 @@ __all__ = [
     "model_json",
     "number_cells",
     "numbers",
+    "plane",
     "playback",
     "reset_button",
     "solver_math",
     "theory",
 ]
+
+
+#: The plane's height in pixels (the page fits it to the screen; a slide's
+#: frame is drawn at it).
+PLANE_HEIGHT = 760
+
+
+def plane(
+    model: Any,
+    X: np.ndarray,
+    y: np.ndarray,
+    data: Data,
+    test: tuple | None,
+    added: np.ndarray | None,
+    **view: Any,
+) -> dict[str, Any]:
+    """The decision plane as Explore draws it (:func:`svmlab.figures.decision_spec`
+    on the data's bounds, the points clicked in marked, the key beside it, not
+    in it: :func:`legend_key`): the page's chart, the room's followers' and
+    every frame of a slide's GIF alike. ``view`` is the rest of the picture
+    (``scale``, ``snapshot``, ``axis_titles``, the chart's ``dragmode`` and
+    ``highlight``)."""
+    return figures.decision_spec(
+        model,
+        X,
+        y,
+        bounds=data.bounds,
+        test=test,
+        new_points=added,
+        legend="none",
+        height=PLANE_HEIGHT,
+        **view,
+    )
 
 
 def _pct(value: float | None) -> str:
@@ -474,21 +509,13 @@ def downloads(data: Data, record: FitRecord, s: ExploreSettings, edits: Edits) -
     left, right, code = st.columns(3)
     points = None if held is None else (held.X, held.y)
     view_code.popover(explore_code(s, edits, points), "explore", where=code)
-    left.download_button(
-        "Download data (CSV)",
-        data=text,
-        file_name=name,
-        mime="text/csv",
-        key="explore_download_csv",
-        on_click="ignore",
-    )
-    right.download_button(
+    download(left, "Download data (CSV)", text, name, "explore_download_csv")
+    download(
+        right,
         "Download model (JSON)",
-        data=lambda: model_json(record, s),
-        file_name=f"svmlab_{s.source}_model.json",
-        mime="application/json",
-        key="explore_download_json",
-        on_click="ignore",
+        lambda: model_json(record, s),
+        f"svmlab_{s.source}_model.json",
+        "explore_download_json",
     )
     st.caption(
         "Share: the address bar holds every setting, so copying the link gives "

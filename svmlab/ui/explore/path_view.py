@@ -62,7 +62,7 @@ def path_values(param: str, current: float) -> tuple[float, ...]:
 def _identity(s: ExploreSettings, edits: Edits, param: str) -> tuple:
     """Everything the path depends on except the swept value."""
     items = tuple((k, v) for k, v in model_items(s) if k != param)
-    return (s.source, tuple(s.data_kwargs().items()), s.test_fraction, edits, items)
+    return (s.data_identity, edits, items)
 
 
 #: Finished paths, shared by every session; a path cut off by its budget is
@@ -77,8 +77,8 @@ def _compute_path(
     progress=None,
     on_partial=None,
 ) -> PathResult:
-    source, data_items, test_fraction, edits, items = identity
-    data = load_data(source, data_items, test_fraction)
+    data_identity, edits, items = identity
+    data = load_data(data_identity)
     X, y = apply_edits(data.X_train, data.y_train, edits)
     params = dict(items)
     params.pop("max_seconds", None)
@@ -115,7 +115,7 @@ def stored_record(s: ExploreSettings, edits: Edits) -> FitRecord | None:
         return None
     i = int(hits[0])
     model = result.models[i]
-    data = load_data(s.source, tuple(s.data_kwargs().items()), s.test_fraction)
+    data = load_data(s.data_identity)
     X, y = apply_edits(data.X_train, data.y_train, edits)
     test = result.test_error[i]
     return FitRecord(

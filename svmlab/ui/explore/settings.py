@@ -190,6 +190,14 @@ class ExploreSettings:
         solver fields say: they wait for C)."""
         return self.machine == "nu"
 
+    @property
+    def data_identity(self) -> tuple[str, tuple[tuple[str, Any], ...], float]:
+        """What the points depend on: the source, the arguments of
+        :meth:`data_kwargs` and the test fraction (the data's key in every
+        cache, :func:`svmlab.ui.explore.cache.load_data`, and what the edits
+        belong to)."""
+        return (self.source, tuple(self.data_kwargs().items()), self.test_fraction)
+
     def data_kwargs(self) -> dict[str, Any]:
         """Keyword arguments of :func:`svmlab.datasets.make` (seed included); for
         uploaded data, the upload key and the seed (which then only picks the test

@@ -29,13 +29,14 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from svmlab import SVC, SvmlabError, datasets, figures, losses, solvers
+from svmlab import SVC, SvmlabError, datasets, losses, solvers
 from svmlab.figures import slides
 from svmlab.solvers.lane import lane_turn, long_fits_through
 from svmlab.ui.explore import panels, upload
 from svmlab.ui.explore.cache import Data, FitRecord, model_items
 from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.frame import room, theme_choice
+from svmlab.ui.frame.download import download
 from svmlab.ui.frame.link_values import C_GRID, SIGMA_GRID
 from svmlab.ui.frame.presets import PRESETS
 from svmlab.ui.frame.shared_results import SharedResults
@@ -171,37 +172,12 @@ def path_frames(
             if data.y_test.size
             else None
         )
-        spec = _plane(model, X, y, data, test, added, scale, axis_titles=axis_titles)
+        spec = panels.plane(
+            model, X, y, data, test, added, scale=scale, axis_titles=axis_titles
+        )
         label += f" · training error {_pct(train)} · test error {_pct(tested)}"
         frames.append((spec, label))
     return frames
-
-
-def _plane(
-    model: Any,
-    X: np.ndarray,
-    y: np.ndarray,
-    data: Data,
-    test: tuple | None,
-    added: np.ndarray | None,
-    scale: float,
-    snapshot: int | None = None,
-    axis_titles: tuple[str, str] | None = None,
-) -> dict[str, Any]:
-    """The plane of a frame as the page draws it (its key beside, not in it)."""
-    return figures.decision_spec(
-        model,
-        X,
-        y,
-        bounds=data.bounds,
-        test=test,
-        snapshot=snapshot,
-        new_points=added,
-        legend="none",
-        height=760,
-        scale=scale,
-        axis_titles=axis_titles,
-    )
 
 
 def playback_steps(count: int, most: int = PLAYBACK_MAX_FRAMES) -> list[int]:
@@ -232,15 +208,15 @@ def playback_frames(
     frames = []
     for k in playback_steps(len(history), most):
         between()
-        spec = _plane(
+        spec = panels.plane(
             record.model,
             record.X,
             record.y,
             data,
             test,
             added,
-            scale,
-            k,
+            scale=scale,
+            snapshot=k,
             axis_titles=axis_titles,
         )
         label = (
@@ -331,18 +307,15 @@ def popover(
     number = key_number(s, record)
     with where.popover("Slides", help="This figure as PNG or SVG, a path as GIF."):
         st.caption(text)
-        for column, fmt, mime in zip(
-            st.columns(2), ("png", "svg"), ("image/png", "image/svg+xml"), strict=True
-        ):
-            column.download_button(
+        for column, fmt in zip(st.columns(2), ("png", "svg"), strict=True):
+            download(
+                column,
                 fmt.upper(),
-                data=lambda fmt=fmt: slides.slide(
+                lambda fmt=fmt: slides.slide(
                     spec, text, fmt=fmt, title=title, theme=theme, number=number
                 ),
-                file_name=f"{_stem(s)}.{fmt}",
-                mime=mime,
-                key=f"explore_slide_{fmt}",
-                on_click="ignore",
+                f"{_stem(s)}.{fmt}",
+                f"explore_slide_{fmt}",
                 width="stretch",
             )
         # The paths refit C-SVC at other C and σ: none under ν-SVC.
@@ -374,14 +347,13 @@ def popover(
                 key = ("path", s, param, values, scale, titles, drawn, theme.name)
                 return built_gif(key, build, busy)
 
-            st.download_button(
+            download(
+                st,
                 f"GIF: {symbol} from {values[0]:g} to {values[-1]:g} "
                 f"({len(values)} frames)",
-                data=gif,
-                file_name=f"{_stem(s)}_{param}_path.gif",
-                mime="image/gif",
-                key=f"explore_slide_gif_{param}",
-                on_click="ignore",
+                gif,
+                f"{_stem(s)}_{param}_path.gif",
+                f"explore_slide_gif_{param}",
                 width="stretch",
             )
         steps = len(getattr(record.model, "history_", None) or ())
@@ -415,12 +387,11 @@ def popover(
 
             shown = len(playback_steps(steps))
             count = f"{shown} frames" if shown == steps else f"{shown} of {steps} steps"
-            st.download_button(
+            download(
+                st,
                 f"GIF: the playback, {solver} ({count})",
-                data=playback_gif,
-                file_name=f"{_stem(s)}_playback.gif",
-                mime="image/gif",
-                key="explore_slide_gif_playback",
-                on_click="ignore",
+                playback_gif,
+                f"{_stem(s)}_playback.gif",
+                "explore_slide_gif_playback",
                 width="stretch",
             )

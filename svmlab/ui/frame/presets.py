@@ -25,7 +25,16 @@ import numpy as np
 from svmlab.ui.explore.fields import EXPLORE_PRESETS
 from svmlab.ui.explore.settings import ExploreSettings
 
-__all__ = ["EXPLORE", "PRESETS", "TOPICS", "Preset", "by_topic", "page_query", "query"]
+__all__ = [
+    "EXPLORE",
+    "PAGE_TOPICS",
+    "PRESETS",
+    "TOPICS",
+    "Preset",
+    "by_topic",
+    "page_query",
+    "query",
+]
 
 #: The Explore page's script (a preset's ``page`` unless it says otherwise).
 EXPLORE = "pages/1_Explore.py"
@@ -178,6 +187,54 @@ def _rates(result: Any) -> str:
     tpr = np.sum(called & y) / max(1, np.sum(y))
     fpr = np.sum(called & ~y) / max(1, np.sum(~y))
     return f"{_pct(tpr)} / {_pct(fpr)}"
+
+
+#: The hub's topic of each page's own presets (one page, one topic).
+PAGE_TOPICS: dict[str, str] = {
+    LOSSES: "Losses",
+    SOLVERS: "Solvers and the bias",
+    MULTICLASS: "More than two classes",
+    REGRESSION: "Regression",
+    FAMILY: "The SVM family",
+}
+
+
+def _on(
+    page: str,
+    name: str,
+    title: str,
+    query: tuple[tuple[str, str], ...],
+    look: str,
+    number: str,
+    promise: str,
+    measure: Callable[[Any], str],
+    panels: tuple[str, ...] = (),
+) -> Preset:
+    """A preset of ``page`` (not Explore): its link's ``query`` pairs, under
+    the page's topic (:data:`PAGE_TOPICS`), its number read by ``measure``."""
+    return Preset(
+        name,
+        PAGE_TOPICS[page],
+        title,
+        query,
+        look,
+        number,
+        promise,
+        page=page,
+        measure=measure,
+        panels=panels,
+    )
+
+
+def _losses(
+    *preset: Any,
+    compare: Callable[[str, str], Callable[[Any], str]],
+    panels: tuple[str, str],
+) -> Preset:
+    """A Losses preset (``preset``: :func:`_on`'s name to promise) comparing two
+    losses: ``panels`` are drawn first, side by side, and the number is
+    ``compare`` read off those two, in that order."""
+    return _on(LOSSES, *preset, measure=compare(*panels), panels=panels)
 
 
 _CIRCLES = {"dataset": "two_circles", "n": 200, "noise": 0.1, "sigma": 0.39}
@@ -376,9 +433,8 @@ _TABLE: tuple[Preset, ...] = (
         "bias b",
         "1.169",
     ),
-    Preset(
+    _losses(
         "losses_fig_27_17",
-        "Losses",
         "Outliers pull the hinge, not the ramp (Losses page, Sugiyama Fig. 27.17)",
         (("count", "3"),),
         "Three outliers of class +1 six units beyond class −1, the linear kernel, "
@@ -388,13 +444,11 @@ _TABLE: tuple[Preset, ...] = (
         'clean one, turned by 0.0°. Read "w turned by" under the two panels.',
         "w turned by, hinge / ramp",
         "11.9° / 0.0°",
-        page=LOSSES,
-        measure=_angles("hinge", "ramp"),
+        compare=_angles,
         panels=("hinge", "ramp"),
     ),
-    Preset(
+    _losses(
         "losses_squared_hinge_far",
-        "Losses",
         "Far outliers drag the squared hinge hardest (Losses page)",
         (("count", "3"), ("distance", "20")),
         "The same three outliers, now 20 units away. The squared hinge's pull "
@@ -404,13 +458,11 @@ _TABLE: tuple[Preset, ...] = (
         "and the squared hinge recovers.",
         "test error, squared hinge / hinge",
         "9.3 % / 0.1 %",
-        page=LOSSES,
-        measure=_loss_errors("squared_hinge", "hinge"),
+        compare=_loss_errors,
         panels=("squared_hinge", "hinge"),
     ),
-    Preset(
+    _losses(
         "losses_modified_hinge_delta",
-        "Losses",
         "Lee's modified hinge is a smoothed hinge: small δ, the hinge's fit "
         "(Losses page)",
         (("count", "3"), ("delta", "0.0001")),
@@ -421,13 +473,12 @@ _TABLE: tuple[Preset, ...] = (
         "near the margin a support vector.",
         "w turned by, modified hinge / hinge",
         "11.9° / 11.9°",
-        page=LOSSES,
-        measure=_angles("modified_hinge", "hinge"),
+        compare=_angles,
         panels=("modified_hinge", "hinge"),
     ),
-    Preset(
+    _on(
+        SOLVERS,
         "solvers_smo_qp_agree",
-        "Solvers and the bias",
         "SMO and the exact QP agree (Solvers page)",
         (("tol", "1e-06"),),
         "The hinge on two circles, tol = 10⁻⁶. SMO changes two multipliers at a "
@@ -436,12 +487,11 @@ _TABLE: tuple[Preset, ...] = (
         "the objective 144.9366 to seven digits; LIBSVM (SVC) as well.",
         "objective, SMO / QP",
         "144.9366 / 144.9366",
-        page=SOLVERS,
-        measure=_objectives("smo", "qp"),
+        _objectives("smo", "qp"),
     ),
-    Preset(
+    _on(
+        SOLVERS,
         "solvers_coordinate_no_bias",
-        "Solvers and the bias",
         "Coordinate ascent needs no bias (Solvers page, Rifkin)",
         (("bias", "none"), ("tol", "1e-06")),
         "Without a bias the dual has no equality Σ αᵢ yᵢ = 0, so one multiplier "
@@ -450,12 +500,11 @@ _TABLE: tuple[Preset, ...] = (
         "listed as not valid (one αᵢ cannot move without breaking the equality).",
         "objective, coordinate ascent / QP",
         "151.0807 / 151.0807",
-        page=SOLVERS,
-        measure=_objectives("coordinate", "qp"),
+        _objectives("coordinate", "qp"),
     ),
-    Preset(
+    _on(
+        SOLVERS,
         "solvers_irwls_steps",
-        "Solvers and the bias",
         "IRWLS converges in a few steps (Solvers page, Lee 2006)",
         (("loss", "modified_hinge"), ("tol", "1e-06")),
         "Lee's modified hinge by iteratively reweighted least squares: each step "
@@ -465,12 +514,11 @@ _TABLE: tuple[Preset, ...] = (
         "table's last column says.",
         "IRWLS iterations / objective",
         "22 / 148.6177",
-        page=SOLVERS,
-        measure=_iterations_objective("irwls"),
+        _iterations_objective("irwls"),
     ),
-    Preset(
+    _on(
+        MULTICLASS,
         "multiclass_three_methods",
-        "More than two classes",
         "One-vs-rest, one-vs-one, Crammer-Singer on overlapping blobs",
         (("kernel", "linear"), ("noise", "1.5")),
         "Three overlapping blobs, the linear kernel, C = 1. Three ways to a "
@@ -480,12 +528,11 @@ _TABLE: tuple[Preset, ...] = (
         "sets the error here.",
         "test error, one-vs-rest / one-vs-one / Crammer-Singer",
         "20.4 % / 20.5 % / 20.5 %",
-        page=MULTICLASS,
-        measure=_method_errors,
+        _method_errors,
     ),
-    Preset(
+    _on(
+        MULTICLASS,
         "multiclass_ovr_ambiguous",
-        "More than two classes",
         "Where one-vs-rest cannot decide (four blobs)",
         (("kernel", "linear"), ("noise", "1.5"), ("n_classes", "4")),
         'Four overlapping blobs. Each one-vs-rest classifier says "mine" or '
@@ -495,12 +542,11 @@ _TABLE: tuple[Preset, ...] = (
         "nothing open.",
         "one-vs-rest undecided",
         "47.2 %",
-        page=MULTICLASS,
-        measure=_ovr_open,
+        _ovr_open,
     ),
-    Preset(
+    _on(
+        REGRESSION,
         "regression_tube",
-        "Regression",
         "The ε-tube: what is inside costs nothing (sinc)",
         (("C", "1"),),
         "ε-SVR on 100 noisy points of sinc(x), ε = 0.1, C = 1. Points inside the "
@@ -509,12 +555,11 @@ _TABLE: tuple[Preset, ...] = (
         "outside it at the box. The stems show which.",
         "support vectors",
         "35 / 100",
-        page=REGRESSION,
-        measure=_support_vectors,
+        _support_vectors,
     ),
-    Preset(
+    _on(
+        REGRESSION,
         "regression_wide_tube",
-        "Regression",
         "A wider tube, fewer support vectors (ε = 0.33)",
         (("epsilon", "0.33"),),
         "The same points with ε = 0.33: almost every point now fits inside the "
@@ -522,12 +567,11 @@ _TABLE: tuple[Preset, ...] = (
         "the tube is what makes SVR sparse; run the ε path to watch them thin out.",
         "support vectors",
         "7 / 100",
-        page=REGRESSION,
-        measure=_support_vectors,
+        _support_vectors,
     ),
-    Preset(
+    _on(
+        REGRESSION,
         "regression_nu_finds_epsilon",
-        "Regression",
         "ν-SVR chooses ε itself (ν = 0.2)",
         (("machine", "nu"), ("nu", "0.2")),
         "ν-SVR takes ν instead of ε: at most a fraction ν of the points lie outside "
@@ -536,12 +580,11 @@ _TABLE: tuple[Preset, ...] = (
         "(outside ≤ ν ≤ support vectors).",
         "ε found by ν",
         "0.1132",
-        page=REGRESSION,
-        measure=_epsilon,
+        _epsilon,
     ),
-    Preset(
+    _on(
+        REGRESSION,
         "regression_squared_outliers",
-        "Regression",
         "Outliers pull the squared ε-insensitive loss (sin(x) with outliers)",
         (("data", "sine_outliers"), ("loss", "squared_epsilon_insensitive")),
         "sin(x) with a few far outliers and the squared ε-insensitive loss: each "
@@ -551,8 +594,7 @@ _TABLE: tuple[Preset, ...] = (
         "loss to see it.",
         "test RMSE",
         "0.3817",
-        page=REGRESSION,
-        measure=_test_rmse,
+        _test_rmse,
     ),
     Preset(
         "nu_bound",
@@ -580,9 +622,9 @@ _TABLE: tuple[Preset, ...] = (
         "smallest eigenvalue of K",
         "-75.5",
     ),
-    Preset(
+    _on(
+        FAMILY,
         "family_novelty",
-        "The SVM family",
         "Novelty detection: a one-class SVM that never saw the other class "
         "(SVM family page)",
         (
@@ -599,12 +641,11 @@ _TABLE: tuple[Preset, ...] = (
         "flagged as new.",
         "outside / other class flagged",
         "3.0 % / 79.0 %",
-        page=FAMILY,
-        measure=_novelty,
+        _novelty,
     ),
-    Preset(
+    _on(
+        FAMILY,
         "family_imbalanced",
-        "The SVM family",
         "Imbalanced classes: the boundary pushed into the small class "
         "(SVM family page)",
         (("ratio", "10"),),
@@ -614,12 +655,11 @@ _TABLE: tuple[Preset, ...] = (
         "its 18 training points end on the wrong side, against 1 of 182.",
         "class +1 training errors",
         "10 / 18",
-        page=FAMILY,
-        measure=_minority_errors,
+        _minority_errors,
     ),
-    Preset(
+    _on(
+        FAMILY,
         "family_balanced",
-        "The SVM family",
         "Balanced class weights bring the boundary back (SVM family page)",
         (("ratio", "10"), ("weights", "balanced")),
         "The same data with scikit-learn's balanced weights, w_c = n / (2 n_c): "
@@ -628,12 +668,11 @@ _TABLE: tuple[Preset, ...] = (
         "the large class pays with 18 of 182.",
         "class +1 training errors",
         "1 / 18",
-        page=FAMILY,
-        measure=_minority_errors,
+        _minority_errors,
     ),
-    Preset(
+    _on(
+        FAMILY,
         "family_threshold",
-        "The SVM family",
         "A threshold trades one error for the other (ROC) (SVM family page)",
         (("t", "-0.5"), ("shade", "p")),
         "The unweighted fit on imbalanced blobs, shaded by Platt's probability "
@@ -644,8 +683,7 @@ _TABLE: tuple[Preset, ...] = (
         "(AUC 0.941).",
         "true / false positive rate",
         "79.1 % / 6.9 %",
-        page=FAMILY,
-        measure=_rates,
+        _rates,
     ),
 )
 

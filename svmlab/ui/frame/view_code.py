@@ -17,6 +17,7 @@ from typing import Any
 import streamlit as st
 
 from svmlab.snippets import Snippet, notebook
+from svmlab.ui.frame.download import download
 
 __all__ = ["LABEL", "popover"]
 
@@ -59,24 +60,19 @@ def popover(snippet: Snippet, key: str, where: Any = None) -> None:
             stem = snippet.stem + _suffix(flavour)
             with tab:
                 left, right = st.columns(2)
-                left.download_button(
-                    f"{stem}.py",
-                    data=code,
-                    file_name=f"{stem}.py",
-                    mime="text/x-python",
-                    icon=":material/download:",
-                    key=f"{key}_code_py_{flavour}",
-                    on_click="ignore",
-                )
-                right.download_button(
-                    f"{stem}.ipynb",
-                    data=lambda code=code: notebook(code),
-                    file_name=f"{stem}.ipynb",
-                    mime="application/x-ipynb+json",
-                    icon=":material/download:",
-                    key=f"{key}_code_ipynb_{flavour}",
-                    on_click="ignore",
-                )
+                for column, kind, data in (
+                    (left, "py", code),
+                    (right, "ipynb", lambda code=code: notebook(code)),
+                ):
+                    name = f"{stem}.{kind}"
+                    download(
+                        column,
+                        name,
+                        data,
+                        name,
+                        f"{key}_code_{kind}_{flavour}",
+                        icon=":material/download:",
+                    )
                 # Wrapped, not scrolled sideways: a long line of inline points
                 # stays readable in the popover's width (the copy is unwrapped).
                 st.code(code, language="python", height=CODE_HEIGHT, wrap_lines=True)
