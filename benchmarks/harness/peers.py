@@ -216,7 +216,7 @@ def diabetes_scalings() -> dict[str, tuple[np.ndarray, np.ndarray]]:
 
 #: Copies of standardised diabetes in the NuSVR table's median row, and the
 #: relative size of their perturbation (far below the data's precision).
-PERTURBED_COPIES, PERTURBATION = 11, 1e-6
+PERTURBED_COPIES, PERTURBATION = 41, 1e-6
 
 
 def perturbed_copies(
@@ -234,7 +234,9 @@ def perturbed_copies(
     turns on last-bit ties: LIBSVM's own count ranges from 27,661 to 60,461
     over such copies (its float32 kernel cache), from 27,127 to 178,937 with
     a float64 one, so one copy's ratio is a draw and the median over copies
-    is what compares two solvers' working-set rules."""
+    is what compares two solvers' working-set rules. Forty-one copies: the
+    ratio of the two medians then stays within 0.94-1.06 over four draws of
+    the copies, where eleven gave 0.85-1.26."""
     rng = np.random.default_rng(seed)
     return [
         (
