@@ -5,14 +5,19 @@ points (a second path: one binary SVC per pair, fitted and validated on its own)
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 from sklearn.datasets import load_digits, load_iris, load_wine
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC as SklearnSVC
 
-from svmlab import SVC, OneVsOneSVC
+from svmlab import SVC, FitCancelled, OneVsOneSVC, cancel_when
 from svmlab.kernels import gram, sigma_from_gamma
+from svmlab.solvers import base as solvers_base
+from svmlab.solvers.lane import FitLane, long_fits_through
+from svmlab.svm import machine_solve
 
 LOADERS = {"iris": load_iris, "wine": load_wine, "digits": load_digits}
 
@@ -122,3 +127,72 @@ def test_each_pair_is_the_binary_machine_of_its_two_classes(params):
             svc.decision_function(X_test)[:, p], expected, atol=1e-5
         )
     assert ours.n_iter_ == int(np.sum(svc.n_iter_))
+
+
+def _in_two_threads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Pairs solved in two threads whatever the size and the machine's load;
+    the returned list collects how many threads each solve_pairs used."""
+    used: list[int] = []
+    real = machine_solve.pair_threads
+
+    def counted(n: int, n_pairs: int) -> int:
+        used.append(real(n, n_pairs))
+        return used[-1]
+
+    monkeypatch.setattr(machine_solve, "PAIR_THREADS_FROM", 0)
+    monkeypatch.setattr(machine_solve, "idle_core", lambda: True)
+    monkeypatch.setattr(machine_solve, "pair_threads", counted)
+    return used
+
+
+@pytest.mark.parametrize("name", ["wine", "digits"])
+def test_pairs_in_two_threads_are_the_pairs_solved_one_after_another(name, monkeypatch):
+    """Issue 48: pairs solved on two threads give every pair's answer to the
+    bit (coefficients, intercept, steps, KKT value), in the pairs' order."""
+    X, y, gamma = _data(name)
+    serial = SVC(C=1.0, kernel="rbf", gamma=gamma).fit(X, y)
+    used = _in_two_threads(monkeypatch)
+    threaded = SVC(C=1.0, kernel="rbf", gamma=gamma).fit(X, y)
+    assert used == [2]
+    assert len(threaded.pair_fits_) == len(serial.pair_fits_)
+    for ours, theirs in zip(threaded.pair_fits_, serial.pair_fits_, strict=True):
+        np.testing.assert_array_equal(ours.rows, theirs.rows)
+        np.testing.assert_array_equal(ours.coef, theirs.coef)
+        assert ours.intercept == theirs.intercept
+        assert ours.n_iter_ == theirs.n_iter_
+        assert ours.kkt_violation_ == theirs.kkt_violation_
+    np.testing.assert_array_equal(threaded.dual_coef_, serial.dual_coef_)
+    np.testing.assert_array_equal(threaded.intercept_, serial.intercept_)
+
+
+def test_pairs_in_threads_stop_when_the_fit_is_cancelled(monkeypatch):
+    """The cancel predicate of the caller's thread reaches the pairs solved
+    in the worker threads (each runs in a copy of the caller's context): a
+    predicate that says "stop" in any thread but the caller's stops the fit."""
+    X, y, gamma = _data("wine")
+    used = _in_two_threads(monkeypatch)
+    # Every poll asks the predicate (the fit is shorter than POLL_SECONDS).
+    monkeypatch.setattr(solvers_base, "POLL_SECONDS", 0.0)
+    caller = threading.current_thread()
+    asked_by: set[str] = set()
+
+    def superseded() -> bool:
+        asked_by.add(threading.current_thread().name)
+        return threading.current_thread() is not caller
+
+    with cancel_when(superseded), pytest.raises(FitCancelled):
+        SVC(C=1.0, kernel="rbf", gamma=gamma).fit(X, y)
+    assert used == [2]
+    assert asked_by - {caller.name}
+
+
+def test_a_fit_lane_keeps_the_pairs_on_one_thread(monkeypatch):
+    """Inside a fit lane (a server's long fits take turns on one core) the
+    pairs are solved one after another, whatever the size."""
+    X, y, gamma = _data("wine")
+    used = _in_two_threads(monkeypatch)
+    with long_fits_through(FitLane(slots=1)):
+        inside = SVC(C=1.0, kernel="rbf", gamma=gamma).fit(X, y)
+    outside = SVC(C=1.0, kernel="rbf", gamma=gamma).fit(X, y)
+    assert used == [1, 2]
+    np.testing.assert_array_equal(inside.dual_coef_, outside.dual_coef_)

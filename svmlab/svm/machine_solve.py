@@ -23,7 +23,9 @@ kernel's Gram matrix is computed (or checked) once and sliced per pair.
 
 from __future__ import annotations
 
+import contextvars
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,10 +34,12 @@ from numpy.typing import NDArray
 
 from svmlab import solvers
 from svmlab.array_types import Array
+from svmlab.compiled.threads import idle_core
 from svmlab.kernels import PSD_KERNELS, KernelRows
 from svmlab.kernels.psd import check_bounded_dual
 from svmlab.losses import Loss
 from svmlab.solvers.base import Budget, DualSolution, Problem
+from svmlab.solvers.lane import in_lane
 from svmlab.svm.fit_checks import check_finite_solution, fit_notes
 from svmlab.svm.kernel_spec import KernelSpec
 
@@ -43,6 +47,7 @@ __all__ = [
     "PairFit",
     "intercept",
     "kernel_rows_of",
+    "pair_threads",
     "solve_machine",
     "solve_pairs",
     "solver_name",
@@ -195,9 +200,10 @@ def solve_pairs(
     if not square and solver_name(model, weighted=weighted) in solvers.ON_DEMAND:
         # Checked once; each pair takes its points' rows (KernelRows.take).
         every_row = kernel_rows_of(model, spec, data)
-    fits = []
-    for i, j in pairs:
-        rows = np.flatnonzero((codes == i) | (codes == j))
+
+    def solve_pair(pair: tuple[int, int]) -> PairFit:
+        i, _ = pair
+        rows = np.flatnonzero((codes == i) | (codes == pair[1]))
         factor = None if uniform else class_factor[codes[rows]]
         if weights is not None:
             w = weights[rows]
@@ -216,17 +222,47 @@ def solve_pairs(
             max_seconds=budget.remaining(),
             rows_of=None if every_row is None else every_row.take(rows),
         )
-        fits.append(
-            PairFit(
-                rows=rows,
-                coef=solution.alpha * y,
-                intercept=intercept(model, solution, y),
-                n_iter_=int(solution.n_iter),
-                converged_=bool(solution.converged),
-                stop_reason_=solution.stop_reason,
-                kkt_violation_=float(solution.kkt),
-                solver_=name,
-                fit_notes_=fit_notes(problem, solution, tol),
-            )
+        return PairFit(
+            rows=rows,
+            coef=solution.alpha * y,
+            intercept=intercept(model, solution, y),
+            n_iter_=int(solution.n_iter),
+            converged_=bool(solution.converged),
+            stop_reason_=solution.stop_reason,
+            kkt_violation_=float(solution.kkt),
+            solver_=name,
+            fit_notes_=fit_notes(problem, solution, tol),
         )
-    return fits
+
+    workers = pair_threads(codes.shape[0], len(pairs))
+    if workers == 1:
+        return [solve_pair(pair) for pair in pairs]
+    # Each pair in this thread's context (its cancel_when predicate); the
+    # results in pairs' order, the first failing pair's error raised.
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [
+            pool.submit(contextvars.copy_context().run, solve_pair, pair)
+            for pair in pairs
+        ]
+        return [future.result() for future in futures]
+
+
+#: Training points from which a one-vs-one fit solves its pairs in two threads
+#: (issue 48; see :func:`pair_threads`).
+PAIR_THREADS_FROM = 500
+
+
+def pair_threads(n: int, n_pairs: int) -> int:
+    """Threads for ``n_pairs`` pair solves on ``n`` training points: 2 when
+    there are 2 pairs or more, at least :data:`PAIR_THREADS_FROM` points, a
+    free core (:func:`svmlab.compiled.threads.idle_core`) and no fit lane
+    (:func:`svmlab.solvers.lane.in_lane`: a lane keeps long fits on one
+    core), else 1.
+
+    SMO's compiled loop releases the interpreter lock (numba ``nogil``), so
+    two pairs run at once on two cores; each pair's answer is the same
+    whichever thread solved it. Below the threshold a pair's Python set-up
+    (which holds the lock) is most of its time and threads gain nothing."""
+    if n_pairs < 2 or n < PAIR_THREADS_FROM or in_lane() or not idle_core():
+        return 1
+    return 2
