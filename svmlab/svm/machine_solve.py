@@ -89,16 +89,19 @@ def solve_machine(
     record_history: bool = False,
     max_seconds: float | None = None,
     rows_of: KernelRows | None = None,
+    name: str | None = None,
 ) -> tuple[Problem, DualSolution, str]:
     """One binary C-SVM solve with ``model``'s settings (an :class:`svmlab.SVC`):
     labels ``y`` in {-1, +1}, the built-in kernel's ``points`` or the Gram
     matrix ``K`` (the plain kernel: the regularized bias's ``+ 1`` is added
     here), ``weights`` each point's factor on C (None: all 1). ``rows_of``,
-    the kernel rows of ``points`` (:func:`kernel_rows`), saves building them.
+    the kernel rows of ``points`` (:func:`kernel_rows`), saves building them;
+    ``name``, the solver :func:`solver_name` gives these settings, resolving it.
 
     Returns the problem, the checked solution and the solver's name."""
     fit_intercept = model.bias == "unregularized"
-    name = solver_name(model, weighted=weights is not None)
+    if name is None:
+        name = solver_name(model, weighted=weights is not None)
     shift = _shift(model)
     kernel_rows = None
     if K is None and name in solvers.ON_DEMAND:
@@ -197,13 +200,15 @@ def solve_pairs(
     tol = float(model.tol)
     weighted = weights is not None or not uniform
     every_row = None
-    if not square and solver_name(model, weighted=weighted) in solvers.ON_DEMAND:
+    # One solver for every pair: a pair is weighted where the fit is.
+    solver = solver_name(model, weighted=weighted)
+    if not square and solver in solvers.ON_DEMAND:
         # Checked once; each pair takes its points' rows (KernelRows.take).
         every_row = kernel_rows_of(model, spec, data)
 
     def solve_pair(pair: tuple[int, int]) -> PairFit:
-        i, _ = pair
-        rows = np.flatnonzero((codes == i) | (codes == pair[1]))
+        i, j = pair
+        rows = np.flatnonzero((codes == i) | (codes == j))
         factor = None if uniform else class_factor[codes[rows]]
         if weights is not None:
             w = weights[rows]
@@ -221,6 +226,7 @@ def solve_pairs(
             weights=factor,
             max_seconds=budget.remaining(),
             rows_of=None if every_row is None else every_row.take(rows),
+            name=solver,
         )
         return PairFit(
             rows=rows,
