@@ -18,6 +18,7 @@ from svmlab.kernels import gram, sigma_from_gamma
 from svmlab.solvers import base as solvers_base
 from svmlab.solvers.lane import FitLane, long_fits_through
 from svmlab.svm import machine_solve
+from svmlab.svm.libsvm_layout import assemble, class_pairs
 
 LOADERS = {"iris": load_iris, "wine": load_wine, "digits": load_digits}
 
@@ -196,3 +197,41 @@ def test_a_fit_lane_keeps_the_pairs_on_one_thread(monkeypatch):
     outside = SVC(C=1.0, kernel="rbf", gamma=gamma).fit(X, y)
     assert used == [1, 2]
     np.testing.assert_array_equal(inside.dual_coef_, outside.dual_coef_)
+
+
+def _assemble_pair_by_pair(codes, k, pairs):
+    """LIBSVM's "build output" written pair by pair (the loop assemble had
+    before issue 48): the reference for the vectorised layout."""
+    nonzero = np.zeros(codes.shape[0], dtype=bool)
+    for rows, coef, _ in pairs:
+        nonzero[rows[coef != 0.0]] = True
+    per_class = [np.flatnonzero(nonzero & (codes == c)) for c in range(k)]
+    support = np.concatenate(per_class)
+    position = np.full(codes.shape[0], -1)
+    position[support] = np.arange(support.size)
+    dual = np.zeros((k - 1, support.size))
+    for (i, j), (rows, coef, _) in zip(class_pairs(k), pairs, strict=True):
+        kept = coef != 0.0
+        rows, coef = rows[kept], coef[kept]
+        own = codes[rows] == i
+        dual[j - 1, position[rows[own]]] = coef[own]
+        dual[i, position[rows[~own]]] = coef[~own]
+    return support, [s.size for s in per_class], dual
+
+
+@pytest.mark.parametrize("k", [3, 4, 7])
+def test_the_layout_is_libsvms_built_pair_by_pair(k):
+    rng = np.random.default_rng(k)
+    for _ in range(20):
+        codes = rng.integers(0, k, size=60)
+        pairs = []
+        for i, j in class_pairs(k):
+            rows = np.flatnonzero((codes == i) | (codes == j))
+            coef = rng.normal(size=rows.size) * (rng.random(rows.size) < 0.4)
+            pairs.append((rows, coef, float(rng.normal())))
+        support, n_support, dual, intercept = assemble(codes, k, pairs)
+        want_support, want_counts, want_dual = _assemble_pair_by_pair(codes, k, pairs)
+        np.testing.assert_array_equal(support, want_support)
+        np.testing.assert_array_equal(n_support, want_counts)
+        np.testing.assert_array_equal(dual, want_dual)
+        np.testing.assert_array_equal(intercept, [b for _, _, b in pairs])
