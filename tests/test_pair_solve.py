@@ -5,14 +5,20 @@ points (a second path: one binary SVC per pair, fitted and validated on its own)
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 from sklearn.datasets import load_digits, load_iris, load_wine
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC as SklearnSVC
 
-from svmlab import SVC, OneVsOneSVC
+from svmlab import SVC, FitCancelled, OneVsOneSVC, cancel_when
 from svmlab.kernels import gram, sigma_from_gamma
+from svmlab.solvers import base as solvers_base
+from svmlab.solvers.lane import FitLane, long_fits_through
+from svmlab.svm import machine_solve
+from svmlab.svm.libsvm_layout import assemble, class_pairs
 
 LOADERS = {"iris": load_iris, "wine": load_wine, "digits": load_digits}
 
@@ -122,3 +128,110 @@ def test_each_pair_is_the_binary_machine_of_its_two_classes(params):
             svc.decision_function(X_test)[:, p], expected, atol=1e-5
         )
     assert ours.n_iter_ == int(np.sum(svc.n_iter_))
+
+
+def _in_two_threads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Pairs solved in two threads whatever the size and the machine's load;
+    the returned list collects how many threads each solve_pairs used."""
+    used: list[int] = []
+    real = machine_solve.pair_threads
+
+    def counted(n: int, n_pairs: int) -> int:
+        used.append(real(n, n_pairs))
+        return used[-1]
+
+    monkeypatch.setattr(machine_solve, "PAIR_THREADS_FROM", 0)
+    monkeypatch.setattr(machine_solve, "idle_core", lambda: True)
+    monkeypatch.setattr(machine_solve, "pair_threads", counted)
+    return used
+
+
+@pytest.mark.parametrize("name", ["wine", "digits"])
+def test_pairs_in_two_threads_are_the_pairs_solved_one_after_another(name, monkeypatch):
+    """Issue 48: pairs solved on two threads give every pair's answer to the
+    bit (coefficients, intercept, steps, KKT value), in the pairs' order."""
+    X, y, gamma = _data(name)
+    serial = SVC(C=1.0, kernel="rbf", gamma=gamma).fit(X, y)
+    used = _in_two_threads(monkeypatch)
+    threaded = SVC(C=1.0, kernel="rbf", gamma=gamma).fit(X, y)
+    assert used == [2]
+    assert len(threaded.pair_fits_) == len(serial.pair_fits_)
+    for ours, theirs in zip(threaded.pair_fits_, serial.pair_fits_, strict=True):
+        np.testing.assert_array_equal(ours.rows, theirs.rows)
+        np.testing.assert_array_equal(ours.coef, theirs.coef)
+        assert ours.intercept == theirs.intercept
+        assert ours.n_iter_ == theirs.n_iter_
+        assert ours.kkt_violation_ == theirs.kkt_violation_
+    np.testing.assert_array_equal(threaded.dual_coef_, serial.dual_coef_)
+    np.testing.assert_array_equal(threaded.intercept_, serial.intercept_)
+
+
+def test_pairs_in_threads_stop_when_the_fit_is_cancelled(monkeypatch):
+    """The cancel predicate of the caller's thread reaches the pairs solved
+    in the worker threads (each runs in a copy of the caller's context): a
+    predicate that says "stop" in any thread but the caller's stops the fit."""
+    X, y, gamma = _data("wine")
+    used = _in_two_threads(monkeypatch)
+    # Every poll asks the predicate (the fit is shorter than POLL_SECONDS).
+    monkeypatch.setattr(solvers_base, "POLL_SECONDS", 0.0)
+    caller = threading.current_thread()
+    asked_by: set[str] = set()
+
+    def superseded() -> bool:
+        asked_by.add(threading.current_thread().name)
+        return threading.current_thread() is not caller
+
+    with cancel_when(superseded), pytest.raises(FitCancelled):
+        SVC(C=1.0, kernel="rbf", gamma=gamma).fit(X, y)
+    assert used == [2]
+    assert asked_by - {caller.name}
+
+
+def test_a_fit_lane_keeps_the_pairs_on_one_thread(monkeypatch):
+    """Inside a fit lane (a server's long fits take turns on one core) the
+    pairs are solved one after another, whatever the size."""
+    X, y, gamma = _data("wine")
+    used = _in_two_threads(monkeypatch)
+    with long_fits_through(FitLane(slots=1)):
+        inside = SVC(C=1.0, kernel="rbf", gamma=gamma).fit(X, y)
+    outside = SVC(C=1.0, kernel="rbf", gamma=gamma).fit(X, y)
+    assert used == [1, 2]
+    np.testing.assert_array_equal(inside.dual_coef_, outside.dual_coef_)
+
+
+def _assemble_pair_by_pair(codes, k, pairs):
+    """LIBSVM's "build output" written pair by pair (the loop assemble had
+    before issue 48): the reference for the vectorised layout."""
+    nonzero = np.zeros(codes.shape[0], dtype=bool)
+    for rows, coef, _ in pairs:
+        nonzero[rows[coef != 0.0]] = True
+    per_class = [np.flatnonzero(nonzero & (codes == c)) for c in range(k)]
+    support = np.concatenate(per_class)
+    position = np.full(codes.shape[0], -1)
+    position[support] = np.arange(support.size)
+    dual = np.zeros((k - 1, support.size))
+    for (i, j), (rows, coef, _) in zip(class_pairs(k), pairs, strict=True):
+        kept = coef != 0.0
+        rows, coef = rows[kept], coef[kept]
+        own = codes[rows] == i
+        dual[j - 1, position[rows[own]]] = coef[own]
+        dual[i, position[rows[~own]]] = coef[~own]
+    return support, [s.size for s in per_class], dual
+
+
+@pytest.mark.parametrize("k", [3, 4, 7])
+def test_the_layout_is_libsvms_built_pair_by_pair(k):
+    rng = np.random.default_rng(k)
+    for _ in range(20):
+        codes = rng.integers(0, k, size=60)
+        pairs = []
+        for i, j in class_pairs(k):
+            rows = np.flatnonzero((codes == i) | (codes == j))
+            coef = rng.normal(size=rows.size) * (rng.random(rows.size) < 0.4)
+            pairs.append((rows, coef, float(rng.normal())))
+        support, n_support, dual, intercept = assemble(codes, k, pairs)
+        want_support, want_counts, want_dual = _assemble_pair_by_pair(codes, k, pairs)
+        np.testing.assert_array_equal(support, want_support)
+        np.testing.assert_array_equal(n_support, want_counts)
+        np.testing.assert_array_equal(dual, want_dual)
+        np.testing.assert_array_equal(intercept, [b for _, _, b in pairs])

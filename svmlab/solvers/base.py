@@ -27,9 +27,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import numpy as np
+from numba import njit
 from numpy.typing import NDArray
 
 from svmlab.array_types import Array
+from svmlab.compiled.arguments import read_only
 from svmlab.errors import FitCancelled, ParameterError, plain_value
 from svmlab.kernels import KernelRows
 from svmlab.losses import Loss
@@ -252,9 +254,11 @@ def intercept_from_gradient(
     yG = y * G
     at_low = alpha <= eps
     at_up = alpha >= upper - eps  # never with upper = inf; upper may be per point
-    free = ~at_low & ~at_up
-    if free.any():
-        return float(-yG[free].mean())
+    free = yG[~at_low & ~at_up]
+    if free.size:
+        # sum / size is NumPy's mean to the bit (the same pairwise add.reduce,
+        # then one division), without mean's wrapper (issue 48: 6 us a pair).
+        return float(-(free.sum() / free.size))
     # rho = -b lies in [lb, ub] (LIBSVM's calculate_rho).
     ub_set = (at_up & (y < 0)) | (at_low & (y > 0))
     lb_set = (at_up & (y > 0)) | (at_low & (y < 0))
@@ -321,6 +325,10 @@ def kkt_violation(
     y, name = problem.y, problem.loss.name
     if Kc is None:
         Kc = problem.kernel_times(alpha * y)
+    if name in ("hinge", "squared_hinge"):
+        fast = _box_kkt_compiled(problem, alpha, Kc, squared=name == "squared_hinge")
+        if fast is not None:
+            return fast
     if name in ("hinge", "squared_hinge", "ramp"):
         costs = problem.costs
         upper = math.inf if name == "squared_hinge" else costs
@@ -344,6 +352,98 @@ def kkt_violation(
     if problem.fit_intercept:
         worst = max(worst, abs(float(alpha @ y)) / problem.C)
     return worst
+
+
+def _box_kkt_compiled(
+    problem: Problem, alpha: Array, Kc: Array, *, squared: bool
+) -> float | None:
+    """:func:`kkt_violation` of the hinge or squared hinge in one compiled pass
+    (:func:`_box_kkt`, the same numbers: the same elementwise operations, and
+    maxima and minima, which do not round), or None where ``alpha``, ``Kc``
+    or the costs hold a NaN (NumPy's reductions propagate it, the compiled
+    comparisons would skip it: the NumPy formulas then decide).
+
+    Issue 48: NumPy's dozen small passes took 35 us of a one-vs-one pair's
+    300 on iris, the compiled pass a tenth of that."""
+    costs = np.ascontiguousarray(problem.costs, dtype=np.float64).reshape(-1)
+    y = problem.y
+    # One compiled specialisation: contiguous float64 vectors of one length.
+    for v in (y, alpha, Kc):
+        if v.dtype != np.float64 or v.ndim != 1 or not v.flags.c_contiguous:
+            return None
+    if not (y.shape == alpha.shape == Kc.shape) or costs.shape[0] not in (1, y.size):
+        return None
+    value = _box_kkt(
+        read_only(y),
+        read_only(alpha),
+        read_only(Kc),
+        read_only(costs),
+        bool(squared),
+        bool(problem.fit_intercept),
+        float(problem.C),
+    )
+    return None if math.isnan(value) else value
+
+
+@njit(cache=True, nogil=True)
+def _box_kkt(y, a, Kc, costs, squared, fit_intercept, C):  # pragma: no cover
+    """The hinge's (``squared``: the squared hinge's) branch of
+    :func:`kkt_violation`, compiled: ``G = y Kc - 1 (+ a / C_i)``, the bounds
+    ``eps`` of :func:`_alpha_eps`, :func:`_box_violation` and the distance
+    outside the box over C. ``costs`` is one C or one per point. NaN when a
+    NaN is met (the caller then uses the NumPy formulas)."""
+    n = a.shape[0]
+    per_point = costs.shape[0] > 1
+    top = -np.inf  # max over the upper bounds (inf for the squared hinge)
+    largest = 0.0  # max |a_t|, initial 0
+    for t in range(n):
+        if a[t] != a[t] or Kc[t] != Kc[t]:
+            return np.nan
+        if abs(a[t]) > largest:
+            largest = abs(a[t])
+    for k in range(costs.shape[0]):
+        if costs[k] != costs[k]:
+            return np.nan
+        top = max(top, np.inf if squared else costs[k])
+    eps = 1e-9 * min(top, largest)
+    gmax = -np.inf
+    gmin = np.inf
+    any_up = any_low = False
+    projected = 0.0
+    outside = 0.0
+    for t in range(n):
+        c = costs[t] if per_point else costs[0]
+        upper = np.inf if squared else c
+        g = y[t] * Kc[t] - 1.0
+        if squared:
+            g += a[t] / c
+        at_low = a[t] <= eps
+        at_up = a[t] >= upper - eps
+        if fit_intercept:
+            v = -y[t] * g
+            if (not at_up and y[t] > 0) or (not at_low and y[t] < 0):
+                any_up = True
+                if v > gmax:
+                    gmax = v
+            if (not at_up and y[t] < 0) or (not at_low and y[t] > 0):
+                any_low = True
+                if v < gmin:
+                    gmin = v
+        else:
+            p = min(g, 0.0) if at_low else g
+            if at_up:
+                p = max(p, 0.0)
+            if abs(p) > projected:
+                projected = abs(p)
+        if -a[t] > outside:
+            outside = -a[t]
+        if a[t] - upper > outside:
+            outside = a[t] - upper
+    if fit_intercept:
+        worst = max(0.0, gmax - gmin) if any_up and any_low else 0.0
+    else:
+        worst = projected
+    return max(worst, outside / C)
 
 
 def sv_states(

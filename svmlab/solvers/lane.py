@@ -31,7 +31,7 @@ from contextvars import ContextVar
 
 from svmlab.errors import ParameterError
 
-__all__ = ["FitLane", "lane_turn", "long_fits_through", "wait_for_lane"]
+__all__ = ["FitLane", "in_lane", "lane_turn", "long_fits_through", "wait_for_lane"]
 
 #: How often a fit waiting for the lane polls its cancel predicate, in seconds.
 WAIT_POLL_SECONDS = 0.01
@@ -126,6 +126,13 @@ def long_fits_through(lane: FitLane | None) -> Iterator[None]:
     finally:
         _TICKET.reset(token)
         ticket.leave()
+
+
+def in_lane() -> bool:
+    """Whether this thread's fits run through a lane (inside
+    :func:`long_fits_through` or :func:`lane_turn`): work that could take a
+    second core (one-vs-one's pairs in two threads) then stays on one."""
+    return _TICKET.get() is not None
 
 
 def _no_poll() -> None:

@@ -100,21 +100,28 @@ def assemble(
     off the support), and its ``-rho``.
     """
     n = codes.shape[0]
+    # Every pair's support at once, in a few array operations (issue 48: a
+    # dozen per pair took 43 us of an iris fit and 0.64 ms of digits's).
+    first, second = np.array(class_pairs(k), dtype=np.intp).reshape(-1, 2).T
+    sizes = [rows.size for rows, _, _ in pairs]
+    rows = np.concatenate([r for r, _, _ in pairs]).astype(np.intp, copy=False)
+    coef = np.concatenate([c for _, c, _ in pairs]).astype(np.float64, copy=False)
+    pair = np.repeat(np.arange(len(pairs)), sizes)
+    kept = coef != 0.0
+    rows, coef, pair = rows[kept], coef[kept], pair[kept]
     nonzero = np.zeros(n, dtype=bool)
-    for rows, coef, _ in pairs:
-        nonzero[rows[coef != 0.0]] = True
-    per_class = [np.flatnonzero(nonzero & (codes == c)) for c in range(k)]
-    support = np.concatenate(per_class).astype(np.intp)
-    n_support = np.array([s.size for s in per_class], dtype=np.int32)
+    nonzero[rows] = True
+    # Grouped by class, each in index order (LIBSVM's layout).
+    candidates = np.flatnonzero(nonzero)
+    support = candidates[np.argsort(codes[candidates], kind="stable")].astype(np.intp)
+    n_support = np.bincount(codes[support], minlength=k).astype(np.int32)
     position = np.full(n, -1, dtype=np.intp)
     position[support] = np.arange(support.size)
+    # A support vector of class c in the pair (i, j): row j - 1 of dual_coef_
+    # when c = i, row i when c = j; its pairs write distinct rows.
+    own = codes[rows] == first[pair]
     dual = np.zeros((k - 1, support.size))
-    for (i, j), (rows, coef, _) in zip(class_pairs(k), pairs, strict=True):
-        kept = coef != 0.0
-        rows, coef = rows[kept], coef[kept]
-        own = codes[rows] == i
-        dual[j - 1, position[rows[own]]] = coef[own]
-        dual[i, position[rows[~own]]] = coef[~own]
+    dual[np.where(own, second[pair] - 1, first[pair]), position[rows]] = coef
     intercept = np.array([b for _, _, b in pairs], dtype=np.float64)
     return support, n_support, dual, intercept
 
