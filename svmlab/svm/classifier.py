@@ -43,7 +43,7 @@ from svmlab.svm.fit_checks import (
     kernel_part,
 )
 from svmlab.svm.kernel_spec import KernelSpec, kernel_spec, kernel_to_support
-from svmlab.svm.libsvm_layout import PairwiseClassifier, class_pairs
+from svmlab.svm.libsvm_layout import PairwiseClassifier, PairwiseInput, class_pairs
 from svmlab.svm.machine_solve import PairFit, intercept, solve_machine, solve_pairs
 from svmlab.svm.parameters import (
     BinarySVMParameters,
@@ -363,6 +363,7 @@ class SVC(
         self.kernel_spec_ = spec
         self.shape_fit_ = X.shape if hasattr(X, "shape") else (n,)
         self._X_callable = X if callable(self.kernel) else None
+        task = PairwiseInput(X, y, codes, weights, spec)
         if classes.shape[0] == 2:
             self._fit_binary(X, y, loss, spec, weights, keep, init, K)
         else:
@@ -371,7 +372,7 @@ class SVC(
                     "init and K are for two classes; with more, each pair of classes "
                     "is its own fit (leave them out)."
                 )
-            self._fit_pairs(X, y, codes, weights, spec, Budget(self.max_seconds))
+            self._fit_pairs(task, Budget(self.max_seconds))
             fits = self.pair_fits_
             self.solver_ = fits[0].solver_
             self.stop_reason_ = next(
@@ -381,28 +382,22 @@ class SVC(
         self.fit_status_ = 0 if self.converged_ else 1
         self.probA_ = self.probB_ = np.empty(0)
         if self.probability:
-            self._fit_probability(X, y, codes, weights, spec)
+            self._fit_probability(task)
         self.fit_time_ = time.perf_counter() - start
         return self
 
-    def _pair_fits(
-        self,
-        X: Any,
-        y: NDArray,
-        codes: NDArray[np.intp],
-        weights: Array | None,
-        spec: KernelSpec,
-        budget: Budget,
-    ) -> list[PairFit]:
+    def _pair_fits(self, task: PairwiseInput, budget: Budget) -> list[PairFit]:
         """Every pair solved directly on the input ``fit`` checked once
         (:func:`svmlab.svm.machine_solve.solve_pairs`); a precomputed or
         callable kernel's Gram matrix checked once for all pairs."""
-        data, pair_spec = self._pair_inputs(X, spec)
+        data, pair_spec = self._pair_inputs(task.X, task.spec)
         if not pair_spec.builtin:
-            data = check_gram(data, codes.shape[0])
+            data = check_gram(data, task.codes.shape[0])
         loss = make_loss(self.loss, delta=_plain(self.delta))
-        pairs = class_pairs(self.classes_.shape[0])
-        return solve_pairs(self, loss, data, pair_spec, codes, pairs, weights, budget)
+        pairs = class_pairs(task.k)
+        return solve_pairs(
+            self, loss, data, pair_spec, task.codes, pairs, task.weights, budget
+        )
 
     def _pair_estimator(self, spec: KernelSpec, pair: tuple[int, int]) -> SVC:
         """A binary SVC of this one's settings for the classes ``pair`` (for

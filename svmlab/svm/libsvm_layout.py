@@ -36,6 +36,7 @@ IEEE Transactions on Neural Networks 13.
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -62,6 +63,7 @@ from svmlab.svm.validation import dense_points, predict_input, sparse_layout
 __all__ = [
     "DECISION_SHAPES",
     "PairwiseClassifier",
+    "PairwiseInput",
     "assemble",
     "class_pairs",
     "ovr_scores",
@@ -206,6 +208,32 @@ def _has_probability(estimator: Any) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class PairwiseInput:
+    """A k-class fit's input as its pairs of classes take it, checked once in
+    ``fit``: the points (or Gram matrix), the labels, their class codes
+    ``0 .. k-1`` (in ``classes_`` order), the sample weights and the kernel."""
+
+    X: Any
+    y: NDArray
+    codes: NDArray[np.intp]
+    weights: Array | None
+    spec: KernelSpec
+
+    @property
+    def k(self) -> int:
+        """The number of classes."""
+        return int(self.codes.max()) + 1
+
+    def pair_rows(self) -> list[tuple[tuple[int, int], NDArray[np.intp]]]:
+        """Each pair ``(i, j)`` in :func:`class_pairs` order with its training
+        rows (LIBSVM's ``svm_train`` takes the two classes' points in order)."""
+        return [
+            ((i, j), np.flatnonzero((self.codes == i) | (self.codes == j)))
+            for i, j in class_pairs(self.k)
+        ]
+
+
 class PairwiseClassifier:
     """What :class:`svmlab.SVC` and :class:`svmlab.NuSVC` share: k classes by
     one-vs-one (LIBSVM), scikit-learn's fitted layout, the decision function's
@@ -249,29 +277,20 @@ class PairwiseClassifier:
             return K, KernelSpec("precomputed", spelling=spec.spelling)
         return dense_points(X), spec
 
-    def _pair_fits(
-        self,
-        X: Any,
-        y: NDArray,
-        codes: NDArray[np.intp],
-        weights: Array | None,
-        spec: KernelSpec,
-        budget: Budget,
-    ) -> list[Any]:
+    def _pair_fits(self, task: PairwiseInput, budget: Budget) -> list[Any]:
         """Each pair's machine, in :func:`class_pairs` order: here a fitted
         binary estimator of :meth:`_pair_estimator` per pair, read into a
         :class:`~svmlab.svm.machine_solve.PairFit` (:class:`svmlab.SVC`
         solves its pairs directly instead)."""
-        data, pair_spec = self._pair_inputs(X, spec)
+        data, pair_spec = self._pair_inputs(task.X, task.spec)
         square = not pair_spec.builtin
         fits = []
-        for i, j in class_pairs(self.classes_.shape[0]):
-            rows = np.flatnonzero((codes == i) | (codes == j))
+        for (i, j), rows in task.pair_rows():
             part = data[np.ix_(rows, rows)] if square else data[rows]
             model = self._pair_estimator(pair_spec, (i, j))
             model.set_params(max_seconds=budget.remaining())
-            w = None if weights is None else weights[rows]
-            model.fit(part, y[rows], sample_weight=w)
+            w = None if task.weights is None else task.weights[rows]
+            model.fit(part, task.y[rows], sample_weight=w)
             coef = np.zeros(rows.size)
             coef[model.support_] = -_dense(model.dual_coef_)[0]
             fits.append(
@@ -289,28 +308,19 @@ class PairwiseClassifier:
             )
         return fits
 
-    def _fit_pairs(
-        self,
-        X: Any,
-        y: NDArray,
-        codes: NDArray[np.intp],
-        weights: Array | None,
-        spec: KernelSpec,
-        budget: Budget,
-    ) -> None:
+    def _fit_pairs(self, task: PairwiseInput, budget: Budget) -> None:
         """One binary machine per pair of classes (:meth:`_pair_fits`); the
         layout assembled."""
-        k = self.classes_.shape[0]
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
-            fits = self._pair_fits(X, y, codes, weights, spec, budget)
+            fits = self._pair_fits(task, budget)
         missed = warn_unconverged_parts(fits, caught, "pairs of classes")
         support, n_support, dual, intercept = assemble(
-            codes, k, [(f.rows, f.coef, f.intercept) for f in fits]
+            task.codes, task.k, [(f.rows, f.coef, f.intercept) for f in fits]
         )
         self.pair_fits_ = fits
         self.support_, self.n_support_, self.intercept_ = support, n_support, intercept
-        self._set_support_vectors(X, support, dual, spec)
+        self._set_support_vectors(task.X, support, dual, task.spec)
         # One count per pair, as scikit-learn's (a binary fit keeps one int).
         self.n_iter_ = np.array([f.n_iter_ for f in fits], dtype=np.int32)
         self.converged_ = missed == 0
@@ -340,28 +350,20 @@ class PairwiseClassifier:
 
     # -- Platt's probabilities ------------------------------------------------------
 
-    def _fit_probability(
-        self,
-        X: Any,
-        y: NDArray,
-        codes: NDArray[np.intp],
-        weights: Array | None,
-        spec: KernelSpec,
-    ) -> None:
+    def _fit_probability(self, task: PairwiseInput) -> None:
         """``probA_``, ``probB_``: each pair's Platt sigmoid ``P(i | v) = 1 / (1
         + exp(A v + B))`` on its own cross-validated decision values v (5
         folds, LIBSVM's ``svm_binary_svc_probability``), in LIBSVM's
         orientation (v > 0 for class i)."""
-        k = self.classes_.shape[0]
-        data, pair_spec = self._pair_inputs(X, spec)
+        codes = task.codes
+        data, pair_spec = self._pair_inputs(task.X, task.spec)
         square = not pair_spec.builtin
         rng = np.random.default_rng(self.random_state)
         A, B = [], []
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            for i, j in class_pairs(k):
-                rows = np.flatnonzero((codes == i) | (codes == j))
-                w = None if weights is None else weights[rows]
+            for (i, j), rows in task.pair_rows():
+                w = None if task.weights is None else task.weights[rows]
                 if w is not None:
                     rows, w = rows[w > 0], w[w > 0]
                 part = data[np.ix_(rows, rows)] if square else data[rows]
@@ -372,7 +374,7 @@ class PairwiseClassifier:
                 f = cross_val_decision(
                     estimator,
                     part,
-                    y[rows],
+                    task.y[rows],
                     folds=PLATT_FOLDS,
                     random_state=int(rng.integers(2**31 - 1)),
                     sample_weight=w,

@@ -40,7 +40,7 @@ from svmlab.solvers.base import Budget
 from svmlab.solvers.family import solve_nu_svc, solve_one_class
 from svmlab.svm.kernel_machine import KernelMachine, MachineInput
 from svmlab.svm.kernel_spec import KernelSpec
-from svmlab.svm.libsvm_layout import PairwiseClassifier, class_pairs
+from svmlab.svm.libsvm_layout import PairwiseClassifier, PairwiseInput, class_pairs
 from svmlab.svm.parameters import PairwiseParameters, parameters
 from svmlab.svm.validation import check_labels
 
@@ -228,16 +228,15 @@ class NuSVC(PairwiseClassifier, ClassifierMixin, PairwiseParameters, KernelMachi
             )
         self.classes_ = classes
         self.class_weight_ = np.ones(classes.shape[0])
+        task = PairwiseInput(X, y, codes, weights, self.kernel_spec_)
         if classes.shape[0] == 2:
             self._fit_binary(X, y, nu, data, options, start)
         else:
-            self._fit_pairs(
-                X, y, codes, weights, self.kernel_spec_, Budget(self.max_seconds)
-            )
+            self._fit_pairs(task, Budget(self.max_seconds))
             self.fit_status_ = 0 if self.converged_ else 1
         self.probA_ = self.probB_ = np.empty(0)
         if self.probability:
-            self._fit_probability(X, y, codes, weights, self.kernel_spec_)
+            self._fit_probability(task)
         self.fit_time_ = time.perf_counter() - start
         return self
 
