@@ -380,10 +380,7 @@ class SVC(
             )
             self.kkt_violation_ = max(f.kkt_violation_ for f in fits)
         self.fit_status_ = 0 if self.converged_ else 1
-        self.probA_ = self.probB_ = np.empty(0)
-        if self.probability:
-            self._fit_probability(task)
-        self.fit_time_ = time.perf_counter() - start
+        self._finish_fit(task, start)
         return self
 
     def _pair_fits(self, task: PairwiseInput, budget: Budget) -> list[PairFit]:

@@ -35,6 +35,7 @@ IEEE Transactions on Neural Networks 13.
 
 from __future__ import annotations
 
+import time
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -347,6 +348,15 @@ class PairwiseClassifier:
         else:
             self.support_vectors_ = X[support]
             self.dual_coef_ = dual
+
+    def _finish_fit(self, task: PairwiseInput, start: float) -> None:
+        """The end of every fit, two classes or more: Platt's ``probA_`` and
+        ``probB_`` (empty unless ``probability=True``), then ``fit_time_``
+        since ``start`` (``time.perf_counter``)."""
+        self.probA_ = self.probB_ = np.empty(0)
+        if self.probability:
+            self._fit_probability(task)
+        self.fit_time_ = time.perf_counter() - start
 
     # -- Platt's probabilities ------------------------------------------------------
 

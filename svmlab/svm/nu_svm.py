@@ -234,10 +234,7 @@ class NuSVC(PairwiseClassifier, ClassifierMixin, PairwiseParameters, KernelMachi
         else:
             self._fit_pairs(task, Budget(self.max_seconds))
             self.fit_status_ = 0 if self.converged_ else 1
-        self.probA_ = self.probB_ = np.empty(0)
-        if self.probability:
-            self._fit_probability(task)
-        self.fit_time_ = time.perf_counter() - start
+        self._finish_fit(task, start)
         return self
 
     def _fit_binary(
