@@ -111,3 +111,37 @@ def test_smo_refuses_a_kernel_that_makes_its_gradient_nan():
     K[0, 1:] = K[1:, 0] = math.nan
     with pytest.raises(ProblemError, match="non-finite"):
         smo.solve(Problem(K, y, Hinge(), 1.0, True), tol=1e-3)
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["finite", "alpha_inf", "alpha_nan", "part_nan", "b_inf", "f_overflows", "big_ok"],
+)
+def test_the_quick_finiteness_test_never_passes_what_the_full_check_refuses(case):
+    from types import SimpleNamespace
+
+    from svmlab.svm.fit_checks import check_finite_solution
+    from svmlab.svm.machine_solve import _surely_finite
+
+    problem = _problem(Hinge())
+    alpha, part, b = np.linspace(0.0, 2.0, 60), np.linspace(-3.0, 3.0, 60), 0.5
+    if case == "alpha_inf":
+        alpha[3] = math.inf
+    elif case == "alpha_nan":
+        alpha[3] = math.nan
+    elif case == "part_nan":
+        part[5] = math.nan
+    elif case == "b_inf":
+        b = math.inf
+    elif case == "f_overflows":  # each finite, their sum not
+        part[5], b = 1.5e308, 1.5e308
+    elif case == "big_ok":
+        part[5] = 1e300
+    sol = SimpleNamespace(alpha=alpha, kernel_part=part, b=b)
+    quick = _surely_finite(problem, sol)
+    try:
+        check_finite_solution(problem, sol, "smo")
+        full = True
+    except ProblemError:
+        full = False
+    assert quick == full == (case in ("finite", "big_ok"))

@@ -607,6 +607,11 @@ class BoxSMO:
     def unshrink(self) -> None:
         """Rebuild the gradient and make every point active (LIBSVM does this
         before it reports a solution cut off by its iteration cap)."""
+        if self.ist[ACTIVE] == self.n:
+            # Nothing shrunk, nothing to rebuild: what _unshrink does then,
+            # without the compiled call's dispatch (issue 48).
+            self.ist[NEXT] = -2
+            return
         _unshrink(self.vec, self.src, self.cache, self.ist)
 
     @property

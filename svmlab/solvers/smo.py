@@ -489,7 +489,8 @@ def solve(
     # K (a y) from the whole (reconstructed) gradient, G + 1 = Y K_d Y a
     # (issue 29, item 4): no kernel product after the loop. It agrees with a
     # product formed afresh to rounding (the tests check it).
-    Kc = y * (G + 1.0 - ridge * a)
+    # The hinge's ridge is 0, and G + 1 - 0 a is G + 1 to the bit.
+    Kc = y * (G + 1.0 - ridge * a) if squared else y * (G + 1.0)
     rule = "SMO met tol on its running gradient, not on one recomputed from K"
     b = _intercept(problem, a, G, upper)
     return run.finish(
