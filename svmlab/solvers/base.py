@@ -753,7 +753,8 @@ class DualSolution:
     b
         Intercept (0 without an unregularized bias).
     objective
-        The primal objective :func:`primal_objective` at ``(alpha, b)``.
+        The primal objective :func:`primal_objective` at ``(alpha, b)``
+        (with :attr:`dual_objective`, computed when first read: issue 48).
     n_iter
         Iterations (outer iterations for CCCP).
     converged
