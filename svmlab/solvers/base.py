@@ -753,7 +753,8 @@ class DualSolution:
     b
         Intercept (0 without an unregularized bias).
     objective
-        The primal objective :func:`primal_objective` at ``(alpha, b)``.
+        The primal objective :func:`primal_objective` at ``(alpha, b)``
+        (with :attr:`dual_objective`, computed when first read: issue 48).
     n_iter
         Iterations (outer iterations for CCCP).
     converged
@@ -846,19 +847,37 @@ class DualSolution:
         if stop_reason == "rule":
             what = rule or "The solver stopped by its own rule"
             extras["stop_note"] = f"{what}; the KKT residual is {kkt:.1e}, above tol."
-        return cls(
+        solution = cls(
             alpha=alpha,
             b=float(b),
-            objective=primal_objective(problem, alpha, b, Kc=Kc),
+            objective=_PENDING,
             n_iter=int(n_iter),
             converged=bool(converged),
             kkt=kkt,
-            dual_objective=dual_objective(problem, alpha, Kc=Kc),
+            dual_objective=_PENDING,
             history=history if history is not None else History(),
             extras=extras,
             stop_reason=stop_reason,
             kernel_part=np.asarray(Kc, dtype=np.float64),
         )
+        # The primal and dual values on first reading (issue 48: a one-vs-one
+        # fit's pairs never read them, 6-8 us a pair), from the same arguments
+        # as before, so the same bits.
+        solution.__dict__["_pending"] = (problem, b, Kc)
+        return solution
+
+    def _evaluate(self) -> None:
+        """Compute :attr:`objective` and :attr:`dual_objective` (held back by
+        :meth:`finish` until one is read)."""
+        problem, b, Kc = self.__dict__.pop("_pending")
+        self.__dict__["_objective"] = primal_objective(problem, self.alpha, b, Kc=Kc)
+        self.__dict__["_dual_objective"] = dual_objective(problem, self.alpha, Kc=Kc)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A pickled or copied solution carries its values, not the problem.
+        if "_pending" in self.__dict__:
+            self._evaluate()
+        return self.__dict__
 
     def duality_gap(self) -> float | None:
         """``primal - dual`` (>= 0; 0 at the optimum) where a dual exists."""
@@ -869,3 +888,31 @@ class DualSolution:
     def kkt_violation(self) -> float:
         """See :func:`kkt_violation`."""
         return self.kkt
+
+
+#: Stands for a value :meth:`DualSolution.finish` computes on first reading.
+_PENDING: Any = object()
+
+
+def _evaluated(name: str) -> property:
+    """A :class:`DualSolution` field read through a property: its value, or,
+    while it is :data:`_PENDING`, the value computed then (the dataclass's
+    ``__init__``, ``__repr__``, ``__eq__`` and ``replace`` read and write the
+    field through it)."""
+    slot = "_" + name
+
+    def get(self: DualSolution) -> Any:
+        if "_pending" in self.__dict__:
+            self._evaluate()
+        return self.__dict__[slot]
+
+    def set(self: DualSolution, value: Any) -> None:
+        if value is not _PENDING and "_pending" in self.__dict__:
+            self._evaluate()  # the other value too, before the pending is gone
+        self.__dict__[slot] = value
+
+    return property(get, set, doc=f"See :class:`DualSolution` ({name}).")
+
+
+DualSolution.objective = _evaluated("objective")  # type: ignore[assignment]
+DualSolution.dual_objective = _evaluated("dual_objective")  # type: ignore[assignment]

@@ -97,7 +97,7 @@ from svmlab.solvers.working_set import (
     select_single,
 )
 
-__all__ = ["NU", "PAIR", "SINGLE", "BoxSMO"]
+__all__ = ["NU", "PAIR", "SINGLE", "BoxSMO", "per_variable"]
 
 
 #: Shrink every min(n, SHRINK_EVERY) iterations (LIBSVM's 1000).
@@ -455,6 +455,19 @@ def _chunk(vec, src, cache, ist, tol, shrinking, mode, it, stop_at):  # pragma: 
     return it, False
 
 
+def per_variable(value: float | Array, n: int) -> Array:
+    """``value`` (one number, or one per variable) as a fresh float64 array of
+    ``n``: the same numbers as ``np.array(np.broadcast_to(value, (n,)))``
+    without broadcast_to's Python wrapper (issue 48: about 8 us a call, two
+    or three calls in each pair of a one-vs-one fit)."""
+    v = np.asarray(value, dtype=np.float64)
+    if v.shape == (n,):
+        return v.copy()
+    if v.size != 1:
+        raise ValueError(f"expected one value or {n}; got shape {v.shape}")
+    return np.full(n, v.reshape(()))
+
+
 class BoxSMO:
     """One LIBSVM-style solve of the box QP in the module docstring.
 
@@ -505,8 +518,8 @@ class BoxSMO:
     ) -> None:
         n = y.shape[0]
         self.n = n
-        U = np.array(np.broadcast_to(np.asarray(upper, dtype=np.float64), (n,)))
-        R = np.array(np.broadcast_to(np.asarray(ridge, dtype=np.float64), (n,)))
+        U = per_variable(upper, n)
+        R = per_variable(ridge, n)
         self.mode = (NU if nu else PAIR) if fit_intercept else SINGLE
         self.shrinking = bool(shrinking)
         self.perm = np.arange(n, dtype=np.int64)
@@ -544,7 +557,7 @@ class BoxSMO:
         self.ist[NEXT] = -2
         self.ist[ACTIVE] = n
         self.ist[COUNTER] = min(n, SHRINK_EVERY) + 1
-        if self.a.any():
+        if a is not None and self.a.any():
             _init_gradient(self.vec, self.src, self.cache, self.ist)
         self.it = 0
 
@@ -568,6 +581,9 @@ class BoxSMO:
         return self.it, converged, out_of_time
 
     def _original(self, v: Array) -> Array:
+        if self.ist[SWAPS] == 0:
+            # No swap yet: positions are the original order (perm is 0 .. n-1).
+            return v.copy()
         out = np.empty_like(v)
         out[self.perm] = v
         return out
@@ -584,26 +600,33 @@ class BoxSMO:
         """The whole gradient ``Q_d a + p`` in the original order (a copy; the
         inactive part rebuilt, the state untouched)."""
         G = self.G.copy()
-        _reconstruct_into(G, self.vec, self.src, self.cache, self.ist)
+        if self.ist[ACTIVE] < self.n:  # else there is nothing to rebuild
+            _reconstruct_into(G, self.vec, self.src, self.cache, self.ist)
         return self._original(G)
 
     def unshrink(self) -> None:
         """Rebuild the gradient and make every point active (LIBSVM does this
         before it reports a solution cut off by its iteration cap)."""
+        if self.ist[ACTIVE] == self.n:
+            # Nothing shrunk, nothing to rebuild: what _unshrink does then,
+            # without the compiled call's dispatch (issue 48).
+            self.ist[NEXT] = -2
+            return
         _unshrink(self.vec, self.src, self.cache, self.ist)
 
     @property
     def stats(self) -> dict[str, int]:
         """Active points, kernel entries computed, shrinking rounds and gradient
         reconstructions so far, and the cache's capacity in rows."""
+        ist = self.ist.tolist()  # one conversion, not nine (issue 48)
         return {
-            "active": int(self.ist[ACTIVE]),
-            "kernel_evaluations": int(self.ist[EVALS]),
-            "shrink_rounds": int(self.ist[SHRINKS]),
-            "reconstructions": int(self.ist[RECONSTRUCTS]),
+            "active": ist[ACTIVE],
+            "kernel_evaluations": ist[EVALS],
+            "shrink_rounds": ist[SHRINKS],
+            "reconstructions": ist[RECONSTRUCTS],
             "cache_rows": int(self.cache[0].shape[0]),
-            "points_swept": int(self.ist[SWEPT]),
-            "swaps": int(self.ist[SWAPS]),
-            "bound_moves": int(self.ist[BOUND_MOVES]),
-            "parallel_rows": int(self.ist[PARALLEL_ROWS]),
+            "points_swept": ist[SWEPT],
+            "swaps": ist[SWAPS],
+            "bound_moves": ist[BOUND_MOVES],
+            "parallel_rows": ist[PARALLEL_ROWS],
         }
