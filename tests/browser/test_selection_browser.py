@@ -58,6 +58,19 @@ def _run_sweep(page, wait_for_rerun) -> None:
     page.mouse.move(2, 2)
 
 
+def _sweep_and_shoot(
+    page, wait_for_rerun, check_page, key: str, drawn: str, name: str
+) -> None:
+    """Run the sweep, wait for the chart ``key`` (its ``drawn`` element), check
+    the page and screenshot the chart in view (``{key}_{name}.png``)."""
+    _run_sweep(page, wait_for_rerun)
+    page.locator(f".st-key-{key} {drawn}").first.wait_for()
+    page.wait_for_timeout(800)
+    check_page()
+    page.locator(f".st-key-{key}").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"{key}_{name}.png"))
+
+
 def _link_text(page) -> str:
     link = page.get_by_role("link", name=re.compile(r"in Explore"))
     return link.inner_text()
@@ -332,12 +345,9 @@ def test_the_slices_stack_on_a_phone_with_nothing_overlapping(
     _slide_to(page, "selection_n_C", "3", "n = 40 points, 3 C × 7 σ")
     _slide_to(page, "selection_n_sigma", "3", "n = 40 points, 3 C × 3 σ = 9 cells")
     page.set_viewport_size({"width": 390, "height": 844})
-    _run_sweep(page, wait_for_rerun)
-    page.locator(".st-key-selection_slices .legendtext").first.wait_for()
-    page.wait_for_timeout(800)
-    check_page()
-    page.locator(".st-key-selection_slices").scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / "selection_slices_phone.png"))
+    _sweep_and_shoot(
+        page, wait_for_rerun, check_page, "selection_slices", ".legendtext", "phone"
+    )
     phone = page.evaluate(PHONE_SLICES_JS)
     # Both panels' titles, the four axis titles (x and y of each stacked panel)
     # and the legend were measured.
@@ -388,12 +398,9 @@ def test_the_gap_charts_two_line_title_sits_on_its_plot_in_classroom_mode(
     page.set_viewport_size({"width": 1280, "height": 720})
     open_page("/Model_selection?classroom=1&n=40&nC=3&nsigma=3")
     page.get_by_role("button", name="Run sweep").wait_for(state="visible")
-    _run_sweep(page, wait_for_rerun)
-    page.locator(".st-key-selection_gap .main-svg").first.wait_for()
-    page.wait_for_timeout(600)
-    check_page()
-    page.locator(".st-key-selection_gap").scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / "selection_gap_title_classroom.png"))
+    _sweep_and_shoot(
+        page, wait_for_rerun, check_page, "selection_gap", ".main-svg", "classroom"
+    )
     m = page.evaluate(GAP_TITLE_JS)
     lines, plot, svg = m["lines"], m["plot"], m["svg"]
     assert [line["text"] for line in lines] == [
