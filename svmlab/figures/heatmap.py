@@ -15,9 +15,8 @@ from numpy.typing import ArrayLike
 from svmlab.figures.selection_style import (
     TITLE_LINE,
     TITLE_LINE_HEIGHT,
-    TITLE_SIZE,
     _fmt,
-    _wrap_title,
+    title_on_plot,
 )
 from svmlab.figures.style import PALETTE, _axis, _short, chart
 from svmlab.kernels import lee_sigma2_from_sigma
@@ -173,7 +172,6 @@ def heatmap_figure(
             }
         )
     # Lines as wide in pixels whatever the text's scale.
-    heading = _wrap_title(title or name, round(TITLE_LINE / scale))
     fig = chart(
         data,
         scale=scale,
@@ -182,21 +180,11 @@ def heatmap_figure(
         # a layout title by its first line, so a second line ran off the top
         # (yanchor "top") or into the heatmap (yanchor "bottom").
         annotations=[
-            {
-                "name": "title",
-                "text": heading,
-                "xref": "paper",
-                "x": 0.0,
-                "xanchor": "left",
-                "xshift": round(-72 * scale),
-                "yref": "paper",
-                "y": 1.0,
-                "yanchor": "bottom",
-                "yshift": 8,
-                "align": "left",
-                "showarrow": False,
-                "font": {"size": TITLE_SIZE},
-            }
+            title_on_plot(
+                title or name,
+                xshift=round(-72 * scale),
+                width=round(TITLE_LINE / scale),
+            )
         ],
         # Room for two title lines above, whatever this title needs, so that
         # heatmaps side by side have their plot areas level; below, the tick

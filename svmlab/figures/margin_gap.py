@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
-from svmlab.figures.selection_style import TITLE_LINE_HEIGHT, _wrap_title
+from svmlab.figures.selection_style import TITLE_LINE_HEIGHT, title_on_plot
 from svmlab.figures.style import PALETTE, _axis, _short, chart
 
 __all__ = ["margin_gap_figure"]
@@ -109,8 +109,10 @@ def margin_gap_figure(
     return chart(
         data,
         height=height,
-        # On two lines when long: the figure sits in a half-width column.
-        title=_wrap_title(title),
+        # On two lines when long, standing on the plot area (the heatmaps'
+        # title): as a layout title and its subtitle the lines stood 70 px
+        # apart in classroom mode, the second on the plot's top edge.
+        annotations=[title_on_plot(title)],
         margin={"t": 32 + 2 * TITLE_LINE_HEIGHT, "b": 140},
         xaxis=_axis("x₁", range=[xmin, xmax]),
         yaxis=_axis("x₂", range=[ymin, ymax], scaleanchor="x", scaleratio=1),

@@ -13,9 +13,11 @@ in hovers and titles wherever it helps to compare with the paper.
 
 from __future__ import annotations
 
+from typing import Any
+
 from svmlab.figures.style import FONT_SIZE, PALETTE
 
-__all__ = ["CRITERION_STYLE", "VALUE_TITLES"]
+__all__ = ["CRITERION_STYLE", "VALUE_TITLES", "title_on_plot"]
 
 
 #: Colour (Okabe-Ito, colour-blind safe) and dash of each criterion's line; the
@@ -66,6 +68,32 @@ def _wrap_title(text: str, width: int = TITLE_LINE) -> str:
     if cut <= 0:
         return text
     return f"{text[:cut]}<br>{text[cut + 1 :]}"
+
+
+def title_on_plot(
+    text: str, *, xshift: int = 0, width: int = TITLE_LINE
+) -> dict[str, Any]:
+    """A title of up to two lines of ``width`` characters (``_wrap_title``) as
+    an annotation standing
+    on the plot area, left-aligned, ``xshift`` px from its left edge. Plotly
+    anchors a layout title by its first line: a second line ran off the top
+    (yanchor "top") or into the plot (yanchor "bottom"), and as a subtitle it
+    stood 70 px below the first in classroom mode."""
+    return {
+        "name": "title",
+        "text": _wrap_title(text, width),
+        "xref": "paper",
+        "x": 0.0,
+        "xanchor": "left",
+        "xshift": xshift,
+        "yref": "paper",
+        "y": 1.0,
+        "yanchor": "bottom",
+        "yshift": 8,
+        "align": "left",
+        "showarrow": False,
+        "font": {"size": TITLE_SIZE},
+    }
 
 
 def _style(name: str) -> tuple[str, str]:

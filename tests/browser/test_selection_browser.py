@@ -58,6 +58,19 @@ def _run_sweep(page, wait_for_rerun) -> None:
     page.mouse.move(2, 2)
 
 
+def _sweep_and_shoot(
+    page, wait_for_rerun, check_page, key: str, drawn: str, name: str
+) -> None:
+    """Run the sweep, wait for the chart ``key`` (its ``drawn`` element), check
+    the page and screenshot the chart in view (``{key}_{name}.png``)."""
+    _run_sweep(page, wait_for_rerun)
+    page.locator(f".st-key-{key} {drawn}").first.wait_for()
+    page.wait_for_timeout(800)
+    check_page()
+    page.locator(f".st-key-{key}").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"{key}_{name}.png"))
+
+
 def _link_text(page) -> str:
     link = page.get_by_role("link", name=re.compile(r"in Explore"))
     return link.inner_text()
@@ -332,12 +345,9 @@ def test_the_slices_stack_on_a_phone_with_nothing_overlapping(
     _slide_to(page, "selection_n_C", "3", "n = 40 points, 3 C × 7 σ")
     _slide_to(page, "selection_n_sigma", "3", "n = 40 points, 3 C × 3 σ = 9 cells")
     page.set_viewport_size({"width": 390, "height": 844})
-    _run_sweep(page, wait_for_rerun)
-    page.locator(".st-key-selection_slices .legendtext").first.wait_for()
-    page.wait_for_timeout(800)
-    check_page()
-    page.locator(".st-key-selection_slices").scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / "selection_slices_phone.png"))
+    _sweep_and_shoot(
+        page, wait_for_rerun, check_page, "selection_slices", ".legendtext", "phone"
+    )
     phone = page.evaluate(PHONE_SLICES_JS)
     # Both panels' titles, the four axis titles (x and y of each stacked panel)
     # and the legend were measured.
@@ -356,3 +366,51 @@ def test_the_slices_stack_on_a_phone_with_nothing_overlapping(
     page.wait_for_timeout(1200)
     wide = page.evaluate(PHONE_SLICES_JS)
     assert wide["axis_titles"] == 3 and not wide["overlaps"], wide
+
+
+#: The gap chart's title, line by line (a layout title and its subtitle, or
+#: an annotation's lines), its plot area and its SVG, as window boxes.
+GAP_TITLE_JS = r"""
+() => {
+  const chart = document.querySelector(".st-key-selection_gap .svmlab-plot");
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+             text: (e.textContent || "").trim() }; };
+  const title = [...chart.querySelectorAll(".annotation-text")]
+    .find((e) => (e.textContent || "").includes("exact LOO"));
+  const lines = title
+    ? [...title.querySelectorAll("tspan.line")].map(box)
+    : [...chart.querySelectorAll(".gtitle, .gtitle-subtitle")].map(box);
+  return { lines, plot: box(chart.querySelector(".nsewdrag")),
+           svg: box(chart.querySelector("svg.main-svg")) };
+}
+"""
+
+
+def test_the_gap_charts_two_line_title_sits_on_its_plot_in_classroom_mode(
+    page, open_page, check_page, wait_for_rerun
+):
+    """Classroom mode at 1280 x 720: the "Where an approximation fails" chart's
+    two-line title ("Lee's ACV (eq. 11, corrected) vs" / "exact LOO at the
+    chosen cell") reads as one title standing on the plot: its lines one line
+    apart (they stood 70 px apart, a 31 px line), the second above the plot
+    area and close to it, both inside the chart."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_page("/Model_selection?classroom=1&n=40&nC=3&nsigma=3")
+    page.get_by_role("button", name="Run sweep").wait_for(state="visible")
+    _sweep_and_shoot(
+        page, wait_for_rerun, check_page, "selection_gap", ".main-svg", "classroom"
+    )
+    m = page.evaluate(GAP_TITLE_JS)
+    lines, plot, svg = m["lines"], m["plot"], m["svg"]
+    assert [line["text"] for line in lines] == [
+        "Lee's ACV (eq. 11, corrected) vs",
+        "exact LOO at the chosen cell",
+    ], m
+    height = lines[0]["bottom"] - lines[0]["top"]
+    assert lines[1]["top"] - lines[0]["top"] <= 1.5 * height, m
+    assert all(
+        svg["top"] - 1 <= line["top"] and line["right"] <= svg["right"] + 1
+        for line in lines
+    ), m
+    assert plot["top"] - 24 <= lines[1]["bottom"] <= plot["top"], m

@@ -20,7 +20,15 @@ import streamlit as st
 from svmlab.ui.explore.controls import TOOL_KEY, apply_settings
 from svmlab.ui.explore.settings import ExploreSettings
 from svmlab.ui.frame import keyed
-from svmlab.ui.frame.presets import PRESETS, Preset
+from svmlab.ui.frame.presets import (
+    BACK_HELP,
+    BACK_LABEL,
+    LEAVE_ALONE_LABEL,
+    LEAVE_HELP,
+    LEAVE_LABEL,
+    PRESETS,
+    Preset,
+)
 
 __all__ = [
     "TOOLS",
@@ -89,18 +97,21 @@ def preset_panel(s: ExploreSettings) -> str | None:
         st.markdown(f"The number: **{preset.number} = {preset.promise}** (framed).")
         if changed:
             st.caption("Changed since: " + "; ".join(changed) + ".")
+        # The other pages' labels (presets.BACK_LABEL), one button a row.
         if changed:
             st.button(
-                "Back to the preset",
+                BACK_LABEL,
                 key="explore_preset_back",
                 on_click=_back,
                 args=(preset.name, s.classroom),
+                help=BACK_HELP,
             )
         st.button(
-            "Leave the preset",
+            LEAVE_LABEL if changed else LEAVE_ALONE_LABEL,
             key="explore_preset_leave",
             on_click=_leave,
             args=(s,),
+            help=LEAVE_HELP,
         )
     return preset.number
 

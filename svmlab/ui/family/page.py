@@ -39,7 +39,7 @@ def render() -> None:
         key=fp.PREFIX,
         where=code,
     )
-    page_url.preset_box(FAMILY_STATE, (request, fitted, threshold))
+    changed = page_url.preset_box(FAMILY_STATE, (request, fitted, threshold))
 
     classroom = page_url.classroom(FAMILY_STATE)
     scale = page_url.text_scale(FAMILY_STATE)
@@ -81,8 +81,10 @@ def render() -> None:
             config=panels.CHART_CONFIG,
             revision=str(hash((request, added, shade, threshold, classroom))),
             # At most 620 px, less on a short screen: the title (and a preset's
-            # paragraph) above take about 300 px.
-            fit=(360, 300 if page_url.active_preset(FAMILY_STATE) else 150),
+            # paragraph) above take about 300 px, 45 more once the settings
+            # changed ("Changed since" under the number): the x-axis title ran
+            # 20 px below a 720 px projector.
+            fit=(360, _above(page_url.active_preset(FAMILY_STATE), changed)),
         )
     with right:
         st.markdown(fp.numbers_markdown(request, fitted))
@@ -105,7 +107,10 @@ def render() -> None:
             st.rerun()
     if request.classifier:
         with columns[1 if projector else 2]:
-            st.markdown("**Probabilities and a threshold**")
+            # Not on a projector: with a preset's box above, its line pushed
+            # the confusion matrix's second row below 720 px.
+            if not projector:
+                st.markdown("**Probabilities and a threshold**")
             shade, threshold = fp.view_controls()
             if fitted.platt_note:
                 st.caption(fitted.platt_note)
@@ -143,3 +148,11 @@ def render() -> None:
             )
         with words:
             st.markdown(fp.path_caption(request, path))
+
+
+def _above(preset: object, changed: bool) -> int:
+    """The page's height above the plane, in px (``plot``'s ``fit`` offset):
+    the title row, and a preset's box with its "Changed since" line."""
+    if preset is None:
+        return 150
+    return 345 if changed else 300

@@ -26,7 +26,7 @@ from typing import Any
 
 import streamlit as st
 
-from svmlab.ui.frame import refusals, theme_choice
+from svmlab.ui.frame import presets, refusals, theme_choice
 from svmlab.ui.frame.page_state import PageState
 from svmlab.ui.frame.presets import PRESETS, Preset, page_query
 from svmlab.user_text import for_markdown
@@ -230,15 +230,16 @@ def _changes(
     ]
 
 
-def preset_box(state: PageState, result: Any, *, narrow: bool = False) -> None:
+def preset_box(state: PageState, result: Any, *, narrow: bool = False) -> bool:
     """The active preset's paragraph, the number it promises and the number
     measured now on ``result`` (the page's engine result), what changed since,
     and buttons back to it and out of it. Nothing without a preset. ``narrow``:
     drawn in a column beside the page's panels, the number and buttons under
-    the paragraph."""
+    the paragraph. Returns whether the settings changed since the preset (the
+    box then holds a line more: what changed)."""
     preset = active_preset(state)
     if preset is None:
-        return
+        return False
     changed = _changes(state, page_query(preset.name), st.query_params.to_dict())
     measure: Callable[[Any], str] | None = preset.measure
     measured = measure(result) if measure is not None else None
@@ -256,17 +257,21 @@ def preset_box(state: PageState, result: Any, *, narrow: bool = False) -> None:
         side.markdown(line + ".")
         if changed:
             side.caption("Changed since: " + "; ".join(changed) + ".")
+        # Side by side in the side column: one word each (presets.BACK_LABEL).
         row = side.columns(2 if changed else 1)
         if changed:
             row[0].button(
-                "Back to the preset",
+                presets.BACK_LABEL,
                 key=f"{state.prefix}_preset_back",
                 on_click=go_to_preset,
                 args=(state, preset.name),
+                help=presets.BACK_HELP,
             )
         row[-1].button(
-            "Leave the preset",
+            presets.LEAVE_LABEL if changed else presets.LEAVE_ALONE_LABEL,
             key=f"{state.prefix}_preset_leave",
             on_click=_leave,
             args=(state,),
+            help=presets.LEAVE_HELP,
         )
+    return bool(changed)

@@ -26,7 +26,12 @@ from svmlab.ui.explore.fields import EXPLORE_PRESETS
 from svmlab.ui.explore.settings import ExploreSettings
 
 __all__ = [
+    "BACK_HELP",
+    "BACK_LABEL",
     "EXPLORE",
+    "LEAVE_ALONE_LABEL",
+    "LEAVE_HELP",
+    "LEAVE_LABEL",
     "PAGE_TOPICS",
     "PRESETS",
     "TOPICS",
@@ -72,6 +77,17 @@ class Preset:
         if not isinstance(self.settings, ExploreSettings):
             raise TypeError(f"{self.name} is a preset of {self.page}, not Explore")
         return replace(self.settings, preset=self.name)
+
+
+#: The buttons of a preset's box (every page's): back to the preset's settings
+#: and out of it. One word each when side by side: two share the box's side
+#: column, about 100 px each at 1280 px, where "Back to the preset" showed as
+#: "Back to th…". Their tooltips say it in full.
+BACK_LABEL = "Restore"
+BACK_HELP = "Back to the preset: its settings again."
+LEAVE_LABEL = "Leave"
+LEAVE_ALONE_LABEL = "Leave the preset"
+LEAVE_HELP = "Leave the preset: keep these settings, drop its paragraph."
 
 
 #: The hub's sections, in the order a course meets them.
