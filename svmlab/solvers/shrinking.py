@@ -365,56 +365,20 @@ def _chunk(vec, src, cache, ist, tol, shrinking, mode, it, stop_at):  # pragma: 
                 i, gmax = max_violator(y, a, G, U, act)
                 j = -1
                 if i >= 0:
-                    si = row_slot(
-                        i,
-                        act,
-                        K,
-                        X,
-                        perm,
-                        kind,
-                        kp,
-                        cdata,
-                        slot_of,
-                        owner,
-                        clen,
-                        stamp,
-                        ist,
-                    )
+                    si = row_slot(i, act, K, X, perm, kind, kp, cdata, slot_of,
+                                  owner, clen, stamp, ist)  # fmt: skip
                     j = pair_partner(i, gmax, cdata[si], y, a, G, QD, U, act, tol)
             elif mode == NU:
                 ip, gp, i_n, gn = nu_violators(y, a, G, U, act)
                 j = -1
                 if ip >= 0 or i_n >= 0:
-                    sp = row_slot(
-                        ip if ip >= 0 else i_n,
-                        act,
-                        K,
-                        X,
-                        perm,
-                        kind,
-                        kp,
-                        cdata,
-                        slot_of,
-                        owner,
-                        clen,
-                        stamp,
-                        ist,
-                    )
-                    sn = row_slot(
-                        i_n if i_n >= 0 else ip,
-                        act,
-                        K,
-                        X,
-                        perm,
-                        kind,
-                        kp,
-                        cdata,
-                        slot_of,
-                        owner,
-                        clen,
-                        stamp,
-                        ist,
-                    )
+                    # A class without its i lends the other's row (never read).
+                    first = ip if ip >= 0 else i_n
+                    second = i_n if i_n >= 0 else ip
+                    sp = row_slot(first, act, K, X, perm, kind, kp, cdata, slot_of,
+                                  owner, clen, stamp, ist)  # fmt: skip
+                    sn = row_slot(second, act, K, X, perm, kind, kp, cdata, slot_of,
+                                  owner, clen, stamp, ist)  # fmt: skip
                     i, j = nu_partner(
                         ip, gp, i_n, gn, cdata[sp], cdata[sn], y, a, G, QD, U, act, tol
                     )
