@@ -564,18 +564,15 @@ class BoxSMO:
         """The whole gradient ``Q_d a + p`` in the original order (a copy; the
         inactive part rebuilt, the state untouched)."""
         G = self.G.copy()
-        if self.ist[ACTIVE] < self.n:  # else there is nothing to rebuild
-            _reconstruct_into(G, self.vec, self.src, self.cache, self.ist)
+        # Called even when nothing is shrunk (it then returns at once): the
+        # warm-up compiles the call on small fits, which end unshrunk, and a
+        # page's larger fit must find it compiled (tests/test_precompile.py).
+        _reconstruct_into(G, self.vec, self.src, self.cache, self.ist)
         return self._original(G)
 
     def unshrink(self) -> None:
         """Rebuild the gradient and make every point active (LIBSVM does this
         before it reports a solution cut off by its iteration cap)."""
-        if self.ist[ACTIVE] == self.n:
-            # Nothing shrunk, nothing to rebuild: what _unshrink does then,
-            # without the compiled call's dispatch (issue 48).
-            self.ist[NEXT] = -2
-            return
         _unshrink(self.vec, self.src, self.cache, self.ist)
 
     @property
