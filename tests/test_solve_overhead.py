@@ -120,8 +120,7 @@ def test_smo_refuses_a_kernel_that_makes_its_gradient_nan():
 def test_the_quick_finiteness_test_never_passes_what_the_full_check_refuses(case):
     from types import SimpleNamespace
 
-    from svmlab.svm.fit_checks import check_finite_solution
-    from svmlab.svm.machine_solve import _surely_finite
+    from svmlab.svm.fit_checks import _surely_finite, check_finite_solution
 
     problem = _problem(Hinge())
     alpha, part, b = np.linspace(0.0, 2.0, 60), np.linspace(-3.0, 3.0, 60), 0.5

@@ -148,25 +148,8 @@ def solve_machine(
         max_seconds=max_seconds,
         **(model.solver_options or {}),
     )
-    if not _surely_finite(problem, solution):
-        check_finite_solution(problem, solution, name)
+    check_finite_solution(problem, solution, name)
     return problem, solution, name
-
-
-def _surely_finite(problem: Problem, solution: DualSolution) -> bool:
-    """Whether :func:`check_finite_solution` would pass, from three maxima
-    (issue 48: its checks took 6 us a pair of a one-vs-one fit, these 3):
-    rounding is monotone, so ``|alpha_i y_i| <= max|alpha| max|y|`` and
-    ``|f_i| = |Kc_i + b| <= max|Kc| + |b|`` are finite when the bounds are
-    (a NaN makes a bound NaN). False sends the fit to the full check."""
-    part = solution.kernel_part
-    if part is None:
-        return False
-    coef = float(np.abs(solution.alpha).max(initial=0.0)) * float(
-        np.abs(problem.y).max(initial=0.0)
-    )
-    f = float(np.abs(part).max(initial=0.0)) + abs(solution.b)
-    return math.isfinite(coef) and math.isfinite(f)
 
 
 def solver_name(model: Any, *, weighted: bool) -> str:
