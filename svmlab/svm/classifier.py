@@ -43,7 +43,7 @@ from svmlab.svm.fit_checks import (
     kernel_part,
 )
 from svmlab.svm.kernel_spec import KernelSpec, kernel_spec, kernel_to_support
-from svmlab.svm.libsvm_layout import PairwiseClassifier, PairwiseInput, class_pairs
+from svmlab.svm.libsvm_layout import PairwiseClassifier, PairwiseInput
 from svmlab.svm.machine_solve import PairFit, intercept, solve_machine, solve_pairs
 from svmlab.svm.parameters import (
     BinarySVMParameters,
@@ -391,7 +391,7 @@ class SVC(
         if not pair_spec.builtin:
             data = check_gram(data, task.codes.shape[0])
         loss = make_loss(self.loss, delta=_plain(self.delta))
-        pairs = class_pairs(task.k)
+        pairs = task.pair_rows()
         return solve_pairs(
             self, loss, data, pair_spec, task.codes, pairs, task.weights, budget
         )

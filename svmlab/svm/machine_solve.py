@@ -187,11 +187,13 @@ def solve_pairs(
     data: Array,
     spec: KernelSpec,
     codes: NDArray[np.intp],
-    pairs: list[tuple[int, int]],
+    pairs: list[tuple[tuple[int, int], NDArray[np.intp]]],
     weights: Array | None,
     budget: Budget,
 ) -> list[PairFit]:
-    """Every pair ``(i, j)`` of ``pairs`` solved on its rows of ``data``: the
+    """Every pair ``(i, j)`` of ``pairs``, given with its training rows
+    (:meth:`svmlab.svm.libsvm_layout.PairwiseInput.pair_rows`), solved on those
+    rows of ``data``: the
     built-in kernel's dense points, or (``spec`` not built in) the Gram matrix
     of all the training points, checked by the caller.
 
@@ -214,9 +216,8 @@ def solve_pairs(
         # Checked once; each pair takes its points' rows (KernelRows.take).
         every_row = kernel_rows_of(model, spec, data)
 
-    def solve_pair(pair: tuple[int, int]) -> PairFit:
-        i, j = pair
-        rows = np.flatnonzero((codes == i) | (codes == j))
+    def solve_pair(pair: tuple[tuple[int, int], NDArray[np.intp]]) -> PairFit:
+        (i, _j), rows = pair
         factor = None if uniform else class_factor[codes[rows]]
         if weights is not None:
             w = weights[rows]
