@@ -1,6 +1,6 @@
 """Which QP library for the exact solver: Clarabel, CVXOPT or OSQP.
 
-    python -m benchmarks qp_backends
+    python -m benchmarks qp_backends [--sizes 200 1000 2000]
 
 Each solves the same hinge dual (Gaussian kernel, C = 10, with the bias equality)
 to ~1e-10; the table gives the median time and the relative error of the dual
@@ -8,6 +8,8 @@ objective against LIBSVM run at tol 1e-10. Writes results/qp_backends.json.
 """
 
 from __future__ import annotations
+
+import argparse
 
 import numpy as np
 import scipy.sparse as sp
@@ -76,9 +78,12 @@ def _osqp(Q, y, C):
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[200, 1000, 2000])
+    args = parser.parse_args()
     rows = []
     C = 10.0
-    for n in (200, 1000, 2000):
+    for n in args.sizes:
         rng = np.random.default_rng(0)
         X = rng.normal(size=(n, 2))
         y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=n) > 0, 1.0, -1.0)

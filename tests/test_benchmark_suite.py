@@ -122,3 +122,25 @@ def test_a_benchmark_runs_on_one_blas_thread_unless_the_caller_says(
         check=True,
     ).stdout
     assert out.strip() == str([threads])
+
+
+def test_every_benchmark_parses_its_options_so_help_does_not_run_it() -> None:
+    """``--help`` must print and stop, not run the benchmark and rewrite its JSON
+    (qp_backends once had no parser): each module calls ``parse_args``."""
+    for name in suite.names():
+        tree = ast.parse((BENCHMARKS / f"{name}.py").read_text(encoding="utf-8"))
+        called = {
+            c.func.attr
+            for c in ast.walk(tree)
+            if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+        }
+        assert "parse_args" in called, name
+    out = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "qp_backends", "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    assert "--sizes" in out and "n=" not in out
