@@ -258,10 +258,12 @@ def run_solver(
     ``kernel`` is the Gram matrix ``K`` (n x n, or the machine's own size) or
     :class:`~svmlab.kernels.KernelRows` (rows on demand for the variables'
     points); ``max_iter=None`` is LIBSVM's
-    ``max(10^7, 100 n)``. ``cache_precision="float32"`` is LIBSVM's cache: it
-    agrees with LIBSVM to its last digits, and with an exact solver only to
-    about 1e-4 where the coefficients are large (docs/corrections.md, "LIBSVM
-    agreement"). The gradient is rebuilt before the answer is read
+    ``max(10^7, 100 n)``. ``cache_precision="float32"`` rounds the kernel rows as
+    LIBSVM's cache does. It is not a step-for-step copy of LIBSVM's float32
+    run: the starting gradient is summed in another order, and on the
+    degenerate ν-SVR problem of docs/corrections.md ("LIBSVM agreement") the
+    two part at step 382. Like LIBSVM, it agrees with an exact solver only to
+    about 1e-4 where the coefficients are large. The gradient is rebuilt before the answer is read
     (LIBSVM's ``reconstruct_gradient`` when cut off).
     """
     start = time.perf_counter()
