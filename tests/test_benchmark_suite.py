@@ -19,6 +19,17 @@ ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = ROOT / "benchmarks"
 
 
+def _suite(*argv: str) -> subprocess.CompletedProcess:
+    """``python -m benchmarks *argv`` from the project's root, its output kept."""
+    return subprocess.run(
+        [sys.executable, "-m", "benchmarks", *argv],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
 def test_every_benchmark_module_has_a_main_and_a_summary() -> None:
     names = suite.names()
     assert "solvers" in names and "model_selection" in names
@@ -67,33 +78,18 @@ def test_write_json_keeps_the_other_modes_and_refuses_loose_files(
 
 
 def test_python_m_benchmarks_lists_and_refuses_an_unknown_name() -> None:
-    listing = subprocess.run(
-        [sys.executable, "-m", "benchmarks"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    listing = _suite().stdout
     for name in suite.names():
         assert f"  {name} " in listing
-    unknown = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "issue29_targets"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+    unknown = _suite("issue29_targets")
     assert unknown.returncode != 0 and "no benchmark named" in unknown.stderr
 
 
 def test_a_benchmark_runs_through_the_suite_with_its_own_options() -> None:
     """``python -m benchmarks NAME --help`` reaches the benchmark's own parser."""
-    out = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "path", "--help"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    run = _suite("path", "--help")
+    out = run.stdout
+    assert run.returncode == 0
     assert "--repeats" in out and "python -m benchmarks path" in out
 
 
@@ -135,12 +131,6 @@ def test_every_benchmark_parses_its_options_so_help_does_not_run_it() -> None:
             if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
         }
         assert "parse_args" in called, name
-    out = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "qp_backends", "--help"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    ).stdout
-    assert "--sizes" in out and "n=" not in out
+    run = _suite("qp_backends", "--help")
+    assert run.returncode == 0
+    assert "--sizes" in run.stdout and "n=" not in run.stdout
