@@ -16,6 +16,7 @@ from svmlab.snippets import family_code
 from svmlab.ui.family import requests as fp
 from svmlab.ui.frame import page_hands, page_url, panels, router, view_code
 from svmlab.ui.frame.chart import plot
+from svmlab.ui.frame.chart_click import remove_clicked_button
 from svmlab.ui.frame.model_block import engine_result, kept_result
 from svmlab.ui.frame.page_state import FAMILY_STATE
 
@@ -100,11 +101,7 @@ def render() -> None:
             "class only: a point of the other class is then drawn hollow, flagged "
             "or not.",
         )
-        if added and st.button(
-            f"Remove clicked points ({len(added)})", key="family_clear_points"
-        ):
-            fp.clear_points()
-            st.rerun()
+        remove_clicked_button(added, "family_clear_points", fp.clear_points)
     if request.classifier:
         with columns[1 if projector else 2]:
             # Not on a projector: with a preset's box above, its line pushed

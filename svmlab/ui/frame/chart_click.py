@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-__all__ = ["add_clicked", "click_listener", "take_click"]
+__all__ = ["add_clicked", "click_listener", "remove_clicked_button", "take_click"]
 
 _JS = r"""
 export default function (component) {
@@ -110,3 +110,11 @@ def add_clicked(prefix: str, add: Callable[[tuple[float, float]], None]) -> None
     clicked = take_click(prefix)
     if clicked is not None:
         add(clicked)
+
+
+def remove_clicked_button(added: tuple, key: str, clear: Callable[[], None]) -> None:
+    """A "Remove clicked points (n)" button while any point was clicked in;
+    pressed, ``clear`` forgets them and the page reruns without them."""
+    if added and st.button(f"Remove clicked points ({len(added)})", key=key):
+        clear()
+        st.rerun()

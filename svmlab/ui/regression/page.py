@@ -14,6 +14,7 @@ from svmlab.figures import regression as fig
 from svmlab.snippets import regression_code
 from svmlab.ui.frame import page_hands, page_url, panels, view_code
 from svmlab.ui.frame.chart import plot
+from svmlab.ui.frame.chart_click import remove_clicked_button
 from svmlab.ui.frame.model_block import engine_result, kept_result
 from svmlab.ui.frame.page_state import REGRESSION_STATE
 from svmlab.ui.regression import requests as rp
@@ -67,12 +68,7 @@ def render() -> None:
     with right:
         st.markdown(rp.numbers_markdown(request, fitted))
         st.caption("Click the chart to add a point (x, t) there.")
-        if added and st.button(
-            f"Remove clicked points ({len(added)})",
-            key="regression_clear_points",
-        ):
-            rp.clear_points()
-            st.rerun()
+        remove_clicked_button(added, "regression_clear_points", rp.clear_points)
     st.markdown(rp.story(request, fitted))
 
     stems, losses = st.columns(2, gap="small")
