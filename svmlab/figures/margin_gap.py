@@ -114,8 +114,15 @@ def margin_gap_figure(
         # apart in classroom mode, the second on the plot's top edge.
         annotations=[title_on_plot(title)],
         margin={"t": 32 + 2 * TITLE_LINE_HEIGHT, "b": 140},
-        xaxis=_axis("x₁", range=[xmin, xmax]),
-        yaxis=_axis("x₂", range=[ymin, ymax], scaleanchor="x", scaleratio=1),
+        # Equal aspect by narrowing the plot, not by widening x's range: a wide
+        # column left empty bands of x beside the data (-1.9 .. 1.9 for data
+        # in -1.1 .. 1.1 at 1280 px). The plot stands by its colour bar.
+        xaxis=_axis(
+            "x₁", range=[xmin, xmax], constrain="domain", constraintoward="right"
+        ),
+        yaxis=_axis(
+            "x₂", range=[ymin, ymax], scaleanchor="x", scaleratio=1, constrain="domain"
+        ),
         legend="below",
         scale=scale,
     )

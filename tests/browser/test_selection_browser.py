@@ -381,8 +381,11 @@ GAP_TITLE_JS = r"""
   const lines = title
     ? [...title.querySelectorAll("tspan.line")].map(box)
     : [...chart.querySelectorAll(".gtitle, .gtitle-subtitle")].map(box);
+  const points = [...chart.querySelectorAll(".scatterlayer .point")].map(box);
   return { lines, plot: box(chart.querySelector(".nsewdrag")),
-           svg: box(chart.querySelector("svg.main-svg")) };
+           svg: box(chart.querySelector("svg.main-svg")),
+           left: Math.min(...points.map((p) => p.left)),
+           right: Math.max(...points.map((p) => p.right)) };
 }
 """
 
@@ -414,3 +417,9 @@ def test_the_gap_charts_two_line_title_sits_on_its_plot_in_classroom_mode(
         for line in lines
     ), m
     assert plot["top"] - 24 <= lines[1]["bottom"] <= plot["top"], m
+    # Equal aspect by a narrower plot, not a wider x range: the points reach
+    # both sides of the plot (an x range of -1.9 .. 1.9 for data in -1.1 .. 1.1
+    # left a fifth of the plot empty on each side).
+    width = plot["right"] - plot["left"]
+    assert m["left"] - plot["left"] <= 0.15 * width, m
+    assert plot["right"] - m["right"] <= 0.15 * width, m

@@ -397,6 +397,7 @@ def _rest(stored, value: str, i: int, j: int) -> None:
             "out: support vectors near the boundary, and points the small-δ "
             "modified hinge treats almost like the hinge's corner."
         )
+        scale = page_url.text_scale(SELECTION_STATE)
         with right:
             chart(
                 figures.margin_gap_figure(
@@ -406,7 +407,9 @@ def _rest(stored, value: str, i: int, j: int) -> None:
                     r.margins["loo"][i, j],
                     bounds=figures.data_bounds(stored.X),
                     title=f"{TITLES[picked]} vs exact LOO at the chosen cell",
-                    scale=page_url.text_scale(SELECTION_STATE),
+                    scale=scale,
+                    # Classroom mode's larger text took the plot down to 180 px.
+                    height=460 if scale == 1.0 else 580,
                 ),
                 "selection_gap",
             )
