@@ -44,12 +44,14 @@ CACHE_MB = 200.0
 # entries computed, shrinking rounds, gradient reconstructions, points swept
 # (active points summed over iterations), swaps, moves to or from the upper
 # bound, the next iteration's ``i`` found during the last update (-2:
-# unknown), and the rows computed in parallel.
+# unknown), the rows computed in parallel and the shrinking interval.
 ACTIVE, COUNTER, UNSHRINK, CLOCK, USED, EVALS, SHRINKS, RECONSTRUCTS, SWEPT = range(9)
 SWAPS, BOUND_MOVES, NEXT = 9, 10, 11
 #: Rows computed on every core (:func:`svmlab.kernels.kernel_row_into`).
 PARALLEL_ROWS = 12
-N_COUNTERS = 13
+#: Iterations between two shrinking rounds (set by the solver, read by its loop).
+INTERVAL = 13
+N_COUNTERS = 14
 
 
 def cache_arrays(n: int, cache_mb: float, dtype: type) -> tuple[NDArray, ...]:
