@@ -263,8 +263,8 @@ def run_solver(
     run: the starting gradient is summed in another order, and on the
     degenerate ν-SVR problem of docs/corrections.md ("LIBSVM agreement") the
     two part at step 382. Like LIBSVM, it agrees with an exact solver only to
-    about 1e-4 where the coefficients are large. The gradient is rebuilt before the answer is read
-    (LIBSVM's ``reconstruct_gradient`` when cut off).
+    about 1e-4 where the coefficients are large. The gradient is rebuilt
+    before the answer is read (LIBSVM's ``reconstruct_gradient`` when cut off).
     """
     start = time.perf_counter()
     budget = Budget(max_seconds)
