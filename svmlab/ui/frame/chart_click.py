@@ -114,7 +114,9 @@ def add_clicked(prefix: str, add: Callable[[tuple[float, float]], None]) -> None
 
 def remove_clicked_button(added: tuple, key: str, clear: Callable[[], None]) -> None:
     """A "Remove clicked points (n)" button while any point was clicked in;
-    pressed, ``clear`` forgets them and the page reruns without them."""
-    if added and st.button(f"Remove clicked points ({len(added)})", key=key):
-        clear()
-        st.rerun()
+    pressed, ``clear`` forgets them before the rerun it starts (a callback),
+    so that one run draws the page without them. As ``clear()`` then
+    ``st.rerun()`` in the script, the press took two runs, and a browser
+    test under load read the first run's page, points and all."""
+    if added:
+        st.button(f"Remove clicked points ({len(added)})", key=key, on_click=clear)
