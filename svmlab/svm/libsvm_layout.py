@@ -104,10 +104,11 @@ def assemble(
     it was fitted on, their coefficients ``y alpha`` with class i as +1 (zero
     off the support), and its ``-rho``.
     """
+    if len(pairs) != k * (k - 1) // 2:  # the compiled pass reads every pair
+        raise ValueError(f"expected {k * (k - 1) // 2} pairs; got {len(pairs)}")
     sizes = np.array([rows.size for rows, _, _ in pairs], dtype=np.int64)
     rows = np.concatenate([r for r, _, _ in pairs]).astype(np.int64, copy=False)
     coef = np.concatenate([c for _, c, _ in pairs]).astype(np.float64, copy=False)
-    first, second = np.array(class_pairs(k), dtype=np.int64).reshape(-1, 2).T
     # Read-only whatever the caller's (svmlab.compiled.arguments): one
     # compiled version.
     support, n_support, dual = _layout(
@@ -116,23 +117,22 @@ def assemble(
         read_only(sizes),
         read_only(rows),
         read_only(coef),
-        read_only(np.ascontiguousarray(first)),
-        read_only(np.ascontiguousarray(second)),
     )
     intercept = np.array([b for _, _, b in pairs], dtype=np.float64)
     return support.astype(np.intp, copy=False), n_support, dual, intercept
 
 
 @njit(cache=True, nogil=True)
-def _layout(codes, k, sizes, rows, coef, first, second):  # pragma: no cover
+def _layout(codes, k, sizes, rows, coef):  # pragma: no cover
     """:func:`assemble`'s support, counts and ``dual_coef_`` in one compiled
     pass over every pair's ``(rows, coef)`` laid end to end (``sizes`` rows
-    each): pure index work, so the same numbers as LIBSVM's pair-by-pair
-    loop (issue 48: the dozen NumPy calls of the vectorised form took 45 us
-    of an iris fit). A point is a support vector where a pair gives it a
-    nonzero coefficient; they are grouped by class, each group in index
-    order (a counting sort); a support vector of class c in the pair (i, j)
-    goes to row j - 1 of ``dual_coef_`` when c = i, row i when c = j."""
+    each, the pairs in :func:`class_pairs` order): pure index work, so the
+    same numbers as LIBSVM's pair-by-pair loop (issue 48: the dozen NumPy
+    calls of the vectorised form took 45 us of an iris fit). A point is a
+    support vector where a pair gives it a nonzero coefficient; they are
+    grouped by class, each group in index order (a counting sort); a support
+    vector of class c in the pair (i, j) goes to row j - 1 of ``dual_coef_``
+    when c = i, row i when c = j."""
     n = codes.shape[0]
     nonzero = np.zeros(n, dtype=np.bool_)
     for t in range(rows.shape[0]):
@@ -156,13 +156,15 @@ def _layout(codes, k, sizes, rows, coef, first, second):  # pragma: no cover
             fill[c] += 1
     dual = np.zeros((k - 1, support.shape[0]))
     t = 0
-    for p in range(sizes.shape[0]):
-        i, j = first[p], second[p]
-        for _ in range(sizes[p]):
-            if coef[t] != 0.0:
-                r = rows[t]
-                dual[j - 1 if codes[r] == i else i, position[r]] = coef[t]
-            t += 1
+    p = 0
+    for i in range(k):  # the pairs in class_pairs order
+        for j in range(i + 1, k):
+            for _ in range(sizes[p]):
+                if coef[t] != 0.0:
+                    r = rows[t]
+                    dual[j - 1 if codes[r] == i else i, position[r]] = coef[t]
+                t += 1
+            p += 1
     return support, n_support, dual
 
 
