@@ -235,6 +235,26 @@ def gamma_value(gamma: object, X: Any) -> float:
     return value
 
 
+def _data_gamma(gamma: object) -> bool:
+    """Whether scikit-learn's ``gamma`` is read off the points (its default
+    None, ``"scale"``, ``"auto"``)."""
+    return gamma is None or (isinstance(gamma, str) and gamma in ("scale", "auto"))
+
+
+def reads_points(owner: Any) -> bool:
+    """Whether :func:`kernel_spec` of ``owner`` depends on the training points
+    (scikit-learn's spelling, a kernel with a gamma, and gamma resolved from
+    X); where it does not, ``kernel_spec(owner)`` is ``kernel_spec(owner, X)``
+    and a fit need not build it twice (issue 48)."""
+    kernel = owner.kernel
+    if callable(kernel) or kernel not in KERNEL_NAMES or kernel == "precomputed":
+        return False
+    if _spelling(owner) != "scikit-learn":
+        return False
+    name = _ENGINE_NAME.get(kernel, kernel)
+    return name != "linear" and _data_gamma(getattr(owner, "gamma", None))
+
+
 #: KernelSpec's default of each engine parameter (what an unused one is set to).
 _DEFAULTS = {
     name: KernelSpec.__dataclass_fields__[name].default for name in KERNEL_PARAMETERS
@@ -277,10 +297,7 @@ def kernel_spec(owner: Any, X: Any = None) -> KernelSpec:
         fields = {"degree": degree, "coef0": coef0, "spelling": spelling}
     else:
         gamma = getattr(owner, "gamma", None)
-        needs_data = gamma is None or (
-            isinstance(gamma, str) and gamma in ("scale", "auto")
-        )
-        gamma = 1.0 if X is None and needs_data else gamma_value(gamma, X)
+        gamma = 1.0 if X is None and _data_gamma(gamma) else gamma_value(gamma, X)
         fields = {
             "sigma": sigma_from_gamma(gamma) if name == "gaussian" else 1.0,
             "degree": degree,
