@@ -106,3 +106,32 @@ def test_kernel_rows_refuse_what_gram_refuses_with_its_sentence(X, params):
     with pytest.raises(type(from_gram.value)) as from_rows:
         KernelRows(X, **params)
     assert str(from_rows.value) == str(from_gram.value)
+
+
+def test_reads_points_says_when_the_spec_depends_on_the_data():
+    """SVC.fit builds the kernel's spec once where it does not depend on X
+    (issue 48): reads_points is True exactly where kernel_spec without the
+    points and with them differ, over both spellings and every kernel."""
+    from itertools import product
+    from types import SimpleNamespace
+
+    from svmlab.svm.kernel_spec import kernel_spec, reads_points
+
+    X = np.random.default_rng(0).normal(size=(20, 3)) * 3.0
+    kernels = ["rbf", "poly", "linear", "sigmoid", "gaussian", "polynomial"]
+    seen = set()
+    for kernel, gamma, sigma, degree in product(
+        [*kernels, "precomputed"], [None, "scale", "auto", 0.3], [None, 0.7], [3, 2]
+    ):
+        owner = SimpleNamespace(
+            kernel=kernel, gamma=gamma, sigma=sigma, degree=degree, coef0=None,
+            scale=None,
+        )  # fmt: skip
+        try:
+            alone = kernel_spec(owner)
+        except Exception:
+            continue  # a mix of spellings: refused either way
+        differs = alone != kernel_spec(owner, X)
+        assert reads_points(owner) == differs, owner
+        seen.add(differs)
+    assert seen == {True, False}

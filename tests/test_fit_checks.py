@@ -80,3 +80,45 @@ def test_margins_from_the_solver_equal_a_fresh_kernel_product(loss, solver, bias
     f_fresh = K @ (model.alpha_ * model.y_fit_) + model.solution_.b
     np.testing.assert_allclose(model.solution_.kernel_part + model.solution_.b,
                                f_fresh, atol=1e-9)  # fmt: skip
+
+
+def _numpy_bound(diag, alpha) -> float:
+    """numerical_notes' bound as the NumPy formula it was."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return float(np.abs(diag).max(initial=0.0)) * float(np.abs(alpha).sum())
+
+
+def _numpy_finite(alpha, y, part, b) -> bool:
+    """_surely_finite's test as the NumPy formula it was."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        coef = float(np.abs(alpha).max(initial=0.0)) * float(np.abs(y).max(initial=0.0))
+        f = float(np.abs(part).max(initial=0.0)) + abs(b)
+    return bool(np.isfinite(coef) and np.isfinite(f))
+
+
+def _special(rng: np.random.Generator, n: int) -> np.ndarray:
+    """n numbers over 600 decades or (so that the order of a sum shows) over
+    16, some NaN, infinite, -0.0 or huge."""
+    decades = 300 if rng.random() < 0.3 else 8
+    v = rng.standard_normal(n) * 10.0 ** rng.integers(-decades, decades, n)
+    for value in (np.nan, np.inf, -np.inf, -0.0, 1e308):
+        if rng.random() < 0.15 and n:
+            v[rng.integers(n)] = value
+    return v
+
+
+def test_the_compiled_bounds_are_the_numpy_formulas():
+    """The rounding bound of the notes (max |K_kk| sum |alpha|, NumPy's
+    pairwise sum) and the finiteness test's maxima, compiled (issue 48), give
+    the NumPy formulas' numbers on finite, huge, infinite and NaN entries."""
+    rng = np.random.default_rng(48)
+    for trial in range(3000):
+        n = int(rng.integers(0, 300 if trial % 10 == 0 else 30))
+        diag, alpha, y, part = (_special(rng, n) for _ in range(4))
+        b = float(rng.choice([0.0, 1.5, np.inf, np.nan, -1e308]))
+        got = fit_checks._max_abs_times_sum(diag, alpha)
+        want = _numpy_bound(diag, alpha)
+        assert got == want or (np.isnan(got) and np.isnan(want)), trial
+        assert fit_checks._finite_bounds(alpha, y, part, b) == _numpy_finite(
+            alpha, y, part, b
+        ), trial

@@ -235,3 +235,6 @@ def test_the_layout_is_libsvms_built_pair_by_pair(k):
         np.testing.assert_array_equal(n_support, want_counts)
         np.testing.assert_array_equal(dual, want_dual)
         np.testing.assert_array_equal(intercept, [b for _, _, b in pairs])
+        # scikit-learn's types: LIBSVM's int32 counts, index-sized support.
+        assert support.dtype == np.intp and n_support.dtype == np.int32
+        assert dual.dtype == intercept.dtype == np.float64

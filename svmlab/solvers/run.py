@@ -94,10 +94,12 @@ class Run:
         rule: str | None = None,
         extras: dict[str, Any] | None = None,
         Kc: Array | None = None,
+        kkt: float | None = None,
     ) -> DualSolution:
         """The result at ``(alpha, b)`` after ``n_iter`` iterations, scored by
         :meth:`DualSolution.finish` against this run's ``tol``, with its history
-        (``stop_reason`` and ``rule``: what ended the loop, as there)."""
+        (``stop_reason`` and ``rule``: what ended the loop; ``Kc`` and
+        ``kkt``: what the solver has of them, as there)."""
         return DualSolution.finish(
             problem,
             alpha,
@@ -109,6 +111,7 @@ class Run:
             history=self.history,
             extras=extras,
             Kc=Kc,
+            kkt=kkt,
         )
 
 

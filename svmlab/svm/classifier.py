@@ -42,7 +42,12 @@ from svmlab.svm.fit_checks import (
     fit_notes,
     kernel_part,
 )
-from svmlab.svm.kernel_spec import KernelSpec, kernel_spec, kernel_to_support
+from svmlab.svm.kernel_spec import (
+    KernelSpec,
+    kernel_spec,
+    kernel_to_support,
+    reads_points,
+)
 from svmlab.svm.libsvm_layout import PairwiseClassifier, PairwiseInput
 from svmlab.svm.machine_solve import PairFit, intercept, solve_machine, solve_pairs
 from svmlab.svm.parameters import (
@@ -245,6 +250,12 @@ class SVC(
     # -- validation ---------------------------------------------------------------
 
     def _check_params(self) -> Loss:
+        return self._checked_params()[0]
+
+    def _checked_params(self) -> tuple[Loss, KernelSpec]:
+        """The loss and the kernel's spec (:func:`kernel_spec` without the
+        training points: scikit-learn's ``gamma="scale"`` and ``"auto"`` are
+        then a stand-in 1, resolved in ``fit``), every parameter checked."""
         if not isinstance(self.loss, str) or self.loss not in LOSSES:
             raise UnknownNameError("loss", self.loss, LOSSES)
         # NumPy scalars become Python ones so that no message prints np.float64.
@@ -256,14 +267,14 @@ class SVC(
             raise ParameterError(
                 "C = inf (the hard margin) is only defined for the hinge loss."
             )
-        kernel_spec(self)
+        spec = kernel_spec(self)
         if not isinstance(self.bias, str) or self.bias not in BIASES:
             raise UnknownNameError("bias mode", self.bias, BIASES)
         check_positive("tol", self.tol)
         check_max_iter(self.max_iter)
         check_max_seconds(self.max_seconds)
         self._check_pairwise_params()
-        return loss
+        return loss, spec
 
     def _iteration_cap(self, name: str) -> int | None:
         """``max_iter``, or with None the solver's own scaled cap (SMO) or
@@ -315,9 +326,10 @@ class SVC(
         and ``K`` are for two classes.
         """
         start = time.perf_counter()
-        loss = self._check_params()
+        loss, spec = self._checked_params()
         X, y = fit_input(self, X, y)
-        spec = kernel_spec(self, X)
+        if reads_points(self):
+            spec = kernel_spec(self, X)  # gamma "scale" or "auto" from X
         classes = check_labels(y)
         if classes.shape[0] < 2:
             raise DataError(

@@ -13,10 +13,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numba import njit
 from numpy.typing import ArrayLike
 from sklearn.exceptions import ConvergenceWarning
 
 from svmlab.array_types import Array
+from svmlab.compiled.arguments import read_only
+from svmlab.compiled.summation import numpy_sum
 from svmlab.errors import DataError, ProblemError, counted
 from svmlab.solvers.base import Problem
 
@@ -63,14 +66,13 @@ def numerical_notes(problem: Problem, solution: Any, tol: float) -> tuple[str, .
     notes: list[str] = []
     alpha = solution.alpha
     C = problem.C
-    c_text = "∞ (hard margin)" if math.isinf(C) else f"{C:g}"
-    eps = np.finfo(np.float64).eps
-    with np.errstate(over="ignore", invalid="ignore"):
-        # |K_ij| <= max_k K_kk for a positive semidefinite K, so the sizes of
-        # the terms of f are at most max diag times sum |alpha| (O(n)); only
-        # when that bound could reach the note is |K| |alpha| formed.
-        size = _diagonal_max(problem) * float(np.abs(alpha).sum())
-        if not (eps * size <= ROUNDING_NOTE):
+    # |K_ij| <= max_k K_kk for a positive semidefinite K, so the sizes of the
+    # terms of f are at most max diag times sum |alpha| (O(n)); only when that
+    # bound could reach the note is |K| |alpha| formed.
+    size = _rounding_bound(problem, alpha)
+    eps = _EPS
+    if not (eps * size <= ROUNDING_NOTE):
+        with np.errstate(over="ignore", invalid="ignore"):
             size = float(
                 problem.kernel_times(np.abs(alpha), absolute=True).max(initial=0.0)
             )
@@ -83,7 +85,7 @@ def numerical_notes(problem: Problem, solution: Any, tol: float) -> tuple[str, .
             else "is unbounded"
         )
         notes.append(
-            f"With C = {c_text} the coefficients αᵢ reach {amax:.3g}, so the "
+            f"With C = {_c_text(C)} the coefficients αᵢ reach {amax:.3g}, so the "
             f"rounding error of f(x) {how} (a margin is 1): the margins, the "
             "objective and the picture may be inaccurate. A smaller C avoids this."
         )
@@ -92,18 +94,70 @@ def numerical_notes(problem: Problem, solution: Any, tol: float) -> tuple[str, .
         other = "" if solution.extras.get("solver") == "qp" else ", or the qp solver,"
         notes.append(
             f"The fit fails its optimality (KKT) check by {kkt:.2g} margin units "
-            f"(tol {tol:g}): at C = {c_text} the coefficients may have to grow "
+            f"(tol {tol:g}): at C = {_c_text(C)} the coefficients may have to grow "
             "very large, which solvers reach slowly and round inexactly. A smaller "
             f"C{other} gives a reliable fit."
         )
     return tuple(notes)
 
 
-def _diagonal_max(problem: Problem) -> float:
-    """``max_k |K_kk|`` (the largest entry of a positive semidefinite K)."""
+def _c_text(C: float) -> str:
+    """C as a note says it."""
+    return "∞ (hard margin)" if math.isinf(C) else f"{C:g}"
+
+
+#: float64's machine epsilon (np.finfo's, read once).
+_EPS = float(np.finfo(np.float64).eps)
+
+
+def _diagonal(problem: Problem) -> Array:
+    """``K_kk`` for every k."""
     if problem.K is not None:
-        return float(np.abs(np.diagonal(problem.K)).max(initial=0.0))
-    return float(np.abs(problem.kernel.diagonal()).max(initial=0.0))
+        return np.diagonal(problem.K)
+    return problem.kernel.diagonal()
+
+
+def _rounding_bound(problem: Problem, alpha: Array) -> float:
+    """``max_k |K_kk| * sum |alpha|``, the bound of :func:`numerical_notes`:
+    one compiled pass on float64 vectors (:func:`_max_abs_times_sum`), the
+    NumPy formula otherwise (the same number either way)."""
+    diag = _diagonal(problem)
+    if _vector(diag) and _vector(alpha):
+        return _max_abs_times_sum(
+            read_only(np.ascontiguousarray(diag)),
+            read_only(np.ascontiguousarray(alpha)),
+        )
+    with np.errstate(over="ignore", invalid="ignore"):
+        return float(np.abs(diag).max(initial=0.0)) * float(np.abs(alpha).sum())
+
+
+def _vector(a: Any) -> bool:
+    """A float64 vector (what the compiled checks take, in one version)."""
+    return isinstance(a, np.ndarray) and a.dtype == np.float64 and a.ndim == 1
+
+
+@njit(cache=True, nogil=True)
+def _max_abs(a):  # pragma: no cover - compiled
+    """``np.abs(a).max(initial=0.0)``: NaN where ``a`` holds one."""
+    top = 0.0
+    for t in range(a.shape[0]):
+        v = abs(a[t])
+        if v != v:
+            return v
+        top = max(top, v)
+    return top
+
+
+@njit(cache=True, nogil=True)
+def _max_abs_times_sum(diag, alpha):  # pragma: no cover - compiled
+    """``max |diag| (initial 0) * sum |alpha|`` as NumPy computes it, the sum
+    in NumPy's pairwise order (:func:`svmlab.compiled.summation.numpy_sum`).
+    Issue 48: NumPy's five calls and their error state took 6 us of each pair
+    of a one-vs-one fit."""
+    size = np.empty(alpha.shape[0])
+    for t in range(alpha.shape[0]):
+        size[t] = abs(alpha[t])
+    return _max_abs(diag) * numpy_sum(size, size.shape[0])
 
 
 def kernel_part(problem: Problem, solution: Any) -> Array:
@@ -124,11 +178,25 @@ def _surely_finite(problem: Problem, solution: Any) -> bool:
     part = solution.kernel_part
     if part is None:
         return False
-    coef = float(np.abs(solution.alpha).max(initial=0.0)) * float(
-        np.abs(problem.y).max(initial=0.0)
-    )
+    alpha, y = solution.alpha, problem.y
+    if _vector(alpha) and _vector(y) and _vector(part):
+        return _finite_bounds(
+            read_only(np.ascontiguousarray(alpha)),
+            read_only(np.ascontiguousarray(y)),
+            read_only(np.ascontiguousarray(part)),
+            float(solution.b),
+        )
+    coef = float(np.abs(alpha).max(initial=0.0)) * float(np.abs(y).max(initial=0.0))
     f = float(np.abs(part).max(initial=0.0)) + abs(solution.b)
     return math.isfinite(coef) and math.isfinite(f)
+
+
+@njit(cache=True, nogil=True)
+def _finite_bounds(alpha, y, part, b):  # pragma: no cover - compiled
+    """:func:`_surely_finite`'s bounds from three maxima in one compiled call
+    (a NaN makes its bound NaN: not finite)."""
+    coef = _max_abs(alpha) * _max_abs(y)
+    return np.isfinite(coef) and np.isfinite(_max_abs(part) + abs(b))
 
 
 def check_finite_solution(problem: Problem, solution: Any, name: str) -> None:
