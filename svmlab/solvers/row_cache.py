@@ -8,10 +8,13 @@ the row from a Gram matrix handed in, or computes it from the points
 few support vectors never forms the ``n x n`` matrix. A swap exchanges the two
 entries in every cached row long enough to hold both, and truncates a row that
 holds only the first (LIBSVM deletes it; keeping the valid part is cheaper).
+Unlike LIBSVM, a swap only goes into a log: each row applies the swaps it has
+not seen when it is next read (so a row evicted unread never pays for them),
+and the whole log is applied to every row when it fills.
 
 The state is plain arrays so that numba compiles it: ``src = (K, X, perm, kind,
 params)`` (where the rows come from), ``cache = (rows, slot_of, owner, length,
-stamp)`` and the integer counters ``ist`` (indices below), shared with the
+stamp, synced, log)`` and the integer counters ``ist`` (indices below), shared with the
 solver loop in :mod:`svmlab.solvers.shrinking`.
 
 References
@@ -51,12 +54,16 @@ SWAPS, BOUND_MOVES, NEXT = 9, 10, 11
 PARALLEL_ROWS = 12
 #: Iterations between two shrinking rounds (set by the solver, read by its loop).
 INTERVAL = 13
-N_COUNTERS = 14
+#: Swaps logged and not yet applied to every cached row (:func:`swap_positions`).
+LOGGED = 14
+N_COUNTERS = 15
 
 
 def cache_arrays(n: int, cache_mb: float, dtype: type) -> tuple[NDArray, ...]:
     """An empty cache of at most ``cache_mb`` megabytes of rows of length ``n``
-    (at least two rows: a pair step needs both)."""
+    (at least two rows: a pair step needs both): ``(rows, slot_of, owner,
+    length, stamp, synced, log)``, the last two the swaps not yet applied to
+    every row (:func:`swap_positions`)."""
     itemsize = np.dtype(dtype).itemsize
     cap = int(min(n, max(2, cache_mb * 2**20 // (n * itemsize))))
     return (
@@ -65,12 +72,36 @@ def cache_arrays(n: int, cache_mb: float, dtype: type) -> tuple[NDArray, ...]:
         np.zeros(cap, dtype=np.int64),
         np.zeros(cap, dtype=np.int64),
         np.zeros(cap, dtype=np.int64),
+        np.zeros(cap, dtype=np.int64),
+        np.zeros((max(n, SWAP_LOG_MIN), 2), dtype=np.int64),
     )
+
+
+#: The swap log holds at least this many swaps (then n) before it is applied
+#: to every row at once.
+SWAP_LOG_MIN = 1024
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _replay(s, cdata, clen, synced, log, logged):  # pragma: no cover - compiled
+    """Apply to row slot ``s`` the logged swaps it has not seen, in order:
+    exchange the two entries where the row holds both, cut it where it holds
+    only the first (LIBSVM's ``swap_index``, one row at a time)."""
+    row = cdata[s]
+    for e in range(synced[s], logged):
+        lo = log[e, 0]
+        if clen[s] > lo:
+            hi = log[e, 1]
+            if clen[s] > hi:
+                row[lo], row[hi] = row[hi], row[lo]
+            else:
+                clen[s] = lo
+    synced[s] = logged
 
 
 @njit(cache=True, nogil=True, inline="always")
 def row_slot(pos, length, K, X, perm, kind, kp, cdata, slot_of, owner, clen, stamp,
-             ist):  # fmt: skip  # pragma: no cover
+             synced, log, ist):  # fmt: skip  # pragma: no cover
     """The cache slot holding row ``pos`` of K (positions ``0 .. length - 1``
     valid): ``cdata[slot]`` is the row. The arrays one by one, for a hot loop
     that unpacked ``src`` and ``cache`` once (a tuple unpacked per call costs
@@ -93,6 +124,9 @@ def row_slot(pos, length, K, X, perm, kind, kp, cdata, slot_of, owner, clen, sta
         owner[s] = pos
         slot_of[pos] = s
         clen[s] = 0
+        synced[s] = ist[LOGGED]
+    elif synced[s] < ist[LOGGED]:
+        _replay(s, cdata, clen, synced, log, ist[LOGGED])
     stamp[s] = ist[CLOCK]
     have = clen[s]
     if have < length:
@@ -107,9 +141,9 @@ def row_slot(pos, length, K, X, perm, kind, kp, cdata, slot_of, owner, clen, sta
 def cached_row(pos, length, src, cache, ist):  # pragma: no cover - compiled
     """Row ``pos`` of K (positions ``0 .. length - 1`` valid), from the cache."""
     K, X, perm, kind, kp = src
-    cdata, slot_of, owner, clen, stamp = cache
+    cdata, slot_of, owner, clen, stamp, synced, log = cache
     s = row_slot(pos, length, K, X, perm, kind, kp, cdata, slot_of, owner, clen,
-                 stamp, ist)  # fmt: skip
+                 stamp, synced, log, ist)  # fmt: skip
     return cdata[s]
 
 
@@ -118,7 +152,7 @@ def swap_positions(i, j, vec, src, cache, ist):  # pragma: no cover - compiled
     """Exchange positions i and j everywhere (LIBSVM's ``swap_index``)."""
     y, a, G, Gb, p, QD, U, R = vec
     _K, X, perm, kind, _kp = src
-    cdata, slot_of, owner, clen, _stamp = cache
+    cdata, slot_of, owner, clen, _stamp, synced, log = cache
     y[i], y[j] = y[j], y[i]
     a[i], a[j] = a[j], a[i]
     G[i], G[j] = G[j], G[i]
@@ -137,12 +171,19 @@ def swap_positions(i, j, vec, src, cache, ist):  # pragma: no cover - compiled
         owner[si] = j
     if sj >= 0:
         owner[sj] = i
-    lo, hi = min(i, j), max(i, j)
     ist[SWAPS] += 1
     ist[NEXT] = -2
-    for s in range(ist[USED]):
-        if clen[s] > lo:
-            if clen[s] > hi:
-                cdata[s, lo], cdata[s, hi] = cdata[s, hi], cdata[s, lo]
-            else:  # holds lo but not hi: keep the part still valid
-                clen[s] = lo
+    # The rows' entries are exchanged when a row is next read (row_slot), not
+    # here: LIBSVM's swap_index walks every cached row at each swap, and with
+    # 200 MB of rows (1,310 at n = 20,000) a shrinking round's thousands of
+    # swaps cost two cache misses a row each, for rows mostly evicted unread.
+    logged = ist[LOGGED]
+    if logged == log.shape[0]:  # full: apply it to every row, start afresh
+        for s in range(ist[USED]):
+            if synced[s] < logged:
+                _replay(s, cdata, clen, synced, log, logged)
+            synced[s] = 0
+        logged = 0
+    log[logged, 0] = min(i, j)
+    log[logged, 1] = max(i, j)
+    ist[LOGGED] = logged + 1

@@ -375,7 +375,7 @@ def _chunk(vec, src, cache, ist, tol, shrinking, mode, it, stop_at):  # pragma: 
     them, 0.34 µs without; LIBSVM's own iterations cost about 0.5 µs)."""
     y, a, G, _Gb, _p, QD, U, R = vec
     K, X, perm, kind, kp = src
-    cdata, slot_of, owner, clen, stamp = cache
+    cdata, slot_of, owner, clen, stamp, synced, log = cache
     n = y.shape[0]
     while it < stop_at:
         if shrinking:
@@ -393,7 +393,7 @@ def _chunk(vec, src, cache, ist, tol, shrinking, mode, it, stop_at):  # pragma: 
                 j = -1
                 if i >= 0:
                     si = row_slot(i, act, K, X, perm, kind, kp, cdata, slot_of,
-                                  owner, clen, stamp, ist)  # fmt: skip
+                                  owner, clen, stamp, synced, log, ist)  # fmt: skip
                     j = pair_partner(i, gmax, cdata[si], y, a, G, QD, U, act, tol)
             elif mode == NU:
                 ip, gp, i_n, gn = nu_violators(y, a, G, U, act)
@@ -403,9 +403,9 @@ def _chunk(vec, src, cache, ist, tol, shrinking, mode, it, stop_at):  # pragma: 
                     first = ip if ip >= 0 else i_n
                     second = i_n if i_n >= 0 else ip
                     sp = row_slot(first, act, K, X, perm, kind, kp, cdata, slot_of,
-                                  owner, clen, stamp, ist)  # fmt: skip
+                                  owner, clen, stamp, synced, log, ist)  # fmt: skip
                     sn = row_slot(second, act, K, X, perm, kind, kp, cdata, slot_of,
-                                  owner, clen, stamp, ist)  # fmt: skip
+                                  owner, clen, stamp, synced, log, ist)  # fmt: skip
                     i, j = nu_partner(
                         ip, gp, i_n, gn, cdata[sp], cdata[sn], y, a, G, QD, U, act, tol
                     )
@@ -421,20 +421,17 @@ def _chunk(vec, src, cache, ist, tol, shrinking, mode, it, stop_at):  # pragma: 
         act = ist[ACTIVE]
         ist[SWEPT] += act
         if mode == SINGLE:
-            sk = row_slot(
-                j, act, K, X, perm, kind, kp, cdata, slot_of, owner, clen, stamp, ist
-            )
+            sk = row_slot(j, act, K, X, perm, kind, kp, cdata, slot_of,
+                          owner, clen, stamp, synced, log, ist)  # fmt: skip
             old_k = _step_single(j, cdata[sk], y, a, G, QD, U, R, act)
             # Tested here: the call costs even when it returns at once.
             if U[j] < np.inf and (old_k >= U[j]) != (a[j] >= U[j]):
                 _update_bar(j, old_k, vec, src, cache, ist)
         else:
-            si = row_slot(
-                i, act, K, X, perm, kind, kp, cdata, slot_of, owner, clen, stamp, ist
-            )
-            sj = row_slot(
-                j, act, K, X, perm, kind, kp, cdata, slot_of, owner, clen, stamp, ist
-            )
+            si = row_slot(i, act, K, X, perm, kind, kp, cdata, slot_of,
+                          owner, clen, stamp, synced, log, ist)  # fmt: skip
+            sj = row_slot(j, act, K, X, perm, kind, kp, cdata, slot_of,
+                          owner, clen, stamp, synced, log, ist)  # fmt: skip
             old_i, old_j = _step_pair(
                 i, j, cdata[si], cdata[sj], y, a, G, QD, U, R, act
             )
