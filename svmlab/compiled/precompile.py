@@ -301,6 +301,8 @@ def _inlined() -> None:
     src, cache, ist = rows
     row_cache.cached_row(1, n, src, cache, ist)
     row_cache.row_slot(2, n, *src, *cache, ist)
+    cdata, _slot_of, _owner, clen, _stamp, synced, log = cache
+    row_cache._replay(0, cdata, clen, synced, log, synced[0])  # no swap to apply
 
 
 def _references() -> None:
